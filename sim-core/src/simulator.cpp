@@ -4,18 +4,26 @@
 #include <string>
 #include <utility>
 
+#include "radix_queue.h"
+
 namespace hpcsim {
 
 namespace {
-constexpr std::size_t kArity = 4;  // a 4-ary heap: shallower than binary, children share a cache line
+constexpr std::size_t kPrefetchDistance = 8;
 }
 
-Simulator::Simulator() { reserve(1024); }
+Simulator::Simulator() : queue_(std::make_unique<detail::RadixQueue>()) { reserve(1024); }
+Simulator::~Simulator() = default;
 
 void Simulator::reserve(std::size_t events) {
-  heap_.reserve(events);
+  queue_->reserve(events);
   slots_.reserve(events);
   free_slots_.reserve(events);
+}
+
+std::size_t Simulator::memory_bytes() const {
+  return queue_->capacity_bytes() + slots_.capacity() * sizeof(Slot) +
+         free_slots_.capacity() * sizeof(std::uint32_t);
 }
 
 EventId Simulator::schedule_at(Time t, Callback cb) {
@@ -27,9 +35,8 @@ EventId Simulator::schedule_at(Time t, Callback cb) {
   const std::uint32_t slot = acquire_slot();
   Slot& s = slots_[slot];
   s.callback = std::move(cb);
-  s.live = true;
   ++live_;
-  push(Entry{t.picoseconds(), next_seq_++, slot, s.generation});
+  queue_->push(detail::QueueEntry{static_cast<std::uint64_t>(t.picoseconds()), slot, s.generation});
   return EventId{slot, s.generation};
 }
 
@@ -39,12 +46,13 @@ EventId Simulator::schedule_in(Time delay, Callback cb) {
 }
 
 bool Simulator::is_pending(EventId id) const {
-  return id.slot < slots_.size() && slots_[id.slot].live && slots_[id.slot].generation == id.generation;
+  return id.slot < slots_.size() && slots_[id.slot].generation == id.generation &&
+         static_cast<bool>(slots_[id.slot].callback);
 }
 
 bool Simulator::cancel(EventId id) {
   if (!is_pending(id)) return false;
-  // The heap entry stays behind; its generation no longer matches, so pop() skips it.
+  // The queue entry stays behind; its generation no longer matches, so step() drops it.
   release_slot(id.slot);
   return true;
 }
@@ -62,60 +70,24 @@ std::uint32_t Simulator::acquire_slot() {
 void Simulator::release_slot(std::uint32_t slot) {
   Slot& s = slots_[slot];
   s.callback.reset();
-  s.live = false;
   ++s.generation;
   --live_;
   free_slots_.push_back(slot);
 }
 
-void Simulator::push(const Entry& e) {
-  heap_.push_back(e);
-  std::size_t i = heap_.size() - 1;
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / kArity;
-    if (!earlier(e, heap_[parent])) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = e;
-}
-
-Simulator::Entry Simulator::pop() {
-  const Entry top = heap_.front();
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
-  if (n == 0) return top;
-  std::size_t i = 0;
-  while (true) {
-    const std::size_t first = i * kArity + 1;
-    if (first >= n) break;
-    std::size_t best = first;
-    const std::size_t end = first + kArity < n ? first + kArity : n;
-    for (std::size_t c = first + 1; c < end; ++c) {
-      if (earlier(heap_[c], heap_[best])) best = c;
-    }
-    if (!earlier(heap_[best], last)) break;
-    heap_[i] = heap_[best];
-    i = best;
-  }
-  heap_[i] = last;
-  return top;
-}
-
 bool Simulator::step(Time limit) {
-  while (!heap_.empty()) {
-    const Entry& top = heap_.front();
-    Slot& s = slots_[top.slot];
-    if (!s.live || s.generation != top.generation) {  // cancelled: drop the stale entry
-      pop();
-      continue;
+  while (!queue_->empty()) {
+    if (queue_->min_time() > static_cast<std::uint64_t>(limit.picoseconds())) return false;
+    const detail::QueueEntry e = queue_->pop();
+    // Pooled slots are touched in queue order, i.e. randomly: fetch a few events ahead.
+    if (const detail::QueueEntry* next = queue_->upcoming(kPrefetchDistance)) {
+      __builtin_prefetch(&slots_[next->slot]);
     }
-    if (top.time > limit.picoseconds()) return false;
-    const Entry e = pop();
-    now_ = Time::ps(e.time);
+    Slot& s = slots_[e.slot];
+    if (s.generation != e.generation || !s.callback) continue;  // cancelled: a stale entry
+    now_ = Time::ps(static_cast<std::int64_t>(e.time));
     // Move the callback out first: it may schedule new events that reuse or grow the slot pool.
-    Callback cb = std::move(slots_[e.slot].callback);
+    Callback cb = std::move(s.callback);
     release_slot(e.slot);
     ++processed_;
     cb();

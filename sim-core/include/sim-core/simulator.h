@@ -1,15 +1,20 @@
 #pragma once
 // The discrete-event engine: a clock and a queue of callbacks ordered by (time, insertion order).
 // Events at the same time run in the order they were scheduled, so every run is deterministic.
-// Event records live in a pooled store and the queue is a 4-ary heap: no allocation per event
-// once the pool has grown to the peak number of pending events.
+// Event records live in a pooled store and the queue is a radix heap: no allocation per event once
+// the pools have grown to the peak number of pending events.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim-core/inline_function.h"
 #include "sim-core/time.h"
 
 namespace hpcsim {
+
+namespace detail {
+class RadixQueue;
+}
 
 // Handle to a scheduled event; stale handles (event ran or was cancelled) are recognised safely.
 struct EventId {
@@ -23,6 +28,9 @@ class Simulator {
   using Callback = InlineFunction<void(), 48>;
 
   Simulator();
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
 
   // Schedules cb at absolute time t; t earlier than now() throws std::invalid_argument.
   EventId schedule_at(Time t, Callback cb);
@@ -44,34 +52,24 @@ class Simulator {
   std::size_t pending() const { return live_; }
   // Pre-sizes the pools, e.g. for a benchmark that knows its peak pending count.
   void reserve(std::size_t events);
+  // Bytes held by the event queue and the pool (capacity, not just what is in use).
+  std::size_t memory_bytes() const;
 
  private:
-  struct Entry {
-    std::int64_t time;
-    std::uint64_t seq;
-    std::uint32_t slot;
-    std::uint32_t generation;
-  };
-  struct Slot {
+  // One cache line per pooled event: the callback and the generation that tells stale handles apart.
+  struct alignas(64) Slot {
     Callback callback;
     std::uint32_t generation = 0;
-    bool live = false;
   };
 
-  static bool earlier(const Entry& a, const Entry& b) {
-    return a.time < b.time || (a.time == b.time && a.seq < b.seq);
-  }
-  void push(const Entry& e);
-  Entry pop();
   std::uint32_t acquire_slot();
   void release_slot(std::uint32_t slot);
   bool step(Time limit);  // runs the next live event if its time <= limit
 
-  std::vector<Entry> heap_;
+  std::unique_ptr<detail::RadixQueue> queue_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   Time now_ = Time::zero();
-  std::uint64_t next_seq_ = 0;
   std::uint64_t processed_ = 0;
   std::size_t live_ = 0;
   bool stopped_ = false;
