@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "analysis/results_store.h"
+#include "analysis/temp_path.h"
+
+using hpcsim::ResultsStore;
+using hpcsim::StoreError;
+using hpcsim::test::TempPath;
+
+namespace {
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// SQLite keeps user_version at byte 60 and application_id at byte 68 of the header, big-endian.
+void patch_header_int(const std::string& path, std::streamoff offset, std::uint32_t value) {
+  std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+  REQUIRE(f);
+  f.seekp(offset);
+  const char bytes[4] = {static_cast<char>(value >> 24), static_cast<char>(value >> 16),
+                         static_cast<char>(value >> 8), static_cast<char>(value)};
+  f.write(bytes, 4);
+  REQUIRE(f);
+}
+
+void make_store(const std::string& path) {
+  ResultsStore store(path);
+  hpcsim::RunRecord run;
+  run.scenario_text = "x: 1\n";
+  run.tool_version = "0.1.0";
+  store.record_run(run);
+}
+
+}  // namespace
+
+TEST_CASE("a text file is not opened as a store", "[analysis][store][errors]") {
+  TempPath file("notes.txt");
+  const std::string text = "these are notes, not a database\n";
+  write_file(file.str(), text);
+  CHECK_THROWS_WITH(ResultsStore(file.str()),
+                    Catch::StartsWith(file.str() + ": ") && Catch::Contains("not a database"));
+  // Refusing must not damage the file.
+  std::ifstream in(file.str());
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == text);
+}
+
+TEST_CASE("a directory or an unreachable path is refused", "[analysis][store][errors]") {
+  TempPath dir("dir.db");
+  std::filesystem::create_directory(dir.str());
+  CHECK_THROWS_WITH(ResultsStore(dir.str()), Catch::StartsWith(dir.str() + ": "));
+
+  const std::string missing_parent = dir.str() + "/no/such/dir/results.db";
+  CHECK_THROWS_WITH(ResultsStore(missing_parent),
+                    Catch::StartsWith(missing_parent + ": ") && Catch::Contains("cannot open"));
+}
+
+TEST_CASE("another application's SQLite database is refused", "[analysis][store][errors]") {
+  TempPath db("foreign.db");
+  make_store(db.str());
+  patch_header_int(db.str(), 68, 0x12345678);
+  CHECK_THROWS_WITH(ResultsStore(db.str()),
+                    Catch::StartsWith(db.str() + ": ") && Catch::Contains("not an hpcsim results store"));
+}
+
+TEST_CASE("a store from a newer hpcsim is refused, not rewritten", "[analysis][store][errors]") {
+  TempPath db("future.db");
+  make_store(db.str());
+  patch_header_int(db.str(), 60, 2);
+  CHECK_THROWS_WITH(ResultsStore(db.str()), Catch::StartsWith(db.str() + ": ") &&
+                                                Catch::Contains("version 2") && Catch::Contains("newer"));
+  // Still refused the second time: nothing was "fixed up" on the way out.
+  CHECK_THROWS_AS(ResultsStore(db.str()), StoreError);
+}
+
+TEST_CASE("a store with version 0 but our application id is refused", "[analysis][store][errors]") {
+  TempPath db("v0.db");
+  make_store(db.str());
+  patch_header_int(db.str(), 60, 0);
+  CHECK_THROWS_WITH(ResultsStore(db.str()), Catch::Contains("unknown schema version"));
+}
+
+TEST_CASE("an empty existing file becomes a store", "[analysis][store]") {
+  TempPath db("empty.db");
+  write_file(db.str(), "");
+  {
+    ResultsStore store(db.str());
+    CHECK(store.runs().empty());
+  }
+  make_store(db.str());
+  CHECK(ResultsStore(db.str()).runs().size() == 1);
+}
