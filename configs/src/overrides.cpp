@@ -1,0 +1,89 @@
+#include "configs/overrides.h"
+
+#include <charconv>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "configs/config_error.h"
+#include "yaml_convert.h"
+
+namespace hpcsim {
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+  const char* blanks = " \t";
+  std::size_t first = text.find_first_not_of(blanks);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(blanks) - first + 1);
+}
+
+std::vector<std::string> split_path(std::string_view path, const SourceLoc& flag_loc) {
+  std::vector<std::string> keys;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t dot = path.find('.', start);
+    std::string_view key = trim(path.substr(start, dot - start));
+    if (key.empty()) {
+      throw ConfigError(flag_loc, "empty key in path '" + std::string(path) + "'");
+    }
+    keys.emplace_back(key);
+    if (dot == std::string_view::npos) return keys;
+    start = dot + 1;
+  }
+}
+
+std::optional<std::size_t> list_index(const std::string& key) {
+  std::size_t index = 0;
+  auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), index);
+  if (error != std::errc() || end != key.data() + key.size()) return std::nullopt;
+  return index;
+}
+
+// The slot `key` names inside `parent`, creating an empty map for a new map key.
+ConfigNode& child_slot(ConfigNode& parent, const std::string& key, const std::string& walked,
+                       const SourceLoc& flag_loc) {
+  if (parent.is_null()) parent = ConfigNode::make_map(flag_loc);
+  if (parent.is_map()) {
+    if (!parent.has(key)) parent.set(key, ConfigNode::make_null(flag_loc), flag_loc);
+    return *parent.find(key);
+  }
+  const std::string where = walked.empty() ? "the root" : "'" + walked + "'";
+  if (parent.is_sequence()) {
+    std::optional<std::size_t> index = list_index(key);
+    std::vector<ConfigNode>& items = parent.items();
+    if (!index || *index >= items.size()) {
+      throw ConfigError(flag_loc, "'" + key + "' is not an index of " + where + ", a list of " +
+                                      std::to_string(items.size()) + " items at " +
+                                      parent.loc().to_string());
+    }
+    return items[*index];
+  }
+  throw ConfigError(flag_loc, "cannot set '" + key + "' inside " + where + ", which is " +
+                                  parent.describe() + " at " + parent.loc().to_string());
+}
+
+}  // namespace
+
+void apply_override(ConfigNode& root, std::string_view flag) {
+  const SourceLoc flag_loc{"--set " + std::string(flag)};
+  std::size_t equals = flag.find('=');
+  if (equals == std::string_view::npos) {
+    throw ConfigError(flag_loc, "expected key.path=value");
+  }
+  std::string_view path = trim(flag.substr(0, equals));
+  if (path.empty()) throw ConfigError(flag_loc, "empty key path before '='");
+  std::vector<std::string> keys = split_path(path, flag_loc);
+  ConfigNode value = parse_yaml(flag.substr(equals + 1), flag_loc.file, false);
+
+  ConfigNode* node = &root;
+  std::string walked;
+  for (const std::string& key : keys) {
+    node = &child_slot(*node, key, walked, flag_loc);
+    walked += (walked.empty() ? "" : ".") + key;
+  }
+  *node = std::move(value);
+}
+
+}  // namespace hpcsim

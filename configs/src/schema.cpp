@@ -1,0 +1,197 @@
+#include "configs/schema.h"
+
+#include <charconv>
+#include <stdexcept>
+
+#include "configs/config_error.h"
+#include "edit_distance.h"
+
+namespace hpcsim {
+
+namespace {
+
+std::string shortest(double value) {
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string joined(const std::vector<std::string>& words, const std::string& quote) {
+  std::string text;
+  for (const std::string& word : words) text += (text.empty() ? "" : ", ") + quote + word + quote;
+  return text;
+}
+
+bool is_numeric(Schema::Type type) {
+  return type == Schema::Type::integer || type == Schema::Type::number ||
+         type == Schema::Type::quantity;
+}
+
+}  // namespace
+
+Schema Schema::string() { return Schema(Type::string); }
+Schema Schema::boolean() { return Schema(Type::boolean); }
+Schema Schema::integer() { return Schema(Type::integer); }
+Schema Schema::number() { return Schema(Type::number); }
+
+Schema Schema::quantity(Dimension dimension, std::string implied_unit) {
+  Schema schema(Type::quantity);
+  schema.dimension_ = dimension;
+  if (!implied_unit.empty()) unit_factor(implied_unit, dimension);  // a typo here is a bug: throw
+  schema.implied_unit_ = std::move(implied_unit);
+  return schema;
+}
+
+Schema Schema::one_of(std::vector<std::string> choices) {
+  if (choices.empty()) throw std::logic_error("Schema::one_of needs at least one choice");
+  Schema schema(Type::one_of);
+  schema.choices_ = std::move(choices);
+  return schema;
+}
+
+Schema Schema::map(std::vector<Field> fields) {
+  Schema schema(Type::map);
+  schema.fields_ = std::move(fields);
+  return schema;
+}
+
+Schema Schema::list(Schema element) {
+  Schema schema(Type::list);
+  schema.element_ = std::make_shared<const Schema>(std::move(element));
+  return schema;
+}
+
+Schema Schema::map_of(Schema value) {
+  Schema schema(Type::map_of);
+  schema.element_ = std::make_shared<const Schema>(std::move(value));
+  return schema;
+}
+
+Schema Schema::at_least(double bound) const {
+  if (!is_numeric(type_)) throw std::logic_error("Schema::at_least on a non-numeric schema");
+  Schema copy = *this;
+  copy.min_ = bound;
+  return copy;
+}
+
+Schema Schema::at_most(double bound) const {
+  if (!is_numeric(type_)) throw std::logic_error("Schema::at_most on a non-numeric schema");
+  Schema copy = *this;
+  copy.max_ = bound;
+  return copy;
+}
+
+Schema Schema::positive() const {
+  if (!is_numeric(type_)) throw std::logic_error("Schema::positive on a non-numeric schema");
+  Schema copy = *this;
+  copy.strictly_positive_ = true;
+  return copy;
+}
+
+Schema Schema::non_empty() const {
+  if (type_ != Type::list && type_ != Type::map_of) {
+    throw std::logic_error("Schema::non_empty applies to lists and map_of only");
+  }
+  Schema copy = *this;
+  copy.non_empty_ = true;
+  return copy;
+}
+
+std::string Schema::expected() const {
+  switch (type_) {
+    case Type::string: return "a string";
+    case Type::boolean: return "true or false";
+    case Type::integer: return "an integer";
+    case Type::number: return "a number";
+    case Type::quantity: return describe(dimension_);
+    case Type::one_of: return "one of " + joined(choices_, "'");
+    case Type::map:
+    case Type::map_of: return "a map";
+    case Type::list: return "a list";
+  }
+  return "?";
+}
+
+std::string Schema::show_bound(double bound) const {
+  return type_ == Type::quantity ? format_quantity(bound, dimension_) : shortest(bound);
+}
+
+double Schema::numeric_value(const ConfigNode& node) const {
+  switch (type_) {
+    case Type::integer: return static_cast<double>(node.as_int());
+    case Type::number: return node.as_number();
+    default: return node.as_quantity(dimension_, implied_unit_);
+  }
+}
+
+void Schema::check_bounds(const ConfigNode& node) const {
+  double value = numeric_value(node);
+  const std::string got = ", got " + node.text();
+  if (strictly_positive_ && !(value > 0)) throw ConfigError(node.loc(), "must be > 0" + got);
+  if (min_ && value < *min_) throw ConfigError(node.loc(), "must be >= " + show_bound(*min_) + got);
+  if (max_ && value > *max_) throw ConfigError(node.loc(), "must be <= " + show_bound(*max_) + got);
+}
+
+void Schema::validate(const ConfigNode& node) const {
+  auto wrong_type = [&] {
+    throw ConfigError(node.loc(), "expected " + expected() + ", got " + node.describe());
+  };
+  switch (type_) {
+    case Type::string:
+      if (!node.is_scalar()) wrong_type();
+      return;
+    case Type::boolean: node.as_bool(); return;
+    case Type::integer:
+    case Type::number:
+    case Type::quantity: check_bounds(node); return;
+    case Type::one_of: {
+      if (!node.is_scalar()) wrong_type();
+      for (const std::string& choice : choices_)
+        if (node.text() == choice) return;
+      std::string hint = closest_match(node.text(), choices_);
+      throw ConfigError(node.loc(), "expected " + expected() + ", got " + node.describe() +
+                                        (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+    case Type::map: validate_map(node); return;
+    case Type::list:
+      if (!node.is_sequence()) wrong_type();
+      if (non_empty_ && node.items().empty()) throw ConfigError(node.loc(), "must not be empty");
+      for (const ConfigNode& item : node.items()) element_->validate(item);
+      return;
+    case Type::map_of:
+      if (!node.is_map()) wrong_type();
+      if (non_empty_ && node.entries().empty()) throw ConfigError(node.loc(), "must not be empty");
+      for (const ConfigNode::Entry& entry : node.entries()) element_->validate(entry.value);
+      return;
+  }
+}
+
+void Schema::validate_map(const ConfigNode& node) const {
+  if (!node.is_map()) {
+    throw ConfigError(node.loc(), "expected a map, got " + node.describe());
+  }
+  std::vector<std::string> keys;
+  for (const Field& field : fields_) keys.push_back(field.key);
+  for (const ConfigNode::Entry& entry : node.entries()) {
+    const Field* field = nullptr;
+    for (const Field& candidate : fields_)
+      if (candidate.key == entry.key) field = &candidate;
+    if (field == nullptr) {
+      std::string hint = closest_match(entry.key, keys);
+      throw ConfigError(entry.key_loc, "unknown key '" + entry.key + "'; " +
+                                           (hint.empty() ? "valid keys: " + joined(keys, "")
+                                                         : "did you mean '" + hint + "'?"));
+    }
+    field->schema.validate(entry.value);
+  }
+  for (const Field& field : fields_) {
+    if (field.required && !node.has(field.key)) {
+      throw ConfigError(node.loc(), "missing required key '" + field.key + "'");
+    }
+  }
+}
+
+Field required(std::string key, Schema schema) { return Field{std::move(key), std::move(schema), true}; }
+Field optional(std::string key, Schema schema) { return Field{std::move(key), std::move(schema), false}; }
+
+}  // namespace hpcsim
