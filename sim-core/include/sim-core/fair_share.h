@@ -1,0 +1,78 @@
+#pragma once
+// Max-min fair sharing of resources (links, buses, ...) between flows that each carry an amount of units.
+//
+// Rates follow progressive filling: all flows rise together; a resource that fills up freezes its
+// flows, and a flow that reaches its own rate cap freezes there. Changes (arrivals, departures,
+// cancellations) made at one simulated time are coalesced and solved together by a zero-delay event,
+// and only the part of the flow graph they can affect is re-solved. One simulator event is pending at a
+// time: the earliest completion (or the pending re-solve).
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "sim-core/inline_function.h"
+#include "sim-core/simulator.h"
+#include "sim-core/time.h"
+
+namespace hpcsim {
+
+using ResourceId = std::uint32_t;
+using FlowId = std::uint64_t;
+
+struct ResourceStats {
+  double capacity = 0;        // units per second; +infinity for an unconstrained resource
+  double carried = 0;         // units carried so far
+  Time busy_time;             // time during which at least one flow crossed the resource
+  double utilisation = 0;     // current rate sum / capacity (0 for an infinite resource)
+  std::size_t active_flows = 0;
+};
+
+class FairShare {
+ public:
+  using Callback = InlineFunction<void(FlowId), 48>;
+  static constexpr double kNoCap = std::numeric_limits<double>::infinity();
+
+  explicit FairShare(Simulator& sim);
+  ~FairShare();
+  FairShare(const FairShare&) = delete;
+  FairShare& operator=(const FairShare&) = delete;
+
+  // capacity must be > 0 (may be +infinity); otherwise std::invalid_argument.
+  ResourceId add_resource(double capacity, std::string name = {});
+
+  // Starts a flow of `amount` units over `path` now; on_done(id) runs when the last unit arrives.
+  // Throws std::invalid_argument for a negative or non-finite amount, a non-positive rate cap, an
+  // unknown or repeated resource, or a flow that nothing limits (only infinite resources, no cap).
+  FlowId start_flow(std::span<const ResourceId> path, double amount, Callback on_done,
+                    double rate_cap = kNoCap);
+  // Stops a flow without calling its callback; false if it is unknown or already finished.
+  bool cancel_flow(FlowId id);
+
+  // Applies pending changes now instead of waiting for the zero-delay event (rates are otherwise
+  // those of the last solve: a flow started at this instant reports rate 0 until then).
+  void settle();
+
+  // Per-flow queries; an unknown or finished flow throws std::invalid_argument.
+  double rate(FlowId id) const;
+  double remaining(FlowId id) const;
+  Time start_time(FlowId id) const;
+  bool active(FlowId id) const;
+
+  std::size_t active_flows() const;
+  std::size_t resource_count() const;
+  // Accounting up to the simulator's current time; an unknown id throws std::invalid_argument.
+  ResourceStats stats(ResourceId id) const;
+  const std::string& name(ResourceId id) const;
+  // Number of re-solves so far (coalesced changes count once), and the flows they re-filled in total:
+  // the cost measure of the incremental solver.
+  std::uint64_t solves() const;
+  std::uint64_t refilled_flows() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpcsim

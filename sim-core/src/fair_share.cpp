@@ -1,0 +1,283 @@
+// FairShare bookkeeping: resources, flow slots, lazy accounting and the single pending wake-up event.
+// The max-min re-solve itself lives in fair_share_solver.cpp.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "fair_share_impl.h"
+
+namespace hpcsim {
+
+namespace {
+// A flow whose remaining amount is below this fraction of its size is complete (floating-point residue).
+constexpr double kDoneFraction = 1e-9;
+// Durations within this relative distance above a whole picosecond round down to it, so exact hand
+// results (3 s, not 3 s + 1 ps) survive the division; anything larger rounds up, never finishing early.
+constexpr double kSnapFraction = 1e-14;
+
+[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("FairShare: " + what); }
+}  // namespace
+
+// ---- Impl helpers ----------------------------------------------------------------------------------
+
+std::uint32_t FairShare::Impl::find_slot(FlowId id) const {
+  const auto slot = static_cast<std::uint32_t>(id & 0xffffffffu);
+  const auto generation = static_cast<std::uint32_t>(id >> 32);
+  if (slot >= flows.size()) return UINT32_MAX;
+  const Flow& f = flows[slot];
+  return (f.live && f.generation == generation) ? slot : UINT32_MAX;
+}
+
+std::uint32_t FairShare::Impl::slot_of(FlowId id) const {
+  const std::uint32_t slot = find_slot(id);
+  if (slot == UINT32_MAX) fail("unknown or finished flow " + std::to_string(id));
+  return slot;
+}
+
+FlowId FairShare::Impl::id_of(std::uint32_t slot) const {
+  return (static_cast<FlowId>(flows[slot].generation) << 32) | slot;
+}
+
+void FairShare::Impl::account(Link& l, Time now) {
+  l.carried += l.load * (now - l.accounted_at).to_seconds();
+  l.accounted_at = now;
+}
+
+bool FairShare::Impl::is_done(const Flow& f, Time now) const {
+  const double left = f.remaining - f.rate * (now - f.updated_at).to_seconds();
+  return left <= kDoneFraction * f.amount;
+}
+
+Time FairShare::Impl::due_time(const Flow& f) const {
+  if (f.remaining <= kDoneFraction * f.amount) return f.updated_at;
+  if (!(f.rate > 0)) return Time::max();
+  const double ps = f.remaining / f.rate * 1e12;
+  const double rounded = std::ceil(ps * (1.0 - kSnapFraction));
+  const double room = static_cast<double>(Time::max().picoseconds() - f.updated_at.picoseconds());
+  if (rounded >= room) return Time::max();
+  return f.updated_at + Time::ps(static_cast<std::int64_t>(rounded));
+}
+
+void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
+  Flow& f = flows[slot];
+  f.remaining -= f.rate * (now - f.updated_at).to_seconds();
+  f.updated_at = now;
+  for (std::size_t k = 0; k < f.pos.size(); ++k) {
+    Link& l = links[f.path[k]];
+    account(l, now);
+    l.load += new_rate - f.rate;
+  }
+  f.rate = new_rate;
+  f.solved = true;
+  due.set(slot, due_time(f).picoseconds(), f.seq);
+}
+
+void FairShare::Impl::detach(std::uint32_t slot) {
+  Flow& f = flows[slot];
+  const Time now = sim.now();
+  if (f.solved && !f.pos.empty()) restart_level = std::min(restart_level, f.rate);
+  for (std::size_t k = 0; k < f.pos.size(); ++k) {
+    const ResourceId r = f.path[k];
+    Link& l = links[r];
+    account(l, now);
+    l.load -= f.rate;
+    // Swap-remove, then tell the moved flow where it now sits in this link's list.
+    const std::uint32_t moved = l.flows.back();
+    l.flows[f.pos[k]] = moved;
+    l.flows.pop_back();
+    if (moved != slot) {
+      Flow& m = flows[moved];
+      for (std::size_t j = 0; j < m.path.size(); ++j) {
+        if (m.path[j] == r) m.pos[j] = f.pos[k];
+      }
+    }
+    if (l.flows.empty()) {
+      l.load = 0;  // drop accumulated rounding
+      l.busy_total += now - l.busy_since;
+    }
+    seeds.push_back(r);
+  }
+  const bool had_links = !f.pos.empty();
+  due.erase(slot);
+  f.live = false;
+  f.on_done.reset();
+  ++f.generation;
+  free_slots.push_back(slot);
+  --live_count;
+  if (had_links) mark_dirty();
+}
+
+void FairShare::Impl::mark_dirty() {
+  dirty = true;
+  request_wake();
+}
+
+void FairShare::Impl::request_wake() {
+  if (in_wake) return;  // on_wake() reschedules when it is done
+  const bool pending = sim.is_pending(wake);
+  Time desired = Time::max();
+  if (dirty) {
+    desired = sim.now();
+  } else if (!due.empty()) {
+    desired = std::max(sim.now(), Time::ps(due.top().due_ps));
+  }
+  if (desired == Time::max()) {
+    if (pending) sim.cancel(wake);
+    wake = {};
+    return;
+  }
+  if (pending && wake_at == desired) return;
+  if (pending) sim.cancel(wake);
+  wake = sim.schedule_at(desired, [this] { on_wake(); });
+  wake_at = desired;
+}
+
+void FairShare::Impl::on_wake() {
+  wake = {};
+  struct Guard {  // a throwing callback must not leave the solver believing it is still inside on_wake
+    bool& flag;
+    ~Guard() { flag = false; }
+  } guard{in_wake};
+  in_wake = true;
+  const Time now = sim.now();
+  do {
+    settle();
+    while (!due.empty()) {
+      const std::uint32_t slot = due.top().slot;
+      Flow& f = flows[slot];
+      if (due.top().due_ps > now.picoseconds() && !is_done(f, now)) break;
+      const FlowId id = id_of(slot);
+      Callback cb = std::move(f.on_done);
+      detach(slot);
+      if (cb) cb(id);  // may start or cancel flows: they mark the solver dirty, handled by the loop
+    }
+  } while (dirty);
+  in_wake = false;
+  request_wake();
+}
+
+// ---- Public API ------------------------------------------------------------------------------------
+
+FairShare::FairShare(Simulator& sim) : impl_(std::make_unique<Impl>(sim)) {}
+FairShare::~FairShare() {
+  if (impl_->sim.is_pending(impl_->wake)) impl_->sim.cancel(impl_->wake);
+}
+
+ResourceId FairShare::add_resource(double capacity, std::string name) {
+  if (!(capacity > 0)) fail("resource capacity must be > 0, got " + std::to_string(capacity));
+  Impl::Link l;
+  l.capacity = capacity;
+  l.name = std::move(name);
+  l.accounted_at = impl_->sim.now();
+  impl_->links.push_back(std::move(l));
+  return static_cast<ResourceId>(impl_->links.size() - 1);
+}
+
+FlowId FairShare::start_flow(std::span<const ResourceId> path, double amount, Callback on_done,
+                             double rate_cap) {
+  Impl& s = *impl_;
+  if (!(amount >= 0) || !std::isfinite(amount)) fail("flow amount must be finite and >= 0");
+  if (!(rate_cap > 0)) fail("flow rate cap must be > 0");
+  bool limited = rate_cap != kNoCap;
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    if (path[k] >= s.links.size()) fail("unknown resource " + std::to_string(path[k]));
+    if (std::find(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(k), path[k]) !=
+        path.begin() + static_cast<std::ptrdiff_t>(k)) {
+      fail("resource " + std::to_string(path[k]) + " appears twice in a flow's path");
+    }
+    limited = limited || s.links[path[k]].finite();
+  }
+  if (!limited) fail("flow crosses only infinite resources and has no rate cap");
+
+  std::uint32_t slot;
+  if (!s.free_slots.empty()) {
+    slot = s.free_slots.back();
+    s.free_slots.pop_back();
+  } else {
+    s.flows.emplace_back();
+    slot = static_cast<std::uint32_t>(s.flows.size() - 1);
+  }
+  const Time now = s.sim.now();
+  Impl::Flow& f = s.flows[slot];
+  f.path.assign(path.begin(), path.end());
+  f.pos.clear();
+  f.on_done = std::move(on_done);
+  f.amount = amount;
+  f.cap = rate_cap;
+  f.rate = 0;
+  f.remaining = amount;
+  f.updated_at = now;
+  f.start = now;
+  f.seq = s.next_seq++;
+  f.live = true;
+  f.solved = false;
+  ++s.live_count;
+
+  if (amount == 0) {  // nothing to carry: completes at this instant, through the wake-up event
+    f.solved = true;
+    s.due.set(slot, now.picoseconds(), f.seq);
+    s.request_wake();
+    return s.id_of(slot);
+  }
+  for (const ResourceId r : path) {
+    Impl::Link& l = s.links[r];
+    s.account(l, now);
+    if (l.flows.empty()) l.busy_since = now;
+    f.pos.push_back(static_cast<std::uint32_t>(l.flows.size()));
+    l.flows.push_back(slot);
+    s.seeds.push_back(r);
+  }
+  s.arrivals.push_back(slot);
+  s.mark_dirty();
+  return s.id_of(slot);
+}
+
+bool FairShare::cancel_flow(FlowId id) {
+  const std::uint32_t slot = impl_->find_slot(id);
+  if (slot == UINT32_MAX) return false;
+  impl_->detach(slot);
+  impl_->request_wake();
+  return true;
+}
+
+void FairShare::settle() {
+  impl_->settle();
+  impl_->request_wake();
+}
+
+double FairShare::rate(FlowId id) const { return impl_->flows[impl_->slot_of(id)].rate; }
+
+double FairShare::remaining(FlowId id) const {
+  const Impl::Flow& f = impl_->flows[impl_->slot_of(id)];
+  const double left = f.remaining - f.rate * (impl_->sim.now() - f.updated_at).to_seconds();
+  return std::max(0.0, left);
+}
+
+Time FairShare::start_time(FlowId id) const { return impl_->flows[impl_->slot_of(id)].start; }
+bool FairShare::active(FlowId id) const { return impl_->find_slot(id) != UINT32_MAX; }
+std::size_t FairShare::active_flows() const { return impl_->live_count; }
+std::size_t FairShare::resource_count() const { return impl_->links.size(); }
+std::uint64_t FairShare::solves() const { return impl_->solve_count; }
+std::uint64_t FairShare::refilled_flows() const { return impl_->refilled; }
+
+ResourceStats FairShare::stats(ResourceId id) const {
+  if (id >= impl_->links.size()) fail("unknown resource " + std::to_string(id));
+  const Impl::Link& l = impl_->links[id];
+  const Time now = impl_->sim.now();
+  ResourceStats s;
+  s.capacity = l.capacity;
+  s.carried = l.carried + l.load * (now - l.accounted_at).to_seconds();
+  s.busy_time = l.busy_total + (l.flows.empty() ? Time::zero() : now - l.busy_since);
+  s.utilisation = l.finite() ? l.load / l.capacity : 0.0;
+  s.active_flows = l.flows.size();
+  return s;
+}
+
+const std::string& FairShare::name(ResourceId id) const {
+  if (id >= impl_->links.size()) fail("unknown resource " + std::to_string(id));
+  return impl_->links[id].name;
+}
+
+}  // namespace hpcsim

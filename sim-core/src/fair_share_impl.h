@@ -1,0 +1,105 @@
+#pragma once
+// Internal state of FairShare: flat arrays of resources and flow slots, indexed by integers, so a
+// re-solve walks vectors and never a map.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "fair_share_due_heap.h"
+#include "sim-core/fair_share.h"
+
+namespace hpcsim {
+
+struct FairShare::Impl {
+  struct Link {
+    double capacity = 0;
+    std::string name;
+    std::vector<std::uint32_t> flows;  // slots of the flows crossing it (order: arrival, swap-removal)
+    double load = 0;                   // sum of the rates of those flows
+    double carried = 0;                // units carried up to `accounted_at`
+    Time accounted_at;
+    Time busy_total;
+    Time busy_since;
+    // Re-solve scratch, valid while `stamp` equals the current solve epoch.
+    std::uint64_t stamp = 0;
+    double residual = 0;  // capacity left for the flows being re-solved
+    std::uint32_t unfrozen = 0;
+    bool finite() const { return capacity != std::numeric_limits<double>::infinity(); }
+  };
+
+  struct Flow {
+    std::vector<ResourceId> path;
+    std::vector<std::uint32_t> pos;  // index of this flow in links[path[k]].flows
+    Callback on_done;
+    double amount = 0;
+    double cap = kNoCap;
+    double rate = 0;
+    double remaining = 0;  // at time `updated_at`
+    Time updated_at;
+    Time start;
+    std::uint64_t seq = 0;  // arrival order: breaks completion ties deterministically
+    std::uint32_t generation = 1;
+    bool live = false;
+    bool solved = false;  // has a rate from a solve (false right after start_flow)
+    // Re-solve scratch.
+    std::uint64_t stamp = 0;
+    bool frozen = false;
+    double new_rate = 0;
+  };
+
+  explicit Impl(Simulator& s) : sim(s) {}
+
+  // fair_share.cpp: bookkeeping, events.
+  std::uint32_t slot_of(FlowId id) const;  // throws for unknown ids
+  std::uint32_t find_slot(FlowId id) const;  // UINT32_MAX for unknown ids
+  FlowId id_of(std::uint32_t slot) const;
+  void account(Link& l, Time now);
+  void detach(std::uint32_t slot);  // removes a live flow from links, heap and slot table
+  void mark_dirty();
+  void request_wake();
+  void on_wake();
+  bool is_done(const Flow& f, Time now) const;
+  void set_rate(std::uint32_t slot, double rate, Time now);
+  Time due_time(const Flow& f) const;
+
+  // fair_share_solver.cpp: the incremental max-min re-solve.
+  void settle();
+  double arrival_bound(const Link& l, std::uint32_t arrivals_here);
+  void collect_region(double threshold);
+  void fill_region();
+
+  Simulator& sim;
+  std::vector<Link> links;
+  std::vector<Flow> flows;
+  std::vector<std::uint32_t> free_slots;
+  DueHeap due;
+  std::size_t live_count = 0;
+  std::uint64_t next_seq = 0;
+  std::uint64_t solve_count = 0;
+  std::uint64_t refilled = 0;
+
+  // Changes waiting for the next solve.
+  bool dirty = false;
+  double restart_level = std::numeric_limits<double>::infinity();  // lowest rate a change can affect
+  std::vector<std::uint32_t> arrivals;  // slots started since the last solve
+  std::vector<ResourceId> seeds;        // resources whose flow set changed
+
+  // The one pending simulator event.
+  EventId wake;
+  Time wake_at;
+  bool in_wake = false;
+
+  // Solver scratch, reused across solves.
+  std::uint64_t epoch = 0;
+  std::vector<std::uint32_t> region_flows;
+  std::vector<ResourceId> region_links;
+  std::vector<double> rates_scratch;
+  struct Level {
+    double level;
+    std::uint64_t key;  // resource id, or kCapTag | flow slot
+  };
+  std::vector<Level> levels;
+};
+
+}  // namespace hpcsim

@@ -1,0 +1,186 @@
+// Incremental max-min fair re-solve (progressive filling restricted to what a change can affect).
+//
+// Progressive filling freezes flows in increasing order of rate ("water level"). A set of changes cannot
+// alter anything below a restart level lambda:
+//  - a departing flow of rate r only left room on links that filled at levels >= r;
+//  - an arriving flow makes each of its links fill no earlier than the level at which the link's
+//    current flows plus the newcomer (counted as uncapped) would fill it.
+// So flows below lambda keep their rates, and only flows at or above lambda that are connected to a
+// changed link through other such flows (and finite links) are re-filled, on capacities reduced by the
+// fixed flows. That region is a subset of the changed connected component, never more.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "fair_share_impl.h"
+
+namespace hpcsim {
+
+namespace {
+constexpr std::uint64_t kCapTag = std::uint64_t{1} << 32;
+// Flows this close below lambda are re-solved too: including extra flows is always correct and
+// protects against rounding in lambda itself.
+constexpr double kThresholdSlack = 1e-9;
+}  // namespace
+
+double FairShare::Impl::arrival_bound(const Link& l, std::uint32_t arrivals_here) {
+  rates_scratch.clear();
+  for (const std::uint32_t slot : l.flows) {
+    if (flows[slot].solved) rates_scratch.push_back(flows[slot].rate);
+  }
+  std::sort(rates_scratch.begin(), rates_scratch.end());
+  // Load at level x is sum(min(rate_j, x)) + arrivals_here * x; find where it reaches capacity.
+  double below = 0;
+  const std::size_t m = rates_scratch.size();
+  for (std::size_t i = 0; i < m; ++i) {
+    const double x = (l.capacity - below) / static_cast<double>(m - i + arrivals_here);
+    if (x <= rates_scratch[i]) return std::max(x, 0.0);
+    below += rates_scratch[i];
+  }
+  return std::max((l.capacity - below) / arrivals_here, 0.0);
+}
+
+void FairShare::Impl::settle() {
+  if (!dirty) return;
+  dirty = false;
+  ++solve_count;
+  const Time now = sim.now();
+
+  // Drop arrivals that were cancelled (or whose slot was reused) before this solve, and duplicates.
+  ++epoch;
+  std::size_t kept = 0;
+  for (const std::uint32_t slot : arrivals) {
+    Flow& f = flows[slot];
+    if (!f.live || f.solved || f.stamp == epoch) continue;
+    f.stamp = epoch;
+    arrivals[kept++] = slot;
+  }
+  arrivals.resize(kept);
+
+  // Restart level: departures were folded into restart_level by detach(); add each arrival's links.
+  double lambda = restart_level;
+  for (const std::uint32_t slot : arrivals) {
+    for (const ResourceId r : flows[slot].path) {
+      Link& l = links[r];
+      if (!l.finite()) continue;
+      if (l.stamp != epoch) {
+        l.stamp = epoch;
+        l.unfrozen = 0;
+      }
+      ++l.unfrozen;  // used here as "arrivals on this link"
+    }
+  }
+  for (const std::uint32_t slot : arrivals) {
+    for (const ResourceId r : flows[slot].path) {
+      Link& l = links[r];
+      if (!l.finite() || l.unfrozen == 0) continue;
+      lambda = std::min(lambda, arrival_bound(l, l.unfrozen));
+      l.unfrozen = 0;  // computed once per link
+    }
+  }
+
+  collect_region(lambda * (1.0 - kThresholdSlack));
+  fill_region();
+  refilled += region_flows.size();
+  for (const std::uint32_t slot : region_flows) {
+    Flow& f = flows[slot];
+    if (!f.solved || f.new_rate != f.rate) set_rate(slot, f.new_rate, now);
+  }
+  arrivals.clear();
+  seeds.clear();
+  restart_level = std::numeric_limits<double>::infinity();
+}
+
+void FairShare::Impl::collect_region(double threshold) {
+  ++epoch;
+  region_flows.clear();
+  region_links.clear();
+  auto visit_link = [&](ResourceId r) {
+    Link& l = links[r];
+    // Infinite resources never fill, so they do not couple the flows crossing them.
+    if (!l.finite() || l.stamp == epoch) return;
+    l.stamp = epoch;
+    l.residual = l.capacity;
+    l.unfrozen = 0;
+    region_links.push_back(r);
+  };
+  auto join = [&](std::uint32_t slot) {
+    Flow& f = flows[slot];
+    f.stamp = epoch;
+    f.frozen = false;
+    region_flows.push_back(slot);
+    for (const ResourceId r : f.path) visit_link(r);
+  };
+  for (const std::uint32_t slot : arrivals) join(slot);
+  for (const ResourceId r : seeds) visit_link(r);
+  // Breadth-first over links: every flow at or above the threshold on a visited link joins the region;
+  // the others are fixed and only reduce the capacity left.
+  for (std::size_t i = 0; i < region_links.size(); ++i) {
+    Link& l = links[region_links[i]];
+    for (const std::uint32_t slot : l.flows) {
+      Flow& f = flows[slot];
+      if (f.stamp != epoch) {
+        if (f.solved && f.rate < threshold) {
+          l.residual -= f.rate;
+          continue;
+        }
+        join(slot);
+      }
+      ++l.unfrozen;
+    }
+  }
+}
+
+void FairShare::Impl::fill_region() {
+  // Min-heap on (level, key): equal levels resolve by id, so the order never depends on history.
+  auto later = [](const Level& a, const Level& b) {
+    return a.level > b.level || (a.level == b.level && a.key > b.key);
+  };
+  levels.clear();
+  for (const ResourceId r : region_links) {
+    const Link& l = links[r];
+    if (l.unfrozen > 0) levels.push_back({std::max(l.residual, 0.0) / l.unfrozen, r});
+  }
+  for (const std::uint32_t slot : region_flows) {
+    if (flows[slot].cap != kNoCap) levels.push_back({flows[slot].cap, kCapTag | slot});
+  }
+  std::make_heap(levels.begin(), levels.end(), later);
+
+  auto freeze = [&](Flow& f, double level) {
+    f.frozen = true;
+    f.new_rate = level;
+    for (const ResourceId r : f.path) {
+      Link& m = links[r];
+      if (!m.finite()) continue;
+      m.residual -= level;
+      --m.unfrozen;
+    }
+  };
+  while (!levels.empty()) {
+    std::pop_heap(levels.begin(), levels.end(), later);
+    const Level e = levels.back();
+    levels.pop_back();
+    if (e.key & kCapTag) {
+      Flow& f = flows[static_cast<std::uint32_t>(e.key)];
+      if (!f.frozen) freeze(f, e.level);
+      continue;
+    }
+    Link& l = links[static_cast<ResourceId>(e.key)];
+    if (l.unfrozen == 0) continue;
+    // Freezing flows elsewhere only raises a link's fill level, so a stale entry is pushed back with
+    // its current level instead of being updated in place.
+    const double level = std::max(l.residual, 0.0) / l.unfrozen;
+    if (level > e.level) {
+      levels.push_back({level, e.key});
+      std::push_heap(levels.begin(), levels.end(), later);
+      continue;
+    }
+    for (const std::uint32_t slot : l.flows) {
+      Flow& f = flows[slot];
+      if (f.stamp == epoch && !f.frozen) freeze(f, level);
+    }
+  }
+  // Every region flow crosses a finite link or has a cap (start_flow checks), so all are frozen now.
+}
+
+}  // namespace hpcsim
