@@ -45,15 +45,18 @@ void FairShare::Impl::account(Link& l, Time now) {
   l.accounted_at = now;
 }
 
-bool FairShare::Impl::is_done(const Flow& f, Time now) const {
-  const double left = f.remaining - f.rate * (now - f.updated_at).to_seconds();
+bool FairShare::Impl::is_done(std::uint32_t slot, Time now) const {
+  const Flow& f = flows[slot];
+  const double left = f.remaining - hot[slot].rate * (now - f.updated_at).to_seconds();
   return left <= kDoneFraction * f.amount;
 }
 
-Time FairShare::Impl::due_time(const Flow& f) const {
+Time FairShare::Impl::due_time(std::uint32_t slot) const {
+  const Flow& f = flows[slot];
+  const double rate = hot[slot].rate;
   if (f.remaining <= kDoneFraction * f.amount) return f.updated_at;
-  if (!(f.rate > 0)) return Time::max();
-  const double ps = f.remaining / f.rate * 1e12;
+  if (!(rate > 0)) return Time::max();
+  const double ps = f.remaining / rate * 1e12;
   const double rounded = std::ceil(ps * (1.0 - kSnapFraction));
   const double room = static_cast<double>(Time::max().picoseconds() - f.updated_at.picoseconds());
   if (rounded >= room) return Time::max();
@@ -62,27 +65,29 @@ Time FairShare::Impl::due_time(const Flow& f) const {
 
 void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
   Flow& f = flows[slot];
-  f.remaining -= f.rate * (now - f.updated_at).to_seconds();
+  FlowHot& h = hot[slot];
+  f.remaining -= h.rate * (now - f.updated_at).to_seconds();
   f.updated_at = now;
   for (std::size_t k = 0; k < f.pos.size(); ++k) {
     Link& l = links[f.path[k]];
     account(l, now);
-    l.load += new_rate - f.rate;
+    l.load += new_rate - h.rate;
   }
-  f.rate = new_rate;
-  f.solved = true;
-  due.set(slot, due_time(f).picoseconds(), f.seq);
+  h.rate = new_rate;
+  h.solved = true;
+  due.set(slot, due_time(slot).picoseconds(), f.seq);
 }
 
 void FairShare::Impl::detach(std::uint32_t slot) {
   Flow& f = flows[slot];
+  const double rate = hot[slot].rate;
   const Time now = sim.now();
-  if (f.solved && !f.pos.empty()) restart_level = std::min(restart_level, f.rate);
+  if (hot[slot].solved && !f.pos.empty()) restart_level = std::min(restart_level, rate);
   for (std::size_t k = 0; k < f.pos.size(); ++k) {
     const ResourceId r = f.path[k];
     Link& l = links[r];
     account(l, now);
-    l.load -= f.rate;
+    l.load -= rate;
     // Swap-remove, then tell the moved flow where it now sits in this link's list.
     const std::uint32_t moved = l.flows.back();
     l.flows[f.pos[k]] = moved;
@@ -147,7 +152,7 @@ void FairShare::Impl::on_wake() {
     while (!due.empty()) {
       const std::uint32_t slot = due.top().slot;
       Flow& f = flows[slot];
-      if (due.top().due_ps > now.picoseconds() && !is_done(f, now)) break;
+      if (due.top().due_ps > now.picoseconds() && !is_done(slot, now)) break;
       const FlowId id = id_of(slot);
       Callback cb = std::move(f.on_done);
       detach(slot);
@@ -197,6 +202,7 @@ FlowId FairShare::start_flow(std::span<const ResourceId> path, double amount, Ca
     s.free_slots.pop_back();
   } else {
     s.flows.emplace_back();
+    s.hot.emplace_back();
     slot = static_cast<std::uint32_t>(s.flows.size() - 1);
   }
   const Time now = s.sim.now();
@@ -205,18 +211,18 @@ FlowId FairShare::start_flow(std::span<const ResourceId> path, double amount, Ca
   f.pos.clear();
   f.on_done = std::move(on_done);
   f.amount = amount;
-  f.cap = rate_cap;
-  f.rate = 0;
+  Impl::FlowHot& h = s.hot[slot];
+  h = Impl::FlowHot{};
+  h.cap = rate_cap;
   f.remaining = amount;
   f.updated_at = now;
   f.start = now;
   f.seq = s.next_seq++;
   f.live = true;
-  f.solved = false;
   ++s.live_count;
 
   if (amount == 0) {  // nothing to carry: completes at this instant, through the wake-up event
-    f.solved = true;
+    h.solved = true;
     s.due.set(slot, now.picoseconds(), f.seq);
     s.request_wake();
     return s.id_of(slot);
@@ -247,11 +253,12 @@ void FairShare::settle() {
   impl_->request_wake();
 }
 
-double FairShare::rate(FlowId id) const { return impl_->flows[impl_->slot_of(id)].rate; }
+double FairShare::rate(FlowId id) const { return impl_->hot[impl_->slot_of(id)].rate; }
 
 double FairShare::remaining(FlowId id) const {
-  const Impl::Flow& f = impl_->flows[impl_->slot_of(id)];
-  const double left = f.remaining - f.rate * (impl_->sim.now() - f.updated_at).to_seconds();
+  const std::uint32_t slot = impl_->slot_of(id);
+  const Impl::Flow& f = impl_->flows[slot];
+  const double left = f.remaining - impl_->hot[slot].rate * (impl_->sim.now() - f.updated_at).to_seconds();
   return std::max(0.0, left);
 }
 

@@ -28,24 +28,28 @@ struct FairShare::Impl {
     bool finite() const { return capacity != std::numeric_limits<double>::infinity(); }
   };
 
+  // What the re-solve reads for every flow it meets, packed apart from the rest so that walking a
+  // link's flow list touches one small record per flow.
+  struct FlowHot {
+    double rate = 0;
+    double new_rate = 0;  // re-solve scratch
+    double cap = kNoCap;
+    std::uint64_t stamp = 0;  // re-solve epoch that last visited the flow
+    bool solved = false;      // has a rate from a solve (false right after start_flow)
+    bool frozen = false;      // re-solve scratch
+  };
+
   struct Flow {
     std::vector<ResourceId> path;
     std::vector<std::uint32_t> pos;  // index of this flow in links[path[k]].flows
     Callback on_done;
     double amount = 0;
-    double cap = kNoCap;
-    double rate = 0;
     double remaining = 0;  // at time `updated_at`
     Time updated_at;
     Time start;
     std::uint64_t seq = 0;  // arrival order: breaks completion ties deterministically
     std::uint32_t generation = 1;
     bool live = false;
-    bool solved = false;  // has a rate from a solve (false right after start_flow)
-    // Re-solve scratch.
-    std::uint64_t stamp = 0;
-    bool frozen = false;
-    double new_rate = 0;
   };
 
   explicit Impl(Simulator& s) : sim(s) {}
@@ -59,9 +63,9 @@ struct FairShare::Impl {
   void mark_dirty();
   void request_wake();
   void on_wake();
-  bool is_done(const Flow& f, Time now) const;
+  bool is_done(std::uint32_t slot, Time now) const;
   void set_rate(std::uint32_t slot, double rate, Time now);
-  Time due_time(const Flow& f) const;
+  Time due_time(std::uint32_t slot) const;
 
   // fair_share_solver.cpp: the incremental max-min re-solve.
   void settle();
@@ -72,6 +76,7 @@ struct FairShare::Impl {
   Simulator& sim;
   std::vector<Link> links;
   std::vector<Flow> flows;
+  std::vector<FlowHot> hot;  // indexed like flows
   std::vector<std::uint32_t> free_slots;
   DueHeap due;
   std::size_t live_count = 0;

@@ -26,7 +26,7 @@ constexpr double kThresholdSlack = 1e-9;
 double FairShare::Impl::arrival_bound(const Link& l, std::uint32_t arrivals_here) {
   rates_scratch.clear();
   for (const std::uint32_t slot : l.flows) {
-    if (flows[slot].solved) rates_scratch.push_back(flows[slot].rate);
+    if (hot[slot].solved) rates_scratch.push_back(hot[slot].rate);
   }
   std::sort(rates_scratch.begin(), rates_scratch.end());
   // Load at level x is sum(min(rate_j, x)) + arrivals_here * x; find where it reaches capacity.
@@ -50,9 +50,9 @@ void FairShare::Impl::settle() {
   ++epoch;
   std::size_t kept = 0;
   for (const std::uint32_t slot : arrivals) {
-    Flow& f = flows[slot];
-    if (!f.live || f.solved || f.stamp == epoch) continue;
-    f.stamp = epoch;
+    FlowHot& h = hot[slot];
+    if (!flows[slot].live || h.solved || h.stamp == epoch) continue;
+    h.stamp = epoch;
     arrivals[kept++] = slot;
   }
   arrivals.resize(kept);
@@ -83,8 +83,8 @@ void FairShare::Impl::settle() {
   fill_region();
   refilled += region_flows.size();
   for (const std::uint32_t slot : region_flows) {
-    Flow& f = flows[slot];
-    if (!f.solved || f.new_rate != f.rate) set_rate(slot, f.new_rate, now);
+    const FlowHot& h = hot[slot];
+    if (!h.solved || h.new_rate != h.rate) set_rate(slot, h.new_rate, now);
   }
   arrivals.clear();
   seeds.clear();
@@ -105,11 +105,10 @@ void FairShare::Impl::collect_region(double threshold) {
     region_links.push_back(r);
   };
   auto join = [&](std::uint32_t slot) {
-    Flow& f = flows[slot];
-    f.stamp = epoch;
-    f.frozen = false;
+    hot[slot].stamp = epoch;
+    hot[slot].frozen = false;
     region_flows.push_back(slot);
-    for (const ResourceId r : f.path) visit_link(r);
+    for (const ResourceId r : flows[slot].path) visit_link(r);
   };
   for (const std::uint32_t slot : arrivals) join(slot);
   for (const ResourceId r : seeds) visit_link(r);
@@ -118,10 +117,10 @@ void FairShare::Impl::collect_region(double threshold) {
   for (std::size_t i = 0; i < region_links.size(); ++i) {
     Link& l = links[region_links[i]];
     for (const std::uint32_t slot : l.flows) {
-      Flow& f = flows[slot];
-      if (f.stamp != epoch) {
-        if (f.solved && f.rate < threshold) {
-          l.residual -= f.rate;
+      const FlowHot& h = hot[slot];
+      if (h.stamp != epoch) {
+        if (h.solved && h.rate < threshold) {
+          l.residual -= h.rate;
           continue;
         }
         join(slot);
@@ -142,14 +141,14 @@ void FairShare::Impl::fill_region() {
     if (l.unfrozen > 0) levels.push_back({std::max(l.residual, 0.0) / l.unfrozen, r});
   }
   for (const std::uint32_t slot : region_flows) {
-    if (flows[slot].cap != kNoCap) levels.push_back({flows[slot].cap, kCapTag | slot});
+    if (hot[slot].cap != kNoCap) levels.push_back({hot[slot].cap, kCapTag | slot});
   }
   std::make_heap(levels.begin(), levels.end(), later);
 
-  auto freeze = [&](Flow& f, double level) {
-    f.frozen = true;
-    f.new_rate = level;
-    for (const ResourceId r : f.path) {
+  auto freeze = [&](std::uint32_t slot, double level) {
+    hot[slot].frozen = true;
+    hot[slot].new_rate = level;
+    for (const ResourceId r : flows[slot].path) {
       Link& m = links[r];
       if (!m.finite()) continue;
       m.residual -= level;
@@ -161,8 +160,8 @@ void FairShare::Impl::fill_region() {
     const Level e = levels.back();
     levels.pop_back();
     if (e.key & kCapTag) {
-      Flow& f = flows[static_cast<std::uint32_t>(e.key)];
-      if (!f.frozen) freeze(f, e.level);
+      const auto slot = static_cast<std::uint32_t>(e.key);
+      if (!hot[slot].frozen) freeze(slot, e.level);
       continue;
     }
     Link& l = links[static_cast<ResourceId>(e.key)];
@@ -176,8 +175,7 @@ void FairShare::Impl::fill_region() {
       continue;
     }
     for (const std::uint32_t slot : l.flows) {
-      Flow& f = flows[slot];
-      if (f.stamp == epoch && !f.frozen) freeze(f, level);
+      if (hot[slot].stamp == epoch && !hot[slot].frozen) freeze(slot, level);
     }
   }
   // Every region flow crosses a finite link or has a cap (start_flow checks), so all are frozen now.
