@@ -1,7 +1,31 @@
 // hpcsim: the command-line entry point. Wiring only; the work happens in the layers below.
 #include <iostream>
+#include <map>
 
-int main() {
-  std::cout << "hpcsim " << HPCSIM_VERSION << "\n";
-  return 0;
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  using namespace hpcsim::cli;
+  CLI::App app{"hpcsim: a discrete-event simulator of HPC clusters and GPUs"};
+  app.require_subcommand(1);
+  std::map<const CLI::App*, Action> actions;
+  auto add = [&](Action (*adder)(CLI::App&)) {
+    const std::size_t before = app.get_subcommands({}).size();
+    Action action = adder(app);
+    actions[app.get_subcommands({})[before]] = std::move(action);
+  };
+  add(add_run_command);
+  add(add_list_command);
+  add(add_show_command);
+  add(add_version_command);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);  // prints the message naming the flag
+    return kExitBadInput;
+  }
+  for (const CLI::App* sub : app.get_subcommands()) return actions.at(sub)();
+  return kExitBadInput;
 }

@@ -1,0 +1,155 @@
+#include "analysis/step_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace hpcsim {
+
+namespace {
+
+std::string number(double v, const std::string& unit) {
+  char buf[64];
+  if (unit == "count" || (unit == "bytes" && std::abs(v) < 9e15)) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+  }
+  return buf;
+}
+
+std::string json_value(const Metric& m) {
+  if (!m.value) return "null";
+  if (m.unit == "bool") return *m.value != 0 ? "true" : "false";
+  return number(*m.value, m.unit);
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::vector<std::string> split_dots(const std::string& name) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t dot; (dot = name.find('.', start)) != std::string::npos; start = dot + 1) {
+    parts.push_back(name.substr(start, dot - start));
+  }
+  parts.push_back(name.substr(start));
+  return parts;
+}
+
+std::string human(const Metric& m) {
+  if (!m.value) return "n/a";
+  const double v = *m.value;
+  char buf[64];
+  if (m.unit == "bool") return v != 0 ? "yes" : "no";
+  if (m.unit == "bytes") {
+    std::snprintf(buf, sizeof buf, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+  } else if (m.unit == "s") {
+    if (v < 1e-3) {
+      std::snprintf(buf, sizeof buf, "%.3f us", v * 1e6);
+    } else if (v < 1) {
+      std::snprintf(buf, sizeof buf, "%.3f ms", v * 1e3);
+    } else {
+      std::snprintf(buf, sizeof buf, "%.4f s", v);
+    }
+  } else if (m.unit == "ratio") {
+    std::snprintf(buf, sizeof buf, "%.1f %%", v * 100);
+  } else if (m.unit == "count") {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.4g %s", v, m.unit.c_str());
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::vector<Metric> step_metrics(const StepResult& r, double sim_wall_s) {
+  const StepBreakdown& b = r.breakdown;
+  return {
+      {"step_time_s", r.step_time_s, "s"},
+      {"throughput.samples_per_s", r.samples_per_s, "1/s"},
+      {"throughput.tokens_per_s", r.tokens_per_s, "1/s"},
+      {"tflops_per_gpu", r.tflops_per_gpu, "TFLOP/s"},
+      {"mfu", r.mfu, "ratio"},
+      {"breakdown_s.compute", b.compute, "s"},
+      {"breakdown_s.communication_exposed", b.communication_exposed, "s"},
+      {"breakdown_s.io_stall", b.io_stall, "s"},
+      {"breakdown_s.pipeline_bubble", b.pipeline_bubble, "s"},
+      {"breakdown_s.optimizer", b.optimizer, "s"},
+      {"breakdown_s.other", b.other, "s"},
+      {"memory_per_gpu_bytes", r.memory_per_gpu_bytes, "bytes"},
+      {"fits_in_memory", r.fits_in_memory ? 1.0 : 0.0, "bool"},
+      {"gpus", static_cast<double>(r.gpus), "count"},
+      {"sim_wall_s", sim_wall_s, "s"},
+      {"events", static_cast<double>(r.events), "count"},
+  };
+}
+
+std::string metrics_to_json(const std::string& scenario, const std::vector<Metric>& metrics) {
+  // Metrics sharing a dotted prefix are adjacent, so nesting is a walk that opens and closes objects.
+  std::ostringstream out;
+  out << "{\n  \"scenario\": " << json_string(scenario);
+  std::vector<std::string> open;  // object path currently open
+  for (const Metric& m : metrics) {
+    std::vector<std::string> parts = split_dots(m.name);
+    const std::string leaf = parts.back();
+    parts.pop_back();
+    std::size_t common = 0;
+    while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
+    while (open.size() > common) {
+      open.pop_back();
+      out << "\n" << std::string(2 * (open.size() + 1), ' ') << "}";
+    }
+    out << ",";  // a newly opened object's first member needs none: the comma goes before its key
+    for (std::size_t i = common; i < parts.size(); ++i) {
+      out << "\n" << std::string(2 * (open.size() + 1), ' ') << json_string(parts[i]) << ": {";
+      open.push_back(parts[i]);
+    }
+    out << "\n" << std::string(2 * (open.size() + 1), ' ') << json_string(leaf) << ": " << json_value(m);
+  }
+  while (!open.empty()) {
+    open.pop_back();
+    out << "\n" << std::string(2 * (open.size() + 1), ' ') << "}";
+  }
+  out << "\n}\n";
+  return out.str();
+}
+
+std::string metrics_to_table(const std::string& scenario, const std::vector<Metric>& metrics) {
+  std::size_t width = 6;
+  for (const Metric& m : metrics) width = std::max(width, m.name.size());
+  std::ostringstream out;
+  out << "scenario: " << scenario << "\n";
+  out << std::string(width + 2 + 24, '-') << "\n";
+  for (const Metric& m : metrics) {
+    out << m.name << std::string(width + 2 - m.name.size(), ' ') << human(m) << "\n";
+  }
+  return out.str();
+}
+
+std::string metrics_to_csv(const std::vector<Metric>& metrics) {
+  std::ostringstream out;
+  out << "name,value,unit\n";
+  for (const Metric& m : metrics) {
+    out << m.name << "," << (m.value ? number(*m.value, m.unit) : std::string()) << "," << m.unit << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,29 @@
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "configs/catalog.h"
+
+namespace hpcsim::cli {
+
+Action add_list_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("list", "List the known GPUs, nodes, networks and models");
+  auto kind = std::make_shared<std::string>("all");
+  cmd->add_option("kind", *kind, "What to list")->check(CLI::IsMember({"all", "gpus", "nodes", "networks", "models"}));
+  return [kind] {
+    const SpecCatalog catalog(config_root());
+    const std::vector<std::string> kinds = *kind == "all" ? std::vector<std::string>{"gpus", "nodes", "networks", "models"}
+                                                          : std::vector<std::string>{*kind};
+    for (const std::string& k : kinds) {
+      std::cout << k << ":";
+      auto names = catalog.names(k);
+      if (k == "models") names.insert(names.begin(), "gpt (built in: layers/hidden/heads/ffn/vocab)");
+      if (names.empty()) std::cout << " (none)";
+      std::cout << "\n";
+      for (const std::string& n : names) std::cout << "  " << n << "\n";
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace hpcsim::cli

@@ -1,0 +1,23 @@
+#pragma once
+// Each `hpcsim` subcommand registers its options on the app and returns the action to run.
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace hpcsim::cli {
+
+// Exit codes shared by every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;     // the simulation or the store failed
+inline constexpr int kExitBadInput = 2;    // a bad flag, file, spec or scenario
+
+using Action = std::function<int()>;
+
+Action add_run_command(CLI::App& app);
+Action add_list_command(CLI::App& app);
+Action add_show_command(CLI::App& app);
+Action add_version_command(CLI::App& app);
+
+// The folder of shipped specs: $HPCSIM_CONFIG_DIR, else the source tree's configs/.
+std::string config_root();
+
+}  // namespace hpcsim::cli

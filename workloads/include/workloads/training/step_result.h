@@ -1,0 +1,30 @@
+#pragma once
+// What one simulated training step reports. Field names mirror the fixed JSON output keys.
+#include <cstdint>
+#include <optional>
+
+namespace hpcsim {
+
+struct StepBreakdown {
+  double compute = 0;                // compute on the critical path
+  double communication_exposed = 0;  // communication not hidden behind compute
+  double io_stall = 0;               // waiting for input data
+  double pipeline_bubble = 0;        // idle pipeline stages
+  double optimizer = 0;              // parameter update
+  double other = 0;                  // anything else on the critical path (waits, latencies)
+};
+
+struct StepResult {
+  double step_time_s = 0;
+  double samples_per_s = 0;
+  std::optional<double> tokens_per_s;  // only for sequence models
+  double tflops_per_gpu = 0;           // model FLOPs per GPU per second / 1e12
+  double mfu = 0;                      // model FLOP/s over the GPU's dense peak in the precision used
+  StepBreakdown breakdown;
+  double memory_per_gpu_bytes = 0;
+  bool fits_in_memory = true;
+  int gpus = 0;
+  std::uint64_t events = 0;            // simulator events processed
+};
+
+}  // namespace hpcsim

@@ -1,0 +1,96 @@
+#include "workloads/scenario.h"
+
+#include "configs/config_error.h"
+
+namespace hpcsim {
+
+namespace {
+Schema positive_int() { return Schema::integer().at_least(1); }
+}  // namespace
+
+const Schema& scenario_schema() {
+  static const Schema schema = Schema::map({
+      optional("extends", Schema::string()),
+      optional("name", Schema::string()),
+      optional("description", Schema::string()),
+      required("cluster", Schema::map({
+                              required("node", Schema::string()),
+                              optional("nodes", positive_int()),
+                              optional("gpus_per_node", positive_int()),
+                              optional("network", Schema::string()),
+                          })),
+      required("workload", Schema::map({
+                               required("model", Schema::one_of({"gpt"})),
+                               required("batch_per_gpu", positive_int()),
+                               required("seq_len", positive_int()),
+                               required("layers", positive_int()),
+                               required("hidden", positive_int()),
+                               required("heads", positive_int()),
+                               optional("ffn", positive_int()),
+                               required("vocab", positive_int()),
+                               required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8"})),
+                               required("optimizer", Schema::one_of({"sgd", "momentum", "adam", "adamw"})),
+                           })),
+      optional("parallelism", Schema::map({
+                                  optional("dp", positive_int()),
+                              })),
+  });
+  return schema;
+}
+
+Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name) {
+  scenario_schema().validate(root);
+  Scenario s;
+  s.name = root.get_string_or("name", std::move(name));
+
+  const ConfigNode& cluster = root.at("cluster");
+  const ConfigNode& node_name = cluster.at("node");
+  s.cluster.node = parse_node_spec(catalog.load("nodes", node_name, "node"), node_name.as_string(), catalog);
+  s.cluster.nodes = static_cast<int>(cluster.get_int_or("nodes", 1));
+  s.cluster.gpus_per_node = static_cast<int>(cluster.get_int_or("gpus_per_node", s.cluster.node.gpus));
+  if (s.cluster.gpus_per_node > s.cluster.node.gpus) {
+    throw ConfigError(cluster.at("gpus_per_node").loc(),
+                      "gpus_per_node is " + std::to_string(s.cluster.gpus_per_node) + " but a " +
+                          s.cluster.node.name + " has " + std::to_string(s.cluster.node.gpus) + " GPUs");
+  }
+  if (const ConfigNode* net = cluster.find("network")) {
+    s.cluster.network = parse_network_spec(catalog.load("networks", *net, "network"), net->as_string());
+  } else if (s.cluster.nodes > 1) {
+    throw ConfigError(cluster.loc(), "cluster.network is required when nodes > 1");
+  }
+
+  const ConfigNode& w = root.at("workload");
+  s.workload.model = w.get_string("model");
+  s.workload.batch_per_gpu = static_cast<int>(w.get_int("batch_per_gpu"));
+  s.workload.seq_len = static_cast<int>(w.get_int("seq_len"));
+  s.workload.layers = static_cast<int>(w.get_int("layers"));
+  s.workload.hidden = static_cast<int>(w.get_int("hidden"));
+  s.workload.heads = static_cast<int>(w.get_int("heads"));
+  s.workload.ffn = static_cast<int>(w.get_int_or("ffn", 4LL * s.workload.hidden));
+  s.workload.vocab = static_cast<int>(w.get_int("vocab"));
+  if (s.workload.hidden % s.workload.heads != 0) {
+    throw ConfigError(w.at("heads").loc(), "hidden (" + std::to_string(s.workload.hidden) +
+                                               ") must be a multiple of heads (" +
+                                               std::to_string(s.workload.heads) + ")");
+  }
+  s.workload.precision = *parse_precision(w.get_string("precision"));
+  if (!s.cluster.node.gpu.supports(s.workload.precision)) {
+    throw ConfigError(w.at("precision").loc(), "the " + s.cluster.node.gpu.name + " has no " +
+                                                   w.get_string("precision") + " math units");
+  }
+  s.workload.optimizer = w.get_string("optimizer");
+
+  const int gpus = s.cluster.gpus();
+  s.parallelism.dp = gpus;
+  if (const ConfigNode* p = root.find("parallelism"); p != nullptr && p->has("dp")) {
+    s.parallelism.dp = static_cast<int>(p->get_int("dp"));
+    if (s.parallelism.dp != gpus) {
+      throw ConfigError(p->at("dp").loc(), "dp is " + std::to_string(s.parallelism.dp) + " but the cluster has " +
+                                               std::to_string(gpus) +
+                                               " GPUs (only pure data parallelism is simulated so far)");
+    }
+  }
+  return s;
+}
+
+}  // namespace hpcsim
