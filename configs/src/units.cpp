@@ -190,8 +190,11 @@ std::string format_quantity(double si_value, Dimension dimension) {
   std::vector<std::string> candidates = display_units(dimension);
   if (candidates.empty()) return shortest(si_value);
   std::string chosen = candidates.front();
-  for (const std::string& unit : candidates)
-    if (std::fabs(si_value) >= unit_factor(unit, dimension)) chosen = unit;
+  for (const std::string& unit : candidates) {
+    double factor = unit_factor(unit, dimension);
+    // Zero reads best in the base unit ("0 s", not "0 ps").
+    if (std::fabs(si_value) >= factor || (si_value == 0 && factor == 1)) chosen = unit;
+  }
   return shortest(si_value / unit_factor(chosen, dimension)) + " " + chosen;
 }
 
