@@ -26,6 +26,12 @@ int main(int argc, char** argv) {
     app.exit(e);  // prints the message naming the flag
     return kExitBadInput;
   }
-  for (const CLI::App* sub : app.get_subcommands()) return actions.at(sub)();
+  try {
+    for (const CLI::App* sub : app.get_subcommands()) return actions.at(sub)();
+  } catch (const std::exception& e) {
+    // Bad input is reported by each command; anything reaching here is a fault in hpcsim itself.
+    std::cerr << "hpcsim: internal error: " << e.what() << "\n";
+    return kExitFailure;
+  }
   return kExitBadInput;
 }
