@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cmath>
+#include <filesystem>
 #include <utility>
 
 namespace hpcsim {
@@ -181,6 +182,9 @@ void ensure_schema(const Connection& conn) {
 }
 
 DbHandle open_database(const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))  // sqlite3 would only say "unable to open"
+    throw StoreError(path, "cannot open: is a directory, not a results file");
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   DbHandle db(raw);  // sqlite3 hands out a handle even on failure; it must still be closed
