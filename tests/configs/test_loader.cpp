@@ -106,3 +106,19 @@ TEST_CASE("files written by the test itself load too", "[configs][loader]") {
   CHECK(read_config_file(path).get_int("sms") == 132);
   std::filesystem::remove(path);
 }
+
+TEST_CASE("an unreadable file is an error naming it", "[configs][loader][errors]") {
+  auto path = std::filesystem::temp_directory_path() / "hpcsim_configs_unreadable.yaml";
+  {
+    std::ofstream out(path);
+    out << "a: 1\n";
+  }
+  std::filesystem::permissions(path, std::filesystem::perms::none);
+  // Root reads regardless of permissions; only check where the OS refuses.
+  if (!std::ifstream(path)) {
+    CHECK(error_of([&] { read_config_file(path); }) == path.generic_string() + ": cannot read file");
+  } else {
+    CHECK(read_config_file(path).get_int("a") == 1);
+  }
+  std::filesystem::remove(path);
+}
