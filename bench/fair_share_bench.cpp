@@ -3,7 +3,10 @@
 // arrivals + departures handled per second of wall clock (departure and its replacement arrival are
 // solved together, as a collective's simultaneous changes would be).
 //
-// Usage: fair_share_bench [completions=200000] [flows=10000] [links=1000]
+// Usage: fair_share_bench [completions=200000] [flows=10000] [links=1000] [pod_links=0]
+// pod_links = 0 draws each flow's links from all links: one giant connected component, the worst case
+// for an exact solver. pod_links = k splits the links into pods of k and keeps each flow inside one pod
+// (independent jobs or racks), so components stay small and component-local re-solves pay off.
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -26,6 +29,7 @@ struct Churn {
   FairShare fs{sim};
   std::mt19937_64 rng{0x5eed'f10e'5ULL};  // fixed seed: every run does the same work
   std::size_t links = 0;
+  std::size_t pod_links = 0;
   std::uint64_t completions = 0;
   std::uint64_t target = 0;
   std::vector<ResourceId> path;
@@ -33,8 +37,10 @@ struct Churn {
   void start_one() {
     path.clear();
     const std::size_t hops = 3 + rng() % 3;
+    const std::size_t span = pod_links > 0 ? pod_links : links;
+    const std::size_t base = pod_links > 0 ? (rng() % (links / pod_links)) * pod_links : 0;
     while (path.size() < hops) {
-      const auto r = static_cast<ResourceId>(rng() % links);
+      const auto r = static_cast<ResourceId>(base + rng() % span);
       bool repeated = false;
       for (const ResourceId p : path) repeated = repeated || p == r;
       if (!repeated) path.push_back(r);
@@ -57,9 +63,15 @@ int main(int argc, char** argv) {
   const std::uint64_t target = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 200'000;
   const std::size_t flows = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 10'000;
   const std::size_t links = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1'000;
+  const std::size_t pod_links = argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 0;
+  if (pod_links != 0 && (pod_links < 5 || links % pod_links != 0)) {
+    std::fprintf(stderr, "pod_links must be >= 5 and divide links\n");
+    return 2;
+  }
 
   Churn c;
   c.links = links;
+  c.pod_links = pod_links;
   c.target = target;
   const double speeds[] = {12.5e9, 25e9, 50e9};  // mixed link generations, bytes/s
   for (std::size_t i = 0; i < links; ++i) c.fs.add_resource(speeds[c.rng() % 3]);
@@ -81,6 +93,7 @@ int main(int argc, char** argv) {
   const double churn_s = std::chrono::duration<double>(t2 - t1).count();
   const double changes = 2.0 * static_cast<double>(c.completions);  // each departure + its arrival
   const double solves = static_cast<double>(c.fs.solves() - solves0);
+  std::printf("%s\n", pod_links ? "links drawn within pods" : "links drawn from all links (one component)");
   std::printf("flows %zu, links %zu, completions %llu (simulated %.6f s)\n", flows, links,
               static_cast<unsigned long long>(c.completions), c.sim.now().to_seconds());
   std::printf("initial solve of %zu flows: %.3f ms\n", flows, setup_s * 1e3);
