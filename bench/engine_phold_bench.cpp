@@ -66,7 +66,11 @@ void BM_PholdEvents(benchmark::State& state) {
   }
   state.counters["events_per_s"] = benchmark::Counter(static_cast<double>(total), benchmark::Counter::kIsRate);
   state.counters["pending"] = static_cast<double>(model.sim.pending());
+  // Resident memory growth while filling the queue (page-granular: meaningful for large N only) and the
+  // engine's own accounting of what its queue and pools hold.
   state.counters["rss_bytes_per_pending"] = static_cast<double>(after - before) / static_cast<double>(lps);
+  state.counters["engine_bytes_per_pending"] =
+      static_cast<double>(model.sim.memory_bytes()) / static_cast<double>(model.sim.pending());
 }
 
 }  // namespace

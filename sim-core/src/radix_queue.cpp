@@ -29,25 +29,4 @@ std::uint64_t RadixQueue::min_time() const {
   return b == 0 ? last_ : bucket_min_[b];
 }
 
-QueueEntry RadixQueue::pop() {
-  auto& zero = buckets_[0];
-  if (zero.size() == head0_) {
-    zero.clear();
-    head0_ = 0;
-    const int j = lowest_nonempty();
-    auto& from = buckets_[j];
-    last_ = bucket_min_[j];
-    // Every lower bucket is empty, so pushing in order keeps equal keys in insertion order.
-    for (const QueueEntry& e : from) {
-      const int b = bucket_of(e.time);
-      auto& to = buckets_[b];
-      if (to.empty() || e.time < bucket_min_[b]) bucket_min_[b] = e.time;
-      to.push_back(e);
-    }
-    from.clear();
-  }
-  --size_;
-  return zero[head0_++];
-}
-
 }  // namespace hpcsim::detail

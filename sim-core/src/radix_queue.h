@@ -26,18 +26,16 @@ class RadixQueue {
   void push(const QueueEntry& e);
   // Smallest key present (valid only when !empty()).
   std::uint64_t min_time() const;
-  // Removes and returns the entry with the smallest key, earliest-pushed first among equals.
-  QueueEntry pop();
+  // Removes and returns the entry with the smallest key, earliest-pushed first among equals. When a
+  // small bucket is spread out, touch(entry) is called for each of its entries: they pop next, so the
+  // caller can prefetch what it will read then.
+  template <class Touch>
+  QueueEntry pop(Touch&& touch);
   void reserve(std::size_t n) { buckets_[0].reserve(n); }
-  // The entry that will pop `ahead` pops from now if it is already known, else nullptr: lets the
-  // caller prefetch the memory it will touch then.
-  const QueueEntry* upcoming(std::size_t ahead) const {
-    const std::size_t i = head0_ + ahead;
-    return i < buckets_[0].size() ? &buckets_[0][i] : nullptr;
-  }
 
  private:
   static constexpr int kBuckets = 65;
+  static constexpr std::size_t kTouchLimit = 32;
   int bucket_of(std::uint64_t t) const { return t == last_ ? 0 : 64 - __builtin_clzll(t ^ last_); }
   int lowest_nonempty() const;
 
@@ -47,5 +45,29 @@ class RadixQueue {
   std::uint64_t last_ = 0;
   std::size_t size_ = 0;
 };
+
+template <class Touch>
+QueueEntry RadixQueue::pop(Touch&& touch) {
+  auto& zero = buckets_[0];
+  if (zero.size() == head0_) {
+    zero.clear();
+    head0_ = 0;
+    const int j = lowest_nonempty();
+    auto& from = buckets_[j];
+    last_ = bucket_min_[j];
+    const bool soon = from.size() <= kTouchLimit;
+    // Every lower bucket is empty, so pushing in order keeps equal keys in insertion order.
+    for (const QueueEntry& e : from) {
+      const int b = bucket_of(e.time);
+      auto& to = buckets_[b];
+      if (to.empty() || e.time < bucket_min_[b]) bucket_min_[b] = e.time;
+      to.push_back(e);
+      if (soon) touch(e);
+    }
+    from.clear();
+  }
+  --size_;
+  return zero[head0_++];
+}
 
 }  // namespace hpcsim::detail

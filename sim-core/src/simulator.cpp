@@ -8,9 +8,6 @@
 
 namespace hpcsim {
 
-namespace {
-constexpr std::size_t kPrefetchDistance = 8;
-}
 
 Simulator::Simulator() : queue_(std::make_unique<detail::RadixQueue>()) { reserve(1024); }
 Simulator::~Simulator() = default;
@@ -78,11 +75,10 @@ void Simulator::release_slot(std::uint32_t slot) {
 bool Simulator::step(Time limit) {
   while (!queue_->empty()) {
     if (queue_->min_time() > static_cast<std::uint64_t>(limit.picoseconds())) return false;
-    const detail::QueueEntry e = queue_->pop();
-    // Pooled slots are touched in queue order, i.e. randomly: fetch a few events ahead.
-    if (const detail::QueueEntry* next = queue_->upcoming(kPrefetchDistance)) {
-      __builtin_prefetch(&slots_[next->slot]);
-    }
+    // Slots are read in queue order, i.e. randomly: prefetch those of the events that pop next.
+    const detail::QueueEntry e = queue_->pop([this](const detail::QueueEntry& soon) {
+      __builtin_prefetch(&slots_[soon.slot]);
+    });
     Slot& s = slots_[e.slot];
     if (s.generation != e.generation || !s.callback) continue;  // cancelled: a stale entry
     now_ = Time::ps(static_cast<std::int64_t>(e.time));
