@@ -1,21 +1,15 @@
 #include <catch2/catch.hpp>
 
+#include "configs/config_test_support.h"
+
 #include "configs/config_error.h"
 #include "configs/loader.h"
 
 using namespace hpcsim;
+using hpcsim::test::data;
+using hpcsim::test::error_of;
 
 namespace {
-
-template <typename F>
-std::string error_of(F&& action) {
-  try {
-    action();
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "no error";
-}
 
 ConfigNode gpu() {
   return parse_config_text(

@@ -1,27 +1,17 @@
 #include <catch2/catch.hpp>
 
+#include "configs/config_test_support.h"
+
 #include <filesystem>
 
 #include "configs/config_error.h"
 #include "configs/loader.h"
 
 using namespace hpcsim;
+using hpcsim::test::data;
+using hpcsim::test::error_of;
 
 namespace {
-
-std::string data(const std::string& name) {
-  return std::filesystem::path(HPCSIM_TEST_DATA_DIR "/configs/" + name).lexically_normal().generic_string();
-}
-
-template <typename F>
-std::string error_of(F&& action) {
-  try {
-    action();
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "no error";
-}
 
 std::vector<std::string> keys_of(const ConfigNode& map) {
   std::vector<std::string> keys;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "configs/config_test_support.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -7,24 +9,8 @@
 #include "configs/loader.h"
 
 using namespace hpcsim;
-
-namespace {
-
-std::string data(const std::string& name) {
-  return std::filesystem::path(HPCSIM_TEST_DATA_DIR "/configs/" + name).lexically_normal().generic_string();
-}
-
-template <typename F>
-std::string error_of(F&& action) {
-  try {
-    action();
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "no error";
-}
-
-}  // namespace
+using hpcsim::test::data;
+using hpcsim::test::error_of;
 
 TEST_CASE("parsed nodes carry 1-based file:line:column", "[configs][loader]") {
   ConfigNode root = parse_config_text("name: a\nmemory:\n  capacity: 80 GiB\nlist: [1, 2]\n", "t.yaml");

@@ -1,23 +1,17 @@
 #include <catch2/catch.hpp>
 
+#include "configs/config_test_support.h"
+
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/overrides.h"
 #include "configs/schema.h"
 
 using namespace hpcsim;
+using hpcsim::test::data;
+using hpcsim::test::error_of;
 
 namespace {
-
-template <typename F>
-std::string error_of(F&& action) {
-  try {
-    action();
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "no error";
-}
 
 ConfigNode sample() {
   return parse_config_text("gpu:\n  sms: 132\n  memory: {bandwidth: 3 TB/s}\nlinks: [a, b]\n", "s.yaml");

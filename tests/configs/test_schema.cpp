@@ -1,22 +1,16 @@
 #include <catch2/catch.hpp>
 
+#include "configs/config_test_support.h"
+
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/schema.h"
 
 using namespace hpcsim;
+using hpcsim::test::data;
+using hpcsim::test::error_of;
 
 namespace {
-
-template <typename F>
-std::string error_of(F&& action) {
-  try {
-    action();
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "no error";
-}
 
 // The shape later issues will use for GPU specs: compact and declarative.
 Schema gpu_schema() {
