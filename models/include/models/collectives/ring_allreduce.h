@@ -1,8 +1,6 @@
 #pragma once
-// Ring all-reduce over every GPU of a fabric: reduce-scatter then all-gather, 2(n-1) steps. Each step
-// every rank sends 1/n of the buffer to its ring successor; the buffer is split over one ring per NIC
-// rail, as NCCL does, so cross-node hops use every NIC. Messages are fair-share flows, so concurrent
-// collectives and other traffic slow each other down.
+// The ring all-reduce over every GPU of a fabric, as the data-parallel training step uses it: one ring
+// per NIC rail, 2(n-1) steps (see collective_runner.h for how steps become flows).
 #include <functional>
 
 #include "models/network/cluster_fabric.h"

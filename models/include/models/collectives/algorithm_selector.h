@@ -1,0 +1,25 @@
+#pragma once
+// An NCCL-like tuner: estimates each algorithm's time on the idle fabric and picks the fastest.
+#include "models/collectives/collective_algorithms.h"
+#include "models/collectives/collective_group.h"
+#include "models/network/cluster_fabric.h"
+#include "sim-core/fair_share.h"
+
+namespace hpcsim {
+
+// Time of a schedule on the idle fabric, each step as long as its slowest transfer: route latency +
+// bytes / (the lowest capacity on its path divided by the step's transfers crossing that resource).
+// Exact when every transfer of each step sees the same bottleneck share (symmetric steps); otherwise an
+// upper bound, since max-min sharing gives no flow less than that share.
+double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fair_share,
+                     const CollectiveGroup& group);
+
+// The algorithm with the lowest estimate among those that run `op` over `group`, skipping any whose
+// distinct transfers exceed `transfer_budget` (too costly to estimate or to simulate) unless none is left;
+// ties go to the earlier one in algorithms_for(op).
+CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const ClusterFabric& fabric,
+                                     const FairShare& fair_share, const CollectiveGroup& group,
+                                     const ScheduleOptions& options = {},
+                                     std::uint64_t transfer_budget = 4'000'000);
+
+}  // namespace hpcsim

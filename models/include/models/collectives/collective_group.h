@@ -1,0 +1,42 @@
+#pragma once
+// The GPUs a collective runs over, in rank order, and the node each sits on.
+#include <vector>
+
+#include "models/network/cluster_fabric.h"
+
+namespace hpcsim {
+
+class CollectiveGroup {
+ public:
+  // Every GPU of the fabric, rank = GPU id.
+  static CollectiveGroup whole(const ClusterFabric& fabric);
+  // The first `ranks` GPUs in node-major order (std::invalid_argument unless 1..fabric.gpus()).
+  static CollectiveGroup first(const ClusterFabric& fabric, int ranks);
+
+  int size() const { return static_cast<int>(gpus_.size()); }
+  int gpu(int rank) const { return gpus_[rank]; }
+  // Index of the rank's node among the group's nodes (0..nodes()-1) and its place inside that node.
+  int node(int rank) const { return node_[rank]; }
+  int local(int rank) const { return local_[rank]; }
+  int nodes() const { return static_cast<int>(members_.size()); }
+  // The ranks on one of the group's nodes, in rank order.
+  const std::vector<int>& members(int node) const { return members_[node]; }
+  // True when every node holds the same number of ranks.
+  bool uniform() const;
+  // NIC rails a message leaving a node can use: the fabric's rails when the group spans nodes, else 1.
+  int rails() const { return rails_; }
+  // The local GPU indices ring channel c visits inside each node: it enters on the GPU that reaches the
+  // channel's NIC most directly and leaves from the one after it, so no ring crosses the CPU root complex
+  // to reach its NIC and no two rings enter (or leave) through the same GPU while another is free.
+  const std::vector<int>& ring_locals(int channel) const { return ring_locals_[channel]; }
+
+ private:
+  std::vector<int> gpus_, node_, local_;
+  std::vector<std::vector<int>> members_;
+  std::vector<std::vector<int>> ring_locals_;
+  int rails_ = 1;
+
+  void plan_rings(const ClusterFabric& fabric);
+};
+
+}  // namespace hpcsim

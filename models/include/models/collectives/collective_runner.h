@@ -1,0 +1,51 @@
+#pragma once
+// Runs a collective on the fabric: each step's transfers become fair-share flows after their route's
+// latency, and the next step starts when the slowest has arrived, so concurrent traffic (other jobs,
+// other collectives) slows the collective down and is slowed by it.
+//
+// Speed by symmetry: steps that repeat a pattern (a ring's 2(n-1) identical steps, a pipeline's steady
+// state) are simulated once with all their flows; later steps of the same pattern replay the measured
+// duration while the solver carries no other flow. A step measured or started while other flows were
+// on the solver is always simulated in full.
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "models/collectives/collective_algorithms.h"
+#include "models/collectives/collective_group.h"
+#include "models/network/cluster_fabric.h"
+#include "sim-core/fair_share.h"
+#include "sim-core/simulator.h"
+
+namespace hpcsim {
+
+struct CollectiveRequest {
+  CollectiveOp op = CollectiveOp::allreduce;
+  std::optional<CollectiveAlgorithm> algorithm;  // unset: select_algorithm picks
+  double bytes = 0;
+  ScheduleOptions schedule;
+  // Replay repeated steps (see above). Turn off when other traffic may start in the middle of a step:
+  // a replayed step has no flows for that traffic to share with.
+  bool replay_repeated_steps = true;
+};
+
+struct CollectiveStats {
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
+  Time start;
+  Time end;
+  int steps = 0;
+  int steps_replayed = 0;
+  std::uint64_t flows_simulated = 0;    // flows put on the solver
+  std::uint64_t flows_represented = 0;  // flows the collective stands for, replayed steps included
+};
+
+using CollectiveDone = std::function<void(const CollectiveStats&)>;
+
+// Starts the collective now over `group`; `done` runs when the last rank has its result. The fabric
+// must outlive the run. std::invalid_argument for a forced algorithm that cannot run the op over the
+// group (with the reason), a negative size or a bad root.
+CollectiveAlgorithm start_collective(Simulator& sim, FairShare& fair_share, const ClusterFabric& fabric,
+                                     const CollectiveGroup& group, const CollectiveRequest& request,
+                                     CollectiveDone done);
+
+}  // namespace hpcsim

@@ -1,0 +1,147 @@
+#include "models/collectives/collective_runner.h"
+
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "models/collectives/algorithm_selector.h"
+
+namespace hpcsim {
+
+namespace {
+
+class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
+ public:
+  CollectiveRun(Simulator& sim, FairShare& fs, const ClusterFabric& fabric, CollectiveGroup group,
+                CollectiveSchedule schedule, bool replay, CollectiveDone done)
+      : sim_(sim), fs_(fs), fabric_(fabric), group_(std::move(group)), schedule_(std::move(schedule)),
+        replay_(replay), done_(std::move(done)), measured_ps_(schedule_.patterns(), -1),
+        pattern_flows_(schedule_.patterns(), 0) {}
+
+  void begin(CollectiveAlgorithm algorithm) {
+    stats_.algorithm = algorithm;
+    stats_.start = sim_.now();
+    stats_.steps = schedule_.steps();
+    // Through an event, so `done` never runs inside start_collective (even with nothing to move).
+    sim_.schedule_in(Time::zero(), [self = shared_from_this()] { self->next_step(); });
+  }
+
+ private:
+  void next_step() {
+    if (step_ == schedule_.steps()) {
+      stats_.end = sim_.now();
+      CollectiveDone done = std::move(done_);
+      done(stats_);
+      return;
+    }
+    const int p = schedule_.pattern(step_);
+    if (replay_ && measured_ps_[p] >= 0 && fs_.active_flows() == 0) {
+      ++stats_.steps_replayed;
+      stats_.flows_represented += pattern_flows_[p];
+      ++step_;
+      sim_.schedule_in(Time::ps(measured_ps_[p]), [self = shared_from_this()] { self->next_step(); });
+      return;
+    }
+    simulate_step(p);
+  }
+
+  // Routes every transfer of the pattern, then launches the flows in groups of equal latency.
+  void simulate_step(int p) {
+    pattern_ = p;
+    schedule_.transfers(p, transfers_);
+    paths_.clear();
+    path_begin_.assign(1, 0);
+    latency_ps_.clear();
+    for (const Transfer& t : transfers_) {
+      const Hop hop = fabric_.route(group_.gpu(t.src), group_.gpu(t.dst), t.rail);
+      paths_.insert(paths_.end(), hop.path.begin(), hop.path.end());
+      path_begin_.push_back(static_cast<std::uint32_t>(paths_.size()));
+      latency_ps_.push_back(Time::seconds(hop.latency_s).picoseconds());
+    }
+    order_.resize(transfers_.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    std::stable_sort(order_.begin(), order_.end(), [this](std::uint32_t a, std::uint32_t b) {
+      return latency_ps_[a] < latency_ps_[b];
+    });
+    outstanding_ = transfers_.size();
+    pattern_flows_[p] = transfers_.size();
+    stats_.flows_represented += transfers_.size();
+    step_start_ = sim_.now();
+    exclusive_ = fs_.active_flows() == 0;
+    if (outstanding_ == 0) {
+      finish_step();
+      return;
+    }
+    for (std::size_t i = 0; i < order_.size();) {
+      std::size_t j = i;
+      while (j < order_.size() && latency_ps_[order_[j]] == latency_ps_[order_[i]]) ++j;
+      sim_.schedule_in(Time::ps(latency_ps_[order_[i]]),
+                       [self = shared_from_this(), i, j] { self->launch(i, j); });
+      i = j;
+    }
+  }
+
+  void launch(std::size_t first, std::size_t last) {
+    if (fs_.active_flows() != own_active_) exclusive_ = false;
+    for (std::size_t k = first; k < last; ++k) {
+      const std::uint32_t t = order_[k];
+      const std::span<const ResourceId> path(paths_.data() + path_begin_[t], path_begin_[t + 1] - path_begin_[t]);
+      ++own_active_;
+      ++stats_.flows_simulated;
+      fs_.start_flow(path, transfers_[t].bytes, [self = shared_from_this()](FlowId) { self->flow_done(); });
+    }
+  }
+
+  void flow_done() {
+    --own_active_;
+    if (--outstanding_ == 0) finish_step();
+  }
+
+  void finish_step() {
+    if (exclusive_ && fs_.active_flows() == 0) measured_ps_[pattern_] = (sim_.now() - step_start_).picoseconds();
+    ++step_;
+    next_step();
+  }
+
+  Simulator& sim_;
+  FairShare& fs_;
+  const ClusterFabric& fabric_;
+  const CollectiveGroup group_;
+  const CollectiveSchedule schedule_;
+  const bool replay_;
+  CollectiveDone done_;
+  CollectiveStats stats_;
+  std::vector<std::int64_t> measured_ps_;   // per pattern: duration of an exclusive full simulation
+  std::vector<std::uint64_t> pattern_flows_;
+
+  int step_ = 0;
+  int pattern_ = 0;
+  Time step_start_;
+  bool exclusive_ = false;
+  std::size_t outstanding_ = 0;
+  std::size_t own_active_ = 0;
+  // The current step, in flat arrays reused from step to step.
+  std::vector<Transfer> transfers_;
+  std::vector<ResourceId> paths_;
+  std::vector<std::uint32_t> path_begin_;
+  std::vector<std::int64_t> latency_ps_;
+  std::vector<std::uint32_t> order_;
+};
+
+}  // namespace
+
+CollectiveAlgorithm start_collective(Simulator& sim, FairShare& fs, const ClusterFabric& fabric,
+                                     const CollectiveGroup& group, const CollectiveRequest& request,
+                                     CollectiveDone done) {
+  const CollectiveAlgorithm algorithm =
+      request.algorithm ? *request.algorithm
+                        : select_algorithm(request.op, request.bytes, fabric, fs, group, request.schedule);
+  CollectiveSchedule schedule = build_schedule(request.op, algorithm, group, request.bytes, request.schedule);
+  auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, group, std::move(schedule),
+                                             request.replay_repeated_steps, std::move(done));
+  run->begin(algorithm);
+  return algorithm;
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,43 @@
+// Direct schedules: every message of a phase posted at once, as NCCL's point-to-point all-to-all does.
+#include "schedule_builders.h"
+
+namespace hpcsim::schedules {
+
+std::vector<int> own_rails(const CollectiveGroup& group) {
+  std::vector<int> rails;
+  for (int r = 0; r < group.size(); ++r) rails.push_back(group.local(r) % group.rails());
+  return rails;
+}
+
+CollectiveSchedule direct_all_pairs(const CollectiveGroup& group, double bytes, int steps) {
+  const int n = group.size();
+  auto generate = [rails = own_rails(group), n, bytes](int, std::vector<Transfer>& out) {
+    for (int r = 0; r < n; ++r) {
+      for (int q = 0; q < n; ++q) {
+        if (q != r) out.push_back(Transfer{r, q, rails[r], bytes});
+      }
+    }
+  };
+  return CollectiveSchedule(1, std::vector<int>(steps, 0), generate, static_cast<std::uint64_t>(n) * (n - 1));
+}
+
+CollectiveSchedule direct_from_root(const CollectiveGroup& group, double bytes, int root, bool toward_root) {
+  const int n = group.size();
+  auto generate = [rails = own_rails(group), n, bytes, root, toward_root](int, std::vector<Transfer>& out) {
+    for (int r = 0; r < n; ++r) {
+      if (r == root) continue;
+      out.push_back(toward_root ? Transfer{r, root, rails[r], bytes} : Transfer{root, r, rails[root], bytes});
+    }
+  };
+  return CollectiveSchedule(1, {0}, generate, n);
+}
+
+CollectiveSchedule direct_shift(const CollectiveGroup& group, double bytes) {
+  const int n = group.size();
+  auto generate = [rails = own_rails(group), n, bytes](int, std::vector<Transfer>& out) {
+    for (int r = 0; r < n; ++r) out.push_back(Transfer{r, (r + 1) % n, rails[r], bytes});
+  };
+  return CollectiveSchedule(1, {0}, generate, n);
+}
+
+}  // namespace hpcsim::schedules

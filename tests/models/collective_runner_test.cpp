@@ -1,0 +1,136 @@
+// The runner: replayed steps give the same answer as full simulation, contention is never replayed
+// away, and uncontended times follow the alpha-beta formulas.
+#include <catch2/catch.hpp>
+
+#include "models/collectives/algorithm_selector.h"
+#include "models/collectives/collective_runner.h"
+
+using namespace hpcsim;
+
+namespace {
+
+NodeSpec node_of(int gpus, double link_bw, double link_latency, int nics, double nic_bits) {
+  NodeSpec n;
+  n.name = "test-node";
+  n.gpus = gpus;
+  n.gpu_link = GpuLinkSpec{"nvswitch", link_bw, link_latency};
+  n.nics.count = nics;
+  n.nics.rate_bits = nic_bits;
+  return n;
+}
+
+NetworkSpec net_of(double bytes_per_s, double latency) {
+  NetworkSpec net;
+  net.name = "test-net";
+  net.rate = bytes_per_s;
+  net.mtu_bytes = 4096;
+  net.max_mtu_bytes = 4096;
+  net.software_latency_s = latency;
+  return net;
+}
+
+struct Outcome {
+  double seconds = 0;
+  CollectiveStats stats;
+};
+
+Outcome run(const ClusterFabric& fabric, Simulator& sim, FairShare& fs, CollectiveRequest req) {
+  Outcome out;
+  start_collective(sim, fs, fabric, CollectiveGroup::whole(fabric), req, [&](const CollectiveStats& s) {
+    out.stats = s;
+    out.seconds = (s.end - s.start).to_seconds();
+  });
+  sim.run();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Replaying repeated steps gives the full simulation's time", "[collectives]") {
+  for (const auto algo : {CollectiveAlgorithm::ring, CollectiveAlgorithm::tree, CollectiveAlgorithm::hierarchical}) {
+    INFO(algorithm_name(algo));
+    double seconds[2];
+    for (const bool replay : {false, true}) {
+      Simulator sim;
+      FairShare fs(sim);
+      const ClusterFabric fabric(fs, node_of(4, 200e9, 1e-6, 4, 100e9), 3, 4, net_of(12.5e9, 2e-6));
+      CollectiveRequest req;
+      req.algorithm = algo;
+      req.bytes = 256e6;
+      req.replay_repeated_steps = replay;
+      const Outcome o = run(fabric, sim, fs, req);
+      seconds[replay] = o.seconds;
+      if (replay) {
+        CHECK(o.stats.steps_replayed > 0);
+        CHECK(o.stats.flows_simulated < o.stats.flows_represented);
+      } else {
+        CHECK(o.stats.steps_replayed == 0);
+        CHECK(o.stats.flows_simulated == o.stats.flows_represented);
+      }
+    }
+    CHECK(seconds[1] == Approx(seconds[0]).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("Uncontended hierarchical all-reduce follows its alpha-beta formula", "[collectives]") {
+  Simulator sim;
+  FairShare fs(sim);
+  const int g = 4, nodes = 3;
+  const double intra_bw = 200e9, alpha_intra = 1e-6, nic = 12.5e9, alpha_inter = 2e-6, S = 120e6;
+  const ClusterFabric fabric(fs, node_of(g, intra_bw, alpha_intra, 4, 100e9), nodes, g, net_of(nic, alpha_inter));
+  CollectiveRequest req;
+  req.algorithm = CollectiveAlgorithm::hierarchical;
+  req.bytes = S;
+  const double expected = 2 * (g - 1) * (alpha_intra + S / g / intra_bw) +
+                          2 * (nodes - 1) * (alpha_inter + S / g / nodes / nic);
+  CHECK(run(fabric, sim, fs, req).seconds == Approx(expected).epsilon(0.01));
+}
+
+TEST_CASE("Two all-reduces on the same links share them and are never replayed", "[collectives]") {
+  auto fabric_run = [](int concurrent) {
+    Simulator sim;
+    FairShare fs(sim);
+    const ClusterFabric fabric(fs, node_of(4, 200e9, 1e-6, 2, 100e9), 2, 4, net_of(12.5e9, 2e-6));
+    CollectiveRequest req;
+    req.algorithm = CollectiveAlgorithm::ring;
+    req.bytes = 512e6;
+    std::vector<CollectiveStats> stats;
+    for (int i = 0; i < concurrent; ++i) {
+      start_collective(sim, fs, fabric, CollectiveGroup::whole(fabric), req,
+                       [&](const CollectiveStats& s) { stats.push_back(s); });
+    }
+    sim.run();
+    return stats;
+  };
+  const auto alone = fabric_run(1);
+  const auto both = fabric_run(2);
+  REQUIRE(both.size() == 2);
+  const double t1 = (alone[0].end - alone[0].start).to_seconds();
+  for (const CollectiveStats& s : both) {
+    CHECK((s.end - s.start).to_seconds() == Approx(2 * t1).epsilon(0.01));
+    CHECK(s.steps_replayed == 0);
+  }
+  CHECK(alone[0].steps_replayed == alone[0].steps - 1);
+}
+
+TEST_CASE("The selector prefers few steps for tiny messages and the ring for large ones", "[collectives]") {
+  Simulator sim;
+  FairShare fs(sim);
+  const ClusterFabric fabric(fs, node_of(8, 240e9, 1e-6, 8, 200e9), 16, 8, net_of(24e9, 3e-6));
+  const CollectiveGroup group = CollectiveGroup::whole(fabric);
+  const CollectiveAlgorithm small = select_algorithm(CollectiveOp::allreduce, 8, fabric, fs, group);
+  CHECK(small != CollectiveAlgorithm::ring);  // 254 latency-bound ring steps lose to log-depth algorithms
+  CHECK(select_algorithm(CollectiveOp::allreduce, 4e9, fabric, fs, group) == CollectiveAlgorithm::ring);
+  // The estimate is the simulated time for the symmetric ring.
+  CollectiveRequest req;
+  req.algorithm = CollectiveAlgorithm::ring;
+  req.bytes = 1e9;
+  const double est = estimate_time(build_schedule(CollectiveOp::allreduce, CollectiveAlgorithm::ring, group, 1e9),
+                                   fabric, fs, group);
+  CHECK(run(fabric, sim, fs, req).seconds == Approx(est).epsilon(1e-6));
+  // And the selected algorithm for a tiny message really is faster than the ring in simulation.
+  req.bytes = 8;
+  const double ring_small = run(fabric, sim, fs, req).seconds;
+  req.algorithm = small;
+  CHECK(run(fabric, sim, fs, req).seconds < ring_small);
+}
