@@ -1,0 +1,25 @@
+#pragma once
+// Optimizer steps over `parameters` values held in `tensors` tensors, as PyTorch implements them:
+// unfused (a loop over tensors, several elementwise kernels each), foreach (the same kernels, each over
+// many tensors per multi-tensor-apply launch) and fused (one pass per launch).
+#include <cstdint>
+#include <vector>
+
+#include "models/gpu/ops/op_kernel.h"
+
+namespace hpcsim {
+
+enum class OptimizerKind { sgd, momentum, adam, adamw };
+enum class OptimizerImpl { unfused, foreach, fused };
+
+struct OptimizerStep {
+  OptimizerKind kind = OptimizerKind::adamw;
+  OptimizerImpl impl = OptimizerImpl::fused;
+  double parameters = 0;
+  std::int64_t tensors = 1;
+  Precision precision = Precision::fp32;  // of parameters, gradients and state
+};
+
+std::vector<Kernel> optimizer_step(const OptimizerStep& step);
+
+}  // namespace hpcsim

@@ -1,0 +1,66 @@
+#include "models/gpu/ops/attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/kernel_residency.h"
+#include "models/gpu/ops/gemm.h"
+#include "models/gpu/ops/normalization.h"
+
+namespace hpcsim {
+
+std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool fused) {
+  if (a.batch < 1 || a.heads < 1 || a.seq < 1 || a.head_dim < 1) {
+    throw std::invalid_argument("attention sizes must be at least 1");
+  }
+  if (!gpu.supports(a.precision)) {
+    throw std::invalid_argument("GPU '" + gpu.name + "' has no " + std::string(to_string(a.precision)) + " math units");
+  }
+  const std::int64_t bh = a.batch * a.heads;
+  const double e = bytes_per_element(a.precision);
+  const double s = static_cast<double>(a.seq), d = static_cast<double>(a.head_dim);
+  const double visible = a.causal ? 0.5 : 1.0;  // fraction of the score matrix a causal mask keeps
+  if (!fused) {
+    // S = Q K^T and O = P V as batched GEMMs; the scale, mask and softmax read and write S in HBM.
+    Kernel qk = gemm(gpu, {a.seq, a.seq, a.head_dim, bh, a.precision});
+    qk.name = "attention_qk_" + qk.name;
+    std::vector<Kernel> softmax_kernels = softmax(bh * a.seq, a.seq, a.precision);
+    Kernel pv = gemm(gpu, {a.seq, a.head_dim, a.seq, bh, a.precision});
+    pv.name = "attention_pv_" + pv.name;
+    std::vector<Kernel> out = {qk};
+    out.insert(out.end(), softmax_kernels.begin(), softmax_kernels.end());
+    out.push_back(pv);
+    return out;
+  }
+  // Flash attention: a block of 128 queries per CTA, K and V tiles of 64 keys streamed through shared
+  // memory (double-buffered), the score tile in registers; the causal mask skips whole tiles.
+  constexpr int kQueries = 128, kKeys = 64;
+  const bool tensor = gpu.tensor_flops_per_clock_per_sm[static_cast<int>(a.precision)].has_value();
+  const double q_blocks = std::ceil(s / kQueries);
+  Kernel k;
+  k.name = "flash_attention";
+  k.launch.blocks = static_cast<std::int64_t>(q_blocks) * bh;
+  k.launch.threads_per_block = 256;
+  k.launch.registers_per_thread = std::min(255, static_cast<int>(kQueries * (d + kKeys) / 256) + 64);
+  k.launch.smem_per_block = static_cast<int>((kQueries * d + 2 * 2 * kKeys * d) * e);
+  KernelWork& w = k.work;
+  w.flops = 4 * s * s * d * static_cast<double>(bh) * visible;
+  w.issued_flops = 4 * q_blocks * kQueries * std::ceil(s * visible / kKeys) * kKeys * d * static_cast<double>(bh);
+  w.precision = a.precision;
+  w.unit = tensor ? MathUnit::tensor : MathUnit::vector;
+  const double qo = s * d * e * static_cast<double>(bh);
+  w.add({qo, -1, 16, 1, false});                                // Q
+  w.add({2 * qo * q_blocks * visible, 2 * qo, 16, 1, false});  // K and V, once per query block
+  w.add({qo, -1, 16, 1, true});                                 // O
+  // Blocks run in grid order, query blocks of one head next to each other: the heads resident at once
+  // are the ones whose K and V are re-read from L2.
+  const double resident = gpu.sm_count * std::max(1, resident_blocks(gpu, k.launch).blocks_per_sm);
+  w.working_set_bytes = 2 * s * d * e * std::min<double>(static_cast<double>(bh), std::ceil(resident / q_blocks));
+  w.requests_in_flight = std::max(1.0, 2 * kKeys * d * e / (8 * 32 * 16));
+  w.block_latency_cycles = gpu.memory.hbm_latency_cycles;
+  return {k};
+}
+
+}  // namespace hpcsim

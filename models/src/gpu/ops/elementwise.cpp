@@ -1,0 +1,59 @@
+#include "models/gpu/ops/elementwise.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace hpcsim {
+
+std::vector<Kernel> copy_op(double bytes) {
+  if (!(bytes >= 1)) throw std::invalid_argument("a copy needs at least one byte");
+  // Counted in bytes: one "element" per byte, 16-byte vectors.
+  return {elementwise_kernel("copy", bytes, 0, {{1, false}, {1, true}})};
+}
+
+std::vector<Kernel> elementwise_chain(const ElementwiseChain& c) {
+  if (!(c.elements >= 1) || c.ops < 1 || c.inputs < 1) {
+    throw std::invalid_argument("an elementwise chain needs elements, ops and inputs >= 1");
+  }
+  const double e = bytes_per_element(c.precision);
+  if (c.fused) {
+    // The first op's inputs plus one new input for every later op, read once; one result written.
+    std::vector<ElementStream> streams(static_cast<std::size_t>(c.inputs + (c.ops - 1) * (c.inputs - 1)),
+                                       ElementStream{e, false});
+    streams.push_back({e, true});
+    if (streams.size() > kMaxGlobalAccesses) {
+      // Longer fusions read more inputs than the kernel tracks as separate streams: merge them.
+      const double read = e * static_cast<double>(streams.size() - 1);
+      streams = {{read, false}, {e, true}};
+    }
+    return {elementwise_kernel("fused_elementwise_x" + std::to_string(c.ops), c.elements,
+                               c.flops_per_op * c.ops, streams)};
+  }
+  std::vector<ElementStream> streams(static_cast<std::size_t>(std::min(c.inputs, kMaxGlobalAccesses - 1)),
+                                     ElementStream{e, false});
+  if (c.inputs > kMaxGlobalAccesses - 1) streams = {{e * c.inputs, false}};
+  streams.push_back({e, true});
+  Kernel k = elementwise_kernel("elementwise", c.elements, c.flops_per_op, streams);
+  k.count = c.ops;
+  return {k};
+}
+
+std::vector<Kernel> row_reduction(std::int64_t rows, std::int64_t cols, Precision precision) {
+  if (rows < 1 || cols < 1) throw std::invalid_argument("a reduction needs rows and cols >= 1");
+  const double e = bytes_per_element(precision);
+  Kernel k;
+  k.name = "row_reduce";
+  k.launch.blocks = rows;
+  k.launch.threads_per_block = static_cast<int>(std::clamp<std::int64_t>(cols * static_cast<std::int64_t>(e) / 16, 32, 512));
+  k.launch.registers_per_thread = 32;
+  k.launch.smem_per_block = 32 * 4;  // one partial per warp
+  k.work.flops = static_cast<double>(rows) * static_cast<double>(cols);
+  k.work.add({static_cast<double>(rows * cols) * e, -1, 16, 1, false});
+  k.work.add({static_cast<double>(rows) * 4, -1, 4, 1, true});
+  k.work.requests_in_flight = 2;  // the loop is unrolled twice
+  return {k};
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,118 @@
+#include "models/gpu/ops/gemm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/kernel_residency.h"
+
+namespace hpcsim {
+
+namespace {
+
+double ceil_div(double a, double b) { return std::ceil(a / b); }
+
+// Widest load (up to 16 bytes) that keeps every row of a row-major operand with this leading dimension
+// aligned: vector loads, cp.async and TMA need 16-byte aligned rows; N = 8193 in bf16 gets 2-byte loads.
+int access_width(std::int64_t leading_dim, double element_bytes) {
+  const auto row = static_cast<std::int64_t>(leading_dim * element_bytes);
+  int width = 16;
+  while (width > 1 && row % width != 0) width /= 2;
+  return width;
+}
+
+// Hopper kernels run CTAs in clusters of two that share each A tile through TMA multicast (CUTLASS 3
+// default ClusterShape 2x1x1), halving A's traffic from L2.
+bool multicasts(const GpuSpec& gpu) { return gpu.compute_capability >= "9.0" && gpu.vendor != "amd"; }
+
+}  // namespace
+
+const std::vector<CtaTile>& gemm_cta_tiles() {
+  static const std::vector<CtaTile> tiles = {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 64}};
+  return tiles;
+}
+
+Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& s, CtaTile tile, GemmOperandFootprint footprint) {
+  if (s.m < 1 || s.n < 1 || s.k < 1 || s.batch < 1) {
+    throw std::invalid_argument("GEMM sizes must be at least 1");
+  }
+  if (!gpu.supports(s.precision)) {
+    throw std::invalid_argument("GPU '" + gpu.name + "' has no " + std::string(to_string(s.precision)) + " math units");
+  }
+  const bool tensor = gpu.tensor_flops_per_clock_per_sm[static_cast<int>(s.precision)].has_value();
+  const double e = bytes_per_element(s.precision);
+  // fp8 products are written in bf16 (cuBLASLt's usual output type); the rest in their own precision.
+  const double out_e = s.precision == Precision::fp8 ? 2.0 : e;
+  const double m = static_cast<double>(s.m), n = static_cast<double>(s.n), k = static_cast<double>(s.k);
+  const double batch = static_cast<double>(s.batch);
+
+  // A K-slice of 128 bytes per row per pipeline stage (64 bf16 values), as CUTLASS's default tiles.
+  const int bk = static_cast<int>(128 / e);
+  const int threads = tile.m * tile.n >= 128 * 128 ? 256 : 128;
+  const double stage_bytes = (tile.m + tile.n) * bk * e;
+  const int stages = static_cast<int>(std::clamp(std::floor(gpu.sm.max_smem_per_block / stage_bytes), 2.0, 4.0));
+  const double tiles_m = ceil_div(m, tile.m), tiles_n = ceil_div(n, tile.n);
+
+  Kernel kern;
+  kern.name = "gemm_" + std::to_string(tile.m) + "x" + std::to_string(tile.n);
+  kern.launch.blocks = static_cast<std::int64_t>(tiles_m * tiles_n * batch);
+  kern.launch.threads_per_block = threads;
+  // fp32 accumulators of the tile spread over the threads, plus operand fragments and addresses.
+  kern.launch.registers_per_thread = std::min(255, tile.m * tile.n / threads + 40);
+  kern.launch.smem_per_block = static_cast<int>(std::min<double>(stages * stage_bytes, gpu.sm.max_smem_per_block));
+
+  KernelWork& w = kern.work;
+  w.flops = 2 * m * n * k * batch;
+  w.issued_flops = 2 * tiles_m * tile.m * tiles_n * tile.n * ceil_div(k, bk) * bk * batch;
+  w.precision = s.precision;
+  w.unit = tensor ? MathUnit::tensor : MathUnit::vector;
+
+  // Operand traffic: every CTA reads its A row-panel and B column-panel. CTAs resident together work on a
+  // compact patch of the output (swizzled rasterization), so HBM sees each wave's distinct panels once.
+  const double resident = std::min<double>(resident_blocks(gpu, kern.launch).blocks_per_sm * gpu.sm_count,
+                                           static_cast<double>(kern.launch.blocks));
+  const double waves = static_cast<double>(kern.launch.blocks) / resident;
+  const double patch_m = std::min(tiles_m, std::max(1.0, std::round(std::sqrt(resident * tile.n / tile.m))));
+  const double patch_n = std::min(tiles_n, ceil_div(resident, patch_m));
+  const double a_unique = footprint.a_bytes >= 0 ? footprint.a_bytes : m * k * e * batch;
+  const double b_unique = footprint.b_bytes >= 0 ? footprint.b_bytes : k * n * e * batch;
+  // Unaligned operands are loaded element-wise through registers and stored to shared memory by the
+  // threads: no asynchronous copies, so one stage in flight, and no TMA multicast.
+  const int a_width = access_width(s.k, e), b_width = access_width(s.n, e);
+  const bool aligned = a_width == 16 && b_width == 16;
+  const double multicast = aligned && multicasts(gpu) && tiles_n >= 2 ? 2.0 : 1.0;
+  GlobalAccess a{m * k * e * batch * tiles_n / multicast, 0, a_width, 1, false};
+  a.unique_bytes = std::min(a.bytes, std::max(a_unique, waves * patch_m * tile.m * k * e));
+  GlobalAccess b{k * n * e * batch * tiles_m, 0, b_width, 1, false};
+  b.unique_bytes = std::min(b.bytes, std::max(b_unique, waves * patch_n * tile.n * k * e));
+  GlobalAccess c{m * n * out_e * batch, -1, access_width(s.n, out_e), 1, true};
+  w.add(a).add(b).add(c);
+  // The panels a wave re-reads are in use within a few pipeline stages of each other.
+  w.working_set_bytes = (patch_m * tile.m + patch_n * tile.n) * bk * e * stages;
+  // Asynchronous copies keep (stages - 1) stages of the tile in flight, spread over the warps.
+  const double warps = threads / 32.0;
+  const double in_flight_stages = aligned ? stages - 1 : 1;
+  w.requests_in_flight = std::max(1.0, in_flight_stages * stage_bytes / (warps * 32 * std::min(a_width, b_width)));
+  w.bulk_copies = aligned && multicasts(gpu);
+  if (!aligned) w.shared = {a.bytes + b.bytes, std::min(a_width, b_width), 1};
+  // Each tile waits for its first stage from HBM before the tensor cores start.
+  w.block_latency_cycles = gpu.memory.hbm_latency_cycles;
+  return kern;
+}
+
+Kernel gemm(const GpuSpec& gpu, const GemmShape& shape, GemmOperandFootprint footprint) {
+  Kernel best;
+  double best_time = 0;
+  for (const CtaTile& tile : gemm_cta_tiles()) {
+    Kernel candidate = gemm_kernel(gpu, shape, tile, footprint);
+    const double t = estimate_kernel(gpu, candidate.launch, candidate.work).time_s;
+    if (best_time == 0 || t < best_time) {
+      best_time = t;
+      best = std::move(candidate);
+    }
+  }
+  return best;
+}
+
+}  // namespace hpcsim

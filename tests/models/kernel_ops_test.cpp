@@ -1,0 +1,208 @@
+// Op kernels on the shipped GPU specs: published reference measurements (each with its source) and
+// properties of the GEMM and memory-bound models.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "configs/loader.h"
+#include "models/gpu/ops/attention.h"
+#include "models/gpu/ops/conv.h"
+#include "models/gpu/ops/elementwise.h"
+#include "models/gpu/ops/embedding.h"
+#include "models/gpu/ops/gemm.h"
+#include "models/gpu/ops/normalization.h"
+#include "models/gpu/ops/optimizer.h"
+#include "models/gpu/ops/recurrent.h"
+
+using namespace hpcsim;
+
+namespace {
+
+GpuSpec shipped(const std::string& name) {
+  return parse_gpu_spec(load_config(std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/gpus/" + name + ".yaml", {}), name);
+}
+
+double gemm_tflops(const GpuSpec& g, std::int64_t m, std::int64_t n, std::int64_t k, Precision p = Precision::bf16) {
+  return estimate_op(g, {gemm(g, {m, n, k, 1, p})}).flops_per_s / 1e12;
+}
+
+void report(const char* what, double predicted, double measured) {
+  std::printf("%-48s predicted %8.1f measured %8.1f error %+6.1f %%\n", what, predicted, measured,
+              100 * (predicted - measured) / measured);
+}
+
+}  // namespace
+
+// Reference figures, copied here with their sources (not read from ../shared):
+// [H200] one H200 SXM machine, PyTorch 2.11, driver 580, October-November 2026: an 8192^3 bf16 matmul ran
+//        at 769-798 TFLOP/s; a large device-to-device copy moved ~4.3 TB/s counting bytes read plus written.
+// [MAMF] stas00/ml-engineering compute/accelerator/README.md @744d01e, mamf-finder.py best shapes (BF16):
+//        A100 SXM 271.2 TFLOP/s at 1024x10240x5120; H100 SXM 794.5 TFLOP/s at 2048x2048x13312.
+TEST_CASE("reference: H200 8192^3 bf16 matmul within 10 % of 769-798 TFLOP/s [acceptance]") {
+  const double predicted = gemm_tflops(shipped("h200-sxm-141gb"), 8192, 8192, 8192);
+  report("H200 gemm 8192^3 bf16 (TFLOP/s, mid of range)", predicted, 783.5);
+  CHECK(predicted >= 769 * 0.9);
+  CHECK(predicted <= 798 * 1.1);
+}
+
+TEST_CASE("reference: H200 large device-to-device copy within 10 % of 4.3 TB/s [acceptance]") {
+  const GpuSpec g = shipped("h200-sxm-141gb");
+  const double predicted = estimate_op(g, copy_op(4.0 * (1 << 30))).bytes_per_s / 1e12;
+  report("H200 copy 4 GiB (TB/s, read + write)", predicted, 4.3);
+  CHECK(predicted == Approx(4.3).epsilon(0.10));
+}
+
+TEST_CASE("reference: A100 best-shape bf16 matmul within 10 % of 271.2 TFLOP/s [acceptance]") {
+  const double predicted = gemm_tflops(shipped("a100-sxm4-80gb"), 1024, 10240, 5120);
+  report("A100 gemm 1024x10240x5120 bf16 (TFLOP/s)", predicted, 271.2);
+  CHECK(predicted == Approx(271.2).epsilon(0.10));
+}
+
+TEST_CASE("reference: H100 best-shape bf16 matmul within 10 % of 794.5 TFLOP/s [acceptance]") {
+  const double predicted = gemm_tflops(shipped("h100-sxm5-80gb"), 2048, 2048, 13312);
+  report("H100 gemm 2048x2048x13312 bf16 (TFLOP/s)", predicted, 794.5);
+  CHECK(predicted == Approx(794.5).epsilon(0.10));
+}
+
+TEST_CASE("GEMM efficiency falls for small shapes") {
+  for (const char* name : {"a100-sxm4-80gb", "h100-sxm5-80gb", "h200-sxm-141gb"}) {
+    const GpuSpec g = shipped(name);
+    INFO(name);
+    CHECK(gemm_tflops(g, 1024, 1024, 1024) < 0.9 * gemm_tflops(g, 8192, 8192, 8192));
+    CHECK(gemm_tflops(g, 128, 128, 128) < gemm_tflops(g, 1024, 1024, 1024));
+  }
+}
+
+TEST_CASE("GEMM efficiency falls for a badly quantized shape on the A100") {
+  const GpuSpec g = shipped("a100-sxm4-80gb");
+  CHECK(gemm_tflops(g, 8192, 8193, 8192) < gemm_tflops(g, 8192, 8192, 8192));
+}
+
+// Known miss (docs/validation.md, "GPU kernel model"): on Hopper an unaligned N loses TMA and the
+// warp-specialized wgmma kernels; the model has no separate rate for the fallback kernels, so it predicts
+// no loss. Kept as a failing-allowed test so the gap stays visible.
+TEST_CASE("GEMM efficiency falls for a badly quantized shape on the H200", "[!mayfail]") {
+  const GpuSpec g = shipped("h200-sxm-141gb");
+  CHECK(gemm_tflops(g, 8192, 8193, 8192) < 0.95 * gemm_tflops(g, 8192, 8192, 8192));
+}
+
+TEST_CASE("GEMM picks a tile and pads it: wasted tile work costs time") {
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  const Kernel k = gemm(g, {8192, 8192, 8192, 1, Precision::bf16});
+  CHECK(k.work.unit == MathUnit::tensor);
+  CHECK(k.work.issued_flops == Approx(k.work.flops));
+  // 8192 + 1 rows adds a whole row of tiles.
+  const Kernel padded = gemm_kernel(g, {8193, 8192, 8192, 1, Precision::bf16}, {256, 128});
+  CHECK(padded.work.issued_flops > padded.work.flops * 1.02);
+  // fp32 without TF32 runs on the vector unit, far slower.
+  CHECK(gemm(g, {4096, 4096, 4096, 1, Precision::fp32}).work.unit == MathUnit::vector);
+  CHECK(gemm_tflops(g, 4096, 4096, 4096, Precision::fp32) < gemm_tflops(g, 4096, 4096, 4096, Precision::tf32));
+  CHECK_THROWS_WITH(gemm(shipped("a100-sxm4-80gb"), {64, 64, 64, 1, Precision::fp8}), Catch::Contains("fp8"));
+  CHECK_THROWS_AS(gemm(g, {0, 64, 64, 1, Precision::bf16}), std::invalid_argument);
+}
+
+TEST_CASE("memory-bound ops run at the achievable bandwidth") {
+  const GpuSpec g = shipped("a100-sxm4-80gb");
+  const double achievable = g.achievable_memory_bandwidth();
+  CHECK(estimate_op(g, copy_op(1e9)).bytes_per_s == Approx(achievable).epsilon(0.01));
+  const ElementwiseChain add{1e9, 1, 2, 1, Precision::fp32, false};
+  CHECK(estimate_op(g, elementwise_chain(add)).bytes_per_s == Approx(achievable).epsilon(0.01));
+  const OpTime ln = estimate_op(g, layer_norm(65536, 4096, Precision::bf16));
+  CHECK(ln.bound == Bound::memory);
+  CHECK(ln.bytes_per_s == Approx(achievable).epsilon(0.05));
+}
+
+TEST_CASE("fusing an elementwise chain saves the intermediate round trips") {
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  ElementwiseChain chain{1 << 26, 4, 2, 1, Precision::bf16, false};
+  const OpTime unfused = estimate_op(g, elementwise_chain(chain));
+  chain.fused = true;
+  const OpTime fused = estimate_op(g, elementwise_chain(chain));
+  CHECK(unfused.launches == 4);
+  CHECK(fused.launches == 1);
+  CHECK(fused.hbm_bytes < unfused.hbm_bytes);
+  CHECK(fused.time_s < unfused.time_s);
+}
+
+TEST_CASE("flash attention beats unfused attention at long sequences and does the same math") {
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  const AttentionShape shape{8, 16, 4096, 128, false, Precision::bf16};
+  const OpTime unfused = estimate_op(g, attention(g, shape, false));
+  const OpTime fused = estimate_op(g, attention(g, shape, true));
+  CHECK(fused.flops == Approx(unfused.flops).epsilon(0.02));  // unfused adds the softmax's few FLOPs
+  CHECK(fused.time_s < unfused.time_s);
+  CHECK(fused.hbm_bytes < unfused.hbm_bytes / 10);
+  AttentionShape causal = shape;
+  causal.causal = true;
+  CHECK(estimate_op(g, attention(g, causal, true)).time_s < 0.6 * fused.time_s);
+}
+
+TEST_CASE("an LSTM layer launches a recurrent GEMM and a gate kernel per step; training adds backward") {
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  RecurrentShape lstm{RecurrentCell::lstm, 1024, 128, 25, 0, Precision::fp16, false};
+  const std::vector<Kernel> inference = recurrent_layer(g, lstm);
+  const OpTime fwd = estimate_op(g, inference);
+  CHECK(fwd.launches == 1 + 25 + 25);
+  // Forward GEMM FLOPs 2 * (steps*batch) * 4h * (input + hidden), plus the gates' pointwise math.
+  CHECK(fwd.flops == Approx(2.0 * 25 * 128 * 4096 * 2048).epsilon(0.01));
+  lstm.train = true;
+  const OpTime train = estimate_op(g, recurrent_layer(g, lstm));
+  CHECK(train.flops == Approx(3 * fwd.flops).epsilon(0.01));
+  CHECK(train.time_s > 2 * fwd.time_s);
+  RecurrentShape gru = lstm;
+  gru.cell = RecurrentCell::gru;
+  CHECK(estimate_op(g, recurrent_layer(g, gru)).flops == Approx(0.75 * train.flops).epsilon(0.01));
+}
+
+TEST_CASE("convolution passes are implicit GEMMs with the same FLOPs") {
+  const GpuSpec g = shipped("a100-sxm4-80gb");
+  const ConvShape c{64, 256, 56, 56, 256, 3, 3, 1, 1, Precision::fp16};
+  const double flops = 2.0 * 64 * 56 * 56 * 256 * 256 * 9;
+  for (ConvPass pass : {ConvPass::forward, ConvPass::backward_data, ConvPass::backward_weight}) {
+    const Kernel k = conv2d(g, c, pass);
+    CHECK(k.work.flops == Approx(flops));
+    CHECK(estimate_op(g, {k}).bound == Bound::compute);
+  }
+  ConvShape bad = c;
+  bad.h = 1, bad.pad = 0;
+  CHECK_THROWS_AS(conv2d(g, bad, ConvPass::forward), std::invalid_argument);
+}
+
+TEST_CASE("optimizer implementations: fused < foreach < per-tensor loop for many small tensors") {
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  OptimizerStep step{OptimizerKind::adamw, OptimizerImpl::unfused, 50e6, 400, Precision::fp32};
+  const OpTime loop = estimate_op(g, optimizer_step(step));
+  step.impl = OptimizerImpl::foreach;
+  const OpTime foreach = estimate_op(g, optimizer_step(step));
+  step.impl = OptimizerImpl::fused;
+  const OpTime fused = estimate_op(g, optimizer_step(step));
+  CHECK(loop.launches == 400 * 8);
+  CHECK(foreach.launches < loop.launches);
+  CHECK(fused.time_s < foreach.time_s);
+  CHECK(foreach.time_s < loop.time_s);
+  // A fused AdamW step reads parameters, gradients and two moments and writes three: 28 bytes/parameter.
+  CHECK(fused.hbm_bytes == Approx(28 * 50e6).epsilon(0.01));
+  step.kind = OptimizerKind::sgd;
+  CHECK(estimate_op(g, optimizer_step(step)).time_s < fused.time_s);
+}
+
+TEST_CASE("embedding: gathers read only distinct rows; scatter-add writes the table rows") {
+  const GpuSpec g = shipped("a100-sxm4-80gb");
+  const EmbeddingShape small_vocab{1 << 20, 256, 1000, Precision::fp32};
+  const EmbeddingShape large_vocab{1 << 20, 256, 1 << 24, Precision::fp32};
+  CHECK(estimate_op(g, embedding_gather(small_vocab)).hbm_bytes <
+        estimate_op(g, embedding_gather(large_vocab)).hbm_bytes);
+  CHECK(estimate_op(g, embedding_scatter_add(large_vocab)).time_s >
+        estimate_op(g, embedding_gather(large_vocab)).time_s);
+}
+
+TEST_CASE("softmax, reductions and batch norm are memory bound at large sizes") {
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  CHECK(estimate_op(g, softmax(65536, 1024, Precision::bf16)).bound == Bound::memory);
+  CHECK(estimate_op(g, softmax(65536, 1024, Precision::bf16, true)).bound == Bound::memory);
+  CHECK(estimate_op(g, row_reduction(65536, 4096, Precision::fp32)).bound == Bound::memory);
+  CHECK(estimate_op(g, batch_norm(256, 64, 56 * 56, Precision::fp16)).launches == 2);
+  CHECK(estimate_op(g, layer_norm(8192, 4096, Precision::bf16, true)).launches == 2);
+}
