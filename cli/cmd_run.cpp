@@ -52,7 +52,7 @@ int run(const RunOptions& o) {
   if (!result.fits_in_memory) {
     std::cerr << "warning: out of memory: the step needs " << result.memory_per_gpu_bytes / (1 << 30)
               << " GiB per GPU but a " << scenario.cluster.node.gpu.name << " has "
-              << scenario.cluster.node.gpu.memory_bytes / (1 << 30) << " GiB; timings assume it fitted\n";
+              << scenario.cluster.node.gpu.memory_bytes() / (1 << 30) << " GiB; timings assume it fitted\n";
   }
 
   if (o.no_db) return kExitOk;

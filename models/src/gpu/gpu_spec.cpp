@@ -1,38 +1,163 @@
 #include "models/gpu/gpu_spec.h"
 
+#include <cmath>
 #include <stdexcept>
+
+#include "configs/config_error.h"
+#include "models/gpu/occupancy_limits.h"
 
 namespace hpcsim {
 
 namespace {
-Schema flops() { return Schema::quantity(Dimension::compute_rate).positive(); }
+
 Schema fraction() { return Schema::number().positive().at_most(1.0); }
+Schema bytes() { return Schema::quantity(Dimension::bytes).at_least(0); }
+Schema count() { return Schema::integer().at_least(1); }
+Schema cycles() { return Schema::number().positive(); }
+
+Schema rates() {
+  std::vector<Field> fields;
+  for (int i = 0; i < kPrecisionCount; ++i) {
+    fields.push_back(optional(std::string(to_string(static_cast<Precision>(i))), Schema::number().positive()));
+  }
+  return Schema::map(std::move(fields));
+}
+
+std::vector<std::string> compute_capabilities() { return supported_compute_capabilities(); }
+
+// The `sm:` keys and where each lives in SmLimits. `needed` keys must be stated when no compute
+// capability supplies them: occupancy cannot be computed without them.
+struct SmField {
+  const char* key;
+  int SmLimits::*member;
+  bool is_bytes;
+  bool needed;
+};
+constexpr SmField kSmFields[] = {
+    {"warp_size", &SmLimits::warp_size, false, true},
+    {"max_warps", &SmLimits::max_warps, false, true},
+    {"max_blocks", &SmLimits::max_blocks, false, true},
+    {"max_threads", &SmLimits::max_threads, false, true},
+    {"max_threads_per_block", &SmLimits::max_threads_per_block, false, false},
+    {"registers", &SmLimits::registers, false, false},
+    {"max_registers_per_block", &SmLimits::max_registers_per_block, false, false},
+    {"max_registers_per_thread", &SmLimits::max_registers_per_thread, false, false},
+    {"register_allocation_unit", &SmLimits::register_allocation_unit, false, false},
+    {"sub_partitions", &SmLimits::sub_partitions, false, false},
+    {"smem_allocation_granularity", &SmLimits::smem_allocation_granularity, true, true},
+    {"smem_reserved_per_block", &SmLimits::smem_reserved_per_block, true, false},
+    {"max_smem_per_block", &SmLimits::max_smem_per_block, true, true},
+    {"default_smem_per_block", &SmLimits::default_smem_per_block, true, false},
+    {"l1_smem", &SmLimits::l1_smem_bytes, true, true},
+    {"smem_banks", &SmLimits::smem_banks, false, false},
+    {"smem_bank_bytes", &SmLimits::smem_bank_bytes, true, false},
+};
+
+Schema sm_schema() {
+  std::vector<Field> fields;
+  for (const SmField& f : kSmFields) {
+    fields.push_back(optional(f.key, f.is_bytes ? bytes() : Schema::integer().at_least(0)));
+  }
+  fields.push_back(optional("smem_carveouts", Schema::list(bytes()).non_empty()));
+  return Schema::map(std::move(fields));
+}
+
+std::string show(int value, bool is_bytes) {
+  return is_bytes ? format_quantity(value, Dimension::bytes) : std::to_string(value);
+}
+
+// Reads `sm:`. With a compute capability, the CC table supplies every limit and what the spec states must
+// agree with it (a spec that disagrees with the published rules is a typo, not a new GPU). Without one
+// (AMD), the spec must state the limits occupancy needs.
+SmLimits parse_sm(const ConfigNode& spec, const std::string& cc) {
+  const SmLimits* table = cc.empty() ? nullptr : sm_limits_for_cc(cc);
+  SmLimits sm = table ? *table : SmLimits{};
+  const ConfigNode* node = spec.find("sm");
+  if (node == nullptr) {
+    if (table == nullptr) throw ConfigError(spec.loc(), "missing required key 'sm' (no compute capability gives it)");
+    return sm;
+  }
+  for (const SmField& f : kSmFields) {
+    const ConfigNode* value = node->find(f.key);
+    if (value == nullptr) {
+      if (table == nullptr && f.needed) {
+        throw ConfigError(node->loc(), std::string("missing required key '") + f.key +
+                                           "' (no compute capability gives it)");
+      }
+      continue;
+    }
+    const double read = f.is_bytes ? value->as_quantity(Dimension::bytes) : static_cast<double>(value->as_int());
+    const int v = static_cast<int>(std::llround(read));
+    if (table != nullptr && v != (*table).*f.member) {
+      throw ConfigError(value->loc(), std::string(f.key) + " is " + show(v, f.is_bytes) + " but compute capability " +
+                                          cc + " has " + show((*table).*f.member, f.is_bytes));
+    }
+    sm.*f.member = v;
+  }
+  if (const ConfigNode* carveouts = node->find("smem_carveouts")) {
+    std::vector<int> read;
+    for (const ConfigNode& item : carveouts->items()) {
+      const int v = static_cast<int>(std::llround(item.as_quantity(Dimension::bytes)));
+      if (!read.empty() && v <= read.back()) throw ConfigError(item.loc(), "smem_carveouts must be ascending");
+      read.push_back(v);
+    }
+    if (table != nullptr && read != table->smem_carveouts) {
+      throw ConfigError(carveouts->loc(), "smem_carveouts differ from compute capability " + cc + "'s");
+    }
+    sm.smem_carveouts = std::move(read);
+  } else if (table == nullptr) {
+    throw ConfigError(node->loc(), "missing required key 'smem_carveouts' (no compute capability gives it)");
+  }
+  return sm;
+}
+
 }  // namespace
 
 const Schema& gpu_spec_schema() {
   static const Schema schema = Schema::map({
       optional("extends", Schema::string()),
-      required("compute_capability", Schema::one_of({"6.0", "7.0", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0"})),
-      required("sm_count", Schema::integer().at_least(1)),
-      required("boost_clock", Schema::quantity(Dimension::frequency).positive()),
+      required("vendor", Schema::one_of({"nvidia", "amd"})),
+      optional("compute_capability", Schema::one_of(compute_capabilities())),
+      required("sm_count", count()),
+      required("clocks", Schema::map({
+                             optional("base", Schema::quantity(Dimension::frequency).positive()),
+                             required("boost", Schema::quantity(Dimension::frequency).positive()),
+                             optional("tensor", Schema::quantity(Dimension::frequency).positive()),
+                         })),
+      optional("sm", sm_schema()),
       required("memory", Schema::map({
                              required("capacity", Schema::quantity(Dimension::bytes).positive()),
                              required("bandwidth", Schema::quantity(Dimension::bandwidth).positive()),
+                             required("l2", Schema::quantity(Dimension::bytes).positive()),
+                             required("l2_bandwidth", Schema::quantity(Dimension::bandwidth).positive()),
+                             required("l1_bytes_per_clock_per_sm", Schema::number().positive()),
+                             optional("sector", Schema::quantity(Dimension::bytes).positive()),
+                             optional("cache_line", Schema::quantity(Dimension::bytes).positive()),
+                             required("latency_cycles", Schema::map({
+                                                            required("l1", cycles()),
+                                                            required("smem", cycles()),
+                                                            required("l2", cycles()),
+                                                            required("hbm", cycles()),
+                                                        })),
                          })),
-      required("peak", Schema::map({
-                           optional("fp64", flops()),
-                           optional("fp32", flops()),
-                           optional("tf32", flops()),
-                           optional("fp16", flops()),
-                           optional("bf16", flops()),
-                           optional("fp8", flops()),
-                           optional("int8", flops()),
-                       })),
+      required("flops_per_clock_per_sm", Schema::map({
+                                             required("vector", rates()),
+                                             optional("tensor", rates()),
+                                         })),
       required("achievable", Schema::map({
                                  required("matmul", fraction()),
                                  required("memory", fraction()),
                              })),
       required("launch_overhead", Schema::quantity(Dimension::time).at_least(0)),
+      required("pcie", Schema::map({
+                           required("generation", count()),
+                           required("lanes", count()),
+                       })),
+      optional("peer_links", Schema::map({
+                                 required("kind", Schema::string()),
+                                 required("ports", count()),
+                                 required("bandwidth_per_port", Schema::quantity(Dimension::bandwidth).positive()),
+                             })),
       required("tdp", Schema::quantity(Dimension::power).positive()),
   });
   return schema;
@@ -42,31 +167,85 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
   gpu_spec_schema().validate(node);
   GpuSpec g;
   g.name = std::move(name);
-  g.compute_capability = node.get_string("compute_capability");
-  g.sm_count = static_cast<int>(node.get_int("sm_count"));
-  g.boost_clock_hz = node.get_quantity("boost_clock", Dimension::frequency);
-  const ConfigNode& memory = node.at("memory");
-  g.memory_bytes = memory.get_quantity("capacity", Dimension::bytes);
-  g.memory_bandwidth = memory.get_quantity("bandwidth", Dimension::bandwidth);
-  const ConfigNode& peak = node.at("peak");
-  for (int i = 0; i < kPrecisionCount; ++i) {
-    const auto key = to_string(static_cast<Precision>(i));
-    if (peak.has(key)) g.peak_flops[i] = peak.get_quantity(key, Dimension::compute_rate);
+  g.vendor = node.get_string("vendor");
+  g.compute_capability = node.get_string_or("compute_capability", "");
+  if (g.vendor == "nvidia" && g.compute_capability.empty()) {
+    throw ConfigError(node.loc(), "missing required key 'compute_capability' (every NVIDIA GPU has one)");
   }
+  g.sm_count = static_cast<int>(node.get_int("sm_count"));
+
+  const ConfigNode& clocks = node.at("clocks");
+  g.base_clock_hz = clocks.get_quantity_or("base", Dimension::frequency, 0);
+  g.boost_clock_hz = clocks.get_quantity("boost", Dimension::frequency);
+  g.tensor_clock_hz = clocks.get_quantity_or("tensor", Dimension::frequency, g.boost_clock_hz);
+  if (g.tensor_clock_hz > g.boost_clock_hz) {
+    throw ConfigError(clocks.at("tensor").loc(), "the tensor clock cannot exceed the boost clock");
+  }
+  g.sm = parse_sm(node, g.compute_capability);
+
+  const ConfigNode& memory = node.at("memory");
+  g.memory.hbm_bytes = memory.get_quantity("capacity", Dimension::bytes);
+  g.memory.hbm_bandwidth = memory.get_quantity("bandwidth", Dimension::bandwidth);
+  g.memory.l2_bytes = memory.get_quantity("l2", Dimension::bytes);
+  g.memory.l2_bandwidth = memory.get_quantity("l2_bandwidth", Dimension::bandwidth);
+  g.memory.l1_bytes_per_clock_per_sm = memory.get_number("l1_bytes_per_clock_per_sm");
+  g.memory.sector_bytes = static_cast<int>(memory.get_quantity_or("sector", Dimension::bytes, 32));
+  g.memory.cache_line_bytes = static_cast<int>(memory.get_quantity_or("cache_line", Dimension::bytes, 128));
+  const ConfigNode& latency = memory.at("latency_cycles");
+  g.memory.l1_latency_cycles = latency.get_number("l1");
+  g.memory.smem_latency_cycles = latency.get_number("smem");
+  g.memory.l2_latency_cycles = latency.get_number("l2");
+  g.memory.hbm_latency_cycles = latency.get_number("hbm");
+
+  const ConfigNode& rates = node.at("flops_per_clock_per_sm");
+  auto read_rates = [](const ConfigNode* unit, auto& out) {
+    if (unit == nullptr) return;
+    for (int i = 0; i < kPrecisionCount; ++i) {
+      const auto key = to_string(static_cast<Precision>(i));
+      if (unit->has(key)) out[i] = unit->get_number(key);
+    }
+  };
+  read_rates(rates.find("vector"), g.vector_flops_per_clock_per_sm);
+  read_rates(rates.find("tensor"), g.tensor_flops_per_clock_per_sm);
+
   const ConfigNode& achievable = node.at("achievable");
   g.matmul_fraction = achievable.get_number("matmul");
   g.memory_fraction = achievable.get_number("memory");
   g.launch_overhead_s = node.get_quantity("launch_overhead", Dimension::time);
+  const ConfigNode& pcie = node.at("pcie");
+  g.pcie_generation = static_cast<int>(pcie.get_int("generation"));
+  g.pcie_lanes = static_cast<int>(pcie.get_int("lanes"));
+  if (const ConfigNode* links = node.find("peer_links")) {
+    g.nvlink_ports = static_cast<int>(links->get_int("ports"));
+    g.nvlink_bandwidth_per_port = links->get_quantity("bandwidth_per_port", Dimension::bandwidth);
+  }
   g.tdp_w = node.get_quantity("tdp", Dimension::power);
   return g;
 }
 
-double GpuSpec::peak(Precision p) const {
-  const auto& v = peak_flops[static_cast<int>(p)];
-  if (!v) {
-    throw std::invalid_argument("GPU '" + name + "' has no " + std::string(to_string(p)) + " math units");
+bool GpuSpec::supports(Precision p) const {
+  const int i = static_cast<int>(p);
+  return vector_flops_per_clock_per_sm[i].has_value() || tensor_flops_per_clock_per_sm[i].has_value();
+}
+
+double GpuSpec::peak_clock_hz(Precision p, MathUnit unit) const {
+  return unit == MathUnit::tensor && p != Precision::fp64 ? tensor_clock_hz : boost_clock_hz;
+}
+
+double GpuSpec::peak(Precision p, MathUnit unit) const {
+  const auto& rates = unit == MathUnit::tensor ? tensor_flops_per_clock_per_sm : vector_flops_per_clock_per_sm;
+  const auto& rate = rates[static_cast<int>(p)];
+  if (!rate) {
+    throw std::invalid_argument("GPU '" + name + "' has no " + std::string(unit == MathUnit::tensor ? "tensor" : "vector") +
+                                " unit for " + std::string(to_string(p)));
   }
-  return *v;
+  return *rate * sm_count * peak_clock_hz(p, unit);
+}
+
+double GpuSpec::peak(Precision p) const {
+  if (tensor_flops_per_clock_per_sm[static_cast<int>(p)]) return peak(p, MathUnit::tensor);
+  if (vector_flops_per_clock_per_sm[static_cast<int>(p)]) return peak(p, MathUnit::vector);
+  throw std::invalid_argument("GPU '" + name + "' has no " + std::string(to_string(p)) + " math units");
 }
 
 }  // namespace hpcsim

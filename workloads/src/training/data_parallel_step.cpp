@@ -109,7 +109,8 @@ StepResult simulate_data_parallel_step(const Scenario& s) {
   GraphPlan plan = plan_step(s);
   Simulator sim;
   FairShare fair_share(sim);
-  const ClusterFabric fabric(fair_share, s.cluster.node, s.cluster.nodes, s.cluster.gpus_per_node, s.cluster.network);
+  const ClusterFabric fabric(fair_share, s.cluster.node, s.cluster.nodes, s.cluster.gpus_per_node, s.cluster.network,
+                           s.cluster.topology);
 
   Executor executor(sim, plan.graph);
   executor.set_fixed_duration(kFixedDuration, [&plan](OpId op) {
@@ -134,7 +135,7 @@ StepResult simulate_data_parallel_step(const Scenario& s) {
   r.breakdown.optimizer = path.time_by_tag[kOptimizerTag].to_seconds();
   r.breakdown.other = path.waiting.to_seconds();
   r.memory_per_gpu_bytes = memory_per_gpu(s);
-  r.fits_in_memory = r.memory_per_gpu_bytes <= s.cluster.node.gpu.memory_bytes;
+  r.fits_in_memory = r.memory_per_gpu_bytes <= s.cluster.node.gpu.memory_bytes();
   r.events = sim.events_processed();
   return r;
 }
