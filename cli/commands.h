@@ -16,6 +16,9 @@ Action add_run_command(CLI::App& app);
 Action add_list_command(CLI::App& app);
 Action add_show_command(CLI::App& app);
 Action add_version_command(CLI::App& app);
+Action add_kernel_command(CLI::App& app);
+Action add_collective_command(CLI::App& app);
+Action add_io_command(CLI::App& app);
 
 // The folder of shipped specs: $HPCSIM_CONFIG_DIR, else the source tree's configs/.
 std::string config_root();

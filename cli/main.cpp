@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
   add(add_list_command);
   add(add_show_command);
   add(add_version_command);
+  add(add_kernel_command);
+  add(add_collective_command);
+  add(add_io_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

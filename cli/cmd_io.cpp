@@ -1,0 +1,125 @@
+// hpcsim io: read a dataset of equally sized samples from a storage system with W readers.
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "commands.h"
+#include "configs/catalog.h"
+#include "configs/config_error.h"
+#include "configs/units.h"
+#include "models/storage/dataset_read.h"
+
+namespace hpcsim::cli {
+
+namespace {
+
+struct IoOptions {
+  std::string storage;
+  std::int64_t samples = 0;
+  std::string sample_size;
+  int readers = 1;
+  int nodes = 1;
+  std::string op = "read";
+  std::optional<int> stripe_count;
+  std::string format = "table";
+};
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.10g", value);  // enough digits to compare runs, few enough to read
+  return buffer;
+}
+
+std::string to_json(const StorageSpec& spec, const DatasetRead& job, const DatasetReadResult& r) {
+  std::ostringstream out;
+  out << "{\n  \"storage\": \"" << spec.name << "\",\n  \"kind\": \"" << to_string(spec.kind) << "\",\n"
+      << "  \"op\": \"" << (job.op == IoOp::read ? "read" : "write") << "\",\n"
+      << "  \"samples\": " << job.samples << ",\n  \"sample_size_bytes\": " << number(job.sample_bytes) << ",\n"
+      << "  \"readers\": " << job.readers << ",\n  \"nodes\": " << job.nodes << ",\n"
+      << "  \"time_s\": " << number(r.time_s) << ",\n"
+      << "  \"throughput\": {\"samples_per_s\": " << number(r.samples_per_s)
+      << ", \"bytes_per_s\": " << number(r.bytes_per_s) << "},\n"
+      << "  \"bottleneck\": \"" << r.bottleneck << "\",\n  \"utilisation\": {";
+  for (std::size_t i = 0; i < r.utilisation.size(); ++i)
+    out << (i ? ", " : "") << "\"" << r.utilisation[i].name << "\": " << number(r.utilisation[i].utilisation);
+  out << "},\n  \"events\": " << r.events << "\n}\n";
+  return out.str();
+}
+
+std::string to_table(const StorageSpec& spec, const DatasetRead& job, const DatasetReadResult& r) {
+  std::ostringstream out;
+  out << "storage      " << spec.name << " (" << to_string(spec.kind) << ")\n"
+      << "dataset      " << job.samples << " samples of " << format_quantity(job.sample_bytes, Dimension::bytes)
+      << ", " << job.readers << " readers on " << job.nodes << " node(s)\n"
+      << "time         " << number(r.time_s) << " s\n"
+      << "throughput   " << number(r.samples_per_s) << " samples/s, "
+      << number(r.bytes_per_s / 1e6) << " MB/s\n"
+      << "bottleneck   " << r.bottleneck << "\n";
+  for (const ResourceUse& use : r.utilisation) out << "  " << use.name << ": " << number(100 * use.utilisation) << "% busy\n";
+  return out.str();
+}
+
+int run_io(const IoOptions& o) {
+  StorageSpec spec;
+  DatasetRead job;
+  try {
+    const SpecCatalog catalog(config_root());
+    const ConfigNode name = ConfigNode::make_scalar(o.storage, SourceLoc{"--storage " + o.storage, 0, 0});
+    spec = parse_storage_spec(catalog.load("storage", name, "storage system"), o.storage, catalog);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  }
+  try {
+    job.sample_bytes = parse_quantity(o.sample_size, Dimension::bytes, "B");
+  } catch (const UnitError& e) {
+    std::cerr << "--sample-size " << o.sample_size << ": " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (!(job.sample_bytes > 0)) {
+    std::cerr << "--sample-size " << o.sample_size << ": a sample must have at least one byte\n";
+    return kExitBadInput;
+  }
+  if (o.stripe_count && spec.kind != StorageKind::pfs) {
+    std::cerr << "--stripe-count: '" << spec.name << "' is a " << to_string(spec.kind)
+              << " storage system; striping applies only to a parallel file system (pfs)\n";
+    return kExitBadInput;
+  }
+  if (o.stripe_count && *o.stripe_count > spec.targets) {
+    std::cerr << "--stripe-count " << *o.stripe_count << ": '" << spec.name << "' has only " << spec.targets
+              << " targets\n";
+    return kExitBadInput;
+  }
+  job.samples = o.samples;
+  job.readers = o.readers;
+  job.nodes = o.nodes;
+  job.op = o.op == "write" ? IoOp::write : IoOp::read;
+  job.stripe_count = o.stripe_count;
+  const DatasetReadResult result = simulate_dataset_read(spec, job);
+  std::cout << (o.format == "json" ? to_json(spec, job, result) : to_table(spec, job, result));
+  return kExitOk;
+}
+
+}  // namespace
+
+Action add_io_command(CLI::App& app) {
+  const CLI::Range kAtLeastOne(1, std::numeric_limits<int>::max());
+  auto* cmd = app.add_subcommand("io", "Read a dataset of S samples of B bytes from a storage system with W readers");
+  auto o = std::make_shared<IoOptions>();
+  cmd->add_option("--storage", o->storage, "Storage system (configs/storage/NAME.yaml)")->required();
+  cmd->add_option("--samples", o->samples, "Number of samples (one file each)")->required()->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+  cmd->add_option("--sample-size", o->sample_size, "Bytes per sample, e.g. 110KiB")->required();
+  cmd->add_option("--readers", o->readers, "Concurrent readers, one request each in flight (default 1)")
+      ->check(kAtLeastOne);
+  cmd->add_option("--nodes", o->nodes, "Client nodes the readers are spread over (default 1)")->check(kAtLeastOne);
+  cmd->add_option("--op", o->op, "read or write (default read)")->check(CLI::IsMember({"read", "write"}));
+  cmd->add_option("--stripe-count", o->stripe_count, "Parallel file system: targets each file is striped over")
+      ->check(kAtLeastOne);
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  return [o] { return run_io(*o); };
+}
+
+}  // namespace hpcsim::cli

@@ -1,0 +1,46 @@
+#pragma once
+// Reading a dataset of equally sized samples (one file each) with W concurrent readers from a storage
+// system: how long it takes and what limits it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/storage/storage_spec.h"
+
+namespace hpcsim {
+
+struct DatasetRead {
+  std::int64_t samples = 0;
+  double sample_bytes = 0;
+  int readers = 1;  // each has one request outstanding at a time, like a data-loader worker
+  int nodes = 1;    // client nodes; readers are spread over them round-robin
+  IoOp op = IoOp::read;
+  std::optional<int> stripe_count;  // pfs only: overrides the spec's default striping for the files
+};
+
+// The busiest resource of one kind, e.g. "client network" (the most loaded client port).
+struct ResourceUse {
+  std::string name;
+  double utilisation = 0;  // carried / (capacity * time) over the whole read
+};
+
+struct DatasetReadResult {
+  double time_s = 0;
+  double samples_per_s = 0;
+  double bytes_per_s = 0;
+  // The resource kind that limits throughput: the most used one when it is at least kSaturated busy,
+  // otherwise "queue depth" (requests waited for a free slot) or "request latency" (too few readers to
+  // keep anything busy).
+  std::string bottleneck;
+  std::vector<ResourceUse> utilisation;  // one entry per resource kind, in a fixed order
+  std::uint64_t events = 0;
+};
+
+inline constexpr double kSaturated = 0.8;
+
+// Throws std::invalid_argument for a non-positive sample count, size, reader or node count, or a
+// stripe count outside 1..targets.
+DatasetReadResult simulate_dataset_read(const StorageSpec& spec, const DatasetRead& job);
+
+}  // namespace hpcsim
