@@ -108,6 +108,96 @@ def check_list_and_version():
     expect(proc.returncode == 0 and proc.stdout.startswith("hpcsim "), "version", proc)
 
 
+def collective(*args):
+    proc = hpcsim("collective", *args, "--format", "json")
+    expect(proc.returncode == 0, "collective should succeed", proc)
+    return json.loads(proc.stdout)["rows"]
+
+
+def check_collective_busbw():
+    # Published nccl-tests all_reduce_perf busbw at large sizes (figures copied from the reference notes):
+    # 8x A100 SXM4 on NVSwitch ~230 GB/s (S. Jeaugey, NVIDIA/nccl-tests#149; 232.54 GB/s measured in
+    # NVIDIA/nccl-tests#175); DGX A100 nodes over 8x HDR 200 Gb/s ~192 GB/s (NVIDIA measurement quoted
+    # in NVIDIA/nccl#1576 and #812). The model must land within 10 %.
+    row = collective("--node", "dgx-a100-80gb", "--op", "allreduce", "--size", "8GiB")[0]
+    busbw = row["busbw_bytes_per_s"] / 1e9
+    expect(abs(busbw / 230 - 1) <= 0.10, f"8x A100 busbw {busbw:.1f} GB/s should be within 10% of 230")
+    for nodes in ["2", "4", "8", "16"]:
+        row = collective("--node", "dgx-a100-80gb", "--nodes", nodes, "--network", "ib-hdr", "--op", "allreduce",
+                         "--size", "8GiB")[0]
+        busbw = row["busbw_bytes_per_s"] / 1e9
+        expect(abs(busbw / 192 - 1) <= 0.10, f"{nodes} DGX A100 over HDR: busbw {busbw:.1f} GB/s vs 192")
+
+
+def check_collective_rows():
+    rows = collective("--node", "dgx-a100-80gb", "--nodes", "2", "--network", "ib-hdr", "--op", "allgather",
+                      "--min", "8B", "--max", "1MiB")
+    expect([r["size_bytes"] for r in rows] == [8 * 2 ** i for i in range(18)], "sizes double from --min to --max")
+    for r in rows:
+        expect(set(r) == {"size_bytes", "time_s", "algbw_bytes_per_s", "busbw_bytes_per_s", "algorithm"}, "row keys")
+        expect(r["time_s"] > 0 and abs(r["algbw_bytes_per_s"] * r["time_s"] - r["size_bytes"]) < 1e-6 * r["size_bytes"],
+               "algbw = size / time")
+        expect(abs(r["busbw_bytes_per_s"] - r["algbw_bytes_per_s"] * 15 / 16) < 1e-6 * r["busbw_bytes_per_s"],
+               "all-gather busbw factor (n-1)/n")
+    forced = collective("--node", "dgx-a100-80gb", "--op", "broadcast", "--size", "64MiB", "--algo", "tree")
+    expect(forced[0]["algorithm"] == "tree", "--algo forces the algorithm")
+    for op in ["allreduce", "reducescatter", "allgather", "broadcast", "reduce", "alltoall", "sendrecv"]:
+        collective("--node", "dgx-a100-80gb", "--nodes", "2", "--network", "ib-hdr", "--op", op, "--size", "4MiB")
+    runs = [hpcsim("collective", "--node", "dgx-h100", "--nodes", "4", "--network", "ib-ndr", "--op", "allreduce",
+                   "--min", "1KiB", "--max", "64MiB").stdout for _ in range(2)]
+    expect(runs[0] == runs[1] and runs[0], "two runs print the same bytes")
+
+
+def check_collective_errors():
+    base = ["collective", "--node", "dgx-a100-80gb"]
+    expect_bad_input(hpcsim(*base, "--op", "allreduse", "--size", "1GiB"), "--op")
+    expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GiB", "--algo", "rings"), "--algo")
+    expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GiB", "--algo", "hierarchical"), "--algo",
+                     "two or more nodes")
+    expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GB/s"), "--size")
+    expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GiB", "--min", "8B"), "--size")
+    expect_bad_input(hpcsim(*base, "--op", "allreduce", "--min", "8B"), "--max")
+    expect_bad_input(hpcsim(*base, "--op", "allreduce", "--min", "8KiB", "--max", "8B"), "--min")
+    expect_bad_input(hpcsim(*base, "--op", "allreduce"), "--size")
+    expect_bad_input(hpcsim(*base, "--nodes", "2", "--op", "allreduce", "--size", "1GiB"), "--network")
+    expect_bad_input(hpcsim(*base, "--gpus", "9", "--op", "allreduce", "--size", "1GiB", "--nodes", "1"), "--gpus")
+    expect_bad_input(hpcsim("collective", "--node", "dgx-a100-80g", "--op", "allreduce", "--size", "1GiB"),
+                     "--node", "did you mean 'dgx-a100-80gb'")
+    expect_bad_input(hpcsim("collective", "--cluster", QUICKSTART, "--node", "dgx-h100", "--op", "allreduce",
+                            "--size", "1GiB"), "--cluster")
+    expect_bad_input(hpcsim("collective", "--cluster", os.path.join(DATA, "collective_bad_cluster.yaml"), "--op",
+                            "allreduce", "--size", "1GiB"), "collective_bad_cluster.yaml:4:3:", "unknown key 'nodez'")
+    proc = hpcsim("collective", "--cluster", QUICKSTART, "--op", "allreduce", "--size", "1GiB")
+    expect(proc.returncode == 0 and "allreduce over 16 GPUs" in proc.stdout, "--cluster reads a scenario", proc)
+
+
+def check_occupancy():
+    # CC 9.0, 256 threads x 64 registers, 48 KiB: registers allow 32 warps / 8 = 4 blocks and shared memory
+    # 233472 / (49152 + 1024) = 4 blocks (tests/models/occupancy_test.cpp); registers are reported first.
+    expected = {"active_blocks_per_sm": 4, "active_warps_per_sm": 32, "occupancy": 0.5, "limiter": "registers"}
+    for target in (["--gpu", "h100-sxm5-80gb"], ["--cc", "9.0"]):
+        for smem in ("48KiB", "49152B", "48 KiB"):
+            proc = hpcsim("occupancy", *target, "--threads", "256", "--regs", "64", "--smem", smem, "--format", "json")
+            expect(proc.returncode == 0, "occupancy should succeed", proc)
+            expect(json.loads(proc.stdout) == expected, f"occupancy JSON for {target} {smem}", proc)
+    proc = hpcsim("occupancy", "--cc", "8.9", "--threads", "160", "--regs", "32", "--smem", "0")
+    expect(proc.returncode == 0 and "limiter               warps" in proc.stdout and " 45\n" in proc.stdout,
+           "table output", proc)
+    base = ["--threads", "256", "--regs", "64"]
+    expect_bad_input(hpcsim("occupancy", "--gpu", "h100-sxm5-80g", *base), "--gpu", "did you mean 'h100-sxm5-80gb'")
+    expect_bad_input(hpcsim("occupancy", "--gpu", "h100-sxm5-80gb", "--cc", "9.0", *base), "exactly one of --gpu")
+    expect_bad_input(hpcsim("occupancy", *base), "exactly one of --gpu")
+    expect_bad_input(hpcsim("occupancy", "--cc", "10.0", *base), "--cc 10.0", "unsupported", "8.7")
+    expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "48 KiB/s"), "--smem")
+    expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "lots"), "--smem")
+    expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "228KiB"), "--smem", "232448")
+    expect_bad_input(hpcsim("occupancy", "--cc", "9.0", "--threads", "1025", "--regs", "32"), "--threads", "1024")
+    expect_bad_input(hpcsim("occupancy", "--cc", "9.0", "--threads", "256", "--regs", "300"), "--regs", "255")
+    expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--format", "xml"), "--format")
+
+
 {"json_keys": check_json_keys, "deterministic": check_deterministic, "store": check_store,
- "errors": check_errors, "list_version": check_list_and_version}[CHECK]()
+ "errors": check_errors, "list_version": check_list_and_version,
+ "collective_busbw": check_collective_busbw, "collective_rows": check_collective_rows,
+ "collective_errors": check_collective_errors, "occupancy": check_occupancy}[CHECK]()
 print("1 passed, 0 failed")

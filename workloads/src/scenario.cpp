@@ -8,17 +8,22 @@ namespace {
 Schema positive_int() { return Schema::integer().at_least(1); }
 }  // namespace
 
+const Schema& cluster_schema() {
+  static const Schema schema = Schema::map({
+      required("node", Schema::string()),
+      optional("nodes", positive_int()),
+      optional("gpus_per_node", positive_int()),
+      optional("network", Schema::string()),
+  });
+  return schema;
+}
+
 const Schema& scenario_schema() {
   static const Schema schema = Schema::map({
       optional("extends", Schema::string()),
       optional("name", Schema::string()),
       optional("description", Schema::string()),
-      required("cluster", Schema::map({
-                              required("node", Schema::string()),
-                              optional("nodes", positive_int()),
-                              optional("gpus_per_node", positive_int()),
-                              optional("network", Schema::string()),
-                          })),
+      required("cluster", cluster_schema()),
       required("workload", Schema::map({
                                required("model", Schema::one_of({"gpt"})),
                                required("batch_per_gpu", positive_int()),
@@ -38,26 +43,32 @@ const Schema& scenario_schema() {
   return schema;
 }
 
+ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog) {
+  cluster_schema().validate(cluster);
+  ClusterConfig c;
+  const ConfigNode& node_name = cluster.at("node");
+  c.node = parse_node_spec(catalog.load("nodes", node_name, "node"), node_name.as_string(), catalog);
+  c.nodes = static_cast<int>(cluster.get_int_or("nodes", 1));
+  c.gpus_per_node = static_cast<int>(cluster.get_int_or("gpus_per_node", c.node.gpus));
+  if (c.gpus_per_node > c.node.gpus) {
+    throw ConfigError(cluster.at("gpus_per_node").loc(),
+                      "gpus_per_node is " + std::to_string(c.gpus_per_node) + " but a " +
+                          c.node.name + " has " + std::to_string(c.node.gpus) + " GPUs");
+  }
+  if (const ConfigNode* net = cluster.find("network")) {
+    c.network = parse_network_spec(catalog.load("networks", *net, "network"), net->as_string());
+  } else if (c.nodes > 1) {
+    throw ConfigError(cluster.loc(), "cluster.network is required when nodes > 1");
+  }
+  return c;
+}
+
 Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name) {
   scenario_schema().validate(root);
   Scenario s;
   s.name = root.get_string_or("name", std::move(name));
 
-  const ConfigNode& cluster = root.at("cluster");
-  const ConfigNode& node_name = cluster.at("node");
-  s.cluster.node = parse_node_spec(catalog.load("nodes", node_name, "node"), node_name.as_string(), catalog);
-  s.cluster.nodes = static_cast<int>(cluster.get_int_or("nodes", 1));
-  s.cluster.gpus_per_node = static_cast<int>(cluster.get_int_or("gpus_per_node", s.cluster.node.gpus));
-  if (s.cluster.gpus_per_node > s.cluster.node.gpus) {
-    throw ConfigError(cluster.at("gpus_per_node").loc(),
-                      "gpus_per_node is " + std::to_string(s.cluster.gpus_per_node) + " but a " +
-                          s.cluster.node.name + " has " + std::to_string(s.cluster.node.gpus) + " GPUs");
-  }
-  if (const ConfigNode* net = cluster.find("network")) {
-    s.cluster.network = parse_network_spec(catalog.load("networks", *net, "network"), net->as_string());
-  } else if (s.cluster.nodes > 1) {
-    throw ConfigError(cluster.loc(), "cluster.network is required when nodes > 1");
-  }
+  s.cluster = parse_cluster(root.at("cluster"), catalog);
 
   const ConfigNode& w = root.at("workload");
   s.workload.model = w.get_string("model");

@@ -46,6 +46,9 @@ struct Scenario {
 };
 
 const Schema& scenario_schema();
+// The `cluster:` section alone (hpcsim collective reads it from any YAML file).
+const Schema& cluster_schema();
+ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog);
 // Validates the tree and resolves node and network names through the catalog. Inconsistent values
 // (dp that does not match the GPU count, a precision the GPU lacks) are ConfigErrors at their key.
 Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name);
