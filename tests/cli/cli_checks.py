@@ -196,8 +196,67 @@ def check_occupancy():
     expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--format", "xml"), "--format")
 
 
+KERNEL_KEYS = ["time_s", "flops_per_s", "bytes_per_s", "bound", "occupancy"]
+
+
+def kernel(*args):
+    proc = hpcsim("kernel", *args, "--format", "json")
+    expect(proc.returncode == 0, "kernel should succeed: " + " ".join(args), proc)
+    doc = json.loads(proc.stdout)
+    for key in KERNEL_KEYS:
+        expect(key in doc, f"missing JSON key {key}", proc)
+    return doc
+
+
+def check_kernel_reference():
+    # Published measurements (sources in tests/models/kernel_ops_test.cpp): [H200] one H200 SXM machine,
+    # PyTorch 2.11, driver 580, Oct-Nov 2026: 8192^3 bf16 matmul 769-798 TFLOP/s, large device-to-device copy
+    # ~4.3 TB/s read+write; [MAMF] stas00/ml-engineering mamf-finder best shapes: A100 271.2, H100 794.5 TFLOP/s.
+    gemm = ["gemm", "--dtype", "bf16"]
+    tf = kernel("--gpu", "h200-sxm-141gb", *gemm, "--m", "8192", "--n", "8192", "--k", "8192")["flops_per_s"] / 1e12
+    expect(769 * 0.9 <= tf <= 798 * 1.1, f"H200 8192^3 bf16: {tf:.1f} TFLOP/s")
+    copy = kernel("--gpu", "h200-sxm-141gb", "copy", "--bytes", "4GiB")
+    expect(abs(copy["bytes_per_s"] / 4.3e12 - 1) <= 0.10, f"H200 copy: {copy['bytes_per_s'] / 1e12:.2f} TB/s")
+    expect(copy["bound"] == "memory", "a large copy is memory bound")
+    tf = kernel("--gpu", "a100-sxm4-80gb", *gemm, "--m", "1024", "--n", "10240", "--k", "5120")["flops_per_s"] / 1e12
+    expect(abs(tf / 271.2 - 1) <= 0.10, f"A100 best shape: {tf:.1f} TFLOP/s")
+    tf = kernel("--gpu", "h100-sxm5-80gb", *gemm, "--m", "2048", "--n", "2048", "--k", "13312")["flops_per_s"] / 1e12
+    expect(abs(tf / 794.5 - 1) <= 0.10, f"H100 best shape: {tf:.1f} TFLOP/s")
+    lstm = kernel("--gpu", "h200-sxm-141gb", "lstm", "--hidden", "1024", "--batch", "128", "--steps", "25",
+                  "--dtype", "fp16", "--train")
+    expect(lstm["time_s"] > 0 and lstm["kernels"] > 75, "an LSTM launches kernels per time step")
+    for op in (["conv", "--batch", "32", "--c", "64", "--h", "56", "--w", "56", "--k", "64", "--r", "3", "--s", "3",
+                "--pad", "1"], ["softmax", "--rows", "4096", "--cols", "4096"], ["layernorm", "--rows", "8192", "--cols",
+                "1024", "--backward"], ["attention", "--batch", "4", "--heads", "16", "--seq", "2048", "--causal"],
+               ["optimizer", "--params", "1e8", "--tensors", "200", "--impl", "foreach"],
+               ["embedding", "--lookups", "65536", "--dim", "1024", "--vocab", "50000", "--backward"],
+               ["elementwise", "--elements", "1e8", "--ops", "3", "--fused"]):
+        expect(kernel("--gpu", "a100-sxm4-80gb", *op)["time_s"] > 0, " ".join(op))
+    first = hpcsim("kernel", "--gpu", "h100-sxm5-80gb", "gemm", "--m", "4000", "--n", "3000", "--k", "999")
+    second = hpcsim("kernel", "--gpu", "h100-sxm5-80gb", "gemm", "--m", "4000", "--n", "3000", "--k", "999")
+    expect(first.stdout == second.stdout and "bound" in first.stdout, "kernel output is deterministic", first)
+
+
+def check_kernel_errors():
+    gemm = ["gemm", "--m", "64", "--n", "64", "--k", "64"]
+    expect_bad_input(hpcsim("kernel", "--gpu", "h200-sxm", *gemm), "--gpu h200-sxm", "h200-sxm-141gb")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", *gemm, "--dtype", "fp8"), "--dtype fp8", "a100-sxm4-80gb")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", *gemm, "--dtype", "int4"), "--dtype")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "gemm", "--m", "0", "--n", "64", "--k", "64"), "--m")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "gemm", "--m", "64", "--n", "64"), "--k")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "copy", "--bytes", "4 GB/s"), "--bytes")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "copy", "--bytes", "lots"), "--bytes")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "matmul"), "unknown op 'matmul'", "gemm")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", *gemm, "--frob"), "--frob")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", *gemm, "--format", "xml"), "--format")
+    expect_bad_input(hpcsim("kernel", *gemm), "--gpu")
+    expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "conv", "--batch", "1", "--c", "3", "--h", "2", "--w",
+                            "2", "--k", "8", "--r", "3", "--s", "3"), "--r")
+
+
 {"json_keys": check_json_keys, "deterministic": check_deterministic, "store": check_store,
  "errors": check_errors, "list_version": check_list_and_version,
  "collective_busbw": check_collective_busbw, "collective_rows": check_collective_rows,
- "collective_errors": check_collective_errors, "occupancy": check_occupancy}[CHECK]()
+ "collective_errors": check_collective_errors, "occupancy": check_occupancy,
+ "kernel_reference": check_kernel_reference, "kernel_errors": check_kernel_errors}[CHECK]()
 print("1 passed, 0 failed")
