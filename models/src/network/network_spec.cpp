@@ -1,13 +1,21 @@
 #include "models/network/network_spec.h"
 
+#include <stdexcept>
+
+#include "configs/config_error.h"
+
 namespace hpcsim {
 
 const Schema& network_spec_schema() {
   static const Schema schema = Schema::map({
       optional("extends", Schema::string()),
+      optional("description", Schema::string()),
       required("rate", Schema::quantity(Dimension::bandwidth).positive()),
+      optional("lanes", Schema::integer().at_least(1)),
       required("encoding_efficiency", Schema::number().positive().at_most(1.0)),
       required("mtu", Schema::quantity(Dimension::bytes).at_least(64)),
+      optional("max_mtu", Schema::quantity(Dimension::bytes).at_least(64)),
+      optional("mtu_header_bytes", Schema::quantity(Dimension::bytes).at_least(0)),
       required("header_bytes", Schema::quantity(Dimension::bytes).at_least(0)),
       required("switch_latency", Schema::quantity(Dimension::time).at_least(0)),
       required("software_latency", Schema::quantity(Dimension::time).at_least(0)),
@@ -15,21 +23,52 @@ const Schema& network_spec_schema() {
   return schema;
 }
 
+namespace {
+
+// Why an MTU cannot be used, or empty when it can.
+std::string mtu_problem(const NetworkSpec& n, double mtu) {
+  if (mtu > n.max_mtu_bytes) {
+    return "MTU " + std::to_string(static_cast<long long>(mtu)) + " B exceeds the " +
+           std::to_string(static_cast<long long>(n.max_mtu_bytes)) + " B maximum of " + n.name;
+  }
+  if (mtu <= n.mtu_header_bytes) {
+    return "MTU " + std::to_string(static_cast<long long>(mtu)) + " B leaves no room for the " +
+           std::to_string(static_cast<long long>(n.mtu_header_bytes)) + " B of headers inside it";
+  }
+  return {};
+}
+
+}  // namespace
+
 NetworkSpec parse_network_spec(const ConfigNode& node, std::string name) {
   network_spec_schema().validate(node);
   NetworkSpec n;
   n.name = std::move(name);
   n.rate = node.get_quantity("rate", Dimension::bandwidth);
+  n.lanes = static_cast<int>(node.get_int_or("lanes", 1));
   n.encoding_efficiency = node.get_number("encoding_efficiency");
   n.mtu_bytes = node.get_quantity("mtu", Dimension::bytes);
+  n.max_mtu_bytes = node.get_quantity_or("max_mtu", Dimension::bytes, n.mtu_bytes);
+  n.mtu_header_bytes = node.get_quantity_or("mtu_header_bytes", Dimension::bytes, 0);
   n.header_bytes = node.get_quantity("header_bytes", Dimension::bytes);
   n.switch_latency_s = node.get_quantity("switch_latency", Dimension::time);
   n.software_latency_s = node.get_quantity("software_latency", Dimension::time);
+  if (std::string problem = mtu_problem(n, n.mtu_bytes); !problem.empty()) {
+    throw ConfigError(node.at("mtu").loc(), problem);
+  }
   return n;
 }
 
 double NetworkSpec::payload_bandwidth() const {
-  return rate * encoding_efficiency * mtu_bytes / (mtu_bytes + header_bytes);
+  const double payload = mtu_bytes - mtu_header_bytes;
+  return data_rate() * payload / (mtu_bytes + header_bytes);
+}
+
+NetworkSpec NetworkSpec::with_mtu(double mtu) const {
+  if (std::string problem = mtu_problem(*this, mtu); !problem.empty()) throw std::invalid_argument(problem);
+  NetworkSpec n = *this;
+  n.mtu_bytes = mtu;
+  return n;
 }
 
 }  // namespace hpcsim

@@ -1,26 +1,124 @@
 #include "models/node/node_spec.h"
 
+#include "configs/config_error.h"
+
 namespace hpcsim {
+
+namespace {
+
+Schema count() { return Schema::integer().at_least(0); }
+Schema positive_count() { return Schema::integer().at_least(1); }
+
+NetworkSpec load_link(const SpecCatalog& catalog, const ConfigNode& name) {
+  return parse_network_spec(catalog.load("networks", name, "link"), name.as_string());
+}
+
+std::string str(long long v) { return std::to_string(v); }
+
+void read_gpu_interconnect(const ConfigNode& ic, NodeSpec& n, const SpecCatalog& catalog) {
+  n.gpu_link.kind = ic.get_string("kind");
+  if (n.gpu_link.kind == "pcie") {
+    if (ic.has("link") || ic.has("links_per_gpu") || ic.has("pairs")) {
+      throw ConfigError(ic.loc(), "a pcie GPU interconnect takes its links from the node's pcie section");
+    }
+    return;
+  }
+  n.gpu_link_spec = load_link(catalog, ic.at("link"));
+  const NetworkSpec& link = *n.gpu_link_spec;
+  if (n.gpu_link.kind == "nvswitch") {
+    n.nvlinks_per_gpu = static_cast<int>(ic.get_int("links_per_gpu"));
+    if (ic.has("pairs")) throw ConfigError(ic.at("pairs").loc(), "an nvswitch node has no per-pair links");
+    n.gpu_link.bandwidth = n.nvlinks_per_gpu * link.payload_bandwidth();
+    n.gpu_link.latency_s = link.software_latency_s + link.switch_latency_s;
+    return;
+  }
+  // nvlink: explicit pairs.
+  if (ic.has("links_per_gpu")) {
+    throw ConfigError(ic.at("links_per_gpu").loc(), "links_per_gpu is for nvswitch; list nvlink pairs instead");
+  }
+  const ConfigNode& pairs = ic.at("pairs");
+  std::vector<int> seen(static_cast<std::size_t>(n.gpus) * n.gpus, 0);
+  for (const ConfigNode& item : pairs.items()) {
+    if (!item.is_sequence() || item.items().size() != 3) {
+      throw ConfigError(item.loc(), "an NVLink pair is [gpu, gpu, links], got " + item.describe());
+    }
+    NvlinkPair p{static_cast<int>(item.items()[0].as_int()), static_cast<int>(item.items()[1].as_int()),
+                 static_cast<int>(item.items()[2].as_int())};
+    for (int k = 0; k < 2; ++k) {
+      const int g = k == 0 ? p.a : p.b;
+      if (g < 0 || g >= n.gpus) {
+        throw ConfigError(item.items()[k].loc(), "GPU " + str(g) + " is not one of the node's " + str(n.gpus) +
+                                                     " GPUs (0.." + str(n.gpus - 1) + ")");
+      }
+    }
+    if (p.a == p.b) throw ConfigError(item.loc(), "an NVLink pair joins two different GPUs");
+    if (p.links < 1) throw ConfigError(item.items()[2].loc(), "an NVLink pair has at least 1 link");
+    int& dup = seen[static_cast<std::size_t>(std::min(p.a, p.b)) * n.gpus + std::max(p.a, p.b)];
+    if (dup++) throw ConfigError(item.loc(), "GPUs " + str(p.a) + " and " + str(p.b) + " are listed twice");
+    n.nvlink_pairs.push_back(p);
+  }
+  n.gpu_link.bandwidth = link.payload_bandwidth();
+  n.gpu_link.latency_s = link.software_latency_s;
+}
+
+void read_pcie(const ConfigNode& pcie, NodeSpec& n, const SpecCatalog& catalog) {
+  n.pcie.link = load_link(catalog, pcie.at("link"));
+  n.pcie.lanes = static_cast<int>(pcie.get_int_or("lanes", n.pcie.link->lanes));
+  n.pcie.switches = static_cast<int>(pcie.get_int("switches"));
+  n.pcie.gpus_per_switch = static_cast<int>(pcie.get_int_or("gpus_per_switch", 0));
+  n.pcie.nics_per_switch = static_cast<int>(pcie.get_int_or("nics_per_switch", 0));
+  n.pcie.p2p = pcie.get_bool_or("p2p", true);
+  auto check_holds = [&](const char* key, int per_switch, int devices, const char* what) {
+    if (devices == 0) return;
+    if (per_switch < 1 || per_switch * n.pcie.switches < devices) {
+      const ConfigNode* at = pcie.find(key);
+      throw ConfigError(at ? at->loc() : pcie.loc(),
+                        str(n.pcie.switches) + " PCIe switches with " + key + " " + str(per_switch) +
+                            " cannot hold the node's " + str(devices) + " " + what);
+    }
+  };
+  check_holds("gpus_per_switch", n.pcie.gpus_per_switch, n.gpus, "GPUs");
+  check_holds("nics_per_switch", n.pcie.nics_per_switch, n.nics.count, "NICs");
+}
+
+}  // namespace
 
 const Schema& node_spec_schema() {
   static const Schema schema = Schema::map({
       optional("extends", Schema::string()),
-      required("gpu", Schema::string()),
-      required("gpus", Schema::integer().at_least(1)),
-      required("gpu_link", Schema::map({
-                               required("kind", Schema::one_of({"nvswitch", "nvlink", "pcie"})),
-                               required("bandwidth", Schema::quantity(Dimension::bandwidth).positive()),
-                               required("latency", Schema::quantity(Dimension::time).at_least(0)),
-                           })),
+      optional("description", Schema::string()),
+      optional("gpu", Schema::string()),
+      required("gpus", count()),
+      optional("gpu_interconnect",
+               Schema::map({
+                   required("kind", Schema::one_of({"nvswitch", "nvlink", "pcie"})),
+                   optional("link", Schema::string()),
+                   optional("links_per_gpu", positive_count()),
+                   optional("pairs", Schema::list(Schema::list(Schema::integer())).non_empty()),
+               })),
       required("nics", Schema::map({
-                           required("count", Schema::integer().at_least(0)),
+                           required("count", count()),
                            required("rate", Schema::quantity(Dimension::bandwidth).positive()),
+                           optional("rails", positive_count()),
+                           optional("gpudirect_rdma", Schema::boolean()),
                        })),
       required("cpu", Schema::map({
-                          required("sockets", Schema::integer().at_least(1)),
-                          required("cores_per_socket", Schema::integer().at_least(1)),
+                          optional("model", Schema::string()),
+                          required("sockets", positive_count()),
+                          required("cores_per_socket", positive_count()),
+                          required("clock", Schema::quantity(Dimension::frequency).positive()),
+                          required("flops_per_socket", Schema::quantity(Dimension::compute_rate).positive()),
+                          required("memory_bandwidth_per_socket", Schema::quantity(Dimension::bandwidth).positive()),
                       })),
       required("host_memory", Schema::quantity(Dimension::bytes).positive()),
+      optional("pcie", Schema::map({
+                           required("link", Schema::string()),
+                           optional("lanes", positive_count()),
+                           required("switches", positive_count()),
+                           optional("gpus_per_switch", positive_count()),
+                           optional("nics_per_switch", positive_count()),
+                           optional("p2p", Schema::boolean()),
+                       })),
   });
   return schema;
 }
@@ -29,20 +127,51 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   node_spec_schema().validate(node);
   NodeSpec n;
   n.name = std::move(name);
-  const ConfigNode& gpu_name = node.at("gpu");
-  n.gpu = parse_gpu_spec(catalog.load("gpus", gpu_name, "GPU"), gpu_name.as_string());
   n.gpus = static_cast<int>(node.get_int("gpus"));
-  const ConfigNode& link = node.at("gpu_link");
-  n.gpu_link.kind = link.get_string("kind");
-  n.gpu_link.bandwidth = link.get_quantity("bandwidth", Dimension::bandwidth);
-  n.gpu_link.latency_s = link.get_quantity("latency", Dimension::time);
+  if (n.gpus > 0) {
+    if (!node.has("gpu")) throw ConfigError(node.at("gpus").loc(), "a node with GPUs names their spec in `gpu:`");
+    if (!node.has("gpu_interconnect")) {
+      throw ConfigError(node.at("gpus").loc(), "a node with GPUs describes how they connect in `gpu_interconnect:`");
+    }
+    const ConfigNode& gpu_name = node.at("gpu");
+    n.gpu = parse_gpu_spec(catalog.load("gpus", gpu_name, "GPU"), gpu_name.as_string());
+  } else {
+    for (const char* key : {"gpu", "gpu_interconnect"}) {
+      if (node.has(key)) {  // reported at gpus: the count is the likelier mistake
+        throw ConfigError(node.at("gpus").loc(), "gpus is 0 but the node names its `" + std::string(key) +
+                                                     "` (" + node.at(key).loc().to_string() + ")");
+      }
+    }
+  }
+
   const ConfigNode& nics = node.at("nics");
   n.nics.count = static_cast<int>(nics.get_int("count"));
   n.nics.rate_bits = nics.get_quantity("rate", Dimension::bandwidth) * 8.0;
+  n.nics.rails = static_cast<int>(nics.get_int_or("rails", std::max(n.nics.count, 1)));
+  n.nics.gpudirect_rdma = nics.get_bool_or("gpudirect_rdma", n.gpus > 0);
+  if (n.nics.count > 0 && n.nics.rails > n.nics.count) {
+    throw ConfigError(nics.at("rails").loc(), str(n.nics.rails) + " rails need at least as many NICs, not " +
+                                                  str(n.nics.count));
+  }
+
   const ConfigNode& cpu = node.at("cpu");
-  n.cpu_sockets = static_cast<int>(cpu.get_int("sockets"));
-  n.cpu_cores_per_socket = static_cast<int>(cpu.get_int("cores_per_socket"));
+  n.cpu.model = cpu.get_string_or("model", "");
+  n.cpu.sockets = static_cast<int>(cpu.get_int("sockets"));
+  n.cpu.cores_per_socket = static_cast<int>(cpu.get_int("cores_per_socket"));
+  n.cpu.clock_hz = cpu.get_quantity("clock", Dimension::frequency);
+  n.cpu.flops_per_socket = cpu.get_quantity("flops_per_socket", Dimension::compute_rate);
+  n.cpu.memory_bandwidth_per_socket = cpu.get_quantity("memory_bandwidth_per_socket", Dimension::bandwidth);
+  n.cpu_sockets = n.cpu.sockets;
+  n.cpu_cores_per_socket = n.cpu.cores_per_socket;
   n.host_memory_bytes = node.get_quantity("host_memory", Dimension::bytes);
+
+  if (const ConfigNode* pcie = node.find("pcie")) read_pcie(*pcie, n, catalog);
+  if (n.gpus > 0) {
+    read_gpu_interconnect(node.at("gpu_interconnect"), n, catalog);
+    if (n.gpu_link.kind == "pcie" && !n.pcie.modelled()) {
+      throw ConfigError(node.at("gpu_interconnect").loc(), "GPUs that talk over PCIe need a `pcie:` section");
+    }
+  }
   return n;
 }
 

@@ -8,6 +8,7 @@
 #include "configs/config_node.h"
 #include "models/gpu/precision.h"
 #include "models/network/network_spec.h"
+#include "models/network/topology_spec.h"
 #include "models/node/node_spec.h"
 
 namespace hpcsim {
@@ -16,7 +17,8 @@ struct ClusterConfig {
   NodeSpec node;
   int nodes = 1;
   int gpus_per_node = 0;  // defaults to every GPU of the node
-  std::optional<NetworkSpec> network;
+  std::optional<NetworkSpec> network;  // with cluster.mtu applied when given
+  TopologySpec topology;               // crossbar unless cluster.topology says otherwise
   int gpus() const { return nodes * gpus_per_node; }
 };
 

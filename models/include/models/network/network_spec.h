@@ -1,5 +1,6 @@
 #pragma once
-// A link technology as configs/networks/*.yaml describes it.
+// A link technology as configs/networks/*.yaml describes it: cluster networks (InfiniBand, RoCE, TCP over
+// Ethernet, Omni-Path, EFA) and the links inside a node (NVLink, PCIe) share one description.
 #include <string>
 
 #include "configs/config_node.h"
@@ -9,18 +10,28 @@ namespace hpcsim {
 
 struct NetworkSpec {
   std::string name;
-  double rate = 0;                 // line rate, bytes/s
-  double encoding_efficiency = 1;  // payload bits per line bit after encoding/FEC
-  double mtu_bytes = 0;
-  double header_bytes = 0;         // per-packet framing and protocol headers
-  double switch_latency_s = 0;     // per hop
-  double software_latency_s = 0;   // per message at the end hosts
+  double rate = 0;                 // signalling (line) rate of one port of `lanes` lanes, bytes/s, per direction
+  int lanes = 1;                   // the width `rate` is quoted for (a node may use a link narrower or wider)
+  double encoding_efficiency = 1;  // data bits per line bit after line coding and FEC
+  double mtu_bytes = 0;            // the configured MTU (a setting: see with_mtu)
+  double max_mtu_bytes = 0;        // the largest MTU the technology allows
+  double mtu_header_bytes = 0;     // protocol headers counted inside the MTU (IP + TCP for Ethernet)
+  double header_bytes = 0;         // per-packet bytes on the wire outside the MTU (framing, link headers, CRCs)
+  double switch_latency_s = 0;     // per switch hop
+  double software_latency_s = 0;   // per message at the end hosts (stack, driver, NIC)
 
-  // Payload bytes/s one port carries: line rate less encoding, less headers per MTU-sized packet.
+  // Data rate after encoding: what the technology is sold at (e.g. 200 Gb/s for HDR).
+  double data_rate() const { return rate * encoding_efficiency; }
+  // Payload bytes/s one port carries: the data rate times payload / wire bytes of an MTU-sized packet.
   double payload_bandwidth() const;
+  // Payload bandwidth of a link `lanes` wide (PCIe x8 vs x16, say).
+  double payload_bandwidth(int lanes) const { return payload_bandwidth() * lanes / this->lanes; }
+  // The same technology run with another MTU; std::invalid_argument when outside (headers, max_mtu].
+  NetworkSpec with_mtu(double mtu_bytes) const;
 };
 
 const Schema& network_spec_schema();
+// Validates and reads a link spec. An MTU above max_mtu or not above its in-MTU headers is a ConfigError.
 NetworkSpec parse_network_spec(const ConfigNode& node, std::string name);
 
 }  // namespace hpcsim

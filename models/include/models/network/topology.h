@@ -1,0 +1,44 @@
+#pragma once
+// The switch graph of a cluster network, built from a TopologySpec for a number of nodes (Boost.Graph for
+// construction checks and breadth-first distances, flat arrays for routing). Endpoints are NIC ports,
+// numbered node-major (endpoint = node * nics_per_node + nic); each attaches to one switch. Routing takes
+// a shortest path; where several next hops are equally short (ECMP), a deterministic hash of the flow picks
+// one. Distances are computed per destination switch on first use and cached: nothing is all-pairs.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/network/topology_spec.h"
+
+namespace hpcsim {
+
+class Topology {
+ public:
+  // Throws ConfigError at spec.where (or std::invalid_argument when the spec has no location) when the
+  // topology cannot hold the endpoints or is disconnected.
+  static Topology build(const TopologySpec& spec, int nodes, int nics_per_node, int rails);
+
+  Topology(Topology&&) noexcept;
+  Topology& operator=(Topology&&) noexcept;
+  ~Topology();
+
+  TopologyKind kind() const;
+  int switch_count() const;
+  int link_count() const;  // undirected switch-to-switch links
+  int endpoint_count() const;
+  int switch_of(int endpoint) const;
+  std::pair<int, int> link_ends(int link) const;
+  // Switch-to-switch hops from endpoint a's switch to endpoint b's, appended to `out` as directed link
+  // indices (2 * link + 0 when crossed from its first end to its second, + 1 the other way).
+  void route(int from_endpoint, int to_endpoint, std::uint64_t flow_hash, std::vector<int>& out) const;
+  // Shortest distance in switch-to-switch hops.
+  int hops(int from_endpoint, int to_endpoint) const;
+
+ private:
+  struct Impl;
+  explicit Topology(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpcsim

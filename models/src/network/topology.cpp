@@ -1,0 +1,135 @@
+#include "models/network/topology.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/connected_components.hpp>
+#include <stdexcept>
+
+#include "configs/config_error.h"
+#include "topology_graph.h"
+
+namespace hpcsim {
+
+namespace {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: a fixed, well-spread hash
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+[[noreturn]] void fail(const TopologySpec& spec, const std::string& message) {
+  const std::string text = "bad " + topology_kind_name(spec.kind) + " topology: " + message;
+  if (!spec.where.file.empty()) throw ConfigError(spec.where, text);
+  throw std::invalid_argument(text);
+}
+
+}  // namespace
+
+struct Topology::Impl {
+  TopologyKind kind;
+  TopologyGraph g;
+  Graph graph;
+  std::vector<int> adj_begin;           // per switch, into adj
+  std::vector<std::pair<int, int>> adj;  // (neighbour, directed link)
+  mutable std::vector<std::vector<int>> dist_to;  // per destination switch, filled on first use
+
+  const std::vector<int>& distances(int dst) const {
+    std::vector<int>& d = dist_to[static_cast<std::size_t>(dst)];
+    if (d.empty()) {
+      d.assign(static_cast<std::size_t>(g.switches), -1);
+      d[static_cast<std::size_t>(dst)] = 0;
+      boost::breadth_first_search(
+          graph, boost::vertex(static_cast<std::size_t>(dst), graph),
+          boost::visitor(boost::make_bfs_visitor(boost::record_distances(d.data(), boost::on_tree_edge()))));
+    }
+    return d;
+  }
+};
+
+Topology::Topology(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Topology::Topology(Topology&&) noexcept = default;
+Topology& Topology::operator=(Topology&&) noexcept = default;
+Topology::~Topology() = default;
+
+Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node, int rails) {
+  if (nodes < 1 || nics_per_node < 1) fail(spec, "needs at least one node with a NIC");
+  auto impl = std::make_unique<Impl>();
+  impl->kind = spec.kind;
+  try {
+    switch (spec.kind) {
+      case TopologyKind::crossbar: impl->g = build_crossbar(nodes * nics_per_node); break;
+      case TopologyKind::fat_tree: impl->g = build_fat_tree(spec, nodes, nics_per_node, rails, false); break;
+      case TopologyKind::rail_optimized: impl->g = build_fat_tree(spec, nodes, nics_per_node, rails, true); break;
+      case TopologyKind::dragonfly: impl->g = build_dragonfly(spec, nodes, nics_per_node); break;
+      case TopologyKind::torus: impl->g = build_torus(spec, nodes, nics_per_node); break;
+      case TopologyKind::edge_list: impl->g = build_edge_list(spec, nodes, nics_per_node); break;
+    }
+  } catch (const TopologyProblem& p) {
+    fail(spec, p.message);
+  }
+  TopologyGraph& g = impl->g;
+  impl->graph = Graph(static_cast<std::size_t>(g.switches));
+  std::vector<int> degree(static_cast<std::size_t>(g.switches) + 1, 0);
+  for (const auto& [a, b] : g.links) {
+    boost::add_edge(static_cast<std::size_t>(a), static_cast<std::size_t>(b), impl->graph);
+    ++degree[a];
+    ++degree[b];
+  }
+  std::vector<int> component(static_cast<std::size_t>(g.switches));
+  if (boost::connected_components(impl->graph, component.data()) > 1) {
+    std::size_t lost = 0;
+    while (component[lost] == component[0]) ++lost;
+    const auto name = [&](std::size_t s) {
+      return spec.kind == TopologyKind::edge_list ? "'" + spec.switch_names[s] + "'" : "switch " + std::to_string(s);
+    };
+    fail(spec, "the network is disconnected: " + name(lost) + " cannot reach " + name(0));
+  }
+  impl->adj_begin.assign(static_cast<std::size_t>(g.switches) + 1, 0);
+  for (int s = 0; s < g.switches; ++s) impl->adj_begin[s + 1] = impl->adj_begin[s] + degree[s];
+  impl->adj.resize(static_cast<std::size_t>(impl->adj_begin.back()));
+  std::vector<int> fill(impl->adj_begin.begin(), impl->adj_begin.end() - 1);
+  for (std::size_t l = 0; l < g.links.size(); ++l) {
+    const auto [a, b] = g.links[l];
+    impl->adj[fill[a]++] = {b, static_cast<int>(2 * l)};
+    impl->adj[fill[b]++] = {a, static_cast<int>(2 * l + 1)};
+  }
+  impl->dist_to.resize(static_cast<std::size_t>(g.switches));
+  return Topology(std::move(impl));
+}
+
+TopologyKind Topology::kind() const { return impl_->kind; }
+int Topology::switch_count() const { return impl_->g.switches; }
+int Topology::link_count() const { return static_cast<int>(impl_->g.links.size()); }
+int Topology::endpoint_count() const { return static_cast<int>(impl_->g.endpoint_switch.size()); }
+int Topology::switch_of(int endpoint) const { return impl_->g.endpoint_switch.at(static_cast<std::size_t>(endpoint)); }
+std::pair<int, int> Topology::link_ends(int link) const { return impl_->g.links.at(static_cast<std::size_t>(link)); }
+
+int Topology::hops(int from_endpoint, int to_endpoint) const {
+  return impl_->distances(switch_of(to_endpoint))[static_cast<std::size_t>(switch_of(from_endpoint))];
+}
+
+void Topology::route(int from_endpoint, int to_endpoint, std::uint64_t flow_hash, std::vector<int>& out) const {
+  const int dst = switch_of(to_endpoint);
+  const std::vector<int>& dist = impl_->distances(dst);
+  int at = switch_of(from_endpoint);
+  for (int hop = 0; at != dst; ++hop) {
+    const int want = dist[static_cast<std::size_t>(at)] - 1;
+    const int begin = impl_->adj_begin[at], end = impl_->adj_begin[at + 1];
+    int choices = 0;
+    for (int i = begin; i < end; ++i) choices += dist[impl_->adj[i].first] == want;
+    int pick = static_cast<int>(mix(flow_hash ^ mix(static_cast<std::uint64_t>(hop))) % static_cast<std::uint64_t>(choices));
+    for (int i = begin; i < end; ++i) {
+      if (dist[impl_->adj[i].first] == want && pick-- == 0) {
+        out.push_back(impl_->adj[i].second);
+        at = impl_->adj[i].first;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace hpcsim
