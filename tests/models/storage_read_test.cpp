@@ -212,3 +212,11 @@ TEST_CASE("impossible reads are refused") {
   striped.stripe_count = 9;
   CHECK_THROWS_AS(simulate_dataset_read(lustre(8, 1e9, 1e9), striped), std::invalid_argument);
 }
+
+TEST_CASE("files read one after another from different targets still saturate the targets") {
+  const StorageSpec pfs = lustre(8, 1e9, 100e9);
+  const auto r = simulate_dataset_read(pfs, dataset(8, 256e6, 1));  // file i lives on target i
+  CHECK(r.bytes_per_s == Approx(1e9).epsilon(1e-6));
+  CHECK(r.bottleneck == "target bandwidth");
+  CHECK(utilisation(r, "target bandwidth") == Approx(1).epsilon(1e-6));
+}

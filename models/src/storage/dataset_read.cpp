@@ -163,6 +163,22 @@ void check_job(const StorageSpec& spec, const DatasetRead& job) {
                                 " targets");
 }
 
+// How busy a kind of resource was: the larger of its busiest member's load over the whole run and the load
+// of all members together over the time (at most the run's) any of them was in use. The second catches
+// work that moves from member to member, such as successive files each on its own storage target.
+double group_utilisation(const FairShare& fs, const std::vector<ResourceId>& members, double time_s) {
+  double busiest = 0, saturated_s = 0, busy_s = 0;
+  for (ResourceId id : members) {
+    const ResourceStats stats = fs.stats(id);
+    const double full_s = stats.carried / stats.capacity;  // time it would take at full capacity
+    busiest = std::max(busiest, full_s / time_s);
+    saturated_s += full_s;
+    busy_s += stats.busy_time.to_seconds();
+  }
+  const double together = busy_s > 0 ? saturated_s / std::max(busy_s, time_s) : 0;
+  return std::max(busiest, together);
+}
+
 }  // namespace
 
 DatasetReadResult simulate_dataset_read(const StorageSpec& spec, const DatasetRead& job) {
@@ -181,12 +197,7 @@ DatasetReadResult simulate_dataset_read(const StorageSpec& spec, const DatasetRe
   out.events = sim.events_processed();
   const ResourceUse* busiest = nullptr;
   for (const storage_detail::ResourceGroup& group : res.groups) {
-    ResourceUse use{group.name, 0};
-    for (ResourceId id : group.members) {
-      const ResourceStats stats = fs.stats(id);
-      use.utilisation = std::max(use.utilisation, stats.carried / (stats.capacity * out.time_s));
-    }
-    out.utilisation.push_back(use);
+    out.utilisation.push_back({group.name, group_utilisation(fs, group.members, out.time_s)});
   }
   for (const ResourceUse& use : out.utilisation)
     if (!busiest || use.utilisation > busiest->utilisation) busiest = &use;

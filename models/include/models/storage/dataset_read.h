@@ -19,10 +19,13 @@ struct DatasetRead {
   std::optional<int> stripe_count;  // pfs only: overrides the spec's default striping for the files
 };
 
-// The busiest resource of one kind, e.g. "client network" (the most loaded client port).
+// How busy one kind of resource was, e.g. "client network" (all client ports).
 struct ResourceUse {
   std::string name;
-  double utilisation = 0;  // carried / (capacity * time) over the whole read
+  // carried / (capacity * time): the larger of the busiest member's over the whole read and all members'
+  // together over the time any of them was in use (so files read one after another from different
+  // targets still show the targets as saturated).
+  double utilisation = 0;
 };
 
 struct DatasetReadResult {
