@@ -19,6 +19,7 @@ Action add_version_command(CLI::App& app);
 Action add_kernel_command(CLI::App& app);
 Action add_collective_command(CLI::App& app);
 Action add_io_command(CLI::App& app);
+Action add_occupancy_command(CLI::App& app);
 
 // The folder of shipped specs: $HPCSIM_CONFIG_DIR, else the source tree's configs/.
 std::string config_root();

@@ -13,7 +13,7 @@ namespace {
 int round_up(int x, int unit) { return unit <= 0 ? x : (x + unit - 1) / unit * unit; }
 int divide_up(int x, int unit) { return (x + unit - 1) / unit; }
 
-[[noreturn]] void invalid(const std::string& message) { throw std::invalid_argument(message); }
+[[noreturn]] void invalid(LaunchField field, const std::string& message) { throw InvalidLaunch(field, message); }
 
 // Registers are allocated per warp in units of register_allocation_unit, and each warp lives in one
 // sub-partition whose share of the register file is fixed: a block count that fits the SM total can still
@@ -24,7 +24,7 @@ int blocks_by_registers(const SmLimits& sm, int regs_per_thread, int warps_per_b
   // The hardware's per-block check assumes the block's warps spread over every sub-partition.
   const int regs_checked = regs_per_warp * round_up(warps_per_block, sm.sub_partitions);
   if (regs_per_block > sm.max_registers_per_block || regs_checked > sm.max_registers_per_block) {
-    invalid(std::to_string(regs_per_thread) + " registers per thread x " + std::to_string(warps_per_block) +
+    invalid(LaunchField::registers, std::to_string(regs_per_thread) + " registers per thread x " + std::to_string(warps_per_block) +
             " warps need " + std::to_string(regs_checked) + " registers per block; the limit is " +
             std::to_string(sm.max_registers_per_block));
   }
@@ -38,7 +38,7 @@ int blocks_by_registers(const SmLimits& sm, int regs_per_thread, int warps_per_b
 int blocks_by_smem(const SmLimits& sm, const LaunchResources& launch, int& smem_per_block, int& smem_per_sm) {
   smem_per_block = round_up(launch.smem_per_block + sm.smem_reserved_per_block, sm.smem_allocation_granularity);
   if (launch.smem_per_block > sm.max_smem_per_block) {
-    invalid(std::to_string(launch.smem_per_block) + " bytes of shared memory per block exceed the maximum of " +
+    invalid(LaunchField::shared_memory, std::to_string(launch.smem_per_block) + " bytes of shared memory per block exceed the maximum of " +
             std::to_string(sm.max_smem_per_block));
   }
   const int largest = sm.smem_carveouts.back();
@@ -67,15 +67,15 @@ std::string_view to_string(OccupancyLimiter limiter) {
 
 Occupancy compute_occupancy(const SmLimits& sm, const LaunchResources& launch) {
   if (launch.threads_per_block < 1 || launch.threads_per_block > sm.max_threads_per_block) {
-    invalid(std::to_string(launch.threads_per_block) + " threads per block: must be 1 to " +
+    invalid(LaunchField::threads, std::to_string(launch.threads_per_block) + " threads per block: must be 1 to " +
             std::to_string(sm.max_threads_per_block));
   }
   if (launch.registers_per_thread < 0 || launch.registers_per_thread > sm.max_registers_per_thread) {
-    invalid(std::to_string(launch.registers_per_thread) + " registers per thread: must be 0 to " +
+    invalid(LaunchField::registers, std::to_string(launch.registers_per_thread) + " registers per thread: must be 0 to " +
             std::to_string(sm.max_registers_per_thread));
   }
-  if (launch.smem_per_block < 0) invalid("shared memory per block cannot be negative");
-  if (sm.smem_carveouts.empty() || sm.max_warps <= 0) invalid("the SM limits are incomplete");
+  if (launch.smem_per_block < 0) invalid(LaunchField::shared_memory, "shared memory per block cannot be negative");
+  if (sm.smem_carveouts.empty() || sm.max_warps <= 0) throw std::invalid_argument("the SM limits are incomplete");
 
   Occupancy o;
   const int warps_per_block = divide_up(launch.threads_per_block, sm.warp_size);

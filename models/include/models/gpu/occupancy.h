@@ -2,6 +2,8 @@
 // Theoretical occupancy of a kernel launch by the CUDA rules (what cudaOccupancyMaxActiveBlocksPerMultiprocessor
 // reports): how many blocks fit on one SM at once, and which resource stops one more from fitting.
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "models/gpu/gpu_spec.h"
@@ -31,7 +33,19 @@ struct Occupancy {
   int smem_per_sm = 0;                 // the carveout the SM is configured with
 };
 
-// Throws std::invalid_argument, naming the limit, for a launch that cannot run at all (more threads than a
+// Which part of a launch broke a limit, so a caller can name its own flag or field.
+enum class LaunchField { threads, registers, shared_memory };
+
+class InvalidLaunch : public std::invalid_argument {
+ public:
+  InvalidLaunch(LaunchField field, const std::string& message) : std::invalid_argument(message), field_(field) {}
+  LaunchField field() const { return field_; }
+
+ private:
+  LaunchField field_;
+};
+
+// Throws InvalidLaunch, naming the limit, for a launch that cannot run at all (more threads than a
 // block may have, more registers per thread or per block than allowed, more shared memory than a block may
 // use) rather than reporting zero blocks.
 Occupancy compute_occupancy(const SmLimits& sm, const LaunchResources& launch);
