@@ -119,7 +119,8 @@ int run(const CollectiveOptions& o) {
     const ClusterConfig cluster = cluster_of(o, catalog);
     Simulator sim;
     FairShare fs(sim);
-    const ClusterFabric fabric(fs, cluster.node, cluster.nodes, cluster.gpus_per_node, cluster.network);
+    const ClusterFabric fabric(fs, cluster.node, cluster.nodes, cluster.gpus_per_node, cluster.network,
+                               cluster.topology);
     if (o.gpus && (*o.gpus < 1 || *o.gpus > fabric.gpus())) {
       throw FlagError{"--gpus must be 1.." + std::to_string(fabric.gpus()) + " for this cluster, got " +
                       std::to_string(*o.gpus)};
