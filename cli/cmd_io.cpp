@@ -42,7 +42,10 @@ std::string to_json(const StorageSpec& spec, const DatasetRead& job, const Datas
       << "  \"time_s\": " << number(r.time_s) << ",\n"
       << "  \"throughput\": {\"samples_per_s\": " << number(r.samples_per_s)
       << ", \"bytes_per_s\": " << number(r.bytes_per_s) << "},\n"
-      << "  \"bottleneck\": \"" << r.bottleneck << "\",\n  \"utilisation\": {";
+      << "  \"bottleneck\": \"" << r.bottleneck << "\",\n"
+      << "  \"reader_time_s\": {\"queue\": " << number(r.reader_time.queue_s) << ", \"latency\": "
+      << number(r.reader_time.latency_s) << ", \"transfer\": " << number(r.reader_time.transfer_s) << "},\n"
+      << "  \"utilisation\": {";
   for (std::size_t i = 0; i < r.utilisation.size(); ++i)
     out << (i ? ", " : "") << "\"" << r.utilisation[i].name << "\": " << number(r.utilisation[i].utilisation);
   out << "},\n  \"events\": " << r.events << "\n}\n";
@@ -57,7 +60,9 @@ std::string to_table(const StorageSpec& spec, const DatasetRead& job, const Data
       << "time         " << number(r.time_s) << " s\n"
       << "throughput   " << number(r.samples_per_s) << " samples/s, "
       << number(r.bytes_per_s / 1e6) << " MB/s\n"
-      << "bottleneck   " << r.bottleneck << "\n";
+      << "bottleneck   " << r.bottleneck << "\n"
+      << "reader time  " << number(r.reader_time.queue_s) << " s queued, " << number(r.reader_time.latency_s)
+      << " s in latency, " << number(r.reader_time.transfer_s) << " s moving data\n";
   for (const ResourceUse& use : r.utilisation) out << "  " << use.name << ": " << number(100 * use.utilisation) << "% busy\n";
   return out.str();
 }

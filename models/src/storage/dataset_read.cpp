@@ -44,13 +44,14 @@ class Reading {
  public:
   Reading(Simulator& sim, FairShare& fs, const StorageSpec& spec, const DatasetRead& job, StorageResources& res)
       : sim_(sim), fs_(fs), spec_(spec), job_(job), res_(res),
-        stripe_count_(job.stripe_count.value_or(spec.stripe_count)), pending_parts_(job.readers, 0) {}
+        stripe_count_(job.stripe_count.value_or(spec.stripe_count)), pending_parts_(job.readers, 0),
+        sample_start_(job.readers, Time::zero()) {}
 
   void start() {
     for (int r = 0; r < job_.readers; ++r) next_sample(r);
   }
   Time finished() const { return finished_; }
-  bool waited_for_slots() const { return waited_; }
+  const ReaderTime& reader_time() const { return time_; }
 
  private:
   struct Request {
@@ -58,14 +59,17 @@ class Reading {
     int server = 0;
     double bytes = 0;
     int flows_left = 0;
+    Time queued = Time::zero();  // when it asked for a queue slot
+    Time waited = Time::zero();  // how long it waited for one
   };
 
   void next_sample(int reader) {
     if (next_ == job_.samples) return;
     const std::int64_t sample = next_++;
+    sample_start_[reader] = sim_.now();
     if (res_.metadata == kNoResource) return read_data(reader, sample);
     // Opening the file costs the metadata server one operation before any data is asked for.
-    sim_.schedule_in(Time::seconds(res_.metadata_latency_s), [this, reader, sample] {
+    sim_.schedule_in(metadata_latency_, [this, reader, sample] {
       const ResourceId path[] = {res_.metadata};
       fs_.start_flow(path, 1.0, [this, reader, sample](FlowId) { read_data(reader, sample); });
     });
@@ -75,13 +79,12 @@ class Reading {
     const std::vector<Part> parts = parts_of(spec_, stripe_count_, sample, node_of(reader), job_.sample_bytes);
     pending_parts_[reader] = static_cast<int>(parts.size());
     for (const Part& part : parts) {
-      const auto id = allocate({reader, part.server, part.bytes, 2});
+      const auto id = allocate({reader, part.server, part.bytes, 2, sim_.now(), Time::zero()});
       Server& server = res_.servers[part.server];
       if (server.free_slots > 0) {
         --server.free_slots;
         serve(id);
       } else {
-        waited_ = true;
         server.waiting.push_back(id);
       }
     }
@@ -91,7 +94,8 @@ class Reading {
   // network ports and the client's port while its one operation passes the server's IOPS resource.
   // It ends when both are through: a request costs max(bytes/bandwidth, 1/IOPS) when alone.
   void serve(std::uint32_t id) {
-    sim_.schedule_in(Time::seconds(res_.request_latency_s), [this, id] {
+    requests_[id].waited = sim_.now() - requests_[id].queued;
+    sim_.schedule_in(request_latency_, [this, id] {
       const Request& req = requests_[id];
       const Server& server = res_.servers[req.server];
       ResourceId path[3];
@@ -109,6 +113,7 @@ class Reading {
     Request& req = requests_[id];
     if (--req.flows_left > 0) return;
     const int reader = req.reader;
+    const Time waited = req.waited;
     Server& server = res_.servers[req.server];
     free_.push_back(id);
     if (server.waiting.empty()) {
@@ -119,6 +124,12 @@ class Reading {
       serve(next);
     }
     if (--pending_parts_[reader] > 0) return;
+    // The part that finished last set the sample's time: its queue wait, the latencies, the rest moving data.
+    const double latency_s = metadata_latency_.to_seconds() + request_latency_.to_seconds();
+    const double wait_s = waited.to_seconds();
+    time_.queue_s += wait_s;
+    time_.latency_s += latency_s;
+    time_.transfer_s += (sim_.now() - sample_start_[reader]).to_seconds() - wait_s - latency_s;
     finished_ = sim_.now();
     next_sample(reader);
   }
@@ -142,12 +153,15 @@ class Reading {
   const DatasetRead& job_;
   StorageResources& res_;
   const int stripe_count_;
+  const Time request_latency_ = Time::seconds(res_.request_latency_s);
+  const Time metadata_latency_ = res_.metadata == kNoResource ? Time::zero() : Time::seconds(res_.metadata_latency_s);
   std::vector<int> pending_parts_;  // per reader: requests of its current sample still in flight
+  std::vector<Time> sample_start_;  // per reader
+  ReaderTime time_;
   std::vector<Request> requests_;
   std::vector<std::uint32_t> free_;
   std::int64_t next_ = 0;
   Time finished_ = Time::zero();
-  bool waited_ = false;
 };
 
 void check_job(const StorageSpec& spec, const DatasetRead& job) {
@@ -195,14 +209,16 @@ DatasetReadResult simulate_dataset_read(const StorageSpec& spec, const DatasetRe
   out.samples_per_s = static_cast<double>(job.samples) / out.time_s;
   out.bytes_per_s = out.samples_per_s * job.sample_bytes;
   out.events = sim.events_processed();
+  out.reader_time = reading.reader_time();
   const ResourceUse* busiest = nullptr;
-  for (const storage_detail::ResourceGroup& group : res.groups) {
+  for (const storage_detail::ResourceGroup& group : res.groups)
     out.utilisation.push_back({group.name, group_utilisation(fs, group.members, out.time_s)});
-  }
   for (const ResourceUse& use : out.utilisation)
     if (!busiest || use.utilisation > busiest->utilisation) busiest = &use;
-  if (busiest && busiest->utilisation >= kSaturated) out.bottleneck = busiest->name;
-  else out.bottleneck = reading.waited_for_slots() ? "queue depth" : "request latency";
+  const ReaderTime& t = out.reader_time;
+  if (t.latency_s >= t.transfer_s && t.latency_s >= t.queue_s) out.bottleneck = "request latency";
+  else if (t.queue_s >= t.transfer_s) out.bottleneck = "queue depth";
+  else out.bottleneck = busiest->name;
   return out;
 }
 

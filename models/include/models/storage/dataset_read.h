@@ -28,19 +28,26 @@ struct ResourceUse {
   double utilisation = 0;
 };
 
+// Where the readers' time went, summed over all samples: waiting for a queue slot at a device or server,
+// the access and network latencies (and the metadata server's, for a parallel file system), and moving
+// data (or waiting on a device's IOPS or the metadata server's operations) at the rates the solver gives.
+struct ReaderTime {
+  double queue_s = 0;
+  double latency_s = 0;
+  double transfer_s = 0;
+};
+
 struct DatasetReadResult {
   double time_s = 0;
   double samples_per_s = 0;
   double bytes_per_s = 0;
-  // The resource kind that limits throughput: the most used one when it is at least kSaturated busy,
-  // otherwise "queue depth" (requests waited for a free slot) or "request latency" (too few readers to
-  // keep anything busy).
+  // What limits throughput: "request latency" or "queue depth" when readers spend most of their time on
+  // that, otherwise the resource kind with the highest utilisation (e.g. "client network").
   std::string bottleneck;
+  ReaderTime reader_time;
   std::vector<ResourceUse> utilisation;  // one entry per resource kind, in a fixed order
   std::uint64_t events = 0;
 };
-
-inline constexpr double kSaturated = 0.8;
 
 // Throws std::invalid_argument for a non-positive sample count, size, reader or node count, or a
 // stripe count outside 1..targets.
