@@ -109,7 +109,8 @@ StepResult simulate_data_parallel_step(const Scenario& s) {
   GraphPlan plan = plan_step(s);
   Simulator sim;
   FairShare fair_share(sim);
-  const ClusterFabric fabric(fair_share, s.cluster.node, s.cluster.nodes, s.cluster.gpus_per_node, s.cluster.network);
+  const ClusterFabric fabric(fair_share, s.cluster.node, s.cluster.nodes, s.cluster.gpus_per_node, s.cluster.network,
+                           s.cluster.topology);
 
   Executor executor(sim, plan.graph);
   executor.set_fixed_duration(kFixedDuration, [&plan](OpId op) {
