@@ -1,0 +1,143 @@
+// The shipped GPU specs: peaks derived from per-SM-per-clock rates must reproduce the vendors' published
+// dense peaks, SM limits must match the CUDA tables, and malformed specs are ConfigErrors with locations.
+// Published figures below are copied from the sources cited in each configs/gpus/*.yaml.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <stdexcept>
+
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "models/gpu/gpu_spec.h"
+#include "models/gpu/occupancy_limits.h"
+
+using namespace hpcsim;
+
+namespace {
+
+const std::filesystem::path kGpus = std::filesystem::path(HPCSIM_SOURCE_CONFIG_DIR) / "gpus";
+
+GpuSpec load(const std::string& name) { return parse_gpu_spec(load_config_file(kGpus / (name + ".yaml")), name); }
+
+// A shipped spec with `patch` (YAML text, located as patch.yaml) merged over it; the error text or "ok".
+std::string patched(const std::string& name, const std::string& patch) {
+  try {
+    parse_gpu_spec(merge_configs(load_config_file(kGpus / (name + ".yaml")), parse_config_text(patch, "patch.yaml")),
+                   name);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "ok";
+}
+
+constexpr double T = 1e12;
+
+}  // namespace
+
+TEST_CASE("Every shipped GPU spec parses and its NVIDIA SM limits are the CC table's") {
+  for (const auto& entry : std::filesystem::directory_iterator(kGpus)) {
+    const std::string name = entry.path().stem().string();
+    INFO(name);
+    const GpuSpec g = load(name);
+    CHECK(g.sm_count > 0);
+    CHECK(g.boost_clock_hz > 0);
+    CHECK(g.tensor_clock_hz <= g.boost_clock_hz);
+    CHECK(g.memory.hbm_bytes > 0);
+    CHECK(g.matmul_fraction > 0);
+    CHECK(g.memory_fraction > 0);
+    if (g.vendor == "nvidia") {
+      const SmLimits* table = sm_limits_for_cc(g.compute_capability);
+      REQUIRE(table != nullptr);
+      CHECK(g.sm.max_warps == table->max_warps);
+      CHECK(g.sm.smem_carveouts == table->smem_carveouts);
+      CHECK(g.sm.smem_reserved_per_block == table->smem_reserved_per_block);
+    }
+  }
+}
+
+TEST_CASE("Derived peaks reproduce the published dense peaks") {
+  struct Peak {
+    const char* gpu;
+    Precision p;
+    double published;  // FLOP/s
+  };
+  // A100: NVIDIA A100 datasheet r4. H100/H200: glennklockwood.com/garden/processors/h100 (dense).
+  // V100: V100 whitepaper table. P100: Pascal announcement figures. L40S: L40S datasheet (dense).
+  // MI300X: stas00/ml-engineering accelerator table.
+  const Peak peaks[] = {
+      {"a100-sxm4-80gb", Precision::bf16, 312 * T},   {"a100-sxm4-80gb", Precision::tf32, 156 * T},
+      {"a100-sxm4-80gb", Precision::fp64, 19.5 * T},  {"a100-sxm4-80gb", Precision::fp32, 19.5 * T},
+      {"a100-sxm4-40gb", Precision::int8, 624 * T},   {"h100-sxm5-80gb", Precision::bf16, 989.4 * T},
+      {"h100-sxm5-80gb", Precision::tf32, 494.7 * T}, {"h100-sxm5-80gb", Precision::fp8, 1978.9 * T},
+      {"h100-sxm5-80gb", Precision::fp64, 66.9 * T},  {"h100-sxm5-80gb", Precision::fp32, 66.9 * T},
+      {"h200-sxm-141gb", Precision::bf16, 989.4 * T}, {"v100-sxm2-32gb", Precision::fp16, 125 * T},
+      {"v100-sxm2-16gb", Precision::fp64, 7.8 * T},   {"v100-sxm2-32gb", Precision::fp32, 15.7 * T},
+      {"p100-sxm2-16gb", Precision::fp16, 21.2 * T},  {"p100-sxm2-16gb", Precision::fp64, 5.3 * T},
+      {"l40s", Precision::fp32, 91.6 * T},            {"l40s", Precision::fp8, 733 * T},
+      {"l40s", Precision::tf32, 183 * T},             {"mi300x", Precision::bf16, 1307.4 * T},
+      {"mi300x", Precision::fp8, 2614.9 * T},         {"mi300x", Precision::fp64, 163.4 * T},
+  };
+  for (const Peak& p : peaks) {
+    INFO(p.gpu << " " << to_string(p.p));
+    CHECK(load(p.gpu).peak(p.p) == Approx(p.published).epsilon(0.005));
+  }
+  // The L40S datasheet's FP16 tensor figure (362.05) is quoted at 2.49 GHz; one boost clock makes it 1.2 % high.
+  CHECK(load("l40s").peak(Precision::fp16) == Approx(362.05 * T).epsilon(0.013));
+  // The DGX-2H's 2.1 PFLOP/s over 16 GPUs.
+  CHECK(load("v100-sxm3-32gb").peak(Precision::fp16) * 16 == Approx(2.1e15).epsilon(0.005));
+}
+
+TEST_CASE("H100 vector and tensor peaks use their own clocks") {
+  const GpuSpec h = load("h100-sxm5-80gb");
+  CHECK(h.peak_clock_hz(Precision::bf16, MathUnit::tensor) == 1.83e9);
+  CHECK(h.peak_clock_hz(Precision::fp64, MathUnit::tensor) == 1.98e9);
+  CHECK(h.peak_clock_hz(Precision::fp32, MathUnit::vector) == 1.98e9);
+  CHECK(h.peak(Precision::fp64, MathUnit::vector) == Approx(33.5 * T).epsilon(0.005));
+  CHECK(h.peak(Precision::bf16, MathUnit::vector) == Approx(133.8 * T).epsilon(0.005));
+}
+
+TEST_CASE("Derived specs inherit from their die") {
+  const GpuSpec h200 = load("h200-sxm-141gb");
+  CHECK(h200.memory.hbm_bytes == 141e9);
+  CHECK(h200.memory.hbm_bandwidth == 4.8e12);
+  CHECK(h200.sm_count == 132);
+  CHECK(h200.memory_bytes() == h200.memory.hbm_bytes);
+  CHECK(load("a100-sxm4-40gb").memory_bandwidth() == 1555e9);
+  CHECK(load("v100-sxm3-32gb").tdp_w == 450);
+  CHECK(load("v100-sxm2-16gb").memory.hbm_bytes == 16.0 * (1 << 30));
+}
+
+TEST_CASE("Missing math units are errors naming the GPU and precision") {
+  const GpuSpec v100 = load("v100-sxm2-32gb");
+  CHECK_FALSE(v100.supports(Precision::bf16));
+  CHECK(v100.supports(Precision::fp16));
+  CHECK_THROWS_WITH(v100.peak(Precision::bf16), "GPU 'v100-sxm2-32gb' has no bf16 math units");
+  CHECK_THROWS_WITH(v100.peak(Precision::fp32, MathUnit::tensor),
+                    "GPU 'v100-sxm2-32gb' has no tensor unit for fp32");
+  CHECK(load("p100-sxm2-16gb").peak(Precision::fp16) == load("p100-sxm2-16gb").peak(Precision::fp16, MathUnit::vector));
+}
+
+TEST_CASE("GPU spec errors carry file:line:column") {
+  CHECK(patched("h100-sxm5-80gb", "sm:\n  max_warps: 48\n") ==
+        "patch.yaml:2:14: max_warps is 48 but compute capability 9.0 has 64");
+  CHECK(patched("h100-sxm5-80gb", "sm:\n  max_smem_per_block: 228 KiB\n") ==
+        "patch.yaml:2:23: max_smem_per_block is 233.472 KB but compute capability 9.0 has 232.448 KB");
+  CHECK(patched("a100-sxm4-80gb", "sm:\n  smem_carveouts: [0 KiB, 100 KiB]\n").find(
+            "patch.yaml:2:19: smem_carveouts differ from compute capability 8.0's") == 0);
+  CHECK(patched("h100-sxm5-80gb", "clocks:\n  tensor: 2 GHz\n") ==
+        "patch.yaml:2:11: the tensor clock cannot exceed the boost clock");
+  CHECK(patched("h100-sxm5-80gb", "compute_capability: \"10.0\"\n").find("patch.yaml:1:21:") == 0);
+  CHECK(patched("h100-sxm5-80gb", "flops_per_clock_per_sm:\n  tensor:\n    bf17: 4096\n").find(
+            "patch.yaml:3:5: unknown key 'bf17'; did you mean 'bf16'?") == 0);
+  CHECK(patched("mi300x", "sm:\n  max_warps: 40\n") == "ok");  // no CC: the spec's own numbers stand
+}
+
+TEST_CASE("An NVIDIA spec needs a compute capability; a spec without one must state its SM limits") {
+  const ConfigNode h100 = load_config_file(kGpus / "h100-sxm5-80gb.yaml");
+  ConfigNode no_cc = h100;
+  no_cc.erase("compute_capability");
+  CHECK_THROWS_AS(parse_gpu_spec(no_cc, "x"), ConfigError);
+  ConfigNode amd = no_cc;
+  amd.set("vendor", ConfigNode::make_scalar("amd", {}));
+  amd.erase("sm");
+  CHECK_THROWS_WITH(parse_gpu_spec(amd, "x"), Catch::Contains("missing required key 'sm'"));
+}
