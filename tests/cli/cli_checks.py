@@ -104,6 +104,9 @@ def check_errors():
 def check_list_and_version():
     proc = hpcsim("list")
     expect(proc.returncode == 0 and "a100-sxm4-80gb" in proc.stdout and "ib-hdr" in proc.stdout, "list", proc)
+    proc = hpcsim("list", "storage")
+    expect(proc.returncode == 0 and "lustre-hdd" in proc.stdout and "gpus:" not in proc.stdout, "list storage", proc)
+    expect_bad_input(hpcsim("list", "toasters"), "toasters")
     proc = hpcsim("version")
     expect(proc.returncode == 0 and proc.stdout.startswith("hpcsim "), "version", proc)
 
