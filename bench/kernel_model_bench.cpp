@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "configs/loader.h"
+#include "models/gpu/gpu_spec.h"
 #include "models/gpu/kernel_model.h"
 #include "models/gpu/ops/elementwise.h"
 #include "models/gpu/ops/gemm.h"
@@ -14,33 +16,9 @@ using namespace hpcsim;
 
 namespace {
 
+// The shipped H100 SXM5 spec, so the benchmark times the model on the numbers users get.
 GpuSpec h100_like() {
-  GpuSpec g;
-  g.name = "bench-h100";
-  g.vendor = "nvidia";
-  g.compute_capability = "9.0";
-  g.sm_count = 132;
-  g.boost_clock_hz = 1.98e9;
-  g.tensor_clock_hz = 1.83e9;
-  g.sm.max_warps = 64;
-  g.sm.max_blocks = 32;
-  g.sm.max_threads = 2048;
-  g.sm.smem_carveouts = {0, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 100 << 10, 132 << 10, 164 << 10, 196 << 10, 228 << 10};
-  g.sm.smem_allocation_granularity = 128;
-  g.sm.smem_reserved_per_block = 1024;
-  g.sm.max_smem_per_block = 227 << 10;
-  g.sm.l1_smem_bytes = 256 << 10;
-  g.memory.hbm_bandwidth = 3.35e12;
-  g.memory.l2_bytes = 50e6;
-  g.memory.l2_bandwidth = 10e12;
-  g.memory.l2_latency_cycles = 291;
-  g.memory.hbm_latency_cycles = 700;
-  g.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp32)] = 256;
-  g.tensor_flops_per_clock_per_sm[static_cast<int>(Precision::bf16)] = 4096;
-  g.matmul_fraction = 0.8;
-  g.memory_fraction = 0.9;
-  g.launch_overhead_s = 1.5e-6;
-  return g;
+  return parse_gpu_spec(load_config_file(HPCSIM_SOURCE_CONFIG_DIR "/gpus/h100-sxm5-80gb.yaml"), "h100-sxm5-80gb");
 }
 
 // A mix like a transformer step's: GEMMs of several shapes, elementwise, norm and softmax kernels.

@@ -3,37 +3,15 @@
 Usage: cli_checks.py HPCSIM SOURCE_DIR CHECK"""
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
-HPCSIM, SOURCE, CHECK = sys.argv[1], sys.argv[2], sys.argv[3]
+
+from cli_support import DATA, SOURCE, TEST_CONFIGS, expect, expect_bad_input, hpcsim, run_check
 QUICKSTART = os.path.join(SOURCE, "examples", "quickstart.yaml")
-DATA = os.path.join(SOURCE, "tests", "data", "cli")
-TEST_CONFIGS = os.path.join(DATA, "configs")
 FIXED_KEYS = ["step_time_s", "throughput.samples_per_s", "throughput.tokens_per_s", "tflops_per_gpu", "mfu",
               "breakdown_s.compute", "breakdown_s.communication_exposed", "breakdown_s.io_stall",
               "breakdown_s.pipeline_bubble", "breakdown_s.optimizer", "breakdown_s.other",
               "memory_per_gpu_bytes", "fits_in_memory", "gpus", "sim_wall_s", "events"]
-
-
-def hpcsim(*args, env=None):
-    full_env = dict(os.environ)
-    full_env.pop("HPCSIM_CONFIG_DIR", None)
-    full_env.update(env or {})
-    return subprocess.run([HPCSIM, *args], capture_output=True, text=True, env=full_env, timeout=300)
-
-
-def expect(condition, message, proc=None):
-    if not condition:
-        detail = f"\n--- stdout ---\n{proc.stdout}\n--- stderr ---\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAILED: {message}{detail}")
-
-
-def expect_bad_input(proc, *fragments):
-    expect(proc.returncode == 2, f"exit code 2 expected, got {proc.returncode}", proc)
-    for f in fragments:
-        expect(f in proc.stderr, f"stderr should mention {f!r}", proc)
 
 
 def lookup(doc, dotted):
@@ -257,9 +235,8 @@ def check_kernel_errors():
                             "2", "--k", "8", "--r", "3", "--s", "3"), "--r")
 
 
-{"json_keys": check_json_keys, "deterministic": check_deterministic, "store": check_store,
+run_check({"json_keys": check_json_keys, "deterministic": check_deterministic, "store": check_store,
  "errors": check_errors, "list_version": check_list_and_version,
  "collective_busbw": check_collective_busbw, "collective_rows": check_collective_rows,
  "collective_errors": check_collective_errors, "occupancy": check_occupancy,
- "kernel_reference": check_kernel_reference, "kernel_errors": check_kernel_errors}[CHECK]()
-print("1 passed, 0 failed")
+ "kernel_reference": check_kernel_reference, "kernel_errors": check_kernel_errors})

@@ -3,30 +3,9 @@
 Usage: io_checks.py HPCSIM SOURCE_DIR CHECK"""
 import json
 import os
-import subprocess
-import sys
-
-HPCSIM, SOURCE, CHECK = sys.argv[1], sys.argv[2], sys.argv[3]
-TEST_CONFIGS = os.path.join(SOURCE, "tests", "data", "cli", "configs")
 
 
-def hpcsim(*args, env=None):
-    full_env = dict(os.environ)
-    full_env.pop("HPCSIM_CONFIG_DIR", None)
-    full_env.update(env or {})
-    return subprocess.run([HPCSIM, *args], capture_output=True, text=True, env=full_env, timeout=300)
-
-
-def expect(condition, message, proc=None):
-    if not condition:
-        detail = f"\n--- stdout ---\n{proc.stdout}\n--- stderr ---\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAILED: {message}{detail}")
-
-
-def expect_bad_input(proc, *fragments):
-    expect(proc.returncode == 2, f"exit code 2 expected, got {proc.returncode}", proc)
-    for f in fragments:
-        expect(f in proc.stderr, f"stderr should mention {f!r}", proc)
+from cli_support import DATA, SOURCE, TEST_CONFIGS, expect, expect_bad_input, hpcsim, run_check
 
 
 def io(storage, samples, size, readers=1, *extra):
@@ -111,6 +90,5 @@ def check_io_errors():
                      "unknown-network-nfs.yaml:3:10:", "token-ring-16m")
 
 
-{"io_json": check_io_json, "io_nfs_shared": check_io_nfs_shared, "io_striping": check_io_striping,
- "io_iops": check_io_iops, "io_deterministic": check_io_deterministic, "io_errors": check_io_errors}[CHECK]()
-print("1 passed, 0 failed")
+run_check({"io_json": check_io_json, "io_nfs_shared": check_io_nfs_shared, "io_striping": check_io_striping,
+ "io_iops": check_io_iops, "io_deterministic": check_io_deterministic, "io_errors": check_io_errors})
