@@ -2,10 +2,9 @@
 """End-to-end checks of `hpcsim io`: output keys, sharing, striping, IOPS limits, determinism, errors.
 Usage: io_checks.py HPCSIM SOURCE_DIR CHECK"""
 import json
-import os
 
 
-from cli_support import DATA, SOURCE, TEST_CONFIGS, expect, expect_bad_input, hpcsim, run_check
+from cli_support import TEST_CONFIGS, expect, expect_bad_input, hpcsim, run_check
 
 
 def io(storage, samples, size, readers=1, *extra):
