@@ -1,0 +1,33 @@
+#pragma once
+// Multi-head attention with its projections, on [steps, dim]: self-attention with one input, cross-
+// attention (queries from the first input, keys and values from the second) with two. Grouped-query
+// attention shares each key/value head among heads / kv_heads query heads.
+#include "workloads/layers/layer.h"
+
+namespace hpcsim {
+
+struct AttentionConfig {
+  std::int64_t heads = 1;
+  std::int64_t kv_heads = 0;  // 0: as many as heads (plain multi-head)
+  std::int64_t head_dim = 0;  // 0: model dim / heads
+  bool causal = false;
+  bool bias = true;
+};
+
+class Attention : public Layer {
+ public:
+  explicit Attention(AttentionConfig config);
+  std::string type() const override { return "attention"; }
+  Shape output_shape(const Shapes& in) const override;
+  std::int64_t params(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  struct Dims;
+  Dims dims(const Shapes& in) const;
+  AttentionConfig c_;
+};
+
+}  // namespace hpcsim

@@ -1,0 +1,47 @@
+#pragma once
+// Parameter-free elementwise layers: activations, dropout, residual add.
+#include "workloads/layers/layer.h"
+
+namespace hpcsim {
+
+// swiglu: the input's last dimension holds [gate, up]; output silu(gate) * up (half the width).
+enum class ActivationKind { relu, leaky_relu, gelu, silu, swiglu, tanh, sigmoid };
+
+class Activation : public Layer {
+ public:
+  explicit Activation(ActivationKind kind) : kind_(kind) {}
+  std::string type() const override;
+  Shape output_shape(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  ActivationKind kind_;
+};
+
+// Keeps a one-byte mask per element for backward.
+class Dropout : public Layer {
+ public:
+  explicit Dropout(double rate);  // 0 <= rate < 1
+  std::string type() const override { return "dropout"; }
+  Shape output_shape(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  double rate_;
+};
+
+// Sum of two or more tensors of one shape (residual connections); backward passes the gradient through.
+class Add : public Layer {
+ public:
+  std::string type() const override { return "add"; }
+  Shape output_shape(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+};
+
+}  // namespace hpcsim

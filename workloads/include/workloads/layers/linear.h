@@ -1,0 +1,52 @@
+#pragma once
+// Fully connected layer over the last dimension ([..., in] -> [..., units]), and embedding lookups.
+#include "workloads/layers/layer.h"
+
+namespace hpcsim {
+
+class Linear : public Layer {
+ public:
+  explicit Linear(std::int64_t units, bool bias = true);
+  std::string type() const override { return "dense"; }
+  Shape output_shape(const Shapes& in) const override;
+  std::int64_t params(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  std::int64_t units_;
+  bool bias_;
+};
+
+// Token ids [steps] -> vectors [steps, dim] from a [vocab, dim] table.
+class Embedding : public Layer {
+ public:
+  Embedding(std::int64_t vocab, std::int64_t dim);
+  std::string type() const override { return "embedding"; }
+  Shape output_shape(const Shapes& in) const override;
+  std::int64_t params(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  std::int64_t vocab_, dim_;
+};
+
+// Adds a learned [max_positions, dim] table to a [steps, dim] sequence (BERT/GPT-2 positions).
+class PositionEmbedding : public Layer {
+ public:
+  explicit PositionEmbedding(std::int64_t max_positions);
+  std::string type() const override { return "position_embedding"; }
+  Shape output_shape(const Shapes& in) const override;
+  std::int64_t params(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  std::int64_t max_positions_;
+};
+
+}  // namespace hpcsim

@@ -1,0 +1,54 @@
+#pragma once
+// A network is a graph of layers in topological order: input nodes, then layers fed by earlier nodes.
+// Shapes are inferred when a layer is added, so a bad shape is caught where the network is written.
+// A model is one or more networks (a GAN has a generator and a discriminator).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workloads/layers/layer.h"
+
+namespace hpcsim {
+
+struct LayerNode {
+  std::string name;
+  std::shared_ptr<const Layer> layer;  // null for an input
+  std::vector<int> inputs;             // node indices
+  Shapes input_shapes;
+  Shape output;
+};
+
+class Network {
+ public:
+  explicit Network(std::string name = "net") : name_(std::move(name)) {}
+
+  int add_input(std::string name, Shape shape);
+  // Adds a layer fed by `inputs` (default: the last node). Throws ShapeError "<name> (<type>): ..." when
+  // the inputs do not fit, std::invalid_argument for a duplicate name or a bad input index.
+  int add(std::string name, std::shared_ptr<const Layer> layer, std::vector<int> inputs = {});
+  int find(const std::string& name) const;  // -1 when absent
+
+  const std::string& name() const { return name_; }
+  const std::vector<LayerNode>& nodes() const { return nodes_; }
+  int last() const { return static_cast<int>(nodes_.size()) - 1; }
+  const Shape& output_shape() const;
+  std::int64_t params() const;
+  double forward_flops(const LayerRun& run) const;
+  double activation_bytes(const LayerRun& run) const;
+
+ private:
+  std::string name_;
+  std::vector<LayerNode> nodes_;
+};
+
+struct Model {
+  std::string name;
+  std::vector<Network> networks;
+
+  std::int64_t params() const;
+  // Throws std::invalid_argument listing the networks when there is none of that name.
+  const Network& network(const std::string& name) const;
+};
+
+}  // namespace hpcsim

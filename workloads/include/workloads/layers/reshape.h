@@ -1,0 +1,41 @@
+#pragma once
+// Layers that only move data: concatenation, flattening, taking a sequence's first position.
+#include "workloads/layers/layer.h"
+
+namespace hpcsim {
+
+// Concatenates along `axis` (0: channels of an image, or the last axis with -1); other dims must match.
+class Concat : public Layer {
+ public:
+  explicit Concat(int axis = 0) : axis_(axis) {}
+  std::string type() const override { return "concat"; }
+  Shape output_shape(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  int axis_;
+};
+
+// [d0, d1, ...] -> [d0*d1*...]; a view, no kernels.
+class Flatten : public Layer {
+ public:
+  std::string type() const override { return "flatten"; }
+  Shape output_shape(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+};
+
+// [steps, dim] -> [dim]: the first position (BERT's [CLS] token, fed to the pooler).
+class FirstToken : public Layer {
+ public:
+  std::string type() const override { return "first_token"; }
+  Shape output_shape(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+};
+
+}  // namespace hpcsim

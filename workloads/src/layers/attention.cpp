@@ -1,0 +1,143 @@
+#include "workloads/layers/attention.h"
+
+#include "layer_support.h"
+#include "models/gpu/ops/attention.h"
+#include "models/gpu/ops/gemm.h"
+#include "models/gpu/ops/normalization.h"
+
+namespace hpcsim {
+
+using namespace layer_support;
+
+struct Attention::Dims {
+  std::int64_t sq, skv, dq, dkv, heads, kv_heads, hd;
+  bool self;
+  std::int64_t q_width() const { return heads * hd; }
+  std::int64_t kv_width() const { return 2 * kv_heads * hd; }  // keys and values
+};
+
+namespace {
+
+// Flash attention (one fused kernel, scores on chip) where frameworks use it: 16-bit self-attention.
+bool flash(Precision p, bool self) { return self && (p == Precision::fp16 || p == Precision::bf16); }
+
+Kernel batched(const GpuSpec& gpu, const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k,
+               std::int64_t batch, Precision p) {
+  Kernel out = gemm(gpu, {m, n, k, batch, p});
+  out.name = name + "_" + out.name;
+  return out;
+}
+
+}  // namespace
+
+Attention::Attention(AttentionConfig config) : c_(config) {
+  if (c_.kv_heads == 0) c_.kv_heads = c_.heads;
+  if (c_.heads < 1 || c_.kv_heads < 1 || c_.head_dim < 0) {
+    throw std::invalid_argument("attention: heads and kv_heads must be >= 1");
+  }
+  if (c_.heads % c_.kv_heads != 0) {
+    throw std::invalid_argument("attention: heads (" + std::to_string(c_.heads) + ") must be a multiple of kv_heads (" +
+                                std::to_string(c_.kv_heads) + ")");
+  }
+}
+
+Attention::Dims Attention::dims(const Shapes& in) const {
+  if (in.size() != 1 && in.size() != 2) {
+    throw ShapeError("takes one input (self-attention) or two (queries, memory), got " + std::to_string(in.size()));
+  }
+  for (const Shape& s : in) {
+    if (s.size() != 2 || s[0] < 1 || s[1] < 1) throw ShapeError("expects sequences [steps, dim], got " + to_string(s));
+  }
+  const Shape& q = in[0];
+  const Shape& kv = in.back();
+  if (c_.head_dim == 0 && q[1] % c_.heads != 0) {
+    throw ShapeError("model dim " + std::to_string(q[1]) + " is not a multiple of " + std::to_string(c_.heads) + " heads");
+  }
+  if (c_.causal && q[0] != kv[0]) throw ShapeError("causal attention needs as many queries as keys");
+  const std::int64_t hd = c_.head_dim > 0 ? c_.head_dim : q[1] / c_.heads;
+  return {q[0], kv[0], q[1], kv[1], c_.heads, c_.kv_heads, hd, in.size() == 1};
+}
+
+Shape Attention::output_shape(const Shapes& in) const {
+  const Dims d = dims(in);
+  return {d.sq, d.dq};
+}
+
+std::int64_t Attention::params(const Shapes& in) const {
+  const Dims d = dims(in);
+  const std::int64_t weights = d.dq * d.q_width() + d.dkv * d.kv_width() + d.q_width() * d.dq;
+  return weights + (c_.bias ? d.q_width() + d.kv_width() + d.dq : 0);
+}
+
+double Attention::forward_flops(const Shapes& in, const LayerRun& run) const {
+  const Dims d = dims(in);
+  const double b = static_cast<double>(run.batch);
+  const double projections = 2 * b * static_cast<double>(d.sq * d.dq * d.q_width() * 2 + d.skv * d.dkv * d.kv_width());
+  // Scores and context (2 products), and ~6 elementwise operations per score for the softmax; a causal
+  // mask skips half of the scores.
+  const double scores = b * static_cast<double>(d.heads * d.sq * d.skv) * (c_.causal ? 0.5 : 1.0);
+  return projections + scores * (4.0 * static_cast<double>(d.hd) + 6);
+}
+
+double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const {
+  const Dims d = dims(in);
+  const double b = static_cast<double>(run.batch), e = value_bytes(run.precision);
+  double values = static_cast<double>(d.sq * d.dq + (d.self ? 0 : d.skv * d.dkv));   // projection inputs
+  values += static_cast<double>(d.sq * d.q_width() * 2 + d.skv * d.kv_width());       // q, context, k, v
+  double bytes = b * values * e;
+  const double scores = b * static_cast<double>(d.heads * d.sq);
+  // Flash attention keeps one log-sum-exp per query row (fp32); the unfused path keeps the probabilities.
+  bytes += flash(run.precision, d.self) ? scores * 4 : scores * static_cast<double>(d.skv) * e;
+  return bytes;
+}
+
+LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {
+  const Dims d = dims(in);
+  const Precision p = run.precision;
+  const std::int64_t b = run.batch, bh = b * d.heads, rows_q = b * d.sq, rows_kv = b * d.skv;
+  const bool fused = flash(p, d.self);
+  LayerKernels k;
+
+  // Projections: one fused QKV GEMM for self-attention, separate Q and KV GEMMs for cross-attention.
+  if (d.self) {
+    k.forward.push_back(batched(gpu, "qkv", rows_q, d.q_width() + d.kv_width(), d.dq, 1, p));
+    k.backward_data.push_back(batched(gpu, "qkv_dx", rows_q, d.dq, d.q_width() + d.kv_width(), 1, p));
+    k.backward_weight.push_back(batched(gpu, "qkv_dw", d.dq, d.q_width() + d.kv_width(), rows_q, 1, p));
+  } else {
+    k.forward.push_back(batched(gpu, "q", rows_q, d.q_width(), d.dq, 1, p));
+    k.forward.push_back(batched(gpu, "kv", rows_kv, d.kv_width(), d.dkv, 1, p));
+    k.backward_data.push_back(batched(gpu, "q_dx", rows_q, d.dq, d.q_width(), 1, p));
+    k.backward_data.push_back(batched(gpu, "kv_dx", rows_kv, d.dkv, d.kv_width(), 1, p));
+    k.backward_weight.push_back(batched(gpu, "q_dw", d.dq, d.q_width(), rows_q, 1, p));
+    k.backward_weight.push_back(batched(gpu, "kv_dw", d.dkv, d.kv_width(), rows_kv, 1, p));
+  }
+
+  // Scores, softmax and context.
+  if (d.self) {
+    for (const Kernel& kernel : attention(gpu, {b, d.heads, d.sq, d.hd, c_.causal, p}, fused)) k.forward.push_back(kernel);
+  } else {
+    k.forward.push_back(batched(gpu, "scores", d.sq, d.skv, d.hd, bh, p));
+    for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p)) k.forward.push_back(kernel);
+    k.forward.push_back(batched(gpu, "context", d.sq, d.hd, d.skv, bh, p));
+  }
+  // Backward of the core as four batched products (dV, dP, dQ, dK) around the softmax gradient; flash
+  // attention recomputes the scores instead of reading them. Causal masking is not exploited here.
+  if (fused) k.backward_data.push_back(batched(gpu, "scores_recompute", d.sq, d.skv, d.hd, bh, p));
+  k.backward_data.push_back(batched(gpu, "dv", d.skv, d.hd, d.sq, bh, p));
+  k.backward_data.push_back(batched(gpu, "dp", d.sq, d.skv, d.hd, bh, p));
+  for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p, true)) k.backward_data.push_back(kernel);
+  k.backward_data.push_back(batched(gpu, "dq", d.sq, d.hd, d.skv, bh, p));
+  k.backward_data.push_back(batched(gpu, "dk", d.skv, d.hd, d.sq, bh, p));
+
+  // Output projection.
+  k.forward.push_back(batched(gpu, "out", rows_q, d.dq, d.q_width(), 1, p));
+  k.backward_data.push_back(batched(gpu, "out_dx", rows_q, d.q_width(), d.dq, 1, p));
+  k.backward_weight.push_back(batched(gpu, "out_dw", d.q_width(), d.dq, rows_q, 1, p));
+  if (c_.bias) {
+    k.backward_weight.push_back(row_reduction(d.q_width() + d.kv_width(), rows_q, p)[0]);
+    k.backward_weight.push_back(row_reduction(d.dq, rows_q, p)[0]);
+  }
+  return k;
+}
+
+}  // namespace hpcsim
