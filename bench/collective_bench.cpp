@@ -1,12 +1,13 @@
 // 1 GiB ring all-reduce over 1,024 and 8,192 GPUs (DGX A100 nodes, 8 HDR rails, rail-optimized 3-level
 // fat-tree of radix-64 switches): wall time, peak memory and flow events per second.
 //
-// Usage (from the source root): collective_bench [configs dir=configs] [--full]
+// Usage (from the source root): collective_bench [configs dir=configs] [--full] [--gpus N]
 // --full also runs the 1,024-GPU case with every step simulated in full (no replay), to show the replay
-// gives the same answer. "Flow events" are flow arrivals + departures on the solver; "represented" counts
+// gives the same answer. --gpus N runs only N GPUs (so /usr/bin/time -v gives that size's peak memory). "Flow events" are flow arrivals + departures on the solver; "represented" counts
 // the flows of replayed steps too (what a simulator without replay would have to process).
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -63,13 +64,26 @@ void run(const NodeSpec& node, const NetworkSpec& net, int gpus, bool replay) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string dir = argc > 1 && std::strcmp(argv[1], "--full") != 0 ? argv[1] : "configs";
+  std::string dir = "configs";
   bool full = false;
-  for (int i = 1; i < argc; ++i) full = full || std::strcmp(argv[i], "--full") == 0;
+  int only = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--full") == 0) {
+      full = true;
+    } else if (std::strcmp(argv[i], "--gpus") == 0 && i + 1 < argc) {
+      only = std::atoi(argv[++i]);
+    } else {
+      dir = argv[i];
+    }
+  }
   const SpecCatalog catalog(dir);
   const NodeSpec node =
       parse_node_spec(load_config(dir + "/nodes/dgx-a100-80gb.yaml", {}), "dgx-a100-80gb", catalog);
   const NetworkSpec net = parse_network_spec(load_config(dir + "/networks/ib-hdr.yaml", {}), "ib-hdr");
+  if (only > 0) {
+    run(node, net, only, !full);
+    return 0;
+  }
   run(node, net, 1024, true);
   run(node, net, 8192, true);
   if (full) run(node, net, 1024, false);

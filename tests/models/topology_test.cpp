@@ -127,3 +127,27 @@ TEST_CASE("Bad topology parameters are clear errors at the topology", "[topology
   no_location.dims = {2, 2};
   CHECK_THROWS_AS(Topology::build(no_location, 9, 1, 1), std::invalid_argument);
 }
+
+TEST_CASE("Routes and hops do not depend on which routes were asked before", "[topology]") {
+  // Distances towards a destination are searched only as far as the routes asked so far need; a far
+  // route asked after near ones must still find the shortest paths a fresh search finds.
+  const TopologySpec spec = spec_of("kind: fat-tree\nlevels: 3\nradix: 4\n");
+  const Topology near_first = Topology::build(spec, 12, 1, 1);
+  const Topology far_first = Topology::build(spec, 12, 1, 1);
+  for (int a = 0; a < 12; ++a) {
+    for (int b = 0; b < 12; ++b) {
+      const int fa = 11 - a, fb = 11 - b;
+      CHECK(static_cast<int>(path(far_first, fa, fb, 3).size()) == far_first.hops(fa, fb));
+    }
+  }
+  for (int a = 0; a < 12; ++a) {
+    for (int b = 0; b < 12; ++b) {
+      const Topology fresh = Topology::build(spec, 12, 1, 1);
+      const std::vector<int> p = path(near_first, a, b, 3);
+      CHECK(p == path(fresh, a, b, 3));
+      CHECK(p == path(far_first, a, b, 3));
+      CHECK(near_first.hops(a, b) == static_cast<int>(p.size()));
+      CHECK(fresh.hops(b, a) == near_first.hops(b, a));
+    }
+  }
+}

@@ -12,7 +12,7 @@ double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
   std::vector<int> crossing(fs.resource_count(), 0);
   std::vector<double> pattern_time(schedule.patterns(), -1);
   std::vector<Transfer> transfers;
-  std::vector<Hop> hops;
+  std::vector<const Hop*> hops;  // the fabric's cached routes, not copies
   double total = 0;
   for (int step = 0; step < schedule.steps(); ++step) {
     const int p = schedule.pattern(step);
@@ -20,20 +20,20 @@ double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
       schedule.transfers(p, transfers);
       hops.clear();
       for (const Transfer& t : transfers) {
-        hops.push_back(fabric.route(group.gpu(t.src), group.gpu(t.dst), t.rail));
-        for (const ResourceId r : hops.back().path) ++crossing[r];
+        hops.push_back(&fabric.route(group.gpu(t.src), group.gpu(t.dst), t.rail));
+        for (const ResourceId r : hops.back()->path) ++crossing[r];
       }
       double slowest = 0;
       for (std::size_t i = 0; i < transfers.size(); ++i) {
         double share = std::numeric_limits<double>::infinity();
-        for (const ResourceId r : hops[i].path) {
+        for (const ResourceId r : hops[i]->path) {
           if (capacity[r] < 0) capacity[r] = fs.stats(r).capacity;
           share = std::min(share, capacity[r] / crossing[r]);
         }
-        slowest = std::max(slowest, hops[i].latency_s + transfers[i].bytes / share);
+        slowest = std::max(slowest, hops[i]->latency_s + transfers[i].bytes / share);
       }
-      for (const Hop& h : hops) {
-        for (const ResourceId r : h.path) crossing[r] = 0;
+      for (const Hop* h : hops) {
+        for (const ResourceId r : h->path) crossing[r] = 0;
       }
       pattern_time[p] = slowest;
     }

@@ -1,15 +1,32 @@
 #include "models/network/cluster_fabric.h"
 
 #include <algorithm>
+#include <charconv>
 #include <deque>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace hpcsim {
 
 namespace {
 
 std::string str(long long v) { return std::to_string(v); }
+
+void append(std::string& to, std::string_view text) { to += text; }
+void append(std::string& to, long long v) {
+  char digits[24];
+  to.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+}
+
+// A resource name assembled in one reused buffer: a fabric of 8,192 GPUs names ~75,000 resources, and
+// the temporaries of chained operator+ cost more than adding the resources themselves.
+template <class... Parts>
+const std::string& join(std::string& buffer, const Parts&... parts) {
+  buffer.clear();
+  (append(buffer, parts), ...);
+  return buffer;
+}
 
 std::uint64_t flow_key(int from, int to, int rail) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 36) ^
@@ -78,8 +95,8 @@ ClusterFabric::ClusterFabric(FairShare& fs, const NodeSpec& node, int nodes, int
     const int rails = node.nics.rails > 0 ? node.nics.rails : nics_;
     topology_.emplace(Topology::build(topology, nodes, nics_, rails));
   }
+  std::string name;
   for (int n = 0; n < nodes; ++n) {
-    const std::string at = "node" + str(n);
     if (kind == "nvlink") {
       const double link = node.gpu_link.bandwidth;
       if (n == 0) {
@@ -88,28 +105,26 @@ ClusterFabric::ClusterFabric(FairShare& fs, const NodeSpec& node, int nodes, int
       }
       for (const NvlinkPair& p : node.nvlink_pairs) {
         if (p.a >= gpus_per_node || p.b >= gpus_per_node) continue;
-        const std::string id = at + ".nvlink" + str(p.a) + "-" + str(p.b);
-        pair_[(static_cast<std::size_t>(n) * G + p.a) * G + p.b] = add(p.links * link, id + ".fwd");
-        pair_[(static_cast<std::size_t>(n) * G + p.b) * G + p.a] = add(p.links * link, id + ".rev");
+        pair_[(static_cast<std::size_t>(n) * G + p.a) * G + p.b] =
+            add(p.links * link, join(name, "node", n, ".nvlink", p.a, "-", p.b, ".fwd"));
+        pair_[(static_cast<std::size_t>(n) * G + p.b) * G + p.a] =
+            add(p.links * link, join(name, "node", n, ".nvlink", p.a, "-", p.b, ".rev"));
       }
     } else if (kind != "pcie") {  // nvswitch, or a node described only by its per-GPU port
       for (int g = 0; g < gpus_per_node; ++g) {
-        const std::string id = at + ".gpu" + str(g);
-        gpu_out_.push_back(add(node.gpu_link.bandwidth, id + ".link_out"));
-        gpu_in_.push_back(add(node.gpu_link.bandwidth, id + ".link_in"));
+        gpu_out_.push_back(add(node.gpu_link.bandwidth, join(name, "node", n, ".gpu", g, ".link_out")));
+        gpu_in_.push_back(add(node.gpu_link.bandwidth, join(name, "node", n, ".gpu", g, ".link_in")));
       }
     }
     if (pcie) {
       const double lane_bw = node.pcie.link->payload_bandwidth(node.pcie.lanes);
       for (int g = 0; g < gpus_per_node; ++g) {
-        const std::string id = at + ".gpu" + str(g) + ".pcie";
-        pcie_up_.push_back(add(lane_bw, id + "_up"));
-        pcie_down_.push_back(add(lane_bw, id + "_down"));
+        pcie_up_.push_back(add(lane_bw, join(name, "node", n, ".gpu", g, ".pcie_up")));
+        pcie_down_.push_back(add(lane_bw, join(name, "node", n, ".gpu", g, ".pcie_down")));
       }
       for (int s = 0; s < node.pcie.switches; ++s) {
-        const std::string id = at + ".pcie_switch" + str(s);
-        uplink_up_.push_back(add(lane_bw, id + ".uplink_up"));
-        uplink_down_.push_back(add(lane_bw, id + ".uplink_down"));
+        uplink_up_.push_back(add(lane_bw, join(name, "node", n, ".pcie_switch", s, ".uplink_up")));
+        uplink_down_.push_back(add(lane_bw, join(name, "node", n, ".pcie_switch", s, ".uplink_down")));
       }
     }
   }
@@ -129,17 +144,15 @@ ClusterFabric::ClusterFabric(FairShare& fs, const NodeSpec& node, int nodes, int
     const double port = std::min(network_->data_rate(), node.nics.rate_bits / 8.0) * header_share;
     for (int n = 0; n < nodes; ++n) {
       for (int i = 0; i < nics_; ++i) {
-        const std::string id = "node" + str(n) + ".nic" + str(i);
-        nic_out_.push_back(add(port, id + ".tx"));
-        nic_in_.push_back(add(port, id + ".rx"));
+        nic_out_.push_back(add(port, join(name, "node", n, ".nic", i, ".tx")));
+        nic_in_.push_back(add(port, join(name, "node", n, ".nic", i, ".rx")));
       }
     }
     const double link = network_->payload_bandwidth();
     for (int l = 0; l < topology_->link_count(); ++l) {
       const auto [a, b] = topology_->link_ends(l);
-      const std::string id = "switch" + str(a) + "-switch" + str(b);
-      link_res_.push_back(add(link, id + ".fwd"));
-      link_res_.push_back(add(link, id + ".rev"));
+      link_res_.push_back(add(link, join(name, "switch", a, "-switch", b, ".fwd")));
+      link_res_.push_back(add(link, join(name, "switch", a, "-switch", b, ".rev")));
     }
   }
 }
@@ -218,6 +231,7 @@ Hop ClusterFabric::compute_route(int from, int to, int rail) const {
   if (na == nb) return intra_node(na, a, b);
   Hop hop;
   hop.inter_node = true;
+  hop.path.reserve(8);  // NIC ports, up to 4 switch links, PCIe legs: one allocation per route
   const int nic = nic_of_rail(rail);
   add_gpu_legs(hop, a, nic, true, na);
   const int src = na * nics_ + nic, dst = nb * nics_ + nic;
@@ -232,7 +246,7 @@ Hop ClusterFabric::compute_route(int from, int to, int rail) const {
   return hop;
 }
 
-Hop ClusterFabric::route(int from, int to, int rail) const {
+const Hop& ClusterFabric::route(int from, int to, int rail) const {
   if (from < 0 || to < 0 || from >= gpus() || to >= gpus() || from == to || rail < 0) {
     throw std::invalid_argument("route: bad GPU pair " + str(from) + " -> " + str(to) + " on rail " + str(rail));
   }

@@ -1,7 +1,6 @@
 #include "models/network/topology.h"
 
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <stdexcept>
 
@@ -32,21 +31,43 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: a fixed, well-spr
 struct Topology::Impl {
   TopologyKind kind;
   TopologyGraph g;
-  Graph graph;
   std::vector<int> adj_begin;           // per switch, into adj
   std::vector<std::pair<int, int>> adj;  // (neighbour, directed link)
-  mutable std::vector<std::vector<int>> dist_to;  // per destination switch, filled on first use
+  // Breadth-first distances towards one destination switch, grown level by level only as far as a
+  // route needs: every switch on a shortest path from `from` is nearer the destination than `from`, so
+  // the levels up to from's distance are enough. A fat-tree route inside a pod never labels the core.
+  struct Reach {
+    std::vector<int> dist;    // hops to the destination; -1: beyond the levels searched so far
+    std::vector<int> order;   // labelled switches in BFS order
+    std::size_t frontier = 0;  // start in `order` of the deepest labelled level
+  };
+  mutable std::vector<Reach> reach;  // per destination switch, filled on first use
 
-  const std::vector<int>& distances(int dst) const {
-    std::vector<int>& d = dist_to[static_cast<std::size_t>(dst)];
-    if (d.empty()) {
-      d.assign(static_cast<std::size_t>(g.switches), -1);
-      d[static_cast<std::size_t>(dst)] = 0;
-      boost::breadth_first_search(
-          graph, boost::vertex(static_cast<std::size_t>(dst), graph),
-          boost::visitor(boost::make_bfs_visitor(boost::record_distances(d.data(), boost::on_tree_edge()))));
+  // Distances towards `dst`, labelled at least as far as switch `from` (plain BFS over the flat
+  // adjacency: Boost's BFS over the adjacency_list cost several times more and searched every switch).
+  const std::vector<int>& distances(int dst, int from) const {
+    Reach& r = reach[static_cast<std::size_t>(dst)];
+    if (r.dist.empty()) {
+      r.dist.assign(static_cast<std::size_t>(g.switches), -1);
+      r.dist[static_cast<std::size_t>(dst)] = 0;
+      r.order.push_back(dst);
     }
-    return d;
+    while (r.dist[static_cast<std::size_t>(from)] < 0 && r.frontier < r.order.size()) {
+      const std::size_t level_end = r.order.size();
+      for (std::size_t q = r.frontier; q < level_end; ++q) {
+        const int at = r.order[q];
+        const int next = r.dist[static_cast<std::size_t>(at)] + 1;
+        for (int i = adj_begin[at]; i < adj_begin[at + 1]; ++i) {
+          const int n = adj[static_cast<std::size_t>(i)].first;
+          if (r.dist[static_cast<std::size_t>(n)] < 0) {
+            r.dist[static_cast<std::size_t>(n)] = next;
+            r.order.push_back(n);
+          }
+        }
+      }
+      r.frontier = level_end;
+    }
+    return r.dist;
   }
 };
 
@@ -72,15 +93,15 @@ Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node,
     fail(spec, p.message);
   }
   TopologyGraph& g = impl->g;
-  impl->graph = Graph(static_cast<std::size_t>(g.switches));
+  Graph graph(static_cast<std::size_t>(g.switches));  // only for the connectivity check
   std::vector<int> degree(static_cast<std::size_t>(g.switches) + 1, 0);
   for (const auto& [a, b] : g.links) {
-    boost::add_edge(static_cast<std::size_t>(a), static_cast<std::size_t>(b), impl->graph);
+    boost::add_edge(static_cast<std::size_t>(a), static_cast<std::size_t>(b), graph);
     ++degree[a];
     ++degree[b];
   }
   std::vector<int> component(static_cast<std::size_t>(g.switches));
-  if (boost::connected_components(impl->graph, component.data()) > 1) {
+  if (boost::connected_components(graph, component.data()) > 1) {
     std::size_t lost = 0;
     while (component[lost] == component[0]) ++lost;
     const auto name = [&](std::size_t s) {
@@ -97,7 +118,7 @@ Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node,
     impl->adj[fill[a]++] = {b, static_cast<int>(2 * l)};
     impl->adj[fill[b]++] = {a, static_cast<int>(2 * l + 1)};
   }
-  impl->dist_to.resize(static_cast<std::size_t>(g.switches));
+  impl->reach.resize(static_cast<std::size_t>(g.switches));
   return Topology(std::move(impl));
 }
 
@@ -109,13 +130,15 @@ int Topology::switch_of(int endpoint) const { return impl_->g.endpoint_switch.at
 std::pair<int, int> Topology::link_ends(int link) const { return impl_->g.links.at(static_cast<std::size_t>(link)); }
 
 int Topology::hops(int from_endpoint, int to_endpoint) const {
-  return impl_->distances(switch_of(to_endpoint))[static_cast<std::size_t>(switch_of(from_endpoint))];
+  const int from = switch_of(from_endpoint);
+  return impl_->distances(switch_of(to_endpoint), from)[static_cast<std::size_t>(from)];
 }
 
 void Topology::route(int from_endpoint, int to_endpoint, std::uint64_t flow_hash, std::vector<int>& out) const {
   const int dst = switch_of(to_endpoint);
-  const std::vector<int>& dist = impl_->distances(dst);
   int at = switch_of(from_endpoint);
+  if (at == dst) return;
+  const std::vector<int>& dist = impl_->distances(dst, at);
   for (int hop = 0; at != dst; ++hop) {
     const int want = dist[static_cast<std::size_t>(at)] - 1;
     const int begin = impl_->adj_begin[at], end = impl_->adj_begin[at + 1];

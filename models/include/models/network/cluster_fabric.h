@@ -42,8 +42,9 @@ class ClusterFabric {
   int gpu_near_nic(int nic) const;
   // The resources and latency of one message from GPU `from` to GPU `to`. Between nodes `rail` picks the
   // NIC (modulo the NIC count) on both ends; the GPU-to-NIC PCIe legs are part of the path when the node
-  // spec has a PCIe tree, so a GPU far from the NIC shares the root complex. Routes are cached.
-  Hop route(int from, int to, int rail) const;
+  // spec has a PCIe tree, so a GPU far from the NIC shares the root complex. Routes are cached: the
+  // reference stays valid as long as the fabric (a collective step routes thousands without copying).
+  const Hop& route(int from, int to, int rail) const;
   const Topology* topology() const { return topology_ ? &*topology_ : nullptr; }
 
  private:

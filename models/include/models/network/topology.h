@@ -1,9 +1,10 @@
 #pragma once
 // The switch graph of a cluster network, built from a TopologySpec for a number of nodes (Boost.Graph for
-// construction checks and breadth-first distances, flat arrays for routing). Endpoints are NIC ports,
+// the connectivity check, flat arrays for breadth-first distances and routing). Endpoints are NIC ports,
 // numbered node-major (endpoint = node * nics_per_node + nic); each attaches to one switch. Routing takes
 // a shortest path; where several next hops are equally short (ECMP), a deterministic hash of the flow picks
-// one. Distances are computed per destination switch on first use and cached: nothing is all-pairs.
+// one. Distances are computed per destination switch on first use, only as far out as the routes asked
+// for so far reach, and cached: nothing is all-pairs.
 #include <cstdint>
 #include <memory>
 #include <string>
