@@ -41,18 +41,19 @@ FlowId FairShare::Impl::id_of(std::uint32_t slot) const {
 }
 
 void FairShare::Impl::account(Link& l, Time now) {
+  if (l.accounted_at == now) return;  // a re-solve touches a link once per flow: skip the repeats
   l.carried += l.load * (now - l.accounted_at).to_seconds();
   l.accounted_at = now;
 }
 
 bool FairShare::Impl::is_done(std::uint32_t slot, Time now) const {
-  const Flow& f = flows[slot];
+  const FlowProgress& f = progress[slot];
   const double left = f.remaining - hot[slot].rate * (now - f.updated_at).to_seconds();
   return left <= kDoneFraction * f.amount;
 }
 
 Time FairShare::Impl::due_time(std::uint32_t slot) const {
-  const Flow& f = flows[slot];
+  const FlowProgress& f = progress[slot];
   const double rate = hot[slot].rate;
   if (f.remaining <= kDoneFraction * f.amount) return f.updated_at;
   if (!(rate > 0)) return Time::max();
@@ -64,12 +65,12 @@ Time FairShare::Impl::due_time(std::uint32_t slot) const {
 }
 
 void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
-  Flow& f = flows[slot];
+  FlowProgress& f = progress[slot];
   FlowHot& h = hot[slot];
   f.remaining -= h.rate * (now - f.updated_at).to_seconds();
   f.updated_at = now;
-  for (std::size_t k = 0; k < f.pos.size(); ++k) {
-    Link& l = links[f.path[k]];
+  for (const ResourceId r : path(slot)) {
+    Link& l = links[r];
     account(l, now);
     l.load += new_rate - h.rate;
   }
@@ -78,13 +79,24 @@ void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
   due.set(slot, due_time(slot).picoseconds(), f.seq);
 }
 
+void FairShare::Impl::set_path(std::uint32_t slot, std::span<const ResourceId> p) {
+  FlowHot& h = hot[slot];
+  h.path_len = static_cast<std::uint32_t>(p.size());
+  if (p.size() <= kInlinePath) {
+    std::copy(p.begin(), p.end(), h.inline_path);
+  } else {
+    flows[slot].long_path.assign(p.begin(), p.end());
+  }
+}
+
 void FairShare::Impl::detach(std::uint32_t slot) {
   Flow& f = flows[slot];
+  const std::span<const ResourceId> f_path = path(slot);
   const double rate = hot[slot].rate;
   const Time now = sim.now();
   if (hot[slot].solved && !f.pos.empty()) restart_level = std::min(restart_level, rate);
   for (std::size_t k = 0; k < f.pos.size(); ++k) {
-    const ResourceId r = f.path[k];
+    const ResourceId r = f_path[k];
     Link& l = links[r];
     account(l, now);
     l.load -= rate;
@@ -94,8 +106,9 @@ void FairShare::Impl::detach(std::uint32_t slot) {
     l.flows.pop_back();
     if (moved != slot) {
       Flow& m = flows[moved];
-      for (std::size_t j = 0; j < m.path.size(); ++j) {
-        if (m.path[j] == r) m.pos[j] = f.pos[k];
+      const std::span<const ResourceId> m_path = path(moved);
+      for (std::size_t j = 0; j < m_path.size(); ++j) {
+        if (m_path[j] == r) m.pos[j] = f.pos[k];
       }
     }
     if (l.flows.empty()) {
@@ -203,27 +216,29 @@ FlowId FairShare::start_flow(std::span<const ResourceId> path, double amount, Ca
   } else {
     s.flows.emplace_back();
     s.hot.emplace_back();
+    s.progress.emplace_back();
     slot = static_cast<std::uint32_t>(s.flows.size() - 1);
   }
   const Time now = s.sim.now();
   Impl::Flow& f = s.flows[slot];
-  f.path.assign(path.begin(), path.end());
   f.pos.clear();
   f.on_done = std::move(on_done);
-  f.amount = amount;
   Impl::FlowHot& h = s.hot[slot];
   h = Impl::FlowHot{};
   h.cap = rate_cap;
-  f.remaining = amount;
-  f.updated_at = now;
+  s.set_path(slot, path);
+  Impl::FlowProgress& p = s.progress[slot];
+  p.amount = amount;
+  p.remaining = amount;
+  p.updated_at = now;
+  p.seq = s.next_seq++;
   f.start = now;
-  f.seq = s.next_seq++;
   f.live = true;
   ++s.live_count;
 
   if (amount == 0) {  // nothing to carry: completes at this instant, through the wake-up event
     h.solved = true;
-    s.due.set(slot, now.picoseconds(), f.seq);
+    s.due.set(slot, now.picoseconds(), p.seq);
     s.request_wake();
     return s.id_of(slot);
   }
@@ -257,7 +272,7 @@ double FairShare::rate(FlowId id) const { return impl_->hot[impl_->slot_of(id)].
 
 double FairShare::remaining(FlowId id) const {
   const std::uint32_t slot = impl_->slot_of(id);
-  const Impl::Flow& f = impl_->flows[slot];
+  const Impl::FlowProgress& f = impl_->progress[slot];
   const double left = f.remaining - impl_->hot[slot].rate * (impl_->sim.now() - f.updated_at).to_seconds();
   return std::max(0.0, left);
 }

@@ -3,6 +3,7 @@
 // re-solve walks vectors and never a map.
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,41 +14,51 @@ namespace hpcsim {
 
 struct FairShare::Impl {
   struct Link {
+    // Fields a re-solve reads first, together at the front of the record.
     double capacity = 0;
-    std::string name;
+    std::uint64_t stamp = 0;  // re-solve scratch below is valid while this equals the solve epoch
+    double residual = 0;      // capacity left for the flows being re-solved
+    std::uint32_t unfrozen = 0;
     std::vector<std::uint32_t> flows;  // slots of the flows crossing it (order: arrival, swap-removal)
     double load = 0;                   // sum of the rates of those flows
     double carried = 0;                // units carried up to `accounted_at`
     Time accounted_at;
     Time busy_total;
     Time busy_since;
-    // Re-solve scratch, valid while `stamp` equals the current solve epoch.
-    std::uint64_t stamp = 0;
-    double residual = 0;  // capacity left for the flows being re-solved
-    std::uint32_t unfrozen = 0;
+    std::string name;
     bool finite() const { return capacity != std::numeric_limits<double>::infinity(); }
   };
 
-  // What the re-solve reads for every flow it meets, packed apart from the rest so that walking a
-  // link's flow list touches one small record per flow.
-  struct FlowHot {
+  // Paths up to this many resources live inside the hot record; longer ones in Flow::long_path.
+  static constexpr std::size_t kInlinePath = 6;
+
+  // What the re-solve reads for every flow it meets, one cache line per flow and packed apart from the
+  // rest, so that walking a link's flow list and then the flow's path costs one line, not a pointer chase.
+  struct alignas(64) FlowHot {
     double rate = 0;
     double new_rate = 0;  // re-solve scratch
     double cap = kNoCap;
     std::uint64_t stamp = 0;  // re-solve epoch that last visited the flow
-    bool solved = false;      // has a rate from a solve (false right after start_flow)
-    bool frozen = false;      // re-solve scratch
+    std::uint32_t path_len = 0;
+    bool solved = false;  // has a rate from a solve (false right after start_flow)
+    bool frozen = false;  // re-solve scratch
+    ResourceId inline_path[kInlinePath] = {};
+  };
+  static_assert(sizeof(FlowHot) == 64);
+
+  // What applying a new rate reads and writes.
+  struct FlowProgress {
+    double remaining = 0;  // at time `updated_at`
+    Time updated_at;
+    double amount = 0;
+    std::uint64_t seq = 0;  // arrival order: breaks completion ties deterministically
   };
 
   struct Flow {
-    std::vector<ResourceId> path;
-    std::vector<std::uint32_t> pos;  // index of this flow in links[path[k]].flows
+    std::vector<ResourceId> long_path;  // only for paths longer than kInlinePath
+    std::vector<std::uint32_t> pos;     // index of this flow in links[path[k]].flows
     Callback on_done;
-    double amount = 0;
-    double remaining = 0;  // at time `updated_at`
-    Time updated_at;
     Time start;
-    std::uint64_t seq = 0;  // arrival order: breaks completion ties deterministically
     std::uint32_t generation = 1;
     bool live = false;
   };
@@ -66,6 +77,12 @@ struct FairShare::Impl {
   bool is_done(std::uint32_t slot, Time now) const;
   void set_rate(std::uint32_t slot, double rate, Time now);
   Time due_time(std::uint32_t slot) const;
+  void set_path(std::uint32_t slot, std::span<const ResourceId> path);
+  std::span<const ResourceId> path(std::uint32_t slot) const {
+    const FlowHot& h = hot[slot];
+    if (h.path_len <= kInlinePath) return {h.inline_path, h.path_len};
+    return {flows[slot].long_path.data(), h.path_len};
+  }
 
   // fair_share_solver.cpp: the incremental max-min re-solve.
   void settle();
@@ -77,6 +94,7 @@ struct FairShare::Impl {
   std::vector<Link> links;
   std::vector<Flow> flows;
   std::vector<FlowHot> hot;  // indexed like flows
+  std::vector<FlowProgress> progress;  // indexed like flows
   std::vector<std::uint32_t> free_slots;
   DueHeap due;
   std::size_t live_count = 0;

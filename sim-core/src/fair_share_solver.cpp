@@ -60,7 +60,7 @@ void FairShare::Impl::settle() {
   // Restart level: departures were folded into restart_level by detach(); add each arrival's links.
   double lambda = restart_level;
   for (const std::uint32_t slot : arrivals) {
-    for (const ResourceId r : flows[slot].path) {
+    for (const ResourceId r : path(slot)) {
       Link& l = links[r];
       if (!l.finite()) continue;
       if (l.stamp != epoch) {
@@ -71,7 +71,7 @@ void FairShare::Impl::settle() {
     }
   }
   for (const std::uint32_t slot : arrivals) {
-    for (const ResourceId r : flows[slot].path) {
+    for (const ResourceId r : path(slot)) {
       Link& l = links[r];
       if (!l.finite() || l.unfrozen == 0) continue;
       lambda = std::min(lambda, arrival_bound(l, l.unfrozen));
@@ -108,7 +108,7 @@ void FairShare::Impl::collect_region(double threshold) {
     hot[slot].stamp = epoch;
     hot[slot].frozen = false;
     region_flows.push_back(slot);
-    for (const ResourceId r : flows[slot].path) visit_link(r);
+    for (const ResourceId r : path(slot)) visit_link(r);
   };
   for (const std::uint32_t slot : arrivals) join(slot);
   for (const ResourceId r : seeds) visit_link(r);
@@ -148,7 +148,7 @@ void FairShare::Impl::fill_region() {
   auto freeze = [&](std::uint32_t slot, double level) {
     hot[slot].frozen = true;
     hot[slot].new_rate = level;
-    for (const ResourceId r : flows[slot].path) {
+    for (const ResourceId r : path(slot)) {
       Link& m = links[r];
       if (!m.finite()) continue;
       m.residual -= level;
