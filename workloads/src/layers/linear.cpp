@@ -8,7 +8,7 @@ namespace hpcsim {
 
 using namespace layer_support;
 
-Linear::Linear(std::int64_t units, bool bias) : units_(units), bias_(bias) {
+Linear::Linear(std::int64_t units, bool bias, bool tied) : units_(units), bias_(bias), tied_(tied) {
   if (units < 1) throw std::invalid_argument("dense: units must be >= 1");
 }
 
@@ -21,7 +21,7 @@ Shape Linear::output_shape(const Shapes& in) const {
 
 std::int64_t Linear::params(const Shapes& in) const {
   output_shape(in);
-  return in[0].back() * units_ + (bias_ ? units_ : 0);
+  return (tied_ ? 0 : in[0].back() * units_) + (bias_ ? units_ : 0);
 }
 
 double Linear::forward_flops(const Shapes& in, const LayerRun& run) const {
@@ -46,7 +46,7 @@ LayerKernels Linear::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
   return k;
 }
 
-Embedding::Embedding(std::int64_t vocab, std::int64_t dim) : vocab_(vocab), dim_(dim) {
+Embedding::Embedding(std::int64_t vocab, std::int64_t dim, bool tied) : vocab_(vocab), dim_(dim), tied_(tied) {
   if (vocab < 1 || dim < 1) throw std::invalid_argument("embedding: vocab and dim must be >= 1");
 }
 
@@ -57,7 +57,7 @@ Shape Embedding::output_shape(const Shapes& in) const {
 
 std::int64_t Embedding::params(const Shapes& in) const {
   output_shape(in);
-  return vocab_ * dim_;
+  return tied_ ? 0 : vocab_ * dim_;
 }
 
 double Embedding::forward_flops(const Shapes& in, const LayerRun&) const {

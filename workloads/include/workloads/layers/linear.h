@@ -6,7 +6,8 @@ namespace hpcsim {
 
 class Linear : public Layer {
  public:
-  explicit Linear(std::int64_t units, bool bias = true);
+  // tied: the weight is an embedding table counted there (GPT's output layer); only a bias is its own.
+  explicit Linear(std::int64_t units, bool bias = true, bool tied = false);
   std::string type() const override { return "dense"; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
@@ -16,13 +17,14 @@ class Linear : public Layer {
 
  private:
   std::int64_t units_;
-  bool bias_;
+  bool bias_, tied_;
 };
 
 // Token ids [steps] -> vectors [steps, dim] from a [vocab, dim] table.
 class Embedding : public Layer {
  public:
-  Embedding(std::int64_t vocab, std::int64_t dim);
+  // tied: the table is another embedding's (a shared source/target vocabulary), counted there.
+  Embedding(std::int64_t vocab, std::int64_t dim, bool tied = false);
   std::string type() const override { return "embedding"; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
@@ -32,6 +34,7 @@ class Embedding : public Layer {
 
  private:
   std::int64_t vocab_, dim_;
+  bool tied_;
 };
 
 // Adds a learned [max_positions, dim] table to a [steps, dim] sequence (BERT/GPT-2 positions).

@@ -1,0 +1,129 @@
+// Model zoo acceptance: exact parameter counts (each derived by hand in the model file or beside the
+// check), shapes, forward FLOPs against published figures, and the errors of bad model files.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "configs/config_error.h"
+#include "workloads/zoo/model_yaml.h"
+#include "workloads/zoo/zoo.h"
+
+using namespace hpcsim;
+
+namespace {
+
+Model zoo(const std::string& name, const ModelParams& p = {}) { return build_model(name, p, HPCSIM_SOURCE_CONFIG_DIR); }
+
+double rel(double a, double b) { return std::abs(a - b) / b; }
+
+std::string load_error(const std::string& yaml) {
+  const std::string path = "zoo_params_test_model.yaml";
+  std::ofstream(path) << yaml;
+  try {
+    load_model_yaml(path);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("zoo: exact parameter counts of the CNNs") {
+  CHECK(zoo("lenet5").params() == 61706);        // simplified LeNet-5: 6/16 conv channels, 120/84/10
+  CHECK(zoo("alexnet").params() == 61100840);    // torchvision
+  CHECK(zoo("vgg16").params() == 138357544);     // torchvision
+  CHECK(zoo("resnet50").params() == 25557032);   // torchvision
+  CHECK(zoo("resnet101").params() == 44549160);  // torchvision
+  CHECK(zoo("resnet152").params() == 60192808);  // torchvision
+  CHECK(zoo("googlenet").params() == 6624904);   // torchvision, without the auxiliary classifiers
+}
+
+TEST_CASE("zoo: the Keras seed models") {
+  CHECK(zoo("keras-cnn-mnist").params() == 93322);        // 320 + 18,496 + 36,928 + 36,928 + 650
+  // 1,280,000 + SimpleRNN 64*(128+64)+64 = 12,352 + Dense 65. (1,288,321 would leave out the
+  // recurrent 64x64 kernel: 1,292,417 - 1,288,321 = 4,096.)
+  CHECK(zoo("keras-simplernn").params() == 1292417);
+  CHECK(zoo("keras-lstm-textgen").params() == 2701584);   // 1,280,000 + 131,584 + 1,290,000
+  const Model gan = zoo("keras-gan-mnist");
+  CHECK(gan.network("generator").params() == 227344);     // 100*256+256 + 256*784+784
+  CHECK(gan.network("discriminator").params() == 201217); // 784*256+256 + 257
+  CHECK(gan.network("generator").output_shape() == Shape{784});
+  CHECK(zoo("bilstm").params() == 2757761);  // keras.io IMDB BiLSTM: 2,560,000 + 2 x 98,816 + 129
+  // PyTorch DCGAN tutorial: generator 3,576,704, discriminator 2,765,568 at 64 px.
+  const Model dcgan = zoo("dcgan");
+  CHECK(dcgan.network("generator").params() == 3576704);
+  CHECK(dcgan.network("discriminator").params() == 2765568);
+  CHECK(dcgan.network("generator").output_shape() == Shape{3, 64, 64});
+  CHECK(zoo("dcgan", {.resolution = 256}).network("generator").output_shape() == Shape{3, 256, 256});
+}
+
+TEST_CASE("zoo: transformers") {
+  // BERT-base with the pooler (embeddings 23,837,184 + 12 x 7,087,872 + pooler 590,592); without the
+  // pooler it is 108,891,648. Masked-LM and NSP heads are not counted.
+  CHECK(zoo("bert-base").params() == 109482240);
+  CHECK(zoo("bert-large").params() == 335141888);
+  CHECK(zoo("roberta-base").params() == 124645632);
+  // GPT-3 175B: 96 x (12h^2 + 13h) + 50,257h + 2,048h + 2h = 174.6e9, within 0.5 % of 175e9.
+  CHECK(rel(static_cast<double>(zoo("gpt3-175b").params()), 175e9) < 0.005);
+  // Llama 3: 8.03e9, 70.6e9, 405.9e9 (Meta's model cards).
+  CHECK(rel(static_cast<double>(zoo("llama3-8b").params()), 8.03e9) < 0.01);
+  CHECK(rel(static_cast<double>(zoo("llama3-70b").params()), 70.6e9) < 0.01);
+  CHECK(rel(static_cast<double>(zoo("llama3.1-405b").params()), 405.9e9) < 0.01);
+  // The parameterized gpt: GPT-2 small shapes (12 x 768, 12 heads, 1,024 positions) = 124,439,808.
+  CHECK(zoo("gpt", {.seq_len = 1024, .layers = 12, .hidden = 768, .heads = 12}).params() == 124439808);
+  CHECK_THROWS_AS(zoo("gpt", {.layers = 12}), std::invalid_argument);  // hidden and heads missing
+  CHECK(zoo("transformer-big").params() > 170e6);
+  CHECK(zoo("gnmt").params() > 100e6);
+}
+
+TEST_CASE("zoo: shapes and forward FLOPs against published figures") {
+  const Model r50 = zoo("resnet50");
+  const Network& net = r50.network("resnet50");
+  CHECK(net.nodes()[net.find("fc")].output == Shape{1000});
+  // torchvision: ResNet-50 4.09 GMACs at 224x224 (multiply-adds of convolutions and the classifier).
+  // forward_flops counts 2 per multiply-add plus elementwise work (BN, ReLU, adds: about 1 %).
+  const double gmacs = net.forward_flops({1, Precision::fp32}) / 2 / 1e9;
+  CHECK(gmacs == Approx(4.09).epsilon(0.03));
+  // Transformers: ~2 FLOPs per parameter per token forward (Kaplan et al. 2020), plus attention.
+  const Model g = zoo("gpt3-175b");
+  const double per_token = g.networks[0].forward_flops({1, Precision::bf16}) / 2048;
+  CHECK(per_token / (2 * 174.6e9) == Approx(1.05).epsilon(0.05));
+}
+
+TEST_CASE("zoo: unknown names and bad model files are ConfigErrors with locations") {
+  try {
+    zoo("resnet51");
+    FAIL("unknown model accepted");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("did you mean 'resnet50'") != std::string::npos);
+  }
+  std::string err = load_error("input: [1, 28, 28]\nlayers:\n  - {type: conv2dd, filters: 8, kernel_size: 3}\n");
+  CHECK(err.find(":3:12: ") != std::string::npos);
+  CHECK(err.find("did you mean 'conv2d'") != std::string::npos);
+  err = load_error("input: [1, 28, 28]\nlayers:\n  - {type: conv2d, filters: 8, kernel: 3}\n");
+  CHECK(err.find(":3:32: unknown key 'kernel'; valid keys: filters, kernel_size") != std::string::npos);
+  // Shape mismatch: a 5x5 filter on a 4x4 map, reported at the layer.
+  err = load_error("input: [1, 4, 4]\nlayers:\n  - {type: flatten}\n  - {type: conv2d, filters: 8, kernel_size: 5}\n");
+  CHECK(err.find(":4:5: ") != std::string::npos);
+  CHECK(err.find("expects [channels, height, width], got [16]") != std::string::npos);
+  err = load_error("input: [8]\nlayers:\n  - {type: dense, units: 4, name: a}\n  - {type: add, inputs: [a, b]}\n");
+  CHECK(err.find(":4:") != std::string::npos);
+  CHECK(err.find("'b'") != std::string::npos);
+  err = load_error("input: [8]\nlayer:\n  - {type: dense, units: 4}\n");
+  CHECK(err.find("did you mean 'layers'") != std::string::npos);
+  err = load_error("input: [8]\nlayers:\n  - {type: dense, units: 0}\n");
+  CHECK(err.find(":3:") != std::string::npos);
+}
+
+TEST_CASE("zoo: every name builds, and the same name gives the same network") {
+  for (const std::string& name : zoo_names(HPCSIM_SOURCE_CONFIG_DIR)) {
+    if (name == "gpt") continue;  // needs sizes
+    INFO(name);
+    const Model m = zoo(name);
+    CHECK(m.params() > 0);
+    CHECK(zoo(name).params() == m.params());
+  }
+}
