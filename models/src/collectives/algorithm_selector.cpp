@@ -8,8 +8,8 @@ namespace hpcsim {
 
 double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fs,
                      const CollectiveGroup& group) {
-  std::vector<double> capacity(fs.resource_count(), -1);  // looked up once per resource
-  std::vector<int> crossing(fs.resource_count(), 0);
+  std::vector<double> capacity;  // looked up once per resource
+  std::vector<int> crossing;
   std::vector<double> pattern_time(schedule.patterns(), -1);
   std::vector<Transfer> transfers;
   std::vector<const Hop*> hops;  // the fabric's cached routes, not copies
@@ -21,7 +21,12 @@ double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
       hops.clear();
       for (const Transfer& t : transfers) {
         hops.push_back(&fabric.route(group.gpu(t.src), group.gpu(t.dst), t.rail));
-        for (const ResourceId r : hops.back()->path) ++crossing[r];
+      }
+      // Sized after routing: the fabric adds a switch link's resource when a route first crosses it.
+      capacity.resize(fs.resource_count(), -1);
+      crossing.resize(fs.resource_count(), 0);
+      for (const Hop* h : hops) {
+        for (const ResourceId r : h->path) ++crossing[r];
       }
       double slowest = 0;
       for (std::size_t i = 0; i < transfers.size(); ++i) {

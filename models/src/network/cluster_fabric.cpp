@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <deque>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -71,10 +72,24 @@ std::vector<int> nvlink_next_hops(int g, const std::vector<NvlinkPair>& pairs) {
 
 }  // namespace
 
-ResourceId ClusterFabric::add(double capacity, const std::string& name) {
+constexpr ResourceId kNoLink = std::numeric_limits<ResourceId>::max();
+
+ResourceId ClusterFabric::add(double capacity, const std::string& name) const {
   const ResourceId id = fs_.add_resource(capacity, name);
   if (capacity_.empty()) first_ = id;
-  capacity_.push_back(capacity);
+  // Links added on first use may come after resources of other models: ids are not contiguous.
+  if (id - first_ >= capacity_.size()) capacity_.resize(id - first_ + 1, 0);
+  capacity_[id - first_] = capacity;
+  return id;
+}
+
+ResourceId ClusterFabric::link_resource(int directed) const {
+  ResourceId& id = link_res_[static_cast<std::size_t>(directed)];
+  if (id == kNoLink) {
+    const auto [a, b] = topology_->link_ends(directed / 2);
+    std::string name;
+    id = add(network_->payload_bandwidth(), join(name, "switch", a, "-switch", b, directed % 2 == 0 ? ".fwd" : ".rev"));
+  }
   return id;
 }
 
@@ -148,12 +163,7 @@ ClusterFabric::ClusterFabric(FairShare& fs, const NodeSpec& node, int nodes, int
         nic_in_.push_back(add(port, join(name, "node", n, ".nic", i, ".rx")));
       }
     }
-    const double link = network_->payload_bandwidth();
-    for (int l = 0; l < topology_->link_count(); ++l) {
-      const auto [a, b] = topology_->link_ends(l);
-      link_res_.push_back(add(link, join(name, "switch", a, "-switch", b, ".fwd")));
-      link_res_.push_back(add(link, join(name, "switch", a, "-switch", b, ".rev")));
-    }
+    link_res_.assign(2 * static_cast<std::size_t>(topology_->link_count()), kNoLink);
   }
 }
 
@@ -238,7 +248,7 @@ Hop ClusterFabric::compute_route(int from, int to, int rail) const {
   hop.path.push_back(nic_out_[src]);
   scratch_.clear();
   topology_->route(src, dst, flow_key(from, to, rail), scratch_);
-  for (int directed : scratch_) hop.path.push_back(link_res_[directed]);
+  for (int directed : scratch_) hop.path.push_back(link_resource(directed));
   hop.path.push_back(nic_in_[dst]);
   add_gpu_legs(hop, b, nic, false, nb);
   const double switch_hops = static_cast<double>(scratch_.size()) + 1;

@@ -1,7 +1,6 @@
 #include "models/network/topology.h"
 
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/connected_components.hpp>
+#include <algorithm>
 #include <stdexcept>
 
 #include "configs/config_error.h"
@@ -10,8 +9,6 @@
 namespace hpcsim {
 
 namespace {
-
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: a fixed, well-spread hash
   x += 0x9e3779b97f4a7c15ULL;
@@ -37,37 +34,55 @@ struct Topology::Impl {
   // route needs: every switch on a shortest path from `from` is nearer the destination than `from`, so
   // the levels up to from's distance are enough. A fat-tree route inside a pod never labels the core.
   struct Reach {
-    std::vector<int> dist;    // hops to the destination; -1: beyond the levels searched so far
-    std::vector<int> order;   // labelled switches in BFS order
-    std::size_t frontier = 0;  // start in `order` of the deepest labelled level
+    std::vector<int> dist;  // hops to the destination; -1: beyond the levels searched so far
+    int level = 0;          // the deepest labelled level (all switches up to it are labelled)
   };
   mutable std::vector<Reach> reach;  // per destination switch, filled on first use
 
   // Distances towards `dst`, labelled at least as far as switch `from` (plain BFS over the flat
   // adjacency: Boost's BFS over the adjacency_list cost several times more and searched every switch).
+  // Each level is found by scanning for the previous one, which keeps no queue per destination.
   const std::vector<int>& distances(int dst, int from) const {
     Reach& r = reach[static_cast<std::size_t>(dst)];
     if (r.dist.empty()) {
       r.dist.assign(static_cast<std::size_t>(g.switches), -1);
       r.dist[static_cast<std::size_t>(dst)] = 0;
-      r.order.push_back(dst);
     }
-    while (r.dist[static_cast<std::size_t>(from)] < 0 && r.frontier < r.order.size()) {
-      const std::size_t level_end = r.order.size();
-      for (std::size_t q = r.frontier; q < level_end; ++q) {
-        const int at = r.order[q];
-        const int next = r.dist[static_cast<std::size_t>(at)] + 1;
+    for (bool grew = true; r.dist[static_cast<std::size_t>(from)] < 0 && grew; ++r.level) {
+      grew = false;
+      for (int at = 0; at < g.switches; ++at) {
+        if (r.dist[static_cast<std::size_t>(at)] != r.level) continue;
         for (int i = adj_begin[at]; i < adj_begin[at + 1]; ++i) {
           const int n = adj[static_cast<std::size_t>(i)].first;
           if (r.dist[static_cast<std::size_t>(n)] < 0) {
-            r.dist[static_cast<std::size_t>(n)] = next;
-            r.order.push_back(n);
+            r.dist[static_cast<std::size_t>(n)] = r.level + 1;
+            grew = true;
           }
         }
       }
-      r.frontier = level_end;
     }
     return r.dist;
+  }
+
+  // The lowest-numbered switch that switch 0 cannot reach (the switch count when all are connected).
+  std::size_t first_unreachable() const {
+    std::vector<char> seen(static_cast<std::size_t>(g.switches), 0);
+    std::vector<int> queue;
+    if (g.switches > 0) {
+      seen[0] = 1;
+      queue.push_back(0);
+    }
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int at = queue[head];
+      for (int i = adj_begin[at]; i < adj_begin[at + 1]; ++i) {
+        const int n = adj[static_cast<std::size_t>(i)].first;
+        if (!seen[static_cast<std::size_t>(n)]) {
+          seen[static_cast<std::size_t>(n)] = 1;
+          queue.push_back(n);
+        }
+      }
+    }
+    return static_cast<std::size_t>(std::find(seen.begin(), seen.end(), 0) - seen.begin());
   }
 };
 
@@ -93,21 +108,10 @@ Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node,
     fail(spec, p.message);
   }
   TopologyGraph& g = impl->g;
-  Graph graph(static_cast<std::size_t>(g.switches));  // only for the connectivity check
   std::vector<int> degree(static_cast<std::size_t>(g.switches) + 1, 0);
   for (const auto& [a, b] : g.links) {
-    boost::add_edge(static_cast<std::size_t>(a), static_cast<std::size_t>(b), graph);
     ++degree[a];
     ++degree[b];
-  }
-  std::vector<int> component(static_cast<std::size_t>(g.switches));
-  if (boost::connected_components(graph, component.data()) > 1) {
-    std::size_t lost = 0;
-    while (component[lost] == component[0]) ++lost;
-    const auto name = [&](std::size_t s) {
-      return spec.kind == TopologyKind::edge_list ? "'" + spec.switch_names[s] + "'" : "switch " + std::to_string(s);
-    };
-    fail(spec, "the network is disconnected: " + name(lost) + " cannot reach " + name(0));
   }
   impl->adj_begin.assign(static_cast<std::size_t>(g.switches) + 1, 0);
   for (int s = 0; s < g.switches; ++s) impl->adj_begin[s + 1] = impl->adj_begin[s] + degree[s];
@@ -117,6 +121,13 @@ Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node,
     const auto [a, b] = g.links[l];
     impl->adj[fill[a]++] = {b, static_cast<int>(2 * l)};
     impl->adj[fill[b]++] = {a, static_cast<int>(2 * l + 1)};
+  }
+  const std::size_t lost = impl->first_unreachable();
+  if (lost < static_cast<std::size_t>(g.switches)) {
+    const auto name = [&](std::size_t s) {
+      return spec.kind == TopologyKind::edge_list ? "'" + spec.switch_names[s] + "'" : "switch " + std::to_string(s);
+    };
+    fail(spec, "the network is disconnected: " + name(lost) + " cannot reach " + name(0));
   }
   impl->reach.resize(static_cast<std::size_t>(g.switches));
   return Topology(std::move(impl));

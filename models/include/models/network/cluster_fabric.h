@@ -1,7 +1,8 @@
 #pragma once
 // The links of a cluster as fair-share resources, one per direction: inside a node the GPUs' NVSwitch
 // ports, NVLink pairs or PCIe links and PCIe switch uplinks; between nodes each NIC port (the cable to its
-// switch) and each switch-to-switch link of the topology. A message is one flow over its route's resources
+// switch) and each switch-to-switch link of the topology (added when a route first crosses it: the core of
+// a large fat-tree is mostly idle under a collective, and resources cost memory). A message is one flow over its route's resources
 // (sharing falls out of the solver); its latency is the software overhead plus the switch hops. GPUs are
 // numbered node-major (rank = node * gpus_per_node + local index).
 #include <cstdint>
@@ -48,7 +49,8 @@ class ClusterFabric {
   const Topology* topology() const { return topology_ ? &*topology_ : nullptr; }
 
  private:
-  ResourceId add(double capacity, const std::string& name);
+  ResourceId add(double capacity, const std::string& name) const;
+  ResourceId link_resource(int directed_link) const;
   void add_gpu_legs(Hop& hop, int local_gpu, int nic, bool outbound, int node) const;
   Hop intra_node(int node, int a, int b) const;
   Hop compute_route(int from, int to, int rail) const;
@@ -61,15 +63,15 @@ class ClusterFabric {
   std::optional<NetworkSpec> network_;
   int nics_;
   std::optional<Topology> topology_;
-  ResourceId first_ = 0;
-  std::vector<double> capacity_;                  // of the resources this fabric added, from first_
+  mutable ResourceId first_ = 0;
+  mutable std::vector<double> capacity_;          // of the resources this fabric added, by id - first_
   std::vector<ResourceId> gpu_out_, gpu_in_;      // nvswitch ports, per GPU
   std::vector<ResourceId> pair_;                  // nvlink: per node * G * G (a -> b), or unused
   std::vector<int> via_;                          // nvlink: next GPU from a towards b (G * G)
   std::vector<ResourceId> pcie_up_, pcie_down_;   // per GPU
   std::vector<ResourceId> uplink_up_, uplink_down_;  // per node * PCIe switch
   std::vector<ResourceId> nic_out_, nic_in_;      // per node * nics
-  std::vector<ResourceId> link_res_;              // per directed topology link
+  mutable std::vector<ResourceId> link_res_;      // per directed topology link; kNoLink until first used
   mutable std::unordered_map<std::uint64_t, Hop> cache_;
   mutable std::vector<int> scratch_;
 };

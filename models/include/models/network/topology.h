@@ -1,6 +1,6 @@
 #pragma once
-// The switch graph of a cluster network, built from a TopologySpec for a number of nodes (Boost.Graph for
-// the connectivity check, flat arrays for breadth-first distances and routing). Endpoints are NIC ports,
+// The switch graph of a cluster network, built from a TopologySpec for a number of nodes (flat adjacency
+// arrays for the connectivity check, breadth-first distances and routing). Endpoints are NIC ports,
 // numbered node-major (endpoint = node * nics_per_node + nic); each attaches to one switch. Routing takes
 // a shortest path; where several next hops are equally short (ECMP), a deterministic hash of the flow picks
 // one. Distances are computed per destination switch on first use, only as far out as the routes asked
