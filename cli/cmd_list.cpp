@@ -3,6 +3,7 @@
 
 #include "commands.h"
 #include "configs/catalog.h"
+#include "workloads/zoo/zoo.h"
 
 namespace hpcsim::cli {
 
@@ -16,8 +17,8 @@ Action add_list_command(CLI::App& app) {
                                                           : std::vector<std::string>{*kind};
     for (const std::string& k : kinds) {
       std::cout << k << ":";
-      auto names = catalog.names(k);
-      if (k == "models") names.insert(names.begin(), "gpt (built in: layers/hidden/heads/ffn/vocab)");
+      // Models: the zoo's built-in builders and the model YAML files, in one sorted list.
+      auto names = k == "models" ? zoo_names(catalog.root()) : catalog.names(k);
       if (names.empty()) std::cout << " (none)";
       std::cout << "\n";
       for (const std::string& n : names) std::cout << "  " << n << "\n";
