@@ -76,7 +76,7 @@ void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
   }
   h.rate = new_rate;
   h.solved = true;
-  due.set(slot, due_time(slot).picoseconds(), f.seq);
+  due.stage(slot, due_time(slot).picoseconds(), f.seq);  // settle() commits the batch
 }
 
 void FairShare::Impl::set_path(std::uint32_t slot, std::span<const ResourceId> p) {

@@ -1,6 +1,9 @@
 #pragma once
-// Indexed binary min-heap of flow slots keyed by (completion time, arrival sequence): a rate change
-// moves one entry in place instead of leaving stale copies behind.
+// Indexed 4-ary min-heap of flow slots keyed by (completion time, arrival sequence): a rate change
+// moves one entry in place instead of leaving stale copies behind. Entries are 16 bytes (the sequence
+// number sits in a side table, read only on equal times), so four children share one cache line.
+// A re-solve that changes many keys at once stages them and rebuilds the heap in linear time when
+// that is cheaper than sifting each one.
 #include <cstdint>
 #include <vector>
 
@@ -10,7 +13,6 @@ class DueHeap {
  public:
   struct Entry {
     std::int64_t due_ps;
-    std::uint64_t seq;
     std::uint32_t slot;
   };
 
@@ -21,22 +23,25 @@ class DueHeap {
 
   // Inserts the slot or moves it to its new key.
   void set(std::uint32_t slot, std::int64_t due_ps, std::uint64_t seq) {
-    if (slot >= pos_.size()) pos_.resize(slot + 1, kAbsent);
-    const Entry e{due_ps, seq, slot};
-    if (pos_[slot] == kAbsent) {
-      heap_.push_back(e);
-      pos_[slot] = static_cast<std::uint32_t>(heap_.size() - 1);
-      up(pos_[slot]);
-      return;
-    }
-    const std::uint32_t i = pos_[slot];
-    const bool moved_earlier = earlier(e, heap_[i]);
-    heap_[i] = e;
-    if (moved_earlier) {
-      up(i);
+    const bool present = place_key(slot, due_ps, seq);
+    restore(pos_[slot], present);
+  }
+
+  // Records a new key to apply at commit(); the heap order is undefined in between (set, erase and
+  // top must not be called before commit).
+  void stage(std::uint32_t slot, std::int64_t due_ps, std::uint64_t seq) {
+    staged_.push_back({{due_ps, slot}, seq});
+  }
+  void commit() {
+    // A sift costs about log4(n) levels of 4 comparisons; a rebuild about 2 comparisons per entry.
+    if (staged_.size() * 8 < heap_.size() + staged_.size()) {
+      for (const Staged& s : staged_) set(s.entry.slot, s.entry.due_ps, s.seq);
     } else {
-      down(i);
+      for (const Staged& s : staged_) place_key(s.entry.slot, s.entry.due_ps, s.seq);
+      const auto n = static_cast<std::uint32_t>(heap_.size());
+      for (std::uint32_t i = n > 1 ? (n - 2) / 4 + 1 : 0; i-- > 0;) down(i);
     }
+    staged_.clear();
   }
 
   void erase(std::uint32_t slot) {
@@ -46,51 +51,79 @@ class DueHeap {
     const Entry last = heap_.back();
     heap_.pop_back();
     if (i == heap_.size()) return;
-    const bool moved_earlier = earlier(last, heap_[i]);
     heap_[i] = last;
     pos_[last.slot] = i;
-    if (moved_earlier) {
-      up(i);
-    } else {
-      down(i);
-    }
+    restore(i, true);
   }
 
  private:
   static constexpr std::uint32_t kAbsent = UINT32_MAX;
-  static bool earlier(const Entry& a, const Entry& b) {
-    return a.due_ps < b.due_ps || (a.due_ps == b.due_ps && a.seq < b.seq);
+  struct Staged {
+    Entry entry;
+    std::uint64_t seq;
+  };
+
+  bool earlier(const Entry& a, const Entry& b) const {
+    return a.due_ps < b.due_ps || (a.due_ps == b.due_ps && seq_[a.slot] < seq_[b.slot]);
   }
-  void place(std::uint32_t i, const Entry& e) {
+  // Writes the key without restoring the order; returns whether the slot was already present.
+  bool place_key(std::uint32_t slot, std::int64_t due_ps, std::uint64_t seq) {
+    if (slot >= pos_.size()) {
+      pos_.resize(slot + 1, kAbsent);
+      seq_.resize(slot + 1, 0);
+    }
+    seq_[slot] = seq;
+    if (pos_[slot] == kAbsent) {
+      pos_[slot] = static_cast<std::uint32_t>(heap_.size());
+      heap_.push_back({due_ps, slot});
+      return false;
+    }
+    heap_[pos_[slot]].due_ps = due_ps;
+    return true;
+  }
+  void restore(std::uint32_t i, bool may_go_down) {
+    if (i > 0 && earlier(heap_[i], heap_[(i - 1) / 4])) {
+      up(i);
+    } else if (may_go_down) {
+      down(i);
+    }
+  }
+  void put(std::uint32_t i, const Entry& e) {
     heap_[i] = e;
     pos_[e.slot] = i;
   }
   void up(std::uint32_t i) {
     const Entry e = heap_[i];
     while (i > 0) {
-      const std::uint32_t parent = (i - 1) / 2;
+      const std::uint32_t parent = (i - 1) / 4;
       if (!earlier(e, heap_[parent])) break;
-      place(i, heap_[parent]);
+      put(i, heap_[parent]);
       i = parent;
     }
-    place(i, e);
+    put(i, e);
   }
   void down(std::uint32_t i) {
     const Entry e = heap_[i];
     const auto n = static_cast<std::uint32_t>(heap_.size());
     while (true) {
-      std::uint32_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && earlier(heap_[child + 1], heap_[child])) ++child;
-      if (!earlier(heap_[child], e)) break;
-      place(i, heap_[child]);
-      i = child;
+      const std::uint32_t first = 4 * i + 1;
+      if (first >= n) break;
+      std::uint32_t best = first;
+      const std::uint32_t end = first + 4 < n ? first + 4 : n;
+      for (std::uint32_t c = first + 1; c < end; ++c) {
+        if (earlier(heap_[c], heap_[best])) best = c;
+      }
+      if (!earlier(heap_[best], e)) break;
+      put(i, heap_[best]);
+      i = best;
     }
-    place(i, e);
+    put(i, e);
   }
 
   std::vector<Entry> heap_;
-  std::vector<std::uint32_t> pos_;  // heap index of each slot, or kAbsent
+  std::vector<std::uint32_t> pos_;   // heap index of each slot, or kAbsent
+  std::vector<std::uint64_t> seq_;   // arrival sequence of each slot, the tie-breaker
+  std::vector<Staged> staged_;
 };
 
 }  // namespace hpcsim

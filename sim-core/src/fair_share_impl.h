@@ -75,7 +75,7 @@ struct FairShare::Impl {
   void request_wake();
   void on_wake();
   bool is_done(std::uint32_t slot, Time now) const;
-  void set_rate(std::uint32_t slot, double rate, Time now);
+  void set_rate(std::uint32_t slot, double rate, Time now);  // stages the due time: due.commit() after
   Time due_time(std::uint32_t slot) const;
   void set_path(std::uint32_t slot, std::span<const ResourceId> path);
   std::span<const ResourceId> path(std::uint32_t slot) const {

@@ -86,6 +86,7 @@ void FairShare::Impl::settle() {
     const FlowHot& h = hot[slot];
     if (!h.solved || h.new_rate != h.rate) set_rate(slot, h.new_rate, now);
   }
+  due.commit();
   arrivals.clear();
   seeds.clear();
   restart_level = std::numeric_limits<double>::infinity();
