@@ -53,12 +53,13 @@ void run(const NodeSpec& node, const NetworkSpec& net, int gpus, bool replay) {
   const double busbw = req.bytes / simulated * 2.0 * (gpus - 1) / gpus;
   std::printf("%6d GPUs %-6s: simulated %.6f s (busbw %.1f GB/s); wall %.3f s (fabric %.3f s + collective %.3f s); "
               "peak RSS %.1f MiB; %d steps (%d replayed); %llu flows simulated, %llu represented; "
-              "%.3g flow events/s (%.3g represented/s); %llu engine events\n",
+              "%.3g flow events/s (%.3g represented/s); %llu engine events; %llu solver re-solves (%llu flows re-filled)\n",
               gpus, replay ? "replay" : "full", simulated, busbw / 1e9, build_s + run_s, build_s, run_s,
               peak_rss_kib() / 1024.0, stats.steps, stats.steps_replayed,
               static_cast<unsigned long long>(stats.flows_simulated),
               static_cast<unsigned long long>(stats.flows_represented), 2.0 * stats.flows_simulated / run_s,
-              2.0 * stats.flows_represented / run_s, static_cast<unsigned long long>(sim.events_processed()));
+              2.0 * stats.flows_represented / run_s, static_cast<unsigned long long>(sim.events_processed()),
+              static_cast<unsigned long long>(fs.solves()), static_cast<unsigned long long>(fs.refilled_flows()));
 }
 
 }  // namespace

@@ -186,3 +186,43 @@ TEST_CASE("Topology errors surface when the fabric is built", "[fabric][errors]"
   CHECK_THROWS_WITH(ClusterFabric(fs, one_nic_node(100e9), 9, 1, network("ib-edr"), t),
                     Catch::Contains("holds at most 4 leaves"));
 }
+
+TEST_CASE("Switch links become resources when a route first crosses them", "[fabric]") {
+  // Radix 8, 1:1: 2 leaves of 4 nodes, 4 spines, 8 links. Nodes on one leaf need no switch link.
+  TopologySpec t;
+  t.kind = TopologyKind::fat_tree;
+  t.radix = 8;
+  Simulator sim;
+  FairShare fs(sim);
+  const ClusterFabric fabric(fs, one_nic_node(100e9), 8, 1, network("ib-edr"), t);
+  const std::size_t ports = fs.resource_count();
+  CHECK(ports == 8 * 2 + 8 * 2);  // per node: GPU port in/out and NIC tx/rx
+  CHECK(fabric.route(0, 1, 0).path.size() == 2);
+  CHECK(fs.resource_count() == ports);
+  const Hop& across = fabric.route(0, 7, 0);
+  CHECK(across.path.size() == 4);
+  CHECK(fs.resource_count() == ports + 2);  // leaf 0 up to a spine, that spine down to leaf 1
+  CHECK(fs.name(across.path[1]).find("switch") == 0);
+  CHECK(fs.stats(across.path[1]).capacity == Approx(network("ib-edr").payload_bandwidth()));
+  (void)fabric.route(0, 7, 0);
+  CHECK(fs.resource_count() == ports + 2);
+}
+
+TEST_CASE("route_once gives the route without keeping it", "[fabric]") {
+  TopologySpec t;
+  t.kind = TopologyKind::fat_tree;
+  t.radix = 8;
+  Simulator sim;
+  FairShare fs(sim);
+  const ClusterFabric fabric(fs, one_nic_node(100e9), 8, 1, network("ib-edr"), t);
+  Hop scratch;
+  const Hop& once = fabric.route_once(0, 7, 0, scratch);
+  CHECK(&once == &scratch);  // not cached yet: computed into the scratch
+  const Hop kept = once;
+  const Hop& cached = fabric.route(0, 7, 0);
+  CHECK(cached.path == kept.path);
+  CHECK(cached.latency_s == kept.latency_s);
+  CHECK(cached.bandwidth == kept.bandwidth);
+  CHECK(&fabric.route_once(0, 7, 0, scratch) == &cached);  // cached now: no copy
+  CHECK_THROWS_AS(fabric.route_once(0, 0, 0, scratch), std::invalid_argument);
+}

@@ -12,34 +12,38 @@ double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
   std::vector<int> crossing;
   std::vector<double> pattern_time(schedule.patterns(), -1);
   std::vector<Transfer> transfers;
-  std::vector<const Hop*> hops;  // the fabric's cached routes, not copies
+  Hop scratch;
   double total = 0;
   for (int step = 0; step < schedule.steps(); ++step) {
     const int p = schedule.pattern(step);
     if (pattern_time[p] < 0) {
       schedule.transfers(p, transfers);
-      hops.clear();
+      // Routes are looked up twice (count the crossings, then take shares) rather than kept: an all-pairs
+      // pattern over 1,024 GPUs has a million transfers, and caching or storing their routes cost more
+      // time and memory than the simulation the estimate chooses.
+      const auto route = [&](const Transfer& t) -> const Hop& {
+        return fabric.route_once(group.gpu(t.src), group.gpu(t.dst), t.rail, scratch);
+      };
       for (const Transfer& t : transfers) {
-        hops.push_back(&fabric.route(group.gpu(t.src), group.gpu(t.dst), t.rail));
-      }
-      // Sized after routing: the fabric adds a switch link's resource when a route first crosses it.
-      capacity.resize(fs.resource_count(), -1);
-      crossing.resize(fs.resource_count(), 0);
-      for (const Hop* h : hops) {
-        for (const ResourceId r : h->path) ++crossing[r];
+        const Hop& hop = route(t);
+        // Sized as routes come: the fabric adds a switch link's resource when a route first crosses it.
+        if (crossing.size() < fs.resource_count()) {
+          capacity.resize(fs.resource_count(), -1);
+          crossing.resize(fs.resource_count(), 0);
+        }
+        for (const ResourceId r : hop.path) ++crossing[r];
       }
       double slowest = 0;
-      for (std::size_t i = 0; i < transfers.size(); ++i) {
+      for (const Transfer& t : transfers) {
+        const Hop& hop = route(t);
         double share = std::numeric_limits<double>::infinity();
-        for (const ResourceId r : hops[i]->path) {
+        for (const ResourceId r : hop.path) {
           if (capacity[r] < 0) capacity[r] = fs.stats(r).capacity;
           share = std::min(share, capacity[r] / crossing[r]);
         }
-        slowest = std::max(slowest, hops[i]->latency_s + transfers[i].bytes / share);
+        slowest = std::max(slowest, hop.latency_s + t.bytes / share);
       }
-      for (const Hop* h : hops) {
-        for (const ResourceId r : h->path) crossing[r] = 0;
-      }
+      std::fill(crossing.begin(), crossing.end(), 0);
       pattern_time[p] = slowest;
     }
     total += pattern_time[p];

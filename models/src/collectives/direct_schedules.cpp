@@ -12,6 +12,8 @@ std::vector<int> own_rails(const CollectiveGroup& group) {
 CollectiveSchedule direct_all_pairs(const CollectiveGroup& group, double bytes, int steps) {
   const int n = group.size();
   auto generate = [rails = own_rails(group), n, bytes](int, std::vector<Transfer>& out) {
+    // One allocation: growing by doubling to a million transfers (1,024 GPUs) touched twice the memory.
+    out.reserve(out.size() + static_cast<std::size_t>(n) * (n - 1));
     for (int r = 0; r < n; ++r) {
       for (int q = 0; q < n; ++q) {
         if (q != r) out.push_back(Transfer{r, q, rails[r], bytes});

@@ -256,20 +256,34 @@ Hop ClusterFabric::compute_route(int from, int to, int rail) const {
   return hop;
 }
 
-const Hop& ClusterFabric::route(int from, int to, int rail) const {
+std::uint64_t ClusterFabric::route_key(int from, int to, int& rail) const {
   if (from < 0 || to < 0 || from >= gpus() || to >= gpus() || from == to || rail < 0) {
     throw std::invalid_argument("route: bad GPU pair " + str(from) + " -> " + str(to) + " on rail " + str(rail));
   }
-  const int r = node_of(from) == node_of(to) ? 0 : rail % nics_;
-  const std::uint64_t key = (static_cast<std::uint64_t>(from) * gpus() + to) * static_cast<std::uint64_t>(nics_ + 1) + r;
+  rail = node_of(from) == node_of(to) ? 0 : rail % nics_;
+  return (static_cast<std::uint64_t>(from) * gpus() + to) * static_cast<std::uint64_t>(nics_ + 1) + rail;
+}
+
+Hop ClusterFabric::complete_route(int from, int to, int rail) const {
+  Hop hop = compute_route(from, to, rail);
+  hop.bandwidth = capacity(hop.path.front());
+  for (ResourceId id : hop.path) hop.bandwidth = std::min(hop.bandwidth, capacity(id));
+  return hop;
+}
+
+const Hop& ClusterFabric::route(int from, int to, int rail) const {
+  const std::uint64_t key = route_key(from, to, rail);
   auto it = cache_.find(key);
-  if (it == cache_.end()) {
-    Hop hop = compute_route(from, to, r);
-    hop.bandwidth = capacity(hop.path.front());
-    for (ResourceId id : hop.path) hop.bandwidth = std::min(hop.bandwidth, capacity(id));
-    it = cache_.emplace(key, std::move(hop)).first;
-  }
+  if (it == cache_.end()) it = cache_.emplace(key, complete_route(from, to, rail)).first;
   return it->second;
+}
+
+const Hop& ClusterFabric::route_once(int from, int to, int rail, Hop& scratch) const {
+  const std::uint64_t key = route_key(from, to, rail);
+  const auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second;
+  scratch = complete_route(from, to, rail);
+  return scratch;
 }
 
 }  // namespace hpcsim

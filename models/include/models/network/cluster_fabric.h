@@ -46,6 +46,10 @@ class ClusterFabric {
   // spec has a PCIe tree, so a GPU far from the NIC shares the root complex. Routes are cached: the
   // reference stays valid as long as the fabric (a collective step routes thousands without copying).
   const Hop& route(int from, int to, int rail) const;
+  // As route(), but a route not cached yet is computed into `scratch` and not kept (the reference is to
+  // the cached route or to `scratch`): for one-off sweeps over many pairs, such as the selector's
+  // estimate of an all-pairs algorithm, where a million cached routes would outweigh the simulation.
+  const Hop& route_once(int from, int to, int rail, Hop& scratch) const;
   const Topology* topology() const { return topology_ ? &*topology_ : nullptr; }
 
  private:
@@ -54,6 +58,8 @@ class ClusterFabric {
   void add_gpu_legs(Hop& hop, int local_gpu, int nic, bool outbound, int node) const;
   Hop intra_node(int node, int a, int b) const;
   Hop compute_route(int from, int to, int rail) const;
+  Hop complete_route(int from, int to, int rail) const;  // compute_route plus the bottleneck bandwidth
+  std::uint64_t route_key(int from, int to, int& rail) const;  // validates; normalises rail
   double capacity(ResourceId id) const { return capacity_[id - first_]; }
 
   FairShare& fs_;
