@@ -473,3 +473,86 @@ TEST_CASE("FairShare: identical runs give identical completion times", "[fair_sh
   CHECK(first.finish_ids == second.finish_ids);
   CHECK(std::is_sorted(first.finish_ps.begin(), first.finish_ps.end()));
 }
+
+TEST_CASE("FairShare: many flows on one link finish in size order at the water-filling times", "[fair_share]") {
+  // Every completion re-rates all remaining flows at once (the due-time heap's bulk rebuild); equal
+  // sizes finish at the same instant in arrival order.
+  Simulator sim;
+  FairShare fs(sim);
+  const double capacity = 8 * kGB;
+  const ResourceId link = fs.add_resource(capacity);
+  std::vector<int> units;  // flow sizes in quarter-GB, each size twice, in a shuffled order
+  for (int k = 1; k <= 40; ++k) units.insert(units.end(), {k, k});
+  std::shuffle(units.begin(), units.end(), std::mt19937_64(7));
+  std::vector<FlowId> finished;
+  std::vector<std::int64_t> finished_ps;
+  std::map<FlowId, int> size_of;
+  for (const int u : units) {
+    const FlowId id = fs.start_flow(std::vector<ResourceId>{link}, 0.25 * kGB * u, [&](FlowId done) {
+      finished.push_back(done);
+      finished_ps.push_back(sim.now().picoseconds());
+    });
+    size_of[id] = u;
+  }
+  sim.run();
+  REQUIRE(finished.size() == units.size());
+  // Water filling by hand: while n flows remain, all gain capacity / n per second.
+  double t = 0;
+  double carried = 0;  // by each remaining flow so far
+  for (std::size_t i = 0; i < finished.size(); ++i) {
+    const double amount = 0.25 * kGB * size_of.at(finished[i]);
+    t += (amount - carried) / (capacity / static_cast<double>(finished.size() - i));
+    carried = amount;
+    CHECK(std::abs(static_cast<double>(finished_ps[i]) - t * 1e12) <= 2.0);
+    if (i > 0) {
+      CHECK(size_of.at(finished[i - 1]) <= size_of.at(finished[i]));
+      if (size_of.at(finished[i - 1]) == size_of.at(finished[i])) {
+        CHECK(finished_ps[i - 1] == finished_ps[i]);
+        CHECK((finished[i - 1] & 0xffffffffu) < (finished[i] & 0xffffffffu));
+      }
+    }
+  }
+}
+
+TEST_CASE("FairShare: a newcomer on a link crowded with flows at many distinct rates", "[fair_share]") {
+  // Each capped flow's rate sits just below the level the previous ones leave for the newcomer (by a
+  // margin that shrinks fast enough that only one more rate falls below each successive level), the
+  // worst case for bounding the restart level without sorting. The two uncapped flows must drop to
+  // the newcomer's level: a restart level above their old rate would leave them untouched.
+  Simulator sim;
+  FairShare fs(sim);
+  const double capacity = 100 * kGB;
+  const ResourceId link = fs.add_resource(capacity);
+  const int n = 12;
+  const int uncapped = 2;
+  std::vector<double> caps;
+  double level = capacity / (n + uncapped + 1);
+  double used = 0;
+  double margin = 0.1;
+  for (int k = 0; k < n; ++k) {
+    caps.push_back(level * (1 - margin));
+    used += caps.back();
+    level = (capacity - used) / static_cast<double>(n - k - 1 + uncapped + 1);
+    margin *= 0.3 / static_cast<double>(n - k + uncapped);
+  }
+  std::vector<FlowId> ids;
+  std::vector<std::vector<ResourceId>> paths;
+  for (int k = n - 1; k >= 0; --k) {  // arrival order unrelated to rate order
+    ids.push_back(fs.start_flow(std::vector<ResourceId>{link}, kGB, {}, caps[static_cast<std::size_t>(k)]));
+  }
+  std::vector<double> ref_caps(caps.rbegin(), caps.rend());
+  for (int u = 0; u < uncapped; ++u) {
+    ids.push_back(fs.start_flow(std::vector<ResourceId>{link}, kGB, {}));
+    ref_caps.push_back(kInf);
+  }
+  fs.settle();
+  CHECK(fs.rate(ids.back()) == Approx((capacity - used) / uncapped).epsilon(1e-12));
+  ids.push_back(fs.start_flow(std::vector<ResourceId>{link}, kGB, {}));
+  ref_caps.push_back(kInf);
+  fs.settle();
+  paths.assign(ids.size(), std::vector<ResourceId>{link});
+  const auto expect = reference_rates({capacity}, paths, ref_caps);
+  for (std::size_t i = 0; i < ids.size(); ++i) CHECK(fs.rate(ids[i]) == Approx(expect[i]).epsilon(1e-12));
+  CHECK(fs.rate(ids.back()) == Approx((capacity - used) / (uncapped + 1)).epsilon(1e-12));
+  CHECK(fs.rate(ids[ids.size() - 2]) == Approx((capacity - used) / (uncapped + 1)).epsilon(1e-12));
+}
