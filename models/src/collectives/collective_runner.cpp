@@ -49,14 +49,11 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   void simulate_step(int p) {
     pattern_ = p;
     schedule_.transfers(p, transfers_);
-    paths_.clear();
-    path_begin_.assign(1, 0);
+    hops_.clear();
     latency_ps_.clear();
     for (const Transfer& t : transfers_) {
-      const Hop& hop = fabric_.route(group_.gpu(t.src), group_.gpu(t.dst), t.rail);
-      paths_.insert(paths_.end(), hop.path.begin(), hop.path.end());
-      path_begin_.push_back(static_cast<std::uint32_t>(paths_.size()));
-      latency_ps_.push_back(Time::seconds(hop.latency_s).picoseconds());
+      hops_.push_back(&fabric_.route(group_.gpu(t.src), group_.gpu(t.dst), t.rail));
+      latency_ps_.push_back(Time::seconds(hops_.back()->latency_s).picoseconds());
     }
     order_by_latency();
     outstanding_ = transfers_.size();
@@ -100,10 +97,9 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     if (fs_.active_flows() != own_active_) exclusive_ = false;
     for (std::size_t k = first; k < last; ++k) {
       const std::uint32_t t = order_[k];
-      const std::span<const ResourceId> path(paths_.data() + path_begin_[t], path_begin_[t + 1] - path_begin_[t]);
       ++own_active_;
       ++stats_.flows_simulated;
-      fs_.start_flow(path, transfers_[t].bytes, [self = shared_from_this()](FlowId) { self->flow_done(); });
+      fs_.start_flow(hops_[t]->path, transfers_[t].bytes, [self = shared_from_this()](FlowId) { self->flow_done(); });
     }
   }
 
@@ -137,8 +133,7 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   std::size_t own_active_ = 0;
   // The current step, in flat arrays reused from step to step.
   std::vector<Transfer> transfers_;
-  std::vector<ResourceId> paths_;
-  std::vector<std::uint32_t> path_begin_;
+  std::vector<const Hop*> hops_;  // the fabric's cached routes (they live as long as the fabric)
   std::vector<std::int64_t> latency_ps_;
   std::vector<std::uint32_t> order_;        // transfers by latency
   std::vector<std::int64_t> latencies_;     // the step's distinct latencies, ascending
