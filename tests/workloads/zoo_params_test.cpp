@@ -2,7 +2,10 @@
 // check), shapes, forward FLOPs against published figures, and the errors of bad model files.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -18,15 +21,20 @@ Model zoo(const std::string& name, const ModelParams& p = {}) { return build_mod
 
 double rel(double a, double b) { return std::abs(a - b) / b; }
 
+// Writes the model to a file of its own under the temp folder (never the working tree), loads it and
+// returns the error message; the file is removed again.
 std::string load_error(const std::string& yaml) {
-  const std::string path = "zoo_params_test_model.yaml";
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("hpcsim-zoo-" + std::to_string(::getpid()) + "-model.yaml")).string();
   std::ofstream(path) << yaml;
+  std::string message = "(no error)";
   try {
     load_model_yaml(path);
   } catch (const ConfigError& e) {
-    return e.what();
+    message = e.what();
   }
-  return "(no error)";
+  std::filesystem::remove(path);
+  return message;
 }
 
 }  // namespace
