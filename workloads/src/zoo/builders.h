@@ -10,6 +10,8 @@ namespace hpcsim::zoo {
 
 Model resnet(const std::string& name, int depth, const ModelParams& p);     // resnet.cpp
 Model googlenet(const ModelParams& p);                                      // inception.cpp
+Model inception_v3(const ModelParams& p);                                   // inception_v3.cpp
+Model stylegan2(const ModelParams& p);                                      // stylegan2.cpp
 Model bert(const std::string& name, const ModelParams& p);                  // transformer.cpp
 Model transformer_big(const ModelParams& p);                                // transformer.cpp
 Model gpt(const std::string& name, const ModelParams& p);                   // transformer.cpp

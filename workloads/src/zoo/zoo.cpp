@@ -22,6 +22,7 @@ const std::map<std::string, Builder>& builders() {
       {"resnet101", [](const ModelParams& p) { return zoo::resnet("resnet101", 101, p); }},
       {"resnet152", [](const ModelParams& p) { return zoo::resnet("resnet152", 152, p); }},
       {"googlenet", zoo::googlenet},
+      {"inception-v3", zoo::inception_v3},
       {"bilstm", zoo::bilstm},
       {"gnmt", zoo::gnmt},
       {"dcgan", zoo::dcgan},
