@@ -29,3 +29,60 @@ TEST_CASE("zoo: inception-v3 matches torchvision's Inception3 without the auxili
   const double gmacs = net.forward_flops({1, Precision::fp32}) / 2 / 1e9;
   CHECK(gmacs == Approx(5.71).epsilon(0.03));
 }
+
+// StyleGAN2-ADA's network summary at 1024 px (github.com/NVlabs/stylegan2-ada-pytorch, printed by train.py;
+// --cfg=auto at 1024 px has config-f's channels but a 2-layer mapping network): generator 28,794,124
+// parameters, discriminator 29,012,513 (e.g. b1024.conv0 51,297; b4.conv 2,364,416; b4.fc 4,194,816).
+// Config-f's 8-layer mapping adds 6 x (512 x 512 + 512) = 1,575,936: 30,370,060, the ~30.0M / ~29.0M
+// quoted for config-f.
+TEST_CASE("zoo: stylegan2 config-f parameter counts at 1024 px") {
+  const Model f = zoo("stylegan2");
+  CHECK(f.network("generator").params() == 30370060);
+  CHECK(f.network("discriminator").params() == 29012513);
+  const Model ada = zoo("stylegan2", {.layers = 2});
+  CHECK(ada.network("generator").params() == 28794124);
+  const Network& g = f.network("generator");
+  CHECK(g.params() - ada.network("generator").params() == 6 * (512 * 512 + 512));
+  // Per-layer figures of the same printout.
+  CHECK(g.nodes()[g.find("synthesis.b4.conv1")].layer->params(g.nodes()[g.find("synthesis.b4.conv1")].input_shapes) ==
+        2622465);
+  const LayerNode& conv0 = g.nodes()[g.find("synthesis.b1024.conv0")];
+  CHECK(conv0.layer->params(conv0.input_shapes) == 51297);
+  const LayerNode& torgb = g.nodes()[g.find("synthesis.b1024.torgb")];
+  CHECK(torgb.layer->params(torgb.input_shapes) == 16515);
+}
+
+TEST_CASE("zoo: stylegan2 shapes from 256 to 1024 px") {
+  for (const std::int64_t res : {256, 512, 1024}) {
+    const Model m = zoo("stylegan2", {.resolution = res});
+    const Network& g = m.network("generator");
+    CHECK(g.output_shape() == Shape{3, res, res});
+    CHECK(g.nodes()[g.find("synthesis.b" + std::to_string(res) + ".conv1")].output == Shape{32768 / res, res, res});
+    const Network& d = m.network("discriminator");
+    CHECK(d.nodes()[d.find("image")].output == Shape{3, res, res});
+    CHECK(d.nodes()[d.find("b4.mbstd")].output == Shape{513, 4, 4});
+    CHECK(d.nodes()[d.find("b4.out")].output == Shape{1});
+  }
+  // Lower resolutions drop the high-resolution blocks only: 256 px keeps b4..b256.
+  const std::int64_t g256 = zoo("stylegan2", {.resolution = 256}).network("generator").params();
+  const std::int64_t g512 = zoo("stylegan2", {.resolution = 512}).network("generator").params();
+  CHECK(g512 - g256 == 139457 + 69761 + 33027);  // b512.conv0, conv1, torgb in the printout
+  // The synthesis network's forward work grows with the pixel count of its top blocks.
+  const LayerRun run{1, Precision::fp32};
+  CHECK(zoo("stylegan2").network("generator").forward_flops(run) >
+        zoo("stylegan2", {.resolution = 512}).network("generator").forward_flops(run));
+}
+
+TEST_CASE("zoo: stylegan2 rejects unsupported resolutions, naming the parameter") {
+  for (const std::int64_t res : {128, 300, 768, 2048}) {
+    try {
+      zoo("stylegan2", {.resolution = res});
+      FAIL("resolution " << res << " accepted");
+    } catch (const std::invalid_argument& e) {
+      const std::string msg = e.what();
+      CHECK(msg.find("resolution") != std::string::npos);
+      CHECK(msg.find(std::to_string(res)) != std::string::npos);
+    }
+  }
+  CHECK_THROWS_AS(zoo("stylegan2", {.layers = 0}), std::invalid_argument);
+}

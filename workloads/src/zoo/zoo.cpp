@@ -26,6 +26,7 @@ const std::map<std::string, Builder>& builders() {
       {"bilstm", zoo::bilstm},
       {"gnmt", zoo::gnmt},
       {"dcgan", zoo::dcgan},
+      {"stylegan2", zoo::stylegan2},
       {"bert-base", [](const ModelParams& p) { return zoo::bert("bert-base", p); }},
       {"bert-large", [](const ModelParams& p) { return zoo::bert("bert-large", p); }},
       {"roberta-base", [](const ModelParams& p) { return zoo::bert("roberta-base", p); }},
