@@ -1,0 +1,67 @@
+// Wall time and peak memory of simulating one data-parallel training step of a zoo model
+// (simulate_model_training_step), at 8 to 4,096 A100 GPUs, plus the single-node ResNet-50 figures the
+// DeepLearningExamples README publishes, printed beside the prediction for a first look (the
+// validation test owns the real comparison).
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "configs/catalog.h"
+#include "configs/loader.h"
+#include "workloads/training/model_training_step.h"
+#include "workloads/zoo/zoo.h"
+
+using namespace hpcsim;
+
+namespace {
+
+ClusterConfig cluster(int nodes, int gpus_per_node, const std::string& network) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const std::string yaml = "cluster:\n  node: dgx-a100-80gb\n  nodes: " + std::to_string(nodes) +
+                           "\n  gpus_per_node: " + std::to_string(gpus_per_node) + "\n  network: " + network + "\n";
+  return parse_cluster(parse_config_text(yaml, "bench.yaml").at("cluster"), catalog);
+}
+
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss / 1024.0;
+}
+
+void run(const char* label, const Model& model, const ClusterConfig& c, DataParallelRun r, double published) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const ModelStepReport rep = simulate_model_training_step(model, c, r);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%-44s gpus %5d  step %.4f s  %10.0f samples/s  MFU %.3f  exposed comm %.4f s of %.4f s  "
+              "events %llu  wall %.3f s  peak RSS %.0f MiB",
+              label, rep.result.gpus, rep.result.step_time_s, rep.result.samples_per_s, rep.result.mfu,
+              rep.result.breakdown.communication_exposed, rep.allreduce_time_s,
+              static_cast<unsigned long long>(rep.result.events), wall, peak_rss_mib());
+  if (published > 0) std::printf("  published %.0f (%+.0f%%)", published, 100 * (rep.result.samples_per_s / published - 1));
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main() {
+  const Model rn50 = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
+  DataParallelRun amp;
+  amp.batch_per_gpu = 256;
+  amp.precision = Precision::fp16;
+  amp.optimizer = OptimizerKind::momentum;
+  DataParallelRun tf32 = amp;
+  tf32.precision = Precision::tf32;
+  // DeepLearningExamples ResNet-50 v1.5 README, DGX A100 80GB table (snapshot 729963dd47e7).
+  run("resnet50 tf32 b256 1xA100 (DLE 938)", rn50, cluster(1, 1, "ib-hdr"), tf32, 938);
+  run("resnet50 amp b256 1xA100 (DLE 2470)", rn50, cluster(1, 1, "ib-hdr"), amp, 2470);
+  run("resnet50 tf32 b256 8xA100 (DLE 7248)", rn50, cluster(1, 8, "ib-hdr"), tf32, 7248);
+  run("resnet50 amp b256 8xA100 (DLE 16621)", rn50, cluster(1, 8, "ib-hdr"), amp, 16621);
+  for (const char* net : {"ib-hdr", "eth-100g-tcp"}) {
+    for (int nodes : {8, 64, 512}) {
+      run(("resnet50 amp b256 " + std::to_string(nodes) + " DGX A100 " + net).c_str(), rn50, cluster(nodes, 8, net), amp, 0);
+    }
+  }
+  return 0;
+}
