@@ -73,6 +73,10 @@ TEST_CASE("training step on one GPU is the sum of its kernel times", "[training]
     WARN(name << " batch " << run.batch_per_gpu << " bf16 on one A100: step " << r.result.step_time_s
               << " s, " << r.result.samples_per_s << " samples/s, MFU " << r.result.mfu);
     CHECK(r.result.tokens_per_s.has_value() == (name == "bert-base"));
+    if (r.result.tokens_per_s) {
+      const Shape& ids = model.networks.front().nodes().front().output;  // [seq_len] token ids
+      CHECK(*r.result.tokens_per_s == Approx(r.result.samples_per_s * static_cast<double>(ids.at(0))));
+    }
   }
 }
 
@@ -87,6 +91,12 @@ TEST_CASE("gradient all-reduces overlap backward", "[training]") {
   CHECK(r.result.breakdown.communication_exposed < r.allreduce_time_s);
   CHECK(r.result.gpus == 16);
   CHECK(r.result.samples_per_s == Approx(128.0 * 16 / r.result.step_time_s));
+
+  run.dp = 4;  // half of one node: the first four GPUs
+  const ModelStepReport half = simulate_model_training_step(model, dgx_a100(1, "ib-hdr"), run);
+  CHECK(half.result.gpus == 4);
+  CHECK(half.gradient_buckets == r.gradient_buckets);
+  CHECK(half.allreduce_time_s > 0);
 }
 
 TEST_CASE("ResNet-50 scaling falls faster on 100G TCP Ethernet than on HDR InfiniBand", "[training]") {
