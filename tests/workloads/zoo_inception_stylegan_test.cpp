@@ -5,6 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "configs/loader.h"
+#include "models/gpu/gpu_spec.h"
+#include "models/gpu/ops/op_kernel.h"
 #include "workloads/zoo/zoo.h"
 
 using namespace hpcsim;
@@ -85,4 +88,23 @@ TEST_CASE("zoo: stylegan2 rejects unsupported resolutions, naming the parameter"
     }
   }
   CHECK_THROWS_AS(zoo("stylegan2", {.layers = 0}), std::invalid_argument);
+}
+
+TEST_CASE("zoo: every inception-v3 and stylegan2 layer issues kernels that the GPU model can time") {
+  const GpuSpec gpu = parse_gpu_spec(
+      load_config(std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/gpus/a100-sxm4-80gb.yaml", {}), "a100-sxm4-80gb");
+  const LayerRun run{4, Precision::fp16};
+  for (const Model& m : {zoo("inception-v3"), zoo("stylegan2")}) {
+    for (const Network& net : m.networks) {
+      double forward_s = 0;
+      for (const LayerNode& n : net.nodes()) {
+        if (!n.layer) continue;
+        const LayerKernels k = n.layer->kernels(gpu, n.input_shapes, run);
+        if (!k.forward.empty()) forward_s += estimate_op(gpu, k.forward).time_s;
+      }
+      INFO(m.name << " " << net.name());
+      CHECK(forward_s > 0);
+      CHECK(net.activation_bytes(run) > 0);
+    }
+  }
 }
