@@ -11,7 +11,7 @@
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "workloads/scenario.h"
-#include "workloads/training/data_parallel_step.h"
+#include "workloads/training/model_training_step.h"
 
 namespace hpcsim::cli {
 
@@ -38,7 +38,11 @@ int run(const RunOptions& o) {
     return kExitBadInput;
   }
 
-  const StepResult result = simulate_data_parallel_step(scenario);
+  const WorkloadConfig& w = scenario.workload;
+  const ModelStepReport report = simulate_model_training_step(
+      w.built, scenario.cluster,
+      DataParallelRun{w.batch_per_gpu, scenario.parallelism.dp, w.precision, w.optimizer, w.optimizer_impl});
+  const StepResult& result = report.result;
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const std::vector<Metric> metrics = step_metrics(result, wall_s);
 
@@ -50,9 +54,13 @@ int run(const RunOptions& o) {
     std::cout << metrics_to_table(scenario.name, metrics);
   }
   if (!result.fits_in_memory) {
-    std::cerr << "warning: out of memory: the step needs " << result.memory_per_gpu_bytes / (1 << 30)
-              << " GiB per GPU but a " << scenario.cluster.node.gpu.name << " has "
-              << scenario.cluster.node.gpu.memory_bytes() / (1 << 30) << " GiB; timings assume it fitted\n";
+    const TrainingMemory& m = report.memory;
+    constexpr double kGiB = 1024.0 * 1024 * 1024;
+    std::cerr << "warning: out of memory: the step needs " << m.total() / kGiB << " GiB per GPU (weights "
+              << m.weights / kGiB << ", gradients " << m.gradients / kGiB << ", optimizer state "
+              << m.optimizer_state / kGiB << ", activations " << m.activations / kGiB << " GiB) but the "
+              << scenario.cluster.node.gpu.name << " has " << scenario.cluster.node.gpu.memory_bytes() / kGiB
+              << " GiB; timings assume it fitted\n";
   }
 
   if (o.no_db) return kExitOk;

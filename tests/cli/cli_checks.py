@@ -79,6 +79,34 @@ def check_errors():
     expect_bad_input(hpcsim("show", QUICKSTART), "quickstart.yaml")
 
 
+def check_run_zoo_model():
+    proc = hpcsim("run", os.path.join(DATA, "resnet50.yaml"), "--no-db", "--format", "json")
+    expect(proc.returncode == 0, "a zoo CNN runs", proc)
+    doc = json.loads(proc.stdout)
+    expect(doc["throughput"]["tokens_per_s"] is None, "tokens_per_s is null for a CNN", proc)
+    expect(doc["gpus"] == 8 and doc["throughput"]["samples_per_s"] > 0, "8 GPUs, positive throughput", proc)
+    expect(0 < doc["mfu"] < 1, "MFU is a fraction", proc)
+
+
+def check_run_oom():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "results.db")
+        proc = hpcsim("run", os.path.join(DATA, "oom.yaml"), "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "an out-of-memory run still reports", proc)
+        expect(json.loads(proc.stdout)["fits_in_memory"] is False, "fits_in_memory is false", proc)
+        for part in ("out of memory", "weights", "gradients", "optimizer state", "activations"):
+            expect(part in proc.stderr, f"the warning names {part!r}", proc)
+        shown = hpcsim("show", db)
+        expect(" oom " in shown.stdout, "the stored run has status oom", shown)
+
+
+def check_run_model_errors():
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.model=resnet5"), "did you mean 'resnet50'")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.heads=15"), "quickstart.yaml:", "heads")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.dp=17"), "--set parallelism.dp=17")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.optimizer_impl=turbo"), "optimizer_impl")
+
+
 def check_list_and_version():
     proc = hpcsim("list")
     expect(proc.returncode == 0 and "a100-sxm4-80gb" in proc.stdout and "ib-hdr" in proc.stdout, "list", proc)
@@ -237,6 +265,7 @@ def check_kernel_errors():
 
 run_check({"json_keys": check_json_keys, "deterministic": check_deterministic, "store": check_store,
  "errors": check_errors, "list_version": check_list_and_version,
+           "run_zoo_model": check_run_zoo_model, "run_oom": check_run_oom, "run_model_errors": check_run_model_errors,
  "collective_busbw": check_collective_busbw, "collective_rows": check_collective_rows,
  "collective_errors": check_collective_errors, "occupancy": check_occupancy,
  "kernel_reference": check_kernel_reference, "kernel_errors": check_kernel_errors})

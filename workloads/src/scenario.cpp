@@ -1,5 +1,10 @@
 #include "workloads/scenario.h"
 
+#include <filesystem>
+#include <initializer_list>
+#include <optional>
+#include <utility>
+
 #include "configs/config_error.h"
 #include "models/network/topology.h"
 
@@ -28,16 +33,18 @@ const Schema& scenario_schema() {
       optional("description", Schema::string()),
       required("cluster", cluster_schema()),
       required("workload", Schema::map({
-                               required("model", Schema::one_of({"gpt"})),
+                               required("model", Schema::string()),
                                required("batch_per_gpu", positive_int()),
-                               required("seq_len", positive_int()),
-                               required("layers", positive_int()),
-                               required("hidden", positive_int()),
-                               required("heads", positive_int()),
+                               optional("seq_len", positive_int()),
+                               optional("resolution", positive_int()),
+                               optional("layers", positive_int()),
+                               optional("hidden", positive_int()),
+                               optional("heads", positive_int()),
                                optional("ffn", positive_int()),
-                               required("vocab", positive_int()),
+                               optional("vocab", positive_int()),
                                required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8"})),
                                required("optimizer", Schema::one_of({"sgd", "momentum", "adam", "adamw"})),
+                               optional("optimizer_impl", Schema::one_of({"unfused", "foreach", "fused"})),
                            })),
       optional("parallelism", Schema::map({
                                   optional("dp", positive_int()),
@@ -85,6 +92,63 @@ ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalo
   return c;
 }
 
+namespace {
+
+std::optional<std::int64_t> optional_int(const ConfigNode& map, std::string_view key) {
+  if (!map.has(key)) return std::nullopt;
+  return map.get_int(key);
+}
+
+template <class Enum>
+Enum enum_named(const ConfigNode& node, std::initializer_list<std::pair<std::string_view, Enum>> table) {
+  for (const auto& [name, value] : table) {
+    if (node.as_string() == name) return value;
+  }
+  throw ConfigError(node.loc(), "unexpected value " + node.describe());  // the schema admits only the names
+}
+
+// Builds the model the workload names: a zoo name, or a model YAML path relative to the scenario file.
+Model build_workload_model(const ConfigNode& w, const ModelParams& params, const std::filesystem::path& config_root) {
+  const ConfigNode& model = w.at("model");
+  std::string name = model.as_string();
+  const bool path = name.find('/') != std::string::npos || name.ends_with(".yaml");
+  if (path) {
+    name = (std::filesystem::path(model.loc().file).parent_path() / name).lexically_normal().string();
+  } else {
+    Schema::one_of(zoo_names(config_root)).validate(model);  // unknown names: "did you mean", at the key
+  }
+  try {
+    return build_model(name, params, config_root);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {  // a missing or impossible size, a shape that does not fit
+    throw ConfigError(w.loc(), std::string("workload.model '") + model.as_string() + "': " + e.what());
+  }
+}
+
+}  // namespace
+
+WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& config_root) {
+  WorkloadConfig c;
+  c.model = w.get_string("model");
+  c.params = ModelParams{optional_int(w, "seq_len"), optional_int(w, "resolution"), optional_int(w, "layers"),
+                         optional_int(w, "hidden"),  optional_int(w, "heads"),      optional_int(w, "ffn"),
+                         optional_int(w, "vocab")};
+  c.built = build_workload_model(w, c.params, config_root);
+  c.batch_per_gpu = static_cast<int>(w.get_int("batch_per_gpu"));
+  c.precision = *parse_precision(w.get_string("precision"));
+  c.optimizer = enum_named<OptimizerKind>(w.at("optimizer"), {{"sgd", OptimizerKind::sgd},
+                                                              {"momentum", OptimizerKind::momentum},
+                                                              {"adam", OptimizerKind::adam},
+                                                              {"adamw", OptimizerKind::adamw}});
+  if (const ConfigNode* impl = w.find("optimizer_impl")) {
+    c.optimizer_impl = enum_named<OptimizerImpl>(*impl, {{"unfused", OptimizerImpl::unfused},
+                                                         {"foreach", OptimizerImpl::foreach},
+                                                         {"fused", OptimizerImpl::fused}});
+  }
+  return c;
+}
+
 Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name) {
   scenario_schema().validate(root);
   Scenario s;
@@ -92,35 +156,20 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
 
   s.cluster = parse_cluster(root.at("cluster"), catalog);
 
-  const ConfigNode& w = root.at("workload");
-  s.workload.model = w.get_string("model");
-  s.workload.batch_per_gpu = static_cast<int>(w.get_int("batch_per_gpu"));
-  s.workload.seq_len = static_cast<int>(w.get_int("seq_len"));
-  s.workload.layers = static_cast<int>(w.get_int("layers"));
-  s.workload.hidden = static_cast<int>(w.get_int("hidden"));
-  s.workload.heads = static_cast<int>(w.get_int("heads"));
-  s.workload.ffn = static_cast<int>(w.get_int_or("ffn", 4LL * s.workload.hidden));
-  s.workload.vocab = static_cast<int>(w.get_int("vocab"));
-  if (s.workload.hidden % s.workload.heads != 0) {
-    throw ConfigError(w.at("heads").loc(), "hidden (" + std::to_string(s.workload.hidden) +
-                                               ") must be a multiple of heads (" +
-                                               std::to_string(s.workload.heads) + ")");
-  }
-  s.workload.precision = *parse_precision(w.get_string("precision"));
+  s.workload = parse_workload(root.at("workload"), catalog.root());
   if (!s.cluster.node.gpu.supports(s.workload.precision)) {
-    throw ConfigError(w.at("precision").loc(), "the " + s.cluster.node.gpu.name + " has no " +
-                                                   w.get_string("precision") + " math units");
+    throw ConfigError(root.at("workload").at("precision").loc(),
+                      "the " + s.cluster.node.gpu.name + " has no " +
+                          std::string(to_string(s.workload.precision)) + " math units");
   }
-  s.workload.optimizer = w.get_string("optimizer");
 
   const int gpus = s.cluster.gpus();
   s.parallelism.dp = gpus;
   if (const ConfigNode* p = root.find("parallelism"); p != nullptr && p->has("dp")) {
     s.parallelism.dp = static_cast<int>(p->get_int("dp"));
-    if (s.parallelism.dp != gpus) {
+    if (s.parallelism.dp > gpus) {
       throw ConfigError(p->at("dp").loc(), "dp is " + std::to_string(s.parallelism.dp) + " but the cluster has " +
-                                               std::to_string(gpus) +
-                                               " GPUs (only pure data parallelism is simulated so far)");
+                                               std::to_string(gpus) + " GPUs");
     }
   }
   return s;

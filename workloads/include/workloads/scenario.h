@@ -6,10 +6,13 @@
 
 #include "configs/catalog.h"
 #include "configs/config_node.h"
+#include "models/gpu/ops/optimizer.h"
 #include "models/gpu/precision.h"
 #include "models/network/network_spec.h"
 #include "models/network/topology_spec.h"
 #include "models/node/node_spec.h"
+#include "workloads/layers/network.h"
+#include "workloads/zoo/zoo.h"
 
 namespace hpcsim {
 
@@ -22,18 +25,15 @@ struct ClusterConfig {
   int gpus() const { return nodes * gpus_per_node; }
 };
 
-// The transformer family the foundation simulates: a GPT-style decoder described by its shape.
+// What is trained: a zoo model (or a model YAML) with its size parameters, and how.
 struct WorkloadConfig {
-  std::string model;      // "gpt"
+  std::string model;      // zoo name or path, as written
+  ModelParams params;     // seq_len, resolution, layers, hidden, heads, ffn, vocab where given
+  Model built;            // the model itself, built while the scenario is read
   int batch_per_gpu = 1;
-  int seq_len = 0;
-  int layers = 0;
-  int hidden = 0;
-  int heads = 0;
-  int ffn = 0;            // defaults to 4 * hidden
-  int vocab = 0;
   Precision precision = Precision::bf16;
-  std::string optimizer;  // sgd, momentum, adam, adamw
+  OptimizerKind optimizer = OptimizerKind::adamw;
+  OptimizerImpl optimizer_impl = OptimizerImpl::foreach;  // PyTorch's default on CUDA
 };
 
 struct ParallelismConfig {
@@ -51,8 +51,11 @@ const Schema& scenario_schema();
 // The `cluster:` section alone (hpcsim collective reads it from any YAML file).
 const Schema& cluster_schema();
 ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog);
-// Validates the tree and resolves node and network names through the catalog. Inconsistent values
-// (dp that does not match the GPU count, a precision the GPU lacks) are ConfigErrors at their key.
+// Validates the tree, resolves node and network names through the catalog and builds the model.
+// Inconsistent values (dp larger than the GPU count, a precision the GPU lacks, an impossible model
+// size) are ConfigErrors at their key.
 Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name);
+// The workload section alone (validated by the caller's schema); builds the model.
+WorkloadConfig parse_workload(const ConfigNode& workload, const std::filesystem::path& config_root);
 
 }  // namespace hpcsim
