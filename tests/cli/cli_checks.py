@@ -93,7 +93,13 @@ def check_run_oom():
         db = os.path.join(tmp, "results.db")
         proc = hpcsim("run", os.path.join(DATA, "oom.yaml"), "--db", db, "--format", "json")
         expect(proc.returncode == 0, "an out-of-memory run still reports", proc)
-        expect(json.loads(proc.stdout)["fits_in_memory"] is False, "fits_in_memory is false", proc)
+        doc = json.loads(proc.stdout)
+        expect(doc["fits_in_memory"] is False, "fits_in_memory is false", proc)
+        parts = doc["memory_breakdown_bytes"]
+        expect(set(parts) == {"weights", "gradients", "optimizer_state", "activations"}, "memory components", proc)
+        expect(all(v > 0 for v in parts.values()), "every memory component is counted", proc)
+        expect(abs(sum(parts.values()) - doc["memory_per_gpu_bytes"]) <= 1e-9 * doc["memory_per_gpu_bytes"],
+               "the components add up to memory_per_gpu_bytes", proc)
         for part in ("out of memory", "weights", "gradients", "optimizer state", "activations"):
             expect(part in proc.stderr, f"the warning names {part!r}", proc)
         shown = hpcsim("show", db)

@@ -203,6 +203,8 @@ ModelStepReport simulate_model_training_step(const Model& model, const ClusterCo
   r.breakdown.optimizer = path.time_by_tag[kOptimizerTag].to_seconds();
   r.breakdown.other = path.waiting.to_seconds();
   r.memory_per_gpu_bytes = report.memory.total();
+  r.memory = MemoryBreakdown{report.memory.weights, report.memory.gradients, report.memory.optimizer_state,
+                             report.memory.activations};
   r.fits_in_memory = r.memory_per_gpu_bytes <= gpu.memory_bytes();
   r.events = sim.events_processed();
   return report;

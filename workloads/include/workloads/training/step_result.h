@@ -14,6 +14,14 @@ struct StepBreakdown {
   double other = 0;                  // anything else on the critical path (waits, latencies)
 };
 
+// Bytes per GPU by what holds them; they add up to memory_per_gpu_bytes.
+struct MemoryBreakdown {
+  double weights = 0;
+  double gradients = 0;
+  double optimizer_state = 0;  // moments and fp32 master weights
+  double activations = 0;      // kept for backward
+};
+
 struct StepResult {
   double step_time_s = 0;
   double samples_per_s = 0;
@@ -22,6 +30,7 @@ struct StepResult {
   double mfu = 0;                      // model FLOP/s over the GPU's dense peak in the precision used
   StepBreakdown breakdown;
   double memory_per_gpu_bytes = 0;
+  MemoryBreakdown memory;
   bool fits_in_memory = true;
   int gpus = 0;
   std::uint64_t events = 0;            // simulator events processed
