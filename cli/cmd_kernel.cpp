@@ -243,7 +243,8 @@ Action add_kernel_command(CLI::App& app) {
                            OptimizerStep s = *opt;
                            s.kind = *kind == "sgd" ? OptimizerKind::sgd
                                     : *kind == "momentum" ? OptimizerKind::momentum
-                                    : *kind == "adam" ? OptimizerKind::adam : OptimizerKind::adamw;
+                                    : *kind == "adam" ? OptimizerKind::adam
+                                    : *kind == "lamb" ? OptimizerKind::lamb : OptimizerKind::adamw;
                            s.impl = *impl == "unfused" ? OptimizerImpl::unfused
                                     : *impl == "foreach" ? OptimizerImpl::foreach : OptimizerImpl::fused;
                            if (s.tensors > s.parameters) throw FlagError("--tensors: more tensors than --params");
@@ -251,8 +252,8 @@ Action add_kernel_command(CLI::App& app) {
                          });
   size(opt_cmd, "--params", opt->parameters, "parameters");
   size(opt_cmd, "--tensors", opt->tensors, "parameter tensors (default 1)", false);
-  opt_cmd->add_option("--kind", *kind, "sgd, momentum, adam or adamw")
-      ->check(CLI::IsMember({"sgd", "momentum", "adam", "adamw"}));
+  opt_cmd->add_option("--kind", *kind, "sgd, momentum, adam, adamw or lamb")
+      ->check(CLI::IsMember({"sgd", "momentum", "adam", "adamw", "lamb"}));
   opt_cmd->add_option("--impl", *impl, "unfused, foreach or fused")->check(CLI::IsMember({"unfused", "foreach", "fused"}));
 
   auto e = std::make_shared<EmbeddingShape>();

@@ -11,7 +11,7 @@
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "workloads/scenario.h"
-#include "workloads/training/model_training_step.h"
+#include "workloads/training/simulate_scenario.h"
 
 namespace hpcsim::cli {
 
@@ -38,10 +38,7 @@ int run(const RunOptions& o) {
     return kExitBadInput;
   }
 
-  const WorkloadConfig& w = scenario.workload;
-  const ModelStepReport report = simulate_model_training_step(
-      w.built, scenario.cluster,
-      DataParallelRun{w.batch_per_gpu, scenario.parallelism.dp, w.precision, w.optimizer, w.optimizer_impl});
+  const ModelStepReport report = simulate_scenario(scenario);
   const StepResult& result = report.result;
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const std::vector<Metric> metrics = step_metrics(result, wall_s);

@@ -22,9 +22,26 @@ const Schema& cluster_schema() {
       optional("network", Schema::string()),
       optional("mtu", Schema::quantity(Dimension::bytes).positive()),
       optional("topology", topology_spec_schema()),
+      optional("storage", Schema::string()),
   });
   return schema;
 }
+
+namespace {
+
+const std::vector<std::string>& optimizer_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const char* kind : {"sgd", "momentum", "adam", "adamw", "lamb"}) {
+      out.emplace_back(kind);
+      for (const char* impl : {"-fused", "-foreach", "-unfused"}) out.push_back(std::string(kind) + impl);
+    }
+    return out;
+  }();
+  return names;
+}
+
+}  // namespace
 
 const Schema& scenario_schema() {
   static const Schema schema = Schema::map({
@@ -34,7 +51,10 @@ const Schema& scenario_schema() {
       required("cluster", cluster_schema()),
       required("workload", Schema::map({
                                required("model", Schema::string()),
-                               required("batch_per_gpu", positive_int()),
+                               optional("batch_per_gpu", positive_int()),
+                               optional("global_batch", positive_int()),
+                               optional("micro_batch", positive_int()),
+                               optional("tokens_per_gpu", positive_int()),
                                optional("seq_len", positive_int()),
                                optional("resolution", positive_int()),
                                optional("layers", positive_int()),
@@ -43,12 +63,39 @@ const Schema& scenario_schema() {
                                optional("ffn", positive_int()),
                                optional("vocab", positive_int()),
                                required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8"})),
-                               required("optimizer", Schema::one_of({"sgd", "momentum", "adam", "adamw"})),
+                               optional("framework", Schema::one_of({"pytorch", "tensorflow", "mxnet", "jax", "megatron"})),
+                               required("optimizer", Schema::one_of(optimizer_names())),
                                optional("optimizer_impl", Schema::one_of({"unfused", "foreach", "fused"})),
+                               optional("compile", Schema::boolean()),
+                               optional("cuda_graphs", Schema::boolean()),
+                               optional("activation_checkpointing", Schema::boolean()),
+                               optional("steps", positive_int()),
+                               optional("dataset", Schema::string()),
+                               optional("loader_workers", positive_int()),
+                               optional("page_cache_warm", Schema::boolean()),
+                               optional("d_steps", positive_int()),
                            })),
       optional("parallelism", Schema::map({
                                   optional("dp", positive_int()),
+                                  optional("tp", positive_int()),
+                                  optional("pp", positive_int()),
+                                  optional("vp", positive_int()),
+                                  optional("cp", positive_int()),
+                                  optional("zero", Schema::integer().at_least(0).at_most(3)),
+                                  optional("fsdp", Schema::boolean()),
+                                  optional("microbatches", positive_int()),
+                                  optional("schedule", Schema::one_of({"gpipe", "1f1b", "interleaved"})),
                               })),
+      optional("measured", Schema::map({
+                               required("metric", Schema::one_of({"samples_per_s", "tokens_per_s", "tflops_per_gpu",
+                                                                  "hardware_tflops_per_gpu", "step_time_s",
+                                                                  "s_per_kimg"})),
+                               required("value", Schema::number().positive()),
+                               required("unit", Schema::string()),
+                               required("source", Schema::string()),
+                               optional("trust", Schema::string()),
+                               optional("note", Schema::string()),
+                           })),
   });
   return schema;
 }
@@ -128,6 +175,44 @@ Model build_workload_model(const ConfigNode& w, const ModelParams& params, const
 
 }  // namespace
 
+namespace {
+
+// Tokens in one sample of the model: the length of the first network's token-id input (0 when none).
+std::int64_t sequence_length(const Model& model) {
+  if (model.networks.empty()) return 0;
+  for (const LayerNode& n : model.networks.front().nodes()) {
+    if (!n.layer && n.output.size() == 1) return n.output[0];
+  }
+  return 0;
+}
+
+void parse_optimizer(const ConfigNode& w, WorkloadConfig& c) {
+  const ConfigNode& node = w.at("optimizer");
+  const std::string text = node.as_string();
+  const std::string kind = text.substr(0, text.find('-'));
+  c.optimizer = kind == "sgd" ? OptimizerKind::sgd
+                : kind == "momentum" ? OptimizerKind::momentum
+                : kind == "adam" ? OptimizerKind::adam
+                : kind == "adamw" ? OptimizerKind::adamw
+                                  : OptimizerKind::lamb;
+  std::optional<std::string> impl;
+  if (text.find('-') != std::string::npos) impl = text.substr(text.find('-') + 1);
+  if (const ConfigNode* given = w.find("optimizer_impl")) {
+    if (impl && *impl != given->as_string()) {
+      throw ConfigError(given->loc(), "optimizer_impl is " + given->as_string() + " but optimizer says " + text);
+    }
+    impl = given->as_string();
+  }
+  if (impl) {
+    c.optimizer_impl_given = true;
+    c.optimizer_impl = *impl == "fused" ? OptimizerImpl::fused
+                       : *impl == "foreach" ? OptimizerImpl::foreach
+                                            : OptimizerImpl::unfused;
+  }
+}
+
+}  // namespace
+
 WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& config_root) {
   WorkloadConfig c;
   c.model = w.get_string("model");
@@ -135,19 +220,149 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
                          optional_int(w, "hidden"),  optional_int(w, "heads"),      optional_int(w, "ffn"),
                          optional_int(w, "vocab")};
   c.built = build_workload_model(w, c.params, config_root);
-  c.batch_per_gpu = static_cast<int>(w.get_int("batch_per_gpu"));
   c.precision = *parse_precision(w.get_string("precision"));
-  c.optimizer = enum_named<OptimizerKind>(w.at("optimizer"), {{"sgd", OptimizerKind::sgd},
-                                                              {"momentum", OptimizerKind::momentum},
-                                                              {"adam", OptimizerKind::adam},
-                                                              {"adamw", OptimizerKind::adamw}});
-  if (const ConfigNode* impl = w.find("optimizer_impl")) {
-    c.optimizer_impl = enum_named<OptimizerImpl>(*impl, {{"unfused", OptimizerImpl::unfused},
-                                                         {"foreach", OptimizerImpl::foreach},
-                                                         {"fused", OptimizerImpl::fused}});
+  parse_optimizer(w, c);
+  c.framework = w.get_string_or("framework", "pytorch");
+  c.compile = w.get_bool_or("compile", false);
+  c.cuda_graphs = w.get_bool_or("cuda_graphs", false);
+  c.activation_checkpointing = w.get_bool_or("activation_checkpointing", false);
+  c.page_cache_warm = w.get_bool_or("page_cache_warm", false);
+  c.steps = static_cast<int>(w.get_int_or("steps", 1));
+  if (w.has("dataset")) c.dataset = w.get_string("dataset");
+  if (w.has("loader_workers")) c.loader_workers = static_cast<int>(w.get_int("loader_workers"));
+  c.d_steps = static_cast<int>(w.get_int_or("d_steps", 1));
+  if (c.d_steps > 1 && c.built.networks.size() < 2) {
+    throw ConfigError(w.at("d_steps").loc(), "d_steps needs a model with a generator and a discriminator (a GAN); " +
+                                                 c.model + " has one network");
+  }
+
+  // The micro batch: samples through one forward/backward pass of a replica.
+  const ConfigNode* batch = w.find("batch_per_gpu");
+  const ConfigNode* micro = w.find("micro_batch");
+  const ConfigNode* tokens = w.find("tokens_per_gpu");
+  if (tokens != nullptr) {
+    if (batch != nullptr || micro != nullptr) {
+      throw ConfigError(tokens->loc(), "tokens_per_gpu sets the batch from a token budget; give it or "
+                                       "batch_per_gpu/micro_batch, not both");
+    }
+    const std::int64_t seq = sequence_length(c.built);
+    if (seq <= 0) throw ConfigError(tokens->loc(), "tokens_per_gpu needs a sequence model; " + c.model + " has no token input");
+    const std::int64_t samples = tokens->as_int() / seq;
+    if (samples < 1) {
+      throw ConfigError(tokens->loc(), "tokens_per_gpu " + std::to_string(tokens->as_int()) +
+                                           " is less than one sequence of " + std::to_string(seq) + " tokens");
+    }
+    c.batch_per_gpu = static_cast<int>(samples);
+  } else if (micro != nullptr) {
+    c.batch_per_gpu = static_cast<int>(micro->as_int());
+    if (batch != nullptr && batch->as_int() % micro->as_int() != 0) {
+      throw ConfigError(batch->loc(), "batch_per_gpu " + std::to_string(batch->as_int()) +
+                                          " is not a multiple of micro_batch " + std::to_string(micro->as_int()));
+    }
+  } else if (batch != nullptr) {
+    c.batch_per_gpu = static_cast<int>(batch->as_int());
+  } else {
+    throw ConfigError(w.loc(), "workload needs batch_per_gpu, micro_batch or tokens_per_gpu");
   }
   return c;
 }
+
+namespace {
+
+int degree(const ConfigNode* p, std::string_view key) {
+  return p != nullptr && p->has(key) ? static_cast<int>(p->get_int(key)) : 1;
+}
+
+[[noreturn]] void inconsistent(const ConfigNode& at, const std::string& why) { throw ConfigError(at.loc(), why); }
+
+void parse_parallelism(const ConfigNode& root, Scenario& s) {
+  const ConfigNode* p = root.find("parallelism");
+  const ConfigNode& w = root.at("workload");
+  const ConfigNode& at = p != nullptr ? *p : root;
+  ParallelismConfig& par = s.parallelism;
+  par.tp = degree(p, "tp"), par.pp = degree(p, "pp"), par.vp = degree(p, "vp"), par.cp = degree(p, "cp");
+  const int gpus = s.cluster.gpus();
+  const int model_parallel = par.tp * par.pp * par.cp;
+  if (model_parallel > gpus) {
+    inconsistent(at, "tp x pp x cp = " + std::to_string(model_parallel) + " but the cluster has " +
+                         std::to_string(gpus) + " GPUs");
+  }
+  if (p != nullptr && p->has("dp")) {
+    par.dp = static_cast<int>(p->get_int("dp"));
+    if (par.dp * model_parallel > gpus) {
+      inconsistent(p->at("dp"), "dp x tp x pp x cp = " + std::to_string(par.dp * model_parallel) +
+                                    " but the cluster has " + std::to_string(gpus) + " GPUs");
+    }
+  } else {
+    if (gpus % model_parallel != 0) {
+      inconsistent(at, "the cluster's " + std::to_string(gpus) + " GPUs do not divide into tp x pp x cp = " +
+                           std::to_string(model_parallel) + " groups; set parallelism.dp");
+    }
+    par.dp = gpus / model_parallel;
+  }
+
+  // Pipeline schedule: interleaved exactly when there are virtual stages.
+  if (p != nullptr && p->has("schedule")) {
+    const std::string name = p->get_string("schedule");
+    par.schedule = name == "gpipe" ? PipelineSchedule::gpipe
+                   : name == "1f1b" ? PipelineSchedule::one_f_one_b
+                                    : PipelineSchedule::interleaved;
+    if ((par.schedule == PipelineSchedule::interleaved) != (par.vp > 1)) {
+      inconsistent(p->at("schedule"), par.vp > 1 ? "vp > 1 (virtual stages) needs schedule: interleaved"
+                                                 : "schedule: interleaved needs vp > 1 virtual stages per GPU");
+    }
+  } else if (par.vp > 1) {
+    par.schedule = PipelineSchedule::interleaved;
+  }
+  if (par.vp > 1 && par.pp == 1) inconsistent(p->at("vp"), "vp (virtual pipeline stages) needs pp > 1");
+
+  // Sharding.
+  par.zero = p != nullptr && p->has("zero") ? static_cast<int>(p->get_int("zero")) : 0;
+  par.fsdp = p != nullptr && p->get_bool_or("fsdp", false);
+  if (par.fsdp) {
+    if (p->has("zero") && par.zero != 3) inconsistent(p->at("zero"), "fsdp shards like zero: 3; zero is " + std::to_string(par.zero));
+    par.zero = 3;
+  }
+  if (par.zero >= 2 && par.pp > 1) {
+    inconsistent(p->has("zero") ? p->at("zero") : p->at("fsdp"),
+                 "ZeRO stage 2 and 3 (and FSDP) shard gradients, which pipeline parallelism accumulates over "
+                 "microbatches; use zero: 1 with pp > 1 (as DeepSpeed requires)");
+  }
+
+  // Microbatches per optimizer step: given, or from the global batch, or from batch_per_gpu / micro_batch.
+  const std::int64_t micro = s.workload.batch_per_gpu;
+  std::optional<std::int64_t> m;
+  if (w.has("micro_batch") && w.has("batch_per_gpu")) m = w.get_int("batch_per_gpu") / micro;
+  if (p != nullptr && p->has("microbatches")) {
+    const std::int64_t given = p->get_int("microbatches");
+    if (m && *m != given) {
+      inconsistent(p->at("microbatches"), "microbatches is " + std::to_string(given) + " but batch_per_gpu / micro_batch = " +
+                                              std::to_string(*m));
+    }
+    m = given;
+  }
+  if (const ConfigNode* global = w.find("global_batch")) {
+    const std::int64_t per_step = micro * par.dp;
+    if (global->as_int() % per_step != 0) {
+      inconsistent(*global, "global_batch " + std::to_string(global->as_int()) + " is not a multiple of micro batch " +
+                                std::to_string(micro) + " x dp " + std::to_string(par.dp) + " = " + std::to_string(per_step));
+    }
+    const std::int64_t from_global = global->as_int() / per_step;
+    if (m && *m != from_global) {
+      inconsistent(*global, "global_batch " + std::to_string(global->as_int()) + " needs " + std::to_string(from_global) +
+                                " microbatches of " + std::to_string(micro) + " per replica, but " + std::to_string(*m) +
+                                " are set");
+    }
+    m = from_global;
+  }
+  par.microbatches = static_cast<int>(m.value_or(1));
+  if (par.schedule == PipelineSchedule::interleaved && par.microbatches % par.pp != 0) {
+    inconsistent(p->at("vp"), "the interleaved schedule needs microbatches (" + std::to_string(par.microbatches) +
+                                  ") to be a multiple of pp (" + std::to_string(par.pp) + ")");
+  }
+}
+
+}  // namespace
 
 Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name) {
   scenario_schema().validate(root);
@@ -155,6 +370,10 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
   s.name = root.get_string_or("name", std::move(name));
 
   s.cluster = parse_cluster(root.at("cluster"), catalog);
+  if (const ConfigNode* storage = root.at("cluster").find("storage")) {
+    catalog.load("storage", *storage, "storage");  // an unknown name is an error at its key now
+    s.storage = storage->as_string();
+  }
 
   s.workload = parse_workload(root.at("workload"), catalog.root());
   if (!s.cluster.node.gpu.supports(s.workload.precision)) {
@@ -162,15 +381,12 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
                       "the " + s.cluster.node.gpu.name + " has no " +
                           std::string(to_string(s.workload.precision)) + " math units");
   }
+  if (const ConfigNode* dataset = root.at("workload").find("dataset")) catalog.load("datasets", *dataset, "dataset");
+  parse_parallelism(root, s);
 
-  const int gpus = s.cluster.gpus();
-  s.parallelism.dp = gpus;
-  if (const ConfigNode* p = root.find("parallelism"); p != nullptr && p->has("dp")) {
-    s.parallelism.dp = static_cast<int>(p->get_int("dp"));
-    if (s.parallelism.dp > gpus) {
-      throw ConfigError(p->at("dp").loc(), "dp is " + std::to_string(s.parallelism.dp) + " but the cluster has " +
-                                               std::to_string(gpus) + " GPUs");
-    }
+  if (const ConfigNode* m = root.find("measured")) {
+    s.measured = MeasuredValue{m->get_string("metric"), m->get_number("value"), m->get_string("unit"),
+                               m->get_string("source")};
   }
   return s;
 }

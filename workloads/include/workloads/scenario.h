@@ -26,25 +26,56 @@ struct ClusterConfig {
 };
 
 // What is trained: a zoo model (or a model YAML) with its size parameters, and how.
+// Batches: `micro_batch` samples go through one forward/backward pass on a model replica (default:
+// batch_per_gpu, or tokens_per_gpu / seq_len); `microbatches` passes (pipeline microbatches or gradient-
+// accumulation steps) make one optimizer step, so global_batch = micro_batch x microbatches x dp.
 struct WorkloadConfig {
   std::string model;      // zoo name or path, as written
   ModelParams params;     // seq_len, resolution, layers, hidden, heads, ffn, vocab where given
   Model built;            // the model itself, built while the scenario is read
-  int batch_per_gpu = 1;
+  int batch_per_gpu = 1;  // samples per pass per replica (the micro batch)
   Precision precision = Precision::bf16;
   OptimizerKind optimizer = OptimizerKind::adamw;
   OptimizerImpl optimizer_impl = OptimizerImpl::foreach;  // PyTorch's default on CUDA
+  bool optimizer_impl_given = false;                      // else the framework profile's default
+  std::string framework = "pytorch";
+  bool compile = false;
+  bool cuda_graphs = false;
+  bool activation_checkpointing = false;
+  int steps = 1;
+  std::optional<std::string> dataset;  // a name in configs/datasets; none: data already on the GPU
+  std::optional<int> loader_workers;   // per GPU; unset: the framework's default
+  bool page_cache_warm = false;        // a later epoch: the dataset may sit in the page cache
+  int d_steps = 1;                     // GAN: discriminator updates per generator update
 };
 
+enum class PipelineSchedule { gpipe, one_f_one_b, interleaved };
+
 struct ParallelismConfig {
-  int dp = 1;
+  int dp = 1, tp = 1, pp = 1, vp = 1, cp = 1;
+  int zero = 0;       // ZeRO stage 0-3 (3 = fully sharded, as FSDP)
+  bool fsdp = false;  // FSDP: ZeRO-3 sharding with per-unit all-gathers (same traffic as zero: 3)
+  int microbatches = 1;  // passes per optimizer step (pipeline microbatches or accumulation steps)
+  PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
+};
+
+// The measurement a validation scenario is compared with (the `measured:` section).
+struct MeasuredValue {
+  std::string metric;  // samples_per_s, tokens_per_s, tflops_per_gpu, hardware_tflops_per_gpu, step_time_s, s_per_kimg
+  double value = 0;
+  std::string unit, source;
 };
 
 struct Scenario {
   std::string name;
   ClusterConfig cluster;
+  std::optional<std::string> storage;  // cluster.storage: a name in configs/storage
   WorkloadConfig workload;
   ParallelismConfig parallelism;
+  std::optional<MeasuredValue> measured;
+  std::int64_t global_batch() const {
+    return std::int64_t{workload.batch_per_gpu} * parallelism.microbatches * parallelism.dp;
+  }
 };
 
 const Schema& scenario_schema();
@@ -52,8 +83,8 @@ const Schema& scenario_schema();
 const Schema& cluster_schema();
 ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog);
 // Validates the tree, resolves node and network names through the catalog and builds the model.
-// Inconsistent values (dp larger than the GPU count, a precision the GPU lacks, an impossible model
-// size) are ConfigErrors at their key.
+// Inconsistent values (dp x tp x pp x cp other than the GPU count, a global batch that the micro batch
+// and dp do not divide, a precision the GPU lacks, an impossible model size) are ConfigErrors at their key.
 Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name);
 // The workload section alone (validated by the caller's schema); builds the model.
 WorkloadConfig parse_workload(const ConfigNode& workload, const std::filesystem::path& config_root);

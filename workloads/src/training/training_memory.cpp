@@ -14,7 +14,8 @@ namespace {
 double state_bytes_per_param(OptimizerKind kind) {
   switch (kind) {
     case OptimizerKind::adam:
-    case OptimizerKind::adamw: return 8;
+    case OptimizerKind::adamw:
+    case OptimizerKind::lamb: return 8;
     case OptimizerKind::momentum: return 4;
     case OptimizerKind::sgd: return 0;
   }

@@ -24,6 +24,9 @@ std::vector<Pass> unfused_passes(OptimizerKind kind) {
     case OptimizerKind::adam: return {{2, 1, 3}, {1, 1, 1}, {2, 1, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {3, 1, 3}};
     case OptimizerKind::adamw:
       return {{1, 1, 1}, {2, 1, 3}, {1, 1, 1}, {2, 1, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {3, 1, 3}};
+    // Adam's moment updates, the update tensor, two norm reductions (read-only passes) and the scaled step.
+    case OptimizerKind::lamb:
+      return {{2, 1, 3}, {2, 1, 3}, {3, 1, 5}, {1, 0, 2}, {1, 0, 2}, {2, 1, 2}};
   }
   return {};
 }
@@ -35,6 +38,8 @@ Pass fused_pass(OptimizerKind kind) {
     case OptimizerKind::momentum: return {3, 2, 4};
     case OptimizerKind::adam: return {4, 3, 16};
     case OptimizerKind::adamw: return {4, 3, 18};
+    // NVIDIA's FusedLAMB: a fused moment/update pass that stores the update, the norms, then the step.
+    case OptimizerKind::lamb: return {4, 3, 22};
   }
   return {};
 }

@@ -9,7 +9,8 @@
 
 namespace hpcsim {
 
-enum class OptimizerKind { sgd, momentum, adam, adamw };
+// lamb: AdamW's moments plus a per-tensor trust ratio ||w|| / ||update|| (You et al. 2020, algorithm 2).
+enum class OptimizerKind { sgd, momentum, adam, adamw, lamb };
 enum class OptimizerImpl { unfused, foreach, fused };
 
 struct OptimizerStep {
