@@ -1,0 +1,239 @@
+// The training input pipeline: synthetic data costs nothing, a shared NFS server starves a 16-node job,
+// a warm page cache on local NVMe stalls less, few cores make decode the bottleneck; dataset specs parse
+// and bad ones are errors at file:line:column.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "configs/catalog.h"
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "models/node/node_spec.h"
+#include "models/storage/storage_spec.h"
+#include "workloads/training/dataset_spec.h"
+#include "workloads/training/input_pipeline.h"
+
+using namespace hpcsim;
+
+namespace {
+
+const SpecCatalog& catalog() {
+  static const SpecCatalog c(HPCSIM_SOURCE_CONFIG_DIR);
+  return c;
+}
+
+ConfigNode name_node(const std::string& name) { return ConfigNode::make_scalar(name, SourceLoc{"test", 1, 1}); }
+
+DatasetSpec dataset(const std::string& name) { return load_dataset_spec(catalog(), name_node(name)); }
+
+StorageSpec storage(const std::string& name) {
+  return parse_storage_spec(catalog().load("storage", name_node(name), "storage"), name, catalog());
+}
+
+NodeSpec node(const std::string& name) {
+  return parse_node_spec(catalog().load("nodes", name_node(name), "node"), name, catalog());
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_dataset_spec(parse_config_text(text, "dataset.yaml"), "test");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const std::string kOutput = "output:\n  elements: 10\n  dtype: uint8\n";
+
+}  // namespace
+
+TEST_CASE("every shipped dataset spec parses", "[input]") {
+  const auto names = catalog().names("datasets");
+  for (const std::string name : {"imagenet-1k", "synthetic", "wmt16-en-de", "wikipedia-bookcorpus", "ffhq", "mnist",
+                                 "cifar10"})
+    CHECK(std::find(names.begin(), names.end(), name) != names.end());
+  for (const std::string& name : names) {
+    INFO(name);
+    const DatasetSpec d = dataset(name);
+    CHECK(d.name == name);
+    CHECK(d.output_bytes > 0);
+    if (d.synthetic) continue;
+    CHECK(d.samples > 0);
+    CHECK(d.sample_bytes > 0);
+    CHECK(d.decode_core_s >= 0);
+    CHECK((d.layout == DatasetLayout::files) == (d.read_bytes == 0));
+  }
+  const DatasetSpec imagenet = dataset("imagenet-1k");
+  CHECK(imagenet.samples == 1281167);
+  CHECK(imagenet.output_bytes == 224 * 224 * 3);
+  CHECK(imagenet.total_bytes() == Approx(140e9).epsilon(0.01));  // tensorpack: 140 GB of JPEGs
+  CHECK(imagenet.gpu_decode_core_s.has_value());
+  CHECK(dataset("synthetic").synthetic);
+  CHECK(dataset("mnist").output_bytes == 784 * 4);
+}
+
+TEST_CASE("bad dataset specs are errors at file:line:column", "[input]") {
+  CHECK_THAT(error_of("samples: 10\nsample_size: 1 KB\nlayout: file\ndecode_time: 1 ms\n" + kOutput),
+             Catch::Contains("dataset.yaml:3:9:") && Catch::Contains("did you mean 'files'"));
+  CHECK_THAT(error_of("samples: 0\nsample_size: 1 KB\nlayout: files\ndecode_time: 1 ms\n" + kOutput),
+             Catch::Contains("dataset.yaml:1:10:"));
+  CHECK_THAT(error_of("samples: 10\nsample_size: 1\nlayout: files\ndecode_time: 1 ms\n" + kOutput),
+             Catch::Contains("dataset.yaml:2:14:"));
+  CHECK_THAT(error_of("samples: 10\nsample_size: 1 KB\nlayout: files\ndecode_time: 1 ms\n"
+                      "output:\n  elements: 10\n  dtype: float\n"),
+             Catch::Contains("dataset.yaml:7:10:"));
+  CHECK_THAT(error_of("samples: 10\nsample_size: 1 KB\nlayout: shards\ndecode_time: 1 ms\n" + kOutput),
+             Catch::Contains("dataset.yaml:1:1:") && Catch::Contains("read_size"));
+  CHECK_THAT(error_of("samples: 10\nsample_size: 1 KB\nlayout: files\nread_size: 1 MiB\ndecode_time: 1 ms\n" + kOutput),
+             Catch::Contains("dataset.yaml:4:12:") && Catch::Contains("layout: shards"));
+  CHECK_THAT(error_of("synthetic: true\ndecode_time: 1 ms\n" + kOutput),
+             Catch::Contains("dataset.yaml:2:1:") && Catch::Contains("synthetic"));
+  CHECK_THAT(error_of("samples: 10\nsample_size: 1 KB\nlayout: files\ndecode_tim: 1 ms\n" + kOutput),
+             Catch::Contains("dataset.yaml:4:1:"));
+  CHECK_THAT(error_of("samples: 10\nsample_size: 1 KB\nlayout: files\ndecode_time: 1 ms\n"),
+             Catch::Contains("dataset.yaml:1:1:") && Catch::Contains("output"));
+  CHECK_THROWS_WITH(dataset("imagenet"), Catch::Contains("test:1:1: unknown dataset 'imagenet'") &&
+                                             Catch::Contains("imagenet-1k"));
+}
+
+TEST_CASE("synthetic data never stalls the step", "[input]") {
+  const InputPipelineResult r =
+      simulate_input_pipeline(dataset("synthetic"), std::nullopt, node("dgx-a100-80gb"), 8, 16, 256, {});
+  CHECK(r.seconds_per_batch == 0);
+  CHECK(r.storage_s == 0);
+  CHECK(r.decode_s == 0);
+  CHECK(r.h2d_s == 0);
+  CHECK(r.bottleneck == "none");
+  CHECK(io_stall_s(r, 0.2) == 0);
+  CHECK(io_stall_s(r, 0.0) == 0);
+}
+
+TEST_CASE("ImageNet from a shared NFS server starves 16 DGX A100 nodes; local NVMe with a warm cache stalls less",
+          "[input]") {
+  const DatasetSpec imagenet = dataset("imagenet-1k");
+  const NodeSpec dgx = node("dgx-a100-80gb");
+  const double step_s = 0.2;
+  LoaderConfig loader;
+  loader.workers_per_gpu = 8;
+  const InputPipelineResult nfs = simulate_input_pipeline(imagenet, storage("nfs-2x25g"), dgx, 8, 16, 256, loader);
+  // 32,768 images of 109 KB per step (3.6 GB) through one server on 2x 25 GbE (~6 GB/s): about 0.6 s.
+  CHECK(nfs.bottleneck == "storage");
+  CHECK(nfs.storage_limit == "server network");
+  CHECK(nfs.storage_s == Approx(32768 * 109e3 / (2 * 25e9 / 8)).epsilon(0.15));
+  CHECK(io_stall_s(nfs, step_s) > 0.2);
+  CHECK(io_stall_s(nfs, step_s) == Approx(nfs.seconds_per_batch - step_s));
+  CHECK_FALSE(nfs.from_page_cache);
+  WARN("ImageNet, 16 DGX A100 x 8 GPUs x 256 from nfs-2x25g: storage " << nfs.storage_s << " s, decode "
+       << nfs.decode_s << " s, h2d " << nfs.h2d_s << " s per batch; stall " << io_stall_s(nfs, step_s)
+       << " s on a 0.2 s step");
+
+  LoaderConfig warm = loader;
+  warm.page_cache_warm = true;
+  const InputPipelineResult cached = simulate_input_pipeline(imagenet, storage("nvme-p5500"), dgx, 8, 16, 256, warm);
+  CHECK(cached.from_page_cache);  // 140 GB fits in half of 2 TiB
+  CHECK(cached.storage_s < 0.01);
+  CHECK(io_stall_s(cached, step_s) < io_stall_s(nfs, step_s));
+  // With the page cache holding the data, the 8 workers' decode is what remains: 256 x 5 ms / 8.
+  CHECK(cached.bottleneck == "decode");
+  CHECK(cached.decode_s == Approx(256 * 5e-3 / 8));
+
+  // A later epoch from NFS is served from the cache too; the cold local NVMe is per node and fast.
+  const InputPipelineResult nfs_warm = simulate_input_pipeline(imagenet, storage("nfs-2x25g"), dgx, 8, 16, 256, warm);
+  CHECK(nfs_warm.storage_s == cached.storage_s);
+  const InputPipelineResult nvme = simulate_input_pipeline(imagenet, storage("nvme-p5500"), dgx, 8, 16, 256, loader);
+  CHECK(nvme.storage_s < nfs.storage_s / 5);
+  CHECK(nvme.storage_s > cached.storage_s);
+
+  // A cache too small for the dataset does not help (5% of 2 TiB is 110 GB, under ImageNet's 140 GB).
+  LoaderConfig small = warm;
+  small.page_cache_fraction = 0.05;
+  const InputPipelineResult uncached = simulate_input_pipeline(imagenet, storage("nfs-2x25g"), dgx, 8, 16, 256, small);
+  CHECK_FALSE(uncached.from_page_cache);
+  CHECK(uncached.storage_s == Approx(nfs.storage_s));
+}
+
+TEST_CASE("decode bounds the pipeline when the node has few cores", "[input]") {
+  const DatasetSpec imagenet = dataset("imagenet-1k");
+  NodeSpec few = node("dgx-a100-80gb");
+  few.cpu.sockets = 1;
+  few.cpu.cores_per_socket = 16;  // 2 cores per GPU
+  LoaderConfig loader;
+  loader.workers_per_gpu = 8;
+  loader.page_cache_warm = true;
+  const InputPipelineResult r = simulate_input_pipeline(imagenet, storage("nvme-p5500"), few, 8, 1, 256, loader);
+  CHECK(r.decode_workers_per_gpu == 2);  // 8 workers share 2 cores
+  CHECK(r.bottleneck == "decode");
+  CHECK(r.decode_s == Approx(256 * 5e-3 / 2));
+  CHECK(io_stall_s(r, 0.2) == Approx(0.64 - 0.2));
+
+  // GPU decode (DALI) leaves the host a tenth of the work and copies the JPEGs instead of the pixels.
+  LoaderConfig dali = loader;
+  dali.gpu_decode = true;
+  const InputPipelineResult g = simulate_input_pipeline(imagenet, storage("nvme-p5500"), few, 8, 1, 256, dali);
+  CHECK(g.decode_s == Approx(r.decode_s / 10));
+  CHECK(g.h2d_s < r.h2d_s);
+  CHECK_THROWS_AS(simulate_input_pipeline(dataset("cifar10"), storage("nvme-p5500"), few, 8, 1, 256, dali),
+                  std::invalid_argument);
+}
+
+TEST_CASE("host-to-device copy shares the PCIe switch uplink", "[input]") {
+  const DatasetSpec ffhq = dataset("ffhq");
+  const NodeSpec dgx = node("dgx-a100-80gb");
+  LoaderConfig loader;
+  loader.page_cache_warm = true;
+  const InputPipelineResult one = simulate_input_pipeline(ffhq, std::nullopt, dgx, 1, 1, 32, loader);
+  const InputPipelineResult two = simulate_input_pipeline(ffhq, std::nullopt, dgx, 2, 1, 32, loader);
+  const double bytes = 32 * 3145728.0;
+  const double link = dgx.pcie.link->payload_bandwidth(dgx.pcie.lanes);
+  CHECK(one.h2d_s == Approx(dgx.pcie.link->software_latency_s + bytes / link));
+  CHECK(two.h2d_s == Approx(dgx.pcie.link->software_latency_s + 2 * bytes / link));  // 2 GPUs per switch
+  CHECK(link > 20e9);  // PCIe 4.0 x16
+  CHECK(link < 32e9);
+}
+
+TEST_CASE("loading without workers is not overlapped with the step", "[input]") {
+  LoaderConfig sync;
+  sync.workers_per_gpu = 0;
+  sync.page_cache_warm = true;
+  const InputPipelineResult r =
+      simulate_input_pipeline(dataset("cifar10"), std::nullopt, node("dgx-a100-80gb"), 8, 1, 128, sync);
+  CHECK_FALSE(r.overlapped);
+  CHECK(r.decode_workers_per_gpu == 1);
+  CHECK(r.seconds_per_batch == Approx(r.storage_s + r.decode_s + r.h2d_s));
+  CHECK(io_stall_s(r, 10.0) == r.seconds_per_batch);
+  LoaderConfig ahead = sync;
+  ahead.workers_per_gpu = 4;
+  ahead.prefetch_batches = 0;
+  CHECK(io_stall_s(simulate_input_pipeline(dataset("cifar10"), std::nullopt, node("dgx-a100-80gb"), 8, 1, 128, ahead),
+                   10.0) > 0);
+}
+
+TEST_CASE("record shards are read in large requests", "[input]") {
+  const DatasetSpec bert = dataset("wikipedia-bookcorpus");
+  LoaderConfig loader;
+  const InputPipelineResult r =
+      simulate_input_pipeline(bert, storage("lustre-hdd"), node("dgx-a100-80gb"), 8, 4, 32, loader);
+  CHECK(r.storage_s > 0);
+  CHECK(r.storage_s < 0.05);  // 1 MiB of token ids per step
+  CHECK(r.h2d_s > 0);
+}
+
+TEST_CASE("input pipeline arguments are checked", "[input]") {
+  const DatasetSpec imagenet = dataset("imagenet-1k");
+  const NodeSpec dgx = node("dgx-a100-80gb");
+  const std::optional<StorageSpec> nfs = storage("nfs-2x25g");
+  CHECK_THROWS_AS(simulate_input_pipeline(imagenet, nfs, dgx, 9, 1, 256, {}), std::invalid_argument);
+  CHECK_THROWS_AS(simulate_input_pipeline(imagenet, nfs, dgx, 8, 0, 256, {}), std::invalid_argument);
+  CHECK_THROWS_AS(simulate_input_pipeline(imagenet, nfs, dgx, 8, 1, 0, {}), std::invalid_argument);
+  CHECK_THROWS_AS(simulate_input_pipeline(imagenet, std::nullopt, dgx, 8, 1, 256, {}), std::invalid_argument);
+}
+
+TEST_CASE("input pipeline results are deterministic", "[input]") {
+  const DatasetSpec imagenet = dataset("imagenet-1k");
+  const NodeSpec dgx = node("dgx-a100-80gb");
+  const InputPipelineResult a = simulate_input_pipeline(imagenet, storage("lustre-flash"), dgx, 8, 4, 128, {});
+  const InputPipelineResult b = simulate_input_pipeline(imagenet, storage("lustre-flash"), dgx, 8, 4, 128, {});
+  CHECK(a.storage_s == b.storage_s);
+  CHECK(a.storage_limit == b.storage_limit);
+  CHECK(a.seconds_per_batch == b.seconds_per_batch);
+}

@@ -1,0 +1,54 @@
+#pragma once
+// The training input pipeline of one data-parallel job: loader workers read samples from storage (or the
+// page cache), decode them on CPU cores and copy each GPU's batch over PCIe. The three stages run
+// concurrently on successive batches, so the steady-state time per batch is the slowest stage's.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/node/node_spec.h"
+#include "models/storage/storage_spec.h"
+#include "workloads/training/dataset_spec.h"
+
+namespace hpcsim {
+
+struct LoaderConfig {
+  // Loader processes per GPU (PyTorch DataLoader num_workers; pytorch/examples imagenet's default is 4).
+  // 0: the training process loads synchronously, on one core, with no overlap with the step.
+  int workers_per_gpu = 4;
+  // Batches each GPU's loader may hold ready ahead of the step. 0: no overlap. Depth beyond 1 only
+  // absorbs jitter, which this model does not have (every sample costs the mean), so it does not change
+  // the steady state.
+  int prefetch_batches = 2;
+  bool page_cache_warm = false;      // a later epoch: the dataset may be served from host memory
+  double page_cache_fraction = 0.5;  // of host memory the page cache may hold (the rest is the job's)
+  bool gpu_decode = false;           // decode on the GPU (DALI); the dataset must allow it
+};
+
+struct InputPipelineResult {
+  // Steady state: one per-GPU batch delivered to every GPU of every node. The slowest stage when the
+  // loader runs ahead (overlapped); the three stages' sum when it does not.
+  double seconds_per_batch = 0;
+  double storage_s = 0;          // per batch: reading every node's samples (all nodes at once)
+  double decode_s = 0;           // per batch: a GPU's samples over its loader workers' cores
+  double h2d_s = 0;              // per batch: a GPU's batch over its PCIe path
+  std::string bottleneck;        // "storage" | "decode" | "h2d" | "none" (synthetic data)
+  std::string storage_limit;     // what limits the storage stage: the dataset read's bottleneck, "page cache"
+  bool from_page_cache = false;
+  bool overlapped = true;        // the loader runs ahead of the step (workers > 0 and prefetch > 0)
+  double fill_s = 0;             // before the first batch of an epoch: the stages one after another
+  int decode_workers_per_gpu = 0;  // the workers that get a core (workers capped at cores per GPU)
+};
+
+// Throws std::invalid_argument for gpus_per_node outside 1..node.gpus, nodes or batch below 1, negative
+// workers or prefetch, a real dataset without a storage system, GPU decode the dataset does not allow,
+// or a node without a PCIe link.
+InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const std::optional<StorageSpec>& storage,
+                                            const NodeSpec& node, int gpus_per_node, int nodes,
+                                            std::int64_t batch_per_gpu, const LoaderConfig& loader);
+
+// The time a step waits for its input: what the loader cannot hide behind the step's compute
+// (max(0, seconds_per_batch - compute_step_s) when it runs ahead; all of it when it does not).
+double io_stall_s(const InputPipelineResult& pipeline, double compute_step_s);
+
+}  // namespace hpcsim

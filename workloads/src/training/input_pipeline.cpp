@@ -1,0 +1,135 @@
+#include "workloads/training/input_pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "models/storage/dataset_read.h"
+
+namespace hpcsim {
+
+namespace {
+
+// Requests simulated to measure the storage rate: at least a few per reader (so every reader reaches its
+// steady state) and otherwise one global batch, capped because the rate, not the count, is what we need.
+constexpr std::int64_t kRequestsPerReader = 4;
+constexpr std::int64_t kMaxWindow = 8192;
+
+void check_arguments(const DatasetSpec& dataset, const std::optional<StorageSpec>& storage, const NodeSpec& node,
+                     int gpus_per_node, int nodes, std::int64_t batch_per_gpu, const LoaderConfig& loader) {
+  if (gpus_per_node < 1 || gpus_per_node > node.gpus)
+    throw std::invalid_argument("gpus_per_node must be between 1 and the " + std::to_string(node.gpus) + " GPUs of " +
+                                node.name);
+  if (nodes < 1) throw std::invalid_argument("at least one node is needed");
+  if (batch_per_gpu < 1) throw std::invalid_argument("the batch per GPU must be at least 1");
+  if (loader.workers_per_gpu < 0) throw std::invalid_argument("workers_per_gpu cannot be negative");
+  if (loader.prefetch_batches < 0) throw std::invalid_argument("prefetch_batches cannot be negative");
+  if (!(loader.page_cache_fraction >= 0 && loader.page_cache_fraction <= 1))
+    throw std::invalid_argument("page_cache_fraction must be between 0 and 1");
+  if (dataset.synthetic) return;
+  if (loader.gpu_decode && !dataset.gpu_decode_core_s)
+    throw std::invalid_argument("dataset '" + dataset.name + "' has no GPU decode path (no gpu_decode: in its spec)");
+  if (!node.pcie.link)
+    throw std::invalid_argument("node '" + node.name + "' has no pcie: link, so its host-to-device copy cannot be timed");
+  if (!storage && !loader.page_cache_warm)
+    throw std::invalid_argument("dataset '" + dataset.name + "' is read from storage, but no storage system was given");
+}
+
+// Seconds for `requests` reads of `bytes` each by `readers` over `nodes`, at the storage system's steady
+// rate: two windows (N and 2N requests) are simulated and their difference taken, which cancels the first
+// requests' latency and the last ones' tail that a loader running ahead never waits for.
+double storage_seconds(const StorageSpec& storage, std::int64_t requests, double bytes, int readers, int nodes,
+                       std::string& limit) {
+  const std::int64_t window = std::max<std::int64_t>(kRequestsPerReader * readers, std::min(requests, kMaxWindow));
+  DatasetRead read;
+  read.sample_bytes = bytes;
+  read.readers = readers;
+  read.nodes = nodes;
+  read.samples = window;
+  const DatasetReadResult first = simulate_dataset_read(storage, read);
+  read.samples = 2 * window;
+  const DatasetReadResult second = simulate_dataset_read(storage, read);
+  limit = second.bottleneck;
+  double per_request = (second.time_s - first.time_s) / static_cast<double>(window);
+  if (!(per_request > 0)) per_request = second.time_s / static_cast<double>(2 * window);
+  return per_request * static_cast<double>(requests);
+}
+
+// The PCIe bandwidth one GPU's copy gets: its own link, or its switch's uplink shared with the other GPUs
+// of the job behind the same switch, all copying their batches at once.
+double h2d_bandwidth(const NodeSpec& node, int gpus_per_node) {
+  const double link = node.pcie.link->payload_bandwidth(node.pcie.lanes);
+  if (!node.pcie.modelled() || node.pcie.gpus_per_switch < 1) return link;
+  return link / std::min(node.pcie.gpus_per_switch, gpus_per_node);
+}
+
+int total_cores(const NodeSpec& node) {
+  const int sockets = node.cpu.sockets > 0 ? node.cpu.sockets : node.cpu_sockets;
+  const int per_socket = node.cpu.cores_per_socket > 0 ? node.cpu.cores_per_socket : node.cpu_cores_per_socket;
+  return sockets * per_socket;
+}
+
+}  // namespace
+
+InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const std::optional<StorageSpec>& storage,
+                                            const NodeSpec& node, int gpus_per_node, int nodes,
+                                            std::int64_t batch_per_gpu, const LoaderConfig& loader) {
+  check_arguments(dataset, storage, node, gpus_per_node, nodes, batch_per_gpu, loader);
+  InputPipelineResult r;
+  r.overlapped = loader.workers_per_gpu > 0 && loader.prefetch_batches > 0;
+  if (dataset.synthetic) {
+    r.bottleneck = "none";
+    r.storage_limit = "none";
+    return r;
+  }
+  const auto batch = static_cast<double>(batch_per_gpu);
+  const std::int64_t node_samples = batch_per_gpu * gpus_per_node;
+  const double node_bytes = static_cast<double>(node_samples) * dataset.sample_bytes;
+
+  // Storage. A warm page cache serves the whole dataset only if all of it fits: every epoch reshuffles
+  // samples over nodes, so each node eventually reads every sample.
+  const double cache_bytes = loader.page_cache_fraction * node.host_memory_bytes;
+  if (loader.page_cache_warm && dataset.total_bytes() <= cache_bytes) {
+    r.from_page_cache = true;
+    r.storage_limit = "page cache";
+    // A cached read is a copy out of the page cache: host memory read once and written once.
+    const double memory_bandwidth = node.cpu.memory_bandwidth_per_socket * node.cpu.sockets;
+    r.storage_s = memory_bandwidth > 0 ? 2 * node_bytes / memory_bandwidth : 0;
+  } else {
+    if (!storage)
+      throw std::invalid_argument("dataset '" + dataset.name + "' does not fit in the page cache and no storage "
+                                  "system was given");
+    const int readers = std::max(loader.workers_per_gpu, 1) * gpus_per_node * nodes;
+    const double global_bytes = node_bytes * nodes;
+    const bool shards = dataset.layout == DatasetLayout::shards;
+    const double request_bytes = shards ? dataset.read_bytes : dataset.sample_bytes;
+    const auto requests = shards ? static_cast<std::int64_t>(std::ceil(global_bytes / dataset.read_bytes))
+                                 : node_samples * nodes;
+    r.storage_s = storage_seconds(*storage, requests, request_bytes, readers, nodes, r.storage_limit);
+  }
+
+  // Decode: each worker is one process on one core; workers beyond the cores a GPU's share of the node
+  // has only time-share them. Without workers the training process decodes on its own core.
+  const int cores_per_gpu = std::max(1, total_cores(node) / gpus_per_node);
+  r.decode_workers_per_gpu = loader.workers_per_gpu == 0 ? 1 : std::min(loader.workers_per_gpu, cores_per_gpu);
+  const double core_s = loader.gpu_decode ? *dataset.gpu_decode_core_s : dataset.decode_core_s;
+  r.decode_s = batch * core_s / r.decode_workers_per_gpu;
+
+  // Host to device: the decoded batch, or with GPU decode the encoded samples, from pinned host memory.
+  const double copy_bytes = batch * (loader.gpu_decode ? dataset.sample_bytes : dataset.output_bytes);
+  r.h2d_s = node.pcie.link->software_latency_s + copy_bytes / h2d_bandwidth(node, gpus_per_node);
+
+  const double slowest = std::max({r.storage_s, r.decode_s, r.h2d_s});
+  r.bottleneck = slowest == r.storage_s ? "storage" : slowest == r.decode_s ? "decode" : "h2d";
+  r.fill_s = r.storage_s + r.decode_s + r.h2d_s;
+  // Running ahead, the stages work on successive batches at once; loading in the step, one after another.
+  r.seconds_per_batch = r.overlapped ? slowest : r.fill_s;
+  return r;
+}
+
+double io_stall_s(const InputPipelineResult& pipeline, double compute_step_s) {
+  if (!pipeline.overlapped) return pipeline.seconds_per_batch;
+  return std::max(0.0, pipeline.seconds_per_batch - compute_step_s);
+}
+
+}  // namespace hpcsim
