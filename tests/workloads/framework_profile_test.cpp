@@ -1,0 +1,116 @@
+// Framework profiles: every shipped file parses, the modes say what the frameworks ship with, and bad
+// files fail at file:line:column.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "configs/catalog.h"
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "workloads/training/framework_profile.h"
+
+using namespace hpcsim;
+
+namespace {
+
+FrameworkProfile shipped(const std::string& name) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  return load_framework_profile(catalog, ConfigNode::make_scalar(name, SourceLoc{}));
+}
+
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_framework_profile(parse_config_text(yaml, "bad.yaml"), "bad");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const std::string kValid =
+    "eager:\n"
+    "  dispatch: 8 us\n"
+    "  fusion: none\n"
+    "  cuda_graphs: false\n"
+    "compiled:\n"
+    "  dispatch: 4 us\n"
+    "  fusion: chains\n"
+    "  cuda_graphs: false\n"
+    "compiled_by_default: false\n"
+    "loader_workers_per_gpu: 0\n"
+    "optimizer: foreach\n";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("every configs/frameworks file parses", "[framework]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const std::vector<std::string> names = catalog.names("frameworks");
+  CHECK(names == std::vector<std::string>{"jax", "megatron", "mxnet", "pytorch", "tensorflow"});
+  for (const std::string& name : names) {
+    const FrameworkProfile f = shipped(name);
+    CHECK(f.name == name);
+    for (const ExecutionMode* m : {&f.eager, &f.compiled}) {
+      CHECK(m->dispatch_s > 0);
+      CHECK(m->dispatch_s < 100e-6);
+    }
+    // Compiling never dispatches more slowly nor fuses less than eager execution.
+    CHECK(f.compiled.dispatch_s <= f.eager.dispatch_s);
+    CHECK(static_cast<int>(f.compiled.fusion) >= static_cast<int>(f.eager.fusion));
+  }
+}
+
+TEST_CASE("profiles keep the defaults the frameworks ship with", "[framework]") {
+  const FrameworkProfile torch = shipped("pytorch");
+  CHECK(torch.mode(false).fusion == FusionScope::none);
+  CHECK_FALSE(torch.mode(false).cuda_graphs);
+  CHECK(torch.mode(true).fusion == FusionScope::chains);
+  CHECK(torch.eager.dispatch_s == Approx(8e-6));
+  CHECK(torch.loader_workers_per_gpu == 0);
+  CHECK(torch.optimizer == OptimizerImpl::foreach);
+
+  const FrameworkProfile jax = shipped("jax");
+  CHECK(jax.compiled_by_default);
+  CHECK(&jax.mode(false) == &jax.compiled);  // jit is how a JAX step runs
+  CHECK(jax.mode(false).cuda_graphs);
+  CHECK(jax.mode(false).fusion == FusionScope::epilogue);
+  const IssueMode issue = jax.mode(false).issue();
+  CHECK(issue.cuda_graphs);
+  CHECK(issue.dispatch_s == Approx(jax.compiled.dispatch_s));
+
+  const FrameworkProfile megatron = shipped("megatron");
+  CHECK(megatron.eager.fusion == FusionScope::chains);  // hand-fused kernels without compiling
+  CHECK(megatron.optimizer == OptimizerImpl::fused);
+  CHECK(megatron.loader_workers_per_gpu == 2);
+}
+
+TEST_CASE("bad framework files fail at file:line:column", "[framework]") {
+  CHECK(parse_framework_profile(parse_config_text(kValid, "ok.yaml"), "ok").compiled.dispatch_s == Approx(4e-6));
+  CHECK_THAT(error_of(replaced(kValid, "fusion: chains", "fusion: fused")),
+             Catch::Contains("bad.yaml:7:11") && Catch::Contains("chains"));
+  CHECK_THAT(error_of(replaced(kValid, "dispatch: 8 us", "dispatch: -1 us")), Catch::Contains("bad.yaml:2:13"));
+  CHECK_THAT(error_of(replaced(kValid, "dispatch: 8 us", "dispatch: 8 GB")), Catch::Contains("bad.yaml:2:13"));
+  CHECK_THAT(error_of(replaced(kValid, "loader_workers_per_gpu: 0", "loader_workers: 0")),
+             Catch::Contains("bad.yaml:10:1") && Catch::Contains("loader_workers"));
+  CHECK_THAT(error_of(replaced(kValid, "optimizer: foreach", "optimizer: adam")), Catch::Contains("bad.yaml:11:12"));
+  CHECK_THAT(error_of(replaced(kValid, "  cuda_graphs: false\ncompiled_by", "  cuda_graphs: maybe\ncompiled_by")),
+             Catch::Contains("bad.yaml:8:16"));
+}
+
+TEST_CASE("an unknown framework name is an error at the name", "[framework]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const ConfigNode name = parse_config_text("framework: pytorhc\n", "scenario.yaml").at("framework");
+  CHECK_THAT([&] {
+    try {
+      load_framework_profile(catalog, name);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  }(), Catch::Contains("scenario.yaml:1:12") && Catch::Contains("pytorch"));
+}

@@ -1,0 +1,43 @@
+#pragma once
+// A deep-learning framework as configs/frameworks/<name>.yaml describes it: one global software profile
+// that holds for every run with it (how it dispatches kernels, what it fuses, whether it replays CUDA
+// graphs, its data-loader and optimizer defaults), never a per-case constant.
+#include <string>
+
+#include "configs/catalog.h"
+#include "configs/config_node.h"
+#include "configs/schema.h"
+#include "models/gpu/ops/optimizer.h"
+#include "workloads/training/compile_fusion.h"
+#include "workloads/training/kernel_issue.h"
+
+namespace hpcsim {
+
+// How the framework runs a training step in one mode.
+struct ExecutionMode {
+  double dispatch_s = 0;  // host time per kernel launch
+  FusionScope fusion = FusionScope::none;
+  bool cuda_graphs = false;
+
+  IssueMode issue() const { return {dispatch_s, cuda_graphs}; }
+};
+
+struct FrameworkProfile {
+  std::string name;
+  ExecutionMode eager;     // the framework's ordinary execution (op by op)
+  ExecutionMode compiled;  // its compiler: torch.compile, XLA (jax.jit, jit_compile=True), hybridize
+  bool compiled_by_default = false;  // jax: a training step is a jitted function
+  int loader_workers_per_gpu = 0;    // 0: samples are loaded by the training process itself
+  OptimizerImpl optimizer = OptimizerImpl::foreach;
+
+  // The mode a run gets: compiled when asked for (compile: true) or when the framework always compiles.
+  const ExecutionMode& mode(bool compile) const { return compile || compiled_by_default ? compiled : eager; }
+};
+
+const Schema& framework_profile_schema();
+// Validates and parses one profile; ConfigError at the offending node.
+FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string name);
+// configs/frameworks/<name>.yaml through the catalog; an unknown name is a ConfigError at `name_node`.
+FrameworkProfile load_framework_profile(const SpecCatalog& catalog, const ConfigNode& name_node);
+
+}  // namespace hpcsim

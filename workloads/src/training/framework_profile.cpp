@@ -1,0 +1,60 @@
+#include "workloads/training/framework_profile.h"
+
+namespace hpcsim {
+
+namespace {
+
+Schema mode_schema() {
+  return Schema::map({
+      required("dispatch", Schema::quantity(Dimension::time).at_least(0)),
+      required("fusion", Schema::one_of({"none", "chains", "epilogue"})),
+      required("cuda_graphs", Schema::boolean()),
+  });
+}
+
+ExecutionMode parse_mode(const ConfigNode& node) {
+  ExecutionMode m;
+  m.dispatch_s = node.get_quantity("dispatch", Dimension::time);
+  const std::string fusion = node.get_string("fusion");
+  m.fusion = fusion == "chains" ? FusionScope::chains : fusion == "epilogue" ? FusionScope::epilogue : FusionScope::none;
+  m.cuda_graphs = node.get_bool("cuda_graphs");
+  return m;
+}
+
+OptimizerImpl optimizer_of(const std::string& text) {
+  if (text == "unfused") return OptimizerImpl::unfused;
+  if (text == "fused") return OptimizerImpl::fused;
+  return OptimizerImpl::foreach;  // the schema admits nothing else
+}
+
+}  // namespace
+
+const Schema& framework_profile_schema() {
+  static const Schema schema = Schema::map({
+      optional("extends", Schema::string()),
+      required("eager", mode_schema()),
+      required("compiled", mode_schema()),
+      required("compiled_by_default", Schema::boolean()),
+      required("loader_workers_per_gpu", Schema::integer().at_least(0)),
+      required("optimizer", Schema::one_of({"unfused", "foreach", "fused"})),
+  });
+  return schema;
+}
+
+FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string name) {
+  framework_profile_schema().validate(node);
+  FrameworkProfile f;
+  f.name = std::move(name);
+  f.eager = parse_mode(node.at("eager"));
+  f.compiled = parse_mode(node.at("compiled"));
+  f.compiled_by_default = node.get_bool("compiled_by_default");
+  f.loader_workers_per_gpu = static_cast<int>(node.get_int("loader_workers_per_gpu"));
+  f.optimizer = optimizer_of(node.get_string("optimizer"));
+  return f;
+}
+
+FrameworkProfile load_framework_profile(const SpecCatalog& catalog, const ConfigNode& name_node) {
+  return parse_framework_profile(catalog.load("frameworks", name_node, "framework"), name_node.as_string());
+}
+
+}  // namespace hpcsim
