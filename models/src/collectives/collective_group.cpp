@@ -12,16 +12,33 @@ CollectiveGroup CollectiveGroup::first(const ClusterFabric& fabric, int ranks) {
     throw std::invalid_argument("a collective group needs 1.." + std::to_string(fabric.gpus()) + " GPUs, got " +
                                 std::to_string(ranks));
   }
+  std::vector<int> gpus(static_cast<std::size_t>(ranks));
+  for (int rank = 0; rank < ranks; ++rank) gpus[rank] = rank;
+  return of(fabric, gpus);
+}
+
+CollectiveGroup CollectiveGroup::of(const ClusterFabric& fabric, const std::vector<int>& gpus) {
+  if (gpus.empty()) throw std::invalid_argument("a collective group needs at least one GPU");
   CollectiveGroup g;
-  int last_fabric_node = -1;
-  for (int rank = 0; rank < ranks; ++rank) {
-    const int fabric_node = rank / fabric.gpus_per_node();
-    if (fabric_node != last_fabric_node) g.members_.emplace_back();
-    last_fabric_node = fabric_node;
-    g.gpus_.push_back(rank);
-    g.node_.push_back(g.nodes() - 1);
-    g.local_.push_back(static_cast<int>(g.members_.back().size()));
-    g.members_.back().push_back(rank);
+  std::vector<int> group_node_of(static_cast<std::size_t>(fabric.nodes()), -1);
+  std::vector<bool> seen(static_cast<std::size_t>(fabric.gpus()), false);
+  for (int gpu : gpus) {
+    if (gpu < 0 || gpu >= fabric.gpus()) {
+      throw std::invalid_argument("GPU " + std::to_string(gpu) + " is outside the fabric's 0.." +
+                                  std::to_string(fabric.gpus() - 1));
+    }
+    if (seen[gpu]) throw std::invalid_argument("GPU " + std::to_string(gpu) + " appears twice in a collective group");
+    seen[gpu] = true;
+    int& node = group_node_of[fabric.node_of(gpu)];
+    if (node < 0) {
+      node = g.nodes();
+      g.members_.emplace_back();
+    }
+    const int rank = static_cast<int>(g.gpus_.size());
+    g.gpus_.push_back(gpu);
+    g.node_.push_back(node);
+    g.local_.push_back(static_cast<int>(g.members_[node].size()));
+    g.members_[node].push_back(rank);
   }
   g.rails_ = g.nodes() > 1 ? fabric.rails() : 1;
   g.plan_rings(fabric);
@@ -38,7 +55,10 @@ void CollectiveGroup::plan_rings(const ClusterFabric& fabric) {
   }
   // Greedy over channels: the entry (exit) GPU is the unused one with the shortest route from (to) the
   // next node's GPU 0 on the channel's rail; lowest index on ties. Node 0 stands for every node.
-  const int peer = fabric.gpus_per_node();
+  // GPU ids: the group's first node stands for every node, the second node's first member is the peer.
+  const int peer = gpus_[members_[1].front()];
+  std::vector<int> first_node(g);
+  for (int l = 0; l < g; ++l) first_node[l] = gpus_[members_.front()[l]];
   auto path_length = [&](int from, int to, int rail) { return fabric.route(from, to, rail).path.size(); };
   std::vector<bool> entered(g, false), left(g, false);
   for (int c = 0; c < rails_; ++c) {
@@ -48,7 +68,7 @@ void CollectiveGroup::plan_rings(const ClusterFabric& fabric) {
       for (int round = 0; round < 2 && best < 0; ++round) {  // all used: reuse, as a last resort
         for (int l = 0; l < g; ++l) {
           if (l == exclude || (round == 0 && used[l])) continue;
-          const std::size_t len = entry ? path_length(peer, l, c) : path_length(l, peer, c);
+          const std::size_t len = entry ? path_length(peer, first_node[l], c) : path_length(first_node[l], peer, c);
           if (best < 0 || len < best_length) {
             best = l;
             best_length = len;

@@ -12,6 +12,7 @@
 #include "models/network/topology_spec.h"
 #include "models/node/node_spec.h"
 #include "workloads/layers/network.h"
+#include "workloads/training/pipeline_schedule.h"
 #include "workloads/zoo/zoo.h"
 
 namespace hpcsim {
@@ -48,8 +49,6 @@ struct WorkloadConfig {
   bool page_cache_warm = false;        // a later epoch: the dataset may sit in the page cache
   int d_steps = 1;                     // GAN: discriminator updates per generator update
 };
-
-enum class PipelineSchedule { gpipe, one_f_one_b, interleaved };
 
 struct ParallelismConfig {
   int dp = 1, tp = 1, pp = 1, vp = 1, cp = 1;

@@ -1,5 +1,7 @@
 #include "workloads/layers/attention.h"
 
+#include <algorithm>
+
 #include "layer_support.h"
 #include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/gemm.h"
@@ -41,7 +43,7 @@ Attention::Attention(AttentionConfig config) : c_(config) {
   }
 }
 
-Attention::Dims Attention::dims(const Shapes& in) const {
+Attention::Dims Attention::dims(const Shapes& in, int tp) const {
   if (in.size() != 1 && in.size() != 2) {
     throw ShapeError("takes one input (self-attention) or two (queries, memory), got " + std::to_string(in.size()));
   }
@@ -55,7 +57,23 @@ Attention::Dims Attention::dims(const Shapes& in) const {
   }
   if (c_.causal && q[0] != kv[0]) throw ShapeError("causal attention needs as many queries as keys");
   const std::int64_t hd = c_.head_dim > 0 ? c_.head_dim : q[1] / c_.heads;
-  return {q[0], kv[0], q[1], kv[1], c_.heads, c_.kv_heads, hd, in.size() == 1};
+  // Each tensor-parallel GPU computes heads / tp heads; key/value heads fewer than tp are replicated.
+  const std::int64_t heads = (c_.heads + tp - 1) / tp, kv_heads = std::max<std::int64_t>(1, (c_.kv_heads + tp - 1) / tp);
+  return {q[0], kv[0], q[1], kv[1], heads, kv_heads, hd, in.size() == 1};
+}
+
+std::int64_t Attention::params_per_rank(const Shapes& in, int tp) const {
+  const Dims d = dims(in, tp);
+  const std::int64_t weights = d.dq * d.q_width() + d.dkv * d.kv_width() + d.q_width() * d.dq;
+  return weights + (c_.bias ? d.q_width() + d.kv_width() + d.dq : 0);
+}
+
+TensorParallelTraffic Attention::tp_traffic(const Shapes& in, const LayerRun& run) const {
+  const Dims d = dims(in, run.tp);
+  if (run.tp <= 1) return {};
+  const double b = static_cast<double>(run.batch), e = value_bytes(run.precision);
+  const double out = b * static_cast<double>(d.sq * d.dq) * e;
+  return {out, out + (d.self ? 0 : b * static_cast<double>(d.skv * d.dkv) * e)};
 }
 
 Shape Attention::output_shape(const Shapes& in) const {
@@ -80,7 +98,7 @@ double Attention::forward_flops(const Shapes& in, const LayerRun& run) const {
 }
 
 double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const {
-  const Dims d = dims(in);
+  const Dims d = dims(in, run.tp);
   const double b = static_cast<double>(run.batch), e = value_bytes(run.precision);
   double values = static_cast<double>(d.sq * d.dq + (d.self ? 0 : d.skv * d.dkv));   // projection inputs
   values += static_cast<double>(d.sq * d.q_width() * 2 + d.skv * d.kv_width());       // q, context, k, v
@@ -92,7 +110,7 @@ double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const 
 }
 
 LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {
-  const Dims d = dims(in);
+  const Dims d = dims(in, run.tp);
   const Precision p = run.precision;
   const std::int64_t b = run.batch, bh = b * d.heads, rows_q = b * d.sq, rows_kv = b * d.skv;
   const bool fused = flash(p, d.self);

@@ -8,8 +8,29 @@ namespace hpcsim {
 
 using namespace layer_support;
 
-Linear::Linear(std::int64_t units, bool bias, bool tied) : units_(units), bias_(bias), tied_(tied) {
+Linear::Linear(std::int64_t units, bool bias, bool tied, TensorSplit split)
+    : units_(units), bias_(bias), tied_(tied), split_(split) {
   if (units < 1) throw std::invalid_argument("dense: units must be >= 1");
+}
+
+std::int64_t Linear::local_units(int tp) const {
+  return split_ == TensorSplit::column ? (units_ + tp - 1) / tp : units_;
+}
+
+// A row-parallel layer sees its sharded input, so params(in) is already its share of the weight; its bias
+// is added once after the all-reduce and kept whole.
+std::int64_t Linear::params_per_rank(const Shapes& in, int tp) const {
+  if (split_ != TensorSplit::column) return params(in);
+  return (tied_ ? 0 : in[0].back() * local_units(tp)) + (bias_ ? local_units(tp) : 0);
+}
+
+TensorParallelTraffic Linear::tp_traffic(const Shapes& in, const LayerRun& run) const {
+  output_shape(in);
+  if (run.tp <= 1) return {};
+  const double rows = static_cast<double>(leading_elements(in[0]) * run.batch), e = value_bytes(run.precision);
+  if (split_ == TensorSplit::column) return {0, rows * static_cast<double>(in[0].back()) * e};
+  if (split_ == TensorSplit::row) return {rows * static_cast<double>(units_) * e, 0};
+  return {};
 }
 
 Shape Linear::output_shape(const Shapes& in) const {
@@ -38,11 +59,12 @@ double Linear::activation_bytes(const Shapes& in, const LayerRun& run) const {
 LayerKernels Linear::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {
   output_shape(in);
   const std::int64_t rows = leading_elements(in[0]) * run.batch, features = in[0].back();
+  const std::int64_t units = local_units(run.tp);
   LayerKernels k;
-  k.forward = {gemm(gpu, {rows, units_, features, 1, run.precision})};           // y = x W (+ b in the epilogue)
-  k.backward_data = {gemm(gpu, {rows, features, units_, 1, run.precision})};     // dx = dy W^T
-  k.backward_weight = {gemm(gpu, {features, units_, rows, 1, run.precision})};   // dW = x^T dy
-  if (bias_) k.backward_weight.push_back(row_reduction(units_, rows, run.precision)[0]);
+  k.forward = {gemm(gpu, {rows, units, features, 1, run.precision})};           // y = x W (+ b in the epilogue)
+  k.backward_data = {gemm(gpu, {rows, features, units, 1, run.precision})};     // dx = dy W^T
+  k.backward_weight = {gemm(gpu, {features, units, rows, 1, run.precision})};   // dW = x^T dy
+  if (bias_) k.backward_weight.push_back(row_reduction(units, rows, run.precision)[0]);
   return k;
 }
 
@@ -58,6 +80,17 @@ Shape Embedding::output_shape(const Shapes& in) const {
 std::int64_t Embedding::params(const Shapes& in) const {
   output_shape(in);
   return tied_ ? 0 : vocab_ * dim_;
+}
+
+std::int64_t Embedding::params_per_rank(const Shapes& in, int tp) const {
+  output_shape(in);
+  return tied_ ? 0 : (vocab_ + tp - 1) / tp * dim_;
+}
+
+TensorParallelTraffic Embedding::tp_traffic(const Shapes& in, const LayerRun& run) const {
+  output_shape(in);
+  if (run.tp <= 1) return {};
+  return {static_cast<double>(in[0][0] * run.batch * dim_) * value_bytes(run.precision), 0};
 }
 
 double Embedding::forward_flops(const Shapes& in, const LayerRun&) const {

@@ -1,9 +1,14 @@
 #include "workloads/training/model_training_step.h"
 
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "layer_costs.h"
 #include "models/collectives/collective_group.h"
 #include "models/collectives/collective_runner.h"
 #include "models/gpu/ops/op_kernel.h"
@@ -16,126 +21,528 @@
 
 namespace hpcsim {
 
+using training_detail::LayerCost;
+
 namespace {
 
-enum OpKind : OpType { kFixedDuration = 0, kAllReduce = 1 };
+enum OpKind : OpType { kFixedDuration = 0, kCollective = 1 };
 enum Tag : OpTag { kComputeTag = 0, kCommunicationTag = 1, kOptimizerTag = 2 };
-constexpr StreamId kComputeStream = 0;
-constexpr StreamId kCommStream = 1;
 
-struct StepPlan {
-  ExecutionGraph graph;
-  std::vector<double> amount;  // by payload: seconds for a kernel op, bytes for an all-reduce
-  int buckets = 0;
+struct Layout {
+  int dp = 1, tp = 1, pp = 1, vp = 1, cp = 1;
+  int virtual_stages() const { return pp * vp; }
+  int gpu(int stage, int d, int r, int c) const { return r + tp * (c + cp * (d + dp * stage)); }
+  int gpus() const { return dp * tp * pp * cp; }
 };
 
-struct LayerRef {
-  const LayerNode* node;
-  bool needs_input_gradient;  // false when fed only by network inputs: nothing upstream to train
-};
+Layout make_layout(const ClusterConfig& cluster, const TrainingRun& run) {
+  Layout l{run.dp, run.tp, run.pp, run.vp, run.cp};
+  if (run.micro_batch < 1 || run.microbatches < 1) throw std::invalid_argument("micro batch and microbatches must be >= 1");
+  if (l.tp < 1 || l.pp < 1 || l.vp < 1 || l.cp < 1 || l.dp < 0) throw std::invalid_argument("parallel degrees must be >= 1");
+  if (run.zero < 0 || run.zero > 3) throw std::invalid_argument("ZeRO stage must be 0..3");
+  const int model_parallel = l.tp * l.pp * l.cp;
+  if (l.dp == 0) l.dp = std::max(1, cluster.gpus() / model_parallel);
+  if (l.gpus() > cluster.gpus()) {
+    throw std::invalid_argument("dp x tp x pp x cp = " + std::to_string(l.gpus()) + " outside 1.." +
+                                std::to_string(cluster.gpus()) + " (the cluster's GPUs)");
+  }
+  return l;
+}
 
-class PlanBuilder {
+// Contiguous cut of the layers into `parts` runs of about equal forward + backward time: cut k goes where
+// the running time is nearest k/parts of the total, each run keeping at least one layer.
+std::vector<std::size_t> partition_by_time(const std::vector<LayerCost>& costs, int parts) {
+  const std::size_t n = costs.size();
+  if (static_cast<std::size_t>(parts) > n) {
+    throw std::invalid_argument(std::to_string(parts) + " pipeline stages but the model has " + std::to_string(n) + " layers");
+  }
+  std::vector<double> prefix(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + costs[i].forward_s + costs[i].backward_s;
+  std::vector<std::size_t> cuts{0};
+  for (int k = 1; k < parts; ++k) {
+    const double target = prefix[n] * k / parts;
+    std::size_t i = static_cast<std::size_t>(std::lower_bound(prefix.begin(), prefix.end(), target) - prefix.begin());
+    if (i > 0 && target - prefix[i - 1] < prefix[std::min(i, n)] - target) --i;
+    i = std::clamp(i, cuts.back() + 1, n - static_cast<std::size_t>(parts - k));
+    cuts.push_back(i);
+  }
+  cuts.push_back(n);
+  return cuts;
+}
+
+// Times collectives over one small group on an idle fabric of their own, once per size: the tensor- and
+// context-parallel traffic that stays on its group's links.
+class IsolatedCollectives {
  public:
-  PlanBuilder(const GpuSpec& gpu, const DataParallelRun& run, int dp) : gpu_(gpu), run_(run), dp_(dp) {}
+  IsolatedCollectives(const ClusterConfig& cluster, const std::vector<int>& gpus)
+      : fair_share_(sim_),
+        fabric_(fair_share_, cluster.node, cluster.nodes, cluster.gpus_per_node, cluster.network, cluster.topology),
+        group_(CollectiveGroup::of(fabric_, gpus)) {}
 
-  // Adds an op of the kernels' estimated time; returns kNoOp when there are no kernels.
-  OpId kernels(const std::string& name, const std::vector<Kernel>& ks, OpTag tag) {
-    if (ks.empty()) return kNoOp;
-    plan_.amount.push_back(estimate_op(gpu_, ks).time_s);
-    return plan_.graph.add_op(
-        OpSpec{name, kFixedDuration, kComputeStream, plan_.amount.size() - 1, tag, {}});
+  double time(CollectiveOp op, double bytes) {
+    if (bytes <= 0 || group_.size() < 2) return 0;
+    auto [it, fresh] = cache_.try_emplace({static_cast<int>(op), bytes}, 0.0);
+    if (!fresh) return it->second;
+    CollectiveRequest request;
+    request.op = op;
+    request.bytes = bytes;
+    const Time start = sim_.now();
+    Time end = start;
+    start_collective(sim_, fair_share_, fabric_, group_, request, [&end](const CollectiveStats& s) { end = s.end; });
+    sim_.run();
+    it->second = (end - start).to_seconds();
+    return it->second;
   }
-
-  // Counts a layer's gradients into the open bucket; all-reduces it once full.
-  void gradients_ready(double bytes, OpId produced_by) {
-    if (dp_ <= 1 || bytes <= 0) return;
-    bucket_ += bytes;
-    last_producer_ = produced_by;
-    if (bucket_ >= run_.bucket_bytes) flush();
-  }
-
-  void flush() {
-    if (bucket_ <= 0) return;
-    plan_.amount.push_back(bucket_);
-    reductions_.push_back(plan_.graph.add_op(OpSpec{"allreduce.bucket" + std::to_string(plan_.buckets++),
-                                                    kAllReduce, kCommStream, plan_.amount.size() - 1,
-                                                    kCommunicationTag, {last_producer_}}));
-    bucket_ = 0;
-  }
-
-  const std::vector<OpId>& reductions() const { return reductions_; }
-  StepPlan& plan() { return plan_; }
 
  private:
-  const GpuSpec& gpu_;
-  const DataParallelRun& run_;
-  int dp_;
-  StepPlan plan_;
-  std::vector<OpId> reductions_;
-  double bucket_ = 0;
-  OpId last_producer_ = kNoOp;
+  Simulator sim_;
+  FairShare fair_share_;
+  ClusterFabric fabric_;
+  CollectiveGroup group_;
+  std::map<std::pair<int, double>, double> cache_;
 };
 
-std::vector<LayerRef> layers_in_order(const Model& model) {
-  std::vector<LayerRef> out;
-  for (const Network& net : model.networks) {
-    for (const LayerNode& n : net.nodes()) {
-      if (!n.layer) continue;
-      bool from_layer = false;
-      for (int i : n.inputs) from_layer |= static_cast<bool>(net.nodes()[i].layer);
-      out.push_back({&n, from_layer});
-    }
+// One virtual stage (a contiguous run of layers) for one microbatch on one GPU.
+struct StageCost {
+  std::size_t first = 0, last = 0;  // layers [first, last)
+  double forward_s = 0, backward_s = 0, recompute_s = 0;
+  double tp_forward_s = 0, tp_backward_s = 0;  // blocking tensor/context-parallel communication
+  double params = 0;
+  std::int64_t tensors = 0;
+  double activations = 0;             // kept per microbatch (with checkpointing: unit inputs only)
+  double checkpoint_working_set = 0;  // one unit's activations while it is recomputed
+  double send_bytes = 0;              // activations passed to the next virtual stage
+  double forward_flops = 0;           // whole layers, all tp ranks
+};
+
+// A run of layers whose parameters are gathered (ZeRO-3) or whose gradients are reduced together.
+struct Bucket {
+  std::size_t first, last;  // layers
+  double params;
+};
+
+double state_bytes_per_param(const TrainingRun& run) {
+  const double master = keeps_master_weights(run.precision) ? 4 : 0;
+  switch (run.optimizer) {
+    case OptimizerKind::adam:
+    case OptimizerKind::adamw:
+    case OptimizerKind::lamb: return 8 + master;
+    case OptimizerKind::momentum: return 4 + master;
+    case OptimizerKind::sgd: return master;
   }
+  return master;
+}
+
+class StepBuilder {
+ public:
+  StepBuilder(const Model& model, const ClusterConfig& cluster, const TrainingRun& run)
+      : model_(model), cluster_(cluster), run_(run), layout_(make_layout(cluster, run)), gpu_(cluster.node.gpu) {}
+
+  ModelStepReport simulate();
+
+ private:
+  const Model& model_;
+  const ClusterConfig& cluster_;
+  const TrainingRun& run_;
+  Layout layout_;
+  const GpuSpec& gpu_;
+  std::vector<LayerCost> costs_;
+  std::vector<StageCost> stages_;  // by virtual stage
+  std::optional<IsolatedCollectives> tp_, cp_;
+
+  ExecutionGraph graph_;
+  std::vector<double> seconds_;  // payload of fixed-duration ops
+  struct Call {
+    CollectiveOp op;
+    double bytes;
+    int stage;
+  };
+  std::vector<Call> calls_;  // payload of collective ops
+  std::vector<std::vector<int>> dp_gpus_;  // per pipeline stage
+  std::vector<double> nic_share_;          // per pipeline stage: concurrent groups sharing the NICs
+  std::vector<std::vector<OpId>> pass_ops_;  // per pipeline stage: its forward/backward ops
+  int collectives_issued_ = 0;
+
+  StreamId compute_stream(int stage) const { return stage; }
+  StreamId dp_stream(int stage) const { return layout_.pp + stage; }
+  StreamId p2p_stream(int v, bool forward) const {
+    return 2 * layout_.pp + (forward ? 0 : layout_.virtual_stages()) + v;
+  }
+
+  OpId fixed(std::string name, double seconds, StreamId stream, OpTag tag) {
+    seconds_.push_back(seconds);
+    return graph_.add_op(OpSpec{std::move(name), kFixedDuration, stream, seconds_.size() - 1, tag, {}});
+  }
+  OpId collective(std::string name, CollectiveOp op, double bytes, int stage) {
+    calls_.push_back({op, bytes * nic_share_[stage], stage});
+    ++collectives_issued_;
+    return graph_.add_op(OpSpec{std::move(name), kCollective, dp_stream(stage), calls_.size() - 1,
+                                kCommunicationTag, {}});
+  }
+
+  void cost_stages();
+  void plan_groups();
+  double p2p_seconds(int from_v, int to_v, double bytes);
+  std::vector<Bucket> buckets(const StageCost& s, double bucket_bytes, bool by_unit) const;
+  void build();
+  double optimizer_seconds(double params, std::int64_t tensors) const;
+  TrainingMemory stage_memory(int stage) const;
+};
+
+void StepBuilder::cost_stages() {
+  const std::vector<std::size_t> cuts = partition_by_time(costs_, layout_.virtual_stages());
+  const double share = 1.0 / layout_.cp;  // context parallelism: each GPU takes 1/cp of the tokens
+  for (int v = 0; v < layout_.virtual_stages(); ++v) {
+    StageCost s;
+    s.first = cuts[v], s.last = cuts[v + 1];
+    std::string unit;
+    double unit_activations = 0;
+    for (std::size_t i = s.first; i < s.last; ++i) {
+      const LayerCost& c = costs_[i];
+      s.forward_s += c.forward_s * share;
+      s.backward_s += c.backward_s * share;
+      s.forward_flops += c.forward_flops;
+      s.params += c.params;
+      s.tensors += c.tensors;
+      if (tp_) {
+        s.tp_forward_s += tp_->time(CollectiveOp::allreduce, c.tp.forward_bytes * share);
+        s.tp_backward_s += tp_->time(CollectiveOp::allreduce, c.tp.backward_bytes * share);
+      }
+      if (cp_ && c.node->layer->type() == "attention") {
+        // Ring attention: the other ranks' keys and values (twice the input width at most) arrive while
+        // the local blocks compute; only what the compute does not cover is exposed.
+        const double kv = 2 * c.input_bytes * share;
+        s.tp_forward_s += std::max(0.0, cp_->time(CollectiveOp::allgather, kv) - c.forward_s * share);
+        s.tp_backward_s += std::max(0.0, cp_->time(CollectiveOp::reducescatter, kv) - c.backward_s * share);
+      }
+      if (run_.activation_checkpointing) {
+        if (c.unit != unit) {  // a new checkpoint unit: its input is kept, the rest recomputed in backward
+          s.activations += c.input_bytes * share;
+          s.checkpoint_working_set = std::max(s.checkpoint_working_set, unit_activations);
+          unit_activations = 0;
+          unit = c.unit;
+        }
+        unit_activations += c.activation_bytes * share;
+      } else {
+        s.activations += c.activation_bytes * share;
+      }
+    }
+    s.checkpoint_working_set = std::max(s.checkpoint_working_set, unit_activations);
+    if (run_.activation_checkpointing) s.recompute_s = s.forward_s;
+    s.send_bytes = costs_[s.last - 1].output_bytes * share;
+    stages_.push_back(s);
+  }
+}
+
+void StepBuilder::plan_groups() {
+  const int per_node = cluster_.gpus_per_node;
+  dp_gpus_.assign(layout_.pp, {});
+  nic_share_.assign(layout_.pp, 1.0);
+  for (int s = 0; s < layout_.pp; ++s) {
+    for (int d = 0; d < layout_.dp; ++d) dp_gpus_[s].push_back(layout_.gpu(s, d, 0, 0));
+    const int node = dp_gpus_[s].front() / per_node;
+    if (dp_gpus_[s].back() / per_node == node) continue;  // inside one node: each group has its own links
+    // Across nodes, the other tp and cp ranks of the stage run their own data-parallel collectives at the
+    // same time through the same NICs: count them per member of this group on the first node.
+    int members = 0, concurrent = 0;
+    for (int d = 0; d < layout_.dp; ++d) {
+      for (int c = 0; c < layout_.cp; ++c) {
+        for (int r = 0; r < layout_.tp; ++r) {
+          if (layout_.gpu(s, d, r, c) / per_node != node) continue;
+          ++concurrent;
+          members += r == 0 && c == 0 ? 1 : 0;
+        }
+      }
+    }
+    nic_share_[s] = static_cast<double>(concurrent) / members;
+  }
+}
+
+// Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
+// between nodes, as far as the node has rails), then the tp group all-gathers the pieces.
+double StepBuilder::p2p_seconds(int from_v, int to_v, double bytes) {
+  if (bytes <= 0) return 0;
+  Simulator sim;
+  FairShare solver(sim);
+  const ClusterFabric fabric(solver, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
+                             cluster_.topology);
+  const int a = layout_.gpu(from_v % layout_.pp, 0, 0, 0), b = layout_.gpu(to_v % layout_.pp, 0, 0, 0);
+  const Hop& hop = fabric.route(a, b, 0);
+  const int senders = layout_.tp * layout_.cp;
+  const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
+  double t = hop.latency_s + bytes / (hop.bandwidth * parallel);
+  if (tp_) t += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
+  return t;
+}
+
+// Consecutive layers of a stage grouped until their gradients (or parameters) reach bucket_bytes; with
+// by_unit, cuts fall only between checkpoint units (FSDP wraps whole blocks).
+std::vector<Bucket> StepBuilder::buckets(const StageCost& s, double bucket_bytes, bool by_unit) const {
+  std::vector<Bucket> out;
+  const double bytes_per_param = gradient_bytes_per_param(run_.precision);
+  Bucket open{s.first, s.first, 0};
+  for (std::size_t i = s.first; i < s.last; ++i) {
+    const bool unit_edge = i > s.first && costs_[i].unit != costs_[i - 1].unit;
+    if (open.params * bytes_per_param >= bucket_bytes && (!by_unit || unit_edge)) {
+      out.push_back(open);
+      open = {i, i, 0};
+    }
+    open.last = i + 1;
+    open.params += costs_[i].params;
+  }
+  out.push_back(open);
   return out;
 }
 
-// Parameter tensors the optimizer loops over: a weight and a bias (or scale and shift) per layer with
-// parameters. Layers do not report their tensor split; this only sets launch counts of unfused updates.
-std::int64_t parameter_tensors(const std::vector<LayerRef>& layers) {
-  std::int64_t tensors = 0;
-  for (const LayerRef& l : layers) tensors += l.node->layer->params(l.node->input_shapes) > 0 ? 2 : 0;
-  return tensors > 0 ? tensors : 1;
+double StepBuilder::optimizer_seconds(double params, std::int64_t tensors) const {
+  const double shard = run_.zero >= 1 ? static_cast<double>(layout_.dp) : 1.0;
+  const double local = params / shard;
+  if (local < 1) return 0;
+  std::vector<Kernel> update = optimizer_step(OptimizerStep{
+      run_.optimizer, run_.optimizer_impl, local, std::clamp<std::int64_t>(tensors, 1, static_cast<std::int64_t>(local)),
+      Precision::fp32});
+  if (keeps_master_weights(run_.precision)) {
+    update.push_back(elementwise_kernel("master_to_model_weights", local, 1,
+                                        {{4, false}, {weight_bytes_per_param(run_.precision), true}}));
+  }
+  return run_.timer ? run_.timer(gpu_, update) : estimate_op(gpu_, update).time_s;
 }
 
-StepPlan plan_step(const Model& model, const GpuSpec& gpu, const DataParallelRun& run, int dp) {
-  const LayerRun layer_run{run.batch_per_gpu, run.precision};
-  const std::vector<LayerRef> layers = layers_in_order(model);
-  std::vector<LayerKernels> k;
-  k.reserve(layers.size());
-  for (const LayerRef& l : layers) k.push_back(l.node->layer->kernels(gpu, l.node->input_shapes, layer_run));
+void StepBuilder::build() {
+  const int pp = layout_.pp, vp = layout_.vp, V = layout_.virtual_stages(), m = run_.microbatches;
+  const bool data_parallel = layout_.dp > 1;
+  const double grad_bytes = gradient_bytes_per_param(run_.precision);
+  const double weight_bytes = weight_bytes_per_param(run_.precision);
+  const bool zero3 = run_.zero >= 3;
+  // Ops that start (first) and end (last) each pass, to wire the stages together afterwards.
+  std::vector<std::vector<OpId>> f_first(V, std::vector<OpId>(m)), f_last = f_first, b_first = f_first, b_last = f_first;
+  pass_ops_.assign(pp, {});
+  std::vector<std::vector<OpId>> stage_reductions(pp);
 
-  PlanBuilder b(gpu, run, dp);
-  for (std::size_t i = 0; i < layers.size(); ++i) b.kernels("fwd." + layers[i].node->name, k[i].forward, kComputeTag);
-  const double grad_bytes = gradient_bytes_per_param(run.precision);
-  for (std::size_t i = layers.size(); i-- > 0;) {
-    const LayerNode& n = *layers[i].node;
-    OpId last = kNoOp;
-    if (layers[i].needs_input_gradient) last = b.kernels("bwd_data." + n.name, k[i].backward_data, kComputeTag);
-    const OpId weight = b.kernels("bwd_weight." + n.name, k[i].backward_weight, kComputeTag);
-    if (weight != kNoOp) last = weight;
-    const double bytes = static_cast<double>(n.layer->params(n.input_shapes)) * grad_bytes;
-    if (bytes > 0 && last == kNoOp) throw std::logic_error(n.name + " has parameters but no backward kernels");
-    b.gradients_ready(bytes, last);
+  for (int s = 0; s < pp; ++s) {
+    const std::vector<PipelinePass> order = pipeline_order(run_.schedule, s, pp, m, vp);
+    std::vector<int> backwards_left(vp, m);
+    for (const PipelinePass& pass : order) {
+      const int v = pass.chunk * pp + s;
+      const StageCost& c = stages_[v];
+      const std::string id = std::to_string(v) + ".mb" + std::to_string(pass.microbatch);
+      const StreamId stream = compute_stream(s);
+      auto add = [&](OpId op, OpId& first) {
+        if (first == kNoOp) first = op;
+        pass_ops_[s].push_back(op);
+        return op;
+      };
+      OpId first = kNoOp, last = kNoOp;
+      if (pass.forward) {
+        if (zero3) {  // FSDP: gather each unit's parameters just before its forward
+          for (const Bucket& u : buckets(c, run_.bucket_bytes, true)) {
+            const OpId gather = collective("fwd_allgather." + id, CollectiveOp::allgather, u.params * weight_bytes, s);
+            double t = 0;
+            for (std::size_t i = u.first; i < u.last; ++i) t += costs_[i].forward_s / layout_.cp;
+            last = add(fixed("fwd." + id, t, stream, kComputeTag), first);
+            graph_.add_dependency(gather, last);
+          }
+        } else {
+          last = add(fixed("fwd.stage" + id, c.forward_s, stream, kComputeTag), first);
+        }
+        if (c.tp_forward_s > 0) last = add(fixed("fwd_tp_comm." + id, c.tp_forward_s, stream, kCommunicationTag), first);
+        f_first[v][pass.microbatch] = first, f_last[v][pass.microbatch] = last;
+        continue;
+      }
+      const bool final_backward = --backwards_left[pass.chunk] == 0;
+      if (c.recompute_s > 0) last = add(fixed("recompute." + id, c.recompute_s, stream, kComputeTag), first);
+      if (zero3) {
+        std::vector<Bucket> units = buckets(c, run_.bucket_bytes, true);
+        for (auto u = units.rbegin(); u != units.rend(); ++u) {
+          const OpId gather = collective("bwd_allgather." + id, CollectiveOp::allgather, u->params * weight_bytes, s);
+          double t = 0;
+          for (std::size_t i = u->first; i < u->last; ++i) t += costs_[i].backward_s / layout_.cp;
+          last = add(fixed("bwd." + id, t, stream, kComputeTag), first);
+          graph_.add_dependency(gather, last);
+          const OpId scatter = collective("grad_reduce_scatter." + id, CollectiveOp::reducescatter, u->params * grad_bytes, s);
+          graph_.add_dependency(last, scatter);
+          stage_reductions[s].push_back(scatter);
+        }
+      } else if (final_backward && data_parallel && pp == 1) {
+        // DDP: gradients are reduced bucket by bucket while the rest of backward runs.
+        std::vector<Bucket> bs = buckets(c, run_.bucket_bytes, false);
+        const CollectiveOp op = run_.zero >= 1 ? CollectiveOp::reducescatter : CollectiveOp::allreduce;
+        for (auto b = bs.rbegin(); b != bs.rend(); ++b) {
+          double t = 0;
+          for (std::size_t i = b->first; i < b->last; ++i) t += costs_[i].backward_s / layout_.cp;
+          last = add(fixed("bwd." + id, t, stream, kComputeTag), first);
+          if (b->params <= 0) continue;
+          const OpId reduce = collective("grad_bucket." + std::to_string(stage_reductions[s].size()), op,
+                                         b->params * grad_bytes, s);
+          graph_.add_dependency(last, reduce);
+          stage_reductions[s].push_back(reduce);
+        }
+      } else {
+        last = add(fixed("bwd.stage" + id, c.backward_s, stream, kComputeTag), first);
+      }
+      if (c.tp_backward_s > 0) last = add(fixed("bwd_tp_comm." + id, c.tp_backward_s, stream, kCommunicationTag), first);
+      if (final_backward && data_parallel && pp > 1 && c.params > 0) {
+        // Megatron: each chunk's gradients are reduced over the data-parallel group after the pipeline flush.
+        const CollectiveOp op = run_.zero >= 1 ? CollectiveOp::reducescatter : CollectiveOp::allreduce;
+        const OpId reduce = collective("grad_reduce.stage" + std::to_string(v), op, c.params * grad_bytes, s);
+        graph_.add_dependency(last, reduce);
+        stage_reductions[s].push_back(reduce);
+      }
+      b_first[v][pass.microbatch] = first, b_last[v][pass.microbatch] = last;
+    }
   }
-  b.flush();
 
-  std::vector<Kernel> update = optimizer_step(OptimizerStep{run.optimizer, run.optimizer_impl,
-                                                            static_cast<double>(model.params()),
-                                                            parameter_tensors(layers), Precision::fp32});
-  if (keeps_master_weights(run.precision)) {
-    const double params = static_cast<double>(model.params());
-    update.push_back(elementwise_kernel("master_to_model_weights", params, 1,
-                                        {{4, false}, {weight_bytes_per_param(run.precision), true}}));
+  // Activations forward and gradients backward between consecutive virtual stages.
+  for (int v = 0; v + 1 < V; ++v) {
+    const double t = p2p_seconds(v, v + 1, stages_[v].send_bytes);
+    for (int mb = 0; mb < m; ++mb) {
+      const std::string id = std::to_string(v) + ".mb" + std::to_string(mb);
+      const OpId send = fixed("send_activations." + id, t, p2p_stream(v, true), kCommunicationTag);
+      graph_.add_dependency(f_last[v][mb], send);
+      graph_.add_dependency(send, f_first[v + 1][mb]);
+      const OpId back = fixed("send_gradients." + id, t, p2p_stream(v, false), kCommunicationTag);
+      graph_.add_dependency(b_last[v + 1][mb], back);
+      graph_.add_dependency(back, b_first[v][mb]);
+    }
   }
-  const OpId opt = b.kernels("optimizer", update, kOptimizerTag);
-  for (OpId r : b.reductions()) {
-    if (opt != kNoOp) b.plan().graph.add_dependency(r, opt);
+
+  // The update, per pipeline stage, once its gradients are reduced; ZeRO-1/2 then gather the parameters.
+  for (int s = 0; s < pp; ++s) {
+    double params = 0;
+    std::int64_t tensors = 0;
+    for (int c = 0; c < vp; ++c) params += stages_[c * pp + s].params, tensors += stages_[c * pp + s].tensors;
+    const OpId update = fixed("optimizer.stage" + std::to_string(s), optimizer_seconds(params, tensors),
+                              compute_stream(s), kOptimizerTag);
+    for (OpId r : stage_reductions[s]) graph_.add_dependency(r, update);
+    if (data_parallel && (run_.zero == 1 || run_.zero == 2) && params > 0) {
+      const OpId gather = collective("param_allgather.stage" + std::to_string(s), CollectiveOp::allgather,
+                                     params * weight_bytes, s);
+      graph_.add_dependency(update, gather);
+    }
   }
-  b.plan().graph.finalize();
-  return std::move(b.plan());
+  graph_.finalize();
 }
 
-// Tokens each sample carries: the steps of the first network's token-id inputs (those feeding an
+TrainingMemory StepBuilder::stage_memory(int s) const {
+  double params = 0, activations = 0, working = 0;
+  for (int c = 0; c < layout_.vp; ++c) {
+    const StageCost& st = stages_[c * layout_.pp + s];
+    params += st.params;
+    activations += st.activations;
+    working = std::max(working, st.checkpoint_working_set);
+  }
+  const double dp = layout_.dp;
+  TrainingMemory mem;
+  mem.weights = params * weight_bytes_per_param(run_.precision) / (run_.zero >= 3 ? dp : 1);
+  mem.gradients = params * gradient_bytes_per_param(run_.precision) / (run_.zero >= 2 ? dp : 1);
+  mem.optimizer_state = params * state_bytes_per_param(run_) / (run_.zero >= 1 ? dp : 1);
+  const double in_flight = microbatches_in_flight(run_.schedule, s, layout_.pp, run_.microbatches, layout_.vp);
+  mem.activations = activations * in_flight + working;
+  return mem;
+}
+
+ModelStepReport StepBuilder::simulate() {
+  costs_ = training_detail::layer_costs(model_, gpu_, run_);
+  if (layout_.tp > 1) {
+    bool splits = false;
+    for (const LayerCost& c : costs_) splits |= c.node->layer->tensor_split() != TensorSplit::none;
+    if (!splits) {
+      throw std::invalid_argument("tp " + std::to_string(layout_.tp) + ": " + model_.name +
+                                  " has no tensor-parallel layers (Megatron splits attention and MLP blocks)");
+    }
+    std::vector<int> gpus;
+    for (int r = 0; r < layout_.tp; ++r) gpus.push_back(layout_.gpu(0, 0, r, 0));
+    tp_.emplace(cluster_, gpus);
+  }
+  if (layout_.cp > 1) {
+    std::vector<int> gpus;
+    for (int c = 0; c < layout_.cp; ++c) gpus.push_back(layout_.gpu(0, 0, 0, c));
+    cp_.emplace(cluster_, gpus);
+  }
+  cost_stages();
+  plan_groups();
+  build();
+
+  Simulator sim;
+  FairShare fair_share(sim);
+  const ClusterFabric fabric(fair_share, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
+                             cluster_.topology);
+  std::vector<CollectiveGroup> groups;
+  for (const std::vector<int>& gpus : dp_gpus_) groups.push_back(CollectiveGroup::of(fabric, gpus));
+  const bool alone = layout_.pp == 1 && run_.zero < 3;  // no two data-parallel collectives overlap
+  Executor executor(sim, graph_);
+  executor.set_fixed_duration(kFixedDuration, [this](OpId op) { return Time::seconds(seconds_[graph_.payload(op)]); });
+  executor.set_handler(kCollective, [&](OpId op, Completion done) {
+    const Call& call = calls_[graph_.payload(op)];
+    CollectiveRequest request;
+    request.op = call.op;
+    request.bytes = call.bytes;
+    request.replay_repeated_steps = alone;
+    start_collective(sim, fair_share, fabric, groups[call.stage], request, [done](const CollectiveStats&) { done(); });
+  });
+  const Time makespan = executor.run();
+  const CriticalPath path = critical_path(executor);
+
+  ModelStepReport report;
+  report.stages = layout_.pp;
+  report.gradient_buckets = collectives_issued_;
+  for (OpId op = 0; op < graph_.size(); ++op) {
+    if (graph_.type(op) == kCollective) report.allreduce_time_s += (executor.op_end(op) - executor.op_start(op)).to_seconds();
+  }
+  double forward_flops = 0;
+  for (const StageCost& s : stages_) forward_flops += s.forward_flops;
+  const double model_parallel = static_cast<double>(layout_.tp) * layout_.pp * layout_.cp;
+  report.model_flops = 3 * forward_flops * run_.microbatches / model_parallel;
+  report.hardware_flops = report.model_flops * (run_.activation_checkpointing ? 4.0 / 3.0 : 1.0);
+
+  // Memory: the stage that needs the most.
+  for (int s = 0; s < layout_.pp; ++s) {
+    const TrainingMemory mem = stage_memory(s);
+    if (mem.total() > report.memory.total()) report.memory = mem;
+  }
+
+  StepResult& r = report.result;
+  r.gpus = layout_.gpus();
+  r.step_time_s = makespan.to_seconds();
+  r.samples_per_s = static_cast<double>(run_.micro_batch) * run_.microbatches * layout_.dp / r.step_time_s;
+  r.tflops_per_gpu = report.model_flops / r.step_time_s / 1e12;
+  r.mfu = r.tflops_per_gpu * 1e12 / gpu_.peak(run_.precision);
+  double compute = path.time_by_tag[kComputeTag].to_seconds();
+  double communication = path.time_by_tag[kCommunicationTag].to_seconds();
+  r.breakdown.optimizer = path.time_by_tag[kOptimizerTag].to_seconds();
+  r.breakdown.other = path.waiting.to_seconds();
+
+  // Pipeline bubble: the pipeline phase minus the time an average stage is busy with its passes; the
+  // critical path counts that time as the other stages' compute, so it is taken from there.
+  if (layout_.pp > 1) {
+    double phase = 0, busy = 0;
+    for (int s = 0; s < layout_.pp; ++s) {
+      for (OpId op : pass_ops_[s]) {
+        busy += (executor.op_end(op) - executor.op_start(op)).to_seconds();
+        phase = std::max(phase, executor.op_end(op).to_seconds());
+      }
+    }
+    busy /= layout_.pp;
+    const double bubble = std::clamp(phase - busy, 0.0, compute + communication);
+    report.pipeline_bubble_fraction = phase > 0 ? bubble / phase : 0;
+    const double on_path = compute + communication;
+    if (on_path > 0) {
+      compute -= bubble * compute / on_path;
+      communication -= bubble * communication / on_path;
+    }
+    r.breakdown.pipeline_bubble = bubble;
+  }
+  r.breakdown.compute = compute;
+  r.breakdown.communication_exposed = communication;
+  r.memory_per_gpu_bytes = report.memory.total();
+  r.memory = MemoryBreakdown{report.memory.weights, report.memory.gradients, report.memory.optimizer_state,
+                             report.memory.activations};
+  r.fits_in_memory = r.memory_per_gpu_bytes <= gpu_.memory_bytes();
+  r.events = sim.events_processed();
+  return report;
+}
+
+// Tokens each sample carries: the steps of the first network's token-id input (one feeding an
 // embedding); none for models without one.
 std::int64_t tokens_per_sample(const Model& model) {
   if (model.networks.empty()) return 0;
@@ -152,62 +559,30 @@ std::int64_t tokens_per_sample(const Model& model) {
 
 }  // namespace
 
+ModelStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster, const TrainingRun& run) {
+  ModelStepReport report = StepBuilder(model, cluster, run).simulate();
+  if (const std::int64_t tokens = tokens_per_sample(model); tokens > 0) {
+    report.result.tokens_per_s = report.result.samples_per_s * static_cast<double>(tokens);
+  }
+  return report;
+}
+
 ModelStepReport simulate_model_training_step(const Model& model, const ClusterConfig& cluster,
                                              const DataParallelRun& run) {
-  const int dp = run.dp == 0 ? cluster.gpus() : run.dp;
   if (run.batch_per_gpu < 1) throw std::invalid_argument("batch_per_gpu must be at least 1");
+  const int dp = run.dp == 0 ? cluster.gpus() : run.dp;
   if (dp < 1 || dp > cluster.gpus()) {
     throw std::invalid_argument("dp " + std::to_string(dp) + " outside 1.." + std::to_string(cluster.gpus()) +
                                 " (the cluster's GPUs)");
   }
-  const GpuSpec& gpu = cluster.node.gpu;
-  StepPlan plan = plan_step(model, gpu, run, dp);
-
-  Simulator sim;
-  FairShare fair_share(sim);
-  const ClusterFabric fabric(fair_share, cluster.node, cluster.nodes, cluster.gpus_per_node, cluster.network,
-                             cluster.topology);
-  const CollectiveGroup group = CollectiveGroup::first(fabric, dp);
-  Executor executor(sim, plan.graph);
-  executor.set_fixed_duration(kFixedDuration, [&plan](OpId op) {
-    return Time::seconds(plan.amount[plan.graph.payload(op)]);
-  });
-  executor.set_handler(kAllReduce, [&](OpId op, Completion done) {
-    CollectiveRequest request;
-    request.op = CollectiveOp::allreduce;
-    request.bytes = plan.amount[plan.graph.payload(op)];
-    start_collective(sim, fair_share, fabric, group, request, [done](const CollectiveStats&) { done(); });
-  });
-  const Time makespan = executor.run();
-  const CriticalPath path = critical_path(executor);
-
-  ModelStepReport report;
-  report.memory = training_memory(model, run.batch_per_gpu, run.precision, run.optimizer);
-  report.gradient_buckets = plan.buckets;
-  for (OpId op = 0; op < plan.graph.size(); ++op) {
-    if (plan.graph.type(op) == kAllReduce) report.allreduce_time_s += (executor.op_end(op) - executor.op_start(op)).to_seconds();
-  }
-  double forward_flops = 0;
-  for (const Network& net : model.networks) forward_flops += net.forward_flops({run.batch_per_gpu, run.precision});
-  report.model_flops = 3 * forward_flops;
-
-  StepResult& r = report.result;
-  r.gpus = dp;
-  r.step_time_s = makespan.to_seconds();
-  r.samples_per_s = static_cast<double>(run.batch_per_gpu) * dp / r.step_time_s;
-  if (const std::int64_t tokens = tokens_per_sample(model); tokens > 0) r.tokens_per_s = r.samples_per_s * tokens;
-  r.tflops_per_gpu = report.model_flops / r.step_time_s / 1e12;
-  r.mfu = r.tflops_per_gpu * 1e12 / gpu.peak(run.precision);
-  r.breakdown.compute = path.time_by_tag[kComputeTag].to_seconds();
-  r.breakdown.communication_exposed = path.time_by_tag[kCommunicationTag].to_seconds();
-  r.breakdown.optimizer = path.time_by_tag[kOptimizerTag].to_seconds();
-  r.breakdown.other = path.waiting.to_seconds();
-  r.memory_per_gpu_bytes = report.memory.total();
-  r.memory = MemoryBreakdown{report.memory.weights, report.memory.gradients, report.memory.optimizer_state,
-                             report.memory.activations};
-  r.fits_in_memory = r.memory_per_gpu_bytes <= gpu.memory_bytes();
-  r.events = sim.events_processed();
-  return report;
+  TrainingRun t;
+  t.micro_batch = run.batch_per_gpu;
+  t.dp = dp;
+  t.precision = run.precision;
+  t.optimizer = run.optimizer;
+  t.optimizer_impl = run.optimizer_impl;
+  t.bucket_bytes = run.bucket_bytes;
+  return simulate_training_step(model, cluster, t);
 }
 
 }  // namespace hpcsim

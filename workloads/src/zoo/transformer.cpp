@@ -27,13 +27,13 @@ int norm(Network& net, const std::string& name, const Block& b, int input) {
 
 int mlp(Network& net, const std::string& id, const Block& b, int x) {
   if (b.swiglu) {
-    net.add(id + ".gate_up", std::make_shared<Linear>(2 * b.ffn, b.bias), {x});  // gate and up projections
+    net.add(id + ".gate_up", std::make_shared<Linear>(2 * b.ffn, b.bias, false, TensorSplit::column), {x});  // gate and up
     net.add(id + ".swiglu", std::make_shared<Activation>(ActivationKind::swiglu));
   } else {
-    net.add(id + ".fc1", std::make_shared<Linear>(b.ffn, b.bias), {x});
+    net.add(id + ".fc1", std::make_shared<Linear>(b.ffn, b.bias, false, TensorSplit::column), {x});
     net.add(id + ".gelu", std::make_shared<Activation>(ActivationKind::gelu));
   }
-  int y = net.add(id + ".fc2", std::make_shared<Linear>(b.hidden, b.bias));
+  int y = net.add(id + ".fc2", std::make_shared<Linear>(b.hidden, b.bias, false, TensorSplit::row));
   if (b.dropout > 0) y = net.add(id + ".dropout", std::make_shared<Dropout>(b.dropout));
   return y;
 }
@@ -110,7 +110,7 @@ Model transformer_big(const ModelParams& p) {
   const int memory = x;
   int y = net.add("target_embedding", std::make_shared<Embedding>(vocab, hidden, true), {tgt});
   for (std::int64_t l = 0; l < layers; ++l) y = block(net, "decoder" + std::to_string(l), dec, y, memory);
-  net.add("logits", std::make_shared<Linear>(vocab, false, true), {y});
+  net.add("logits", std::make_shared<Linear>(vocab, false, true, TensorSplit::column), {y});
   net.add("loss", std::make_shared<CrossEntropyLoss>());
   return {"transformer-big", {net}};
 }
@@ -131,7 +131,7 @@ Model gpt(const std::string& name, const ModelParams& given) {
   int x = net.add("position_embedding", std::make_shared<PositionEmbedding>(seq));
   for (std::int64_t l = 0; l < layers; ++l) x = block(net, "layer" + std::to_string(l), b, x);
   net.add("final_norm", std::make_shared<LayerNorm>(), {x});
-  net.add("logits", std::make_shared<Linear>(vocab, false, true));
+  net.add("logits", std::make_shared<Linear>(vocab, false, true, TensorSplit::column));
   net.add("loss", std::make_shared<CrossEntropyLoss>());
   return {name, {net}};
 }
@@ -152,7 +152,7 @@ Model llama3(const std::string& name, const ModelParams& p) {
   int x = net.add("token_embedding", std::make_shared<Embedding>(vocab, hidden));
   for (std::int64_t l = 0; l < layers; ++l) x = block(net, "layer" + std::to_string(l), b, x);
   net.add("final_norm", std::make_shared<LayerNorm>(true), {x});
-  net.add("logits", std::make_shared<Linear>(vocab, false));
+  net.add("logits", std::make_shared<Linear>(vocab, false, false, TensorSplit::column));
   net.add("loss", std::make_shared<CrossEntropyLoss>());
   return {name, {net}};
 }

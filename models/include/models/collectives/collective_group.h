@@ -12,6 +12,9 @@ class CollectiveGroup {
   static CollectiveGroup whole(const ClusterFabric& fabric);
   // The first `ranks` GPUs in node-major order (std::invalid_argument unless 1..fabric.gpus()).
   static CollectiveGroup first(const ClusterFabric& fabric, int ranks);
+  // These GPUs in this rank order (a data-parallel group of a hybrid-parallel job, say): std::invalid_argument
+  // for an empty list, a GPU outside the fabric or a repeated GPU.
+  static CollectiveGroup of(const ClusterFabric& fabric, const std::vector<int>& gpus);
 
   int size() const { return static_cast<int>(gpus_.size()); }
   int gpu(int rank) const { return gpus_[rank]; }

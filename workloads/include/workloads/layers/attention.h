@@ -23,10 +23,14 @@ class Attention : public Layer {
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;
   LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+  // Megatron: heads (and key/value heads) split over tp GPUs, the QKV projection column-parallel and the
+  // output projection row-parallel, so the output is all-reduced forward and the input gradient backward.
+  std::int64_t params_per_rank(const Shapes& in, int tp) const override;
+  TensorParallelTraffic tp_traffic(const Shapes& in, const LayerRun& run) const override;
 
  private:
   struct Dims;
-  Dims dims(const Shapes& in) const;
+  Dims dims(const Shapes& in, int tp = 1) const;
   AttentionConfig c_;
 };
 

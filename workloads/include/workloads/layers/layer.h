@@ -17,11 +17,24 @@ struct LayerKernels {
   std::vector<Kernel> forward, backward_data, backward_weight;
 };
 
-// What a cost question is about: `batch` samples with tensors stored in `precision`.
+// What a cost question is about: `batch` samples with tensors stored in `precision`, on one of `tp`
+// tensor-parallel GPUs (Megatron-style: layers that split do their share, the others are replicated).
 struct LayerRun {
   std::int64_t batch = 1;
   Precision precision = Precision::bf16;
+  int tp = 1;
 };
+
+// Activations a tensor-parallel layer all-reduces over its tp group per pass (bytes per GPU).
+struct TensorParallelTraffic {
+  double forward_bytes = 0;   // the output, summed over the group (row-parallel layers)
+  double backward_bytes = 0;  // the input gradient, summed over the group (column-parallel layers)
+};
+
+// How a layer splits over tensor-parallel GPUs: column-parallel layers shard their outputs (the next
+// layers see a last dimension divided by tp), row-parallel layers consume a sharded input and all-reduce
+// their output.
+enum class TensorSplit { none, column, row };
 
 class Layer {
  public:
@@ -36,6 +49,15 @@ class Layer {
   // Bytes of forward results this layer keeps until its backward pass.
   virtual double activation_bytes(const Shapes& in, const LayerRun& run) const = 0;
   virtual LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const = 0;
+
+  // Tensor parallelism. `in` are the shapes this GPU sees (a row-parallel layer's input is already
+  // sharded). Layers that do not split are replicated: every GPU of the group does all their work.
+  virtual TensorSplit tensor_split() const { return TensorSplit::none; }
+  virtual std::int64_t params_per_rank(const Shapes& in, int tp) const { (void)tp; return params(in); }
+  virtual TensorParallelTraffic tp_traffic(const Shapes& in, const LayerRun& run) const {
+    (void)in, (void)run;
+    return {};
+  }
 };
 
 }  // namespace hpcsim

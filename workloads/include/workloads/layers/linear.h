@@ -7,17 +7,23 @@ namespace hpcsim {
 class Linear : public Layer {
  public:
   // tied: the weight is an embedding table counted there (GPT's output layer); only a bias is its own.
-  explicit Linear(std::int64_t units, bool bias = true, bool tied = false);
+  // split: Megatron's column (outputs sharded) or row (inputs sharded, output all-reduced) parallelism.
+  explicit Linear(std::int64_t units, bool bias = true, bool tied = false, TensorSplit split = TensorSplit::none);
   std::string type() const override { return "dense"; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;
   LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+  TensorSplit tensor_split() const override { return split_; }
+  std::int64_t params_per_rank(const Shapes& in, int tp) const override;
+  TensorParallelTraffic tp_traffic(const Shapes& in, const LayerRun& run) const override;
 
  private:
   std::int64_t units_;
   bool bias_, tied_;
+  TensorSplit split_;
+  std::int64_t local_units(int tp) const;
 };
 
 // Token ids [steps] -> vectors [steps, dim] from a [vocab, dim] table.
@@ -31,6 +37,9 @@ class Embedding : public Layer {
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;
   LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+  // Vocabulary-parallel under tp (Megatron): each GPU holds vocab / tp rows; the lookups are all-reduced.
+  std::int64_t params_per_rank(const Shapes& in, int tp) const override;
+  TensorParallelTraffic tp_traffic(const Shapes& in, const LayerRun& run) const override;
 
  private:
   std::int64_t vocab_, dim_;

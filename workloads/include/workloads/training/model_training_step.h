@@ -1,13 +1,21 @@
 #pragma once
-// One data-parallel training step of any zoo Model, as an execution graph on the engine:
-//  - compute stream: every layer's forward kernels in network order (the loss layer last), then each
-//    layer's backward-data and backward-weight kernels in reverse, then the optimizer kernels; each op is
-//    one layer phase timed by the GPU kernel model (estimate_op over the layer's kernels);
-//  - communication stream: gradients gathered into 25 MB buckets in the order backward produces them,
-//    each all-reduced over the first `dp` GPUs of the cluster fabric through the collectives runner as
-//    soon as its last layer's backward-weight ends, so it overlaps the rest of backward (PyTorch DDP).
-// Not modelled yet: data loading, launch gaps between kernels, compile-mode fusion, GAN d_steps (a
-// multi-network model runs every network forward then backward once), gradient accumulation.
+// One training step of any zoo Model on a cluster, as an execution graph on the engine.
+//
+// The layers are cut into pp x vp contiguous virtual stages balanced by time. Each pipeline stage has a
+// compute stream running its forward and backward passes in the schedule's order (gpipe, 1f1b,
+// interleaved); a pass is timed by the GPU kernel model over its layers' kernels, and is followed by the
+// blocking tensor-parallel all-reduces of its layers (Megatron column/row splits) on the same stream.
+// Activations move between stages as point-to-point transfers over the fabric route. After a stage's last
+// backward its gradients are all-reduced over its data-parallel group through the collectives runner
+// (reduce-scattered, then parameters all-gathered after the update, under ZeRO); with one stage, the last
+// backward is cut at 25 MB gradient buckets that are reduced while backward goes on (PyTorch DDP). ZeRO-3
+// all-gathers each unit's parameters before its forward and backward and reduce-scatters its gradients.
+// The optimizer runs per stage when its gradients are reduced.
+//
+// One data-parallel replica (tp rank 0, cp rank 0) is simulated: every replica runs the same timeline.
+// The data-parallel collectives of the tp x cp GPUs of a node run at once and share its NICs; they are
+// simulated as one group moving their combined bytes. Tensor-parallel all-reduces and point-to-point
+// transfers are timed on an otherwise idle fabric (they stay inside a node or use a stage pair's own links).
 #include <cstdint>
 
 #include "models/gpu/ops/optimizer.h"
@@ -16,6 +24,7 @@
 #include "workloads/scenario.h"
 #include "workloads/training/step_result.h"
 #include "workloads/training/training_memory.h"
+#include "workloads/training/training_run.h"
 
 namespace hpcsim {
 
@@ -30,13 +39,20 @@ struct DataParallelRun {
 
 struct ModelStepReport {
   StepResult result;        // memory_per_gpu_bytes == memory.total()
-  TrainingMemory memory;
-  double allreduce_time_s = 0;  // summed all-reduce durations, exposed or hidden
-  int gradient_buckets = 0;     // all-reduces issued (0 on one GPU)
+  TrainingMemory memory;    // of the GPU that needs the most
+  double allreduce_time_s = 0;  // summed data-parallel collective durations, exposed or hidden
+  int gradient_buckets = 0;     // data-parallel gradient collectives issued per step
   double model_flops = 0;       // per GPU per step: 3 x forward FLOPs (backward counted as twice forward)
+  double hardware_flops = 0;    // per GPU per step, recomputed forwards included
+  double pipeline_bubble_fraction = 0;  // idle share of the pipeline phase, averaged over stages
+  int stages = 1;
 };
 
-// std::invalid_argument for a batch below 1 or dp outside 1..cluster GPUs.
+// std::invalid_argument for a batch below 1, degrees below 1, more GPUs than the cluster has, fewer
+// layers than virtual stages, tensor parallelism on a model without tensor-parallel layers.
+ModelStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster, const TrainingRun& run);
+
+// Plain data parallelism (the first dp GPUs, one pass per step).
 ModelStepReport simulate_model_training_step(const Model& model, const ClusterConfig& cluster,
                                              const DataParallelRun& run);
 

@@ -1,0 +1,40 @@
+#pragma once
+// How a model is trained on a cluster: batch, precision, optimizer and the parallel layout.
+// GPUs are numbered Megatron-style: tp fastest, then cp, then dp, then pipeline stage
+// (gpu = tp_rank + tp * (cp_rank + cp * (dp_rank + dp * stage))), node-major on the cluster.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/gpu/gpu_spec.h"
+#include "models/gpu/ops/op_kernel.h"
+#include "models/gpu/ops/optimizer.h"
+#include "models/gpu/precision.h"
+#include "workloads/layers/layer.h"
+#include "workloads/training/pipeline_schedule.h"
+
+namespace hpcsim {
+
+// Stream time of a list of kernels issued back to back (default: their GPU time, estimate_op).
+using KernelTimer = std::function<double(const GpuSpec&, const std::vector<Kernel>&)>;
+
+struct TrainingRun {
+  std::int64_t micro_batch = 1;  // samples per forward/backward pass of one replica
+  int microbatches = 1;          // passes per optimizer step (pipeline microbatches or accumulation)
+  int dp = 0;                    // 0: every GPU left over by tp x pp x cp
+  int tp = 1, pp = 1, vp = 1, cp = 1;
+  int zero = 0;                  // ZeRO stage 0-3 over the data-parallel group
+  PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
+  Precision precision = Precision::bf16;
+  OptimizerKind optimizer = OptimizerKind::adamw;
+  OptimizerImpl optimizer_impl = OptimizerImpl::fused;
+  bool activation_checkpointing = false;  // keep each block's input, recompute the block in backward
+  double bucket_bytes = 25e6;             // DDP's bucket_cap_mb default
+  int d_steps = 1;                        // GAN: discriminator updates per generator update
+  KernelTimer timer;                      // empty: estimate_op
+  // Applied to each layer's kernels before timing (compile-mode fusion); empty: none.
+  std::function<void(std::vector<LayerKernels>&, const std::vector<std::string>& layer_types)> transform;
+};
+
+}  // namespace hpcsim

@@ -1,0 +1,84 @@
+#include "layer_costs.h"
+
+#include "models/gpu/ops/op_kernel.h"
+#include "workloads/training/training_memory.h"
+
+namespace hpcsim::training_detail {
+
+namespace {
+
+double elements_of(const Shape& s) {
+  double n = 1;
+  for (std::int64_t d : s) n *= static_cast<double>(d);
+  return n;
+}
+
+// Tensor-parallel sharding of the network's tensors: a column-parallel layer's output is split on its
+// last dimension, and stays split through the layers that consume it until a row-parallel layer.
+std::vector<bool> sharded_outputs(const Network& net, int tp) {
+  std::vector<bool> sharded(net.nodes().size(), false);
+  if (tp <= 1) return sharded;
+  for (std::size_t i = 0; i < net.nodes().size(); ++i) {
+    const LayerNode& n = net.nodes()[i];
+    if (!n.layer) continue;
+    const TensorSplit split = n.layer->tensor_split();
+    bool input_sharded = false;
+    for (int in : n.inputs) input_sharded |= sharded[in];
+    sharded[i] = split == TensorSplit::column || (split == TensorSplit::none && input_sharded);
+  }
+  return sharded;
+}
+
+}  // namespace
+
+std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run) {
+  const LayerRun local{run.micro_batch, run.precision, run.tp};
+  const LayerRun whole{run.micro_batch, run.precision, 1};
+  const double e = bytes_per_element(run.precision);
+  std::vector<LayerCost> costs;
+  std::vector<LayerKernels> kernels;
+  std::vector<std::string> types;
+  for (std::size_t netix = 0; netix < model.networks.size(); ++netix) {
+    const Network& net = model.networks[netix];
+    const std::vector<bool> sharded = sharded_outputs(net, run.tp);
+    for (std::size_t i = 0; i < net.nodes().size(); ++i) {
+      const LayerNode& n = net.nodes()[i];
+      if (!n.layer) continue;
+      Shapes in = n.input_shapes;  // what this GPU sees
+      bool from_layer = false;
+      for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+        const LayerNode& src = net.nodes()[n.inputs[k]];
+        from_layer |= static_cast<bool>(src.layer);
+        if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = (in[k].back() + run.tp - 1) / run.tp;
+      }
+      LayerCost c;
+      c.node = &n;
+      c.network = static_cast<int>(netix);
+      c.unit = net.name() + "/" + n.name.substr(0, n.name.find('.'));
+      c.forward_flops = n.layer->forward_flops(n.input_shapes, whole);
+      c.tp = n.layer->tp_traffic(in, local);
+      c.params = static_cast<double>(n.layer->params_per_rank(in, run.tp));
+      c.tensors = c.params > 0 ? 2 : 0;
+      c.activation_bytes = n.layer->activation_bytes(in, local);
+      for (const Shape& s : in) c.input_bytes += elements_of(s) * static_cast<double>(run.micro_batch) * e;
+      c.output_bytes = elements_of(n.output) * static_cast<double>(run.micro_batch) * e;
+      LayerKernels k = n.layer->kernels(gpu, in, local);
+      if (!from_layer) k.backward_data.clear();  // fed only by network inputs: no input gradient to compute
+      costs.push_back(std::move(c));
+      kernels.push_back(std::move(k));
+      types.push_back(n.layer->type());
+    }
+  }
+  if (run.transform) run.transform(kernels, types);
+  auto time = [&](const std::vector<Kernel>& ks) {
+    if (ks.empty()) return 0.0;
+    return run.timer ? run.timer(gpu, ks) : estimate_op(gpu, ks).time_s;
+  };
+  for (std::size_t i = 0; i < costs.size(); ++i) {
+    costs[i].forward_s = time(kernels[i].forward);
+    costs[i].backward_s = time(kernels[i].backward_data) + time(kernels[i].backward_weight);
+  }
+  return costs;
+}
+
+}  // namespace hpcsim::training_detail
