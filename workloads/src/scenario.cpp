@@ -371,7 +371,7 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
 
   s.cluster = parse_cluster(root.at("cluster"), catalog);
   if (const ConfigNode* storage = root.at("cluster").find("storage")) {
-    catalog.load("storage", *storage, "storage");  // an unknown name is an error at its key now
+    s.storage_spec = parse_storage_spec(catalog.load("storage", *storage, "storage"), storage->as_string(), catalog);
     s.storage = storage->as_string();
   }
 
@@ -381,7 +381,21 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
                       "the " + s.cluster.node.gpu.name + " has no " +
                           std::string(to_string(s.workload.precision)) + " math units");
   }
-  if (const ConfigNode* dataset = root.at("workload").find("dataset")) catalog.load("datasets", *dataset, "dataset");
+  const ConfigNode& w = root.at("workload");
+  if (const ConfigNode* framework = w.find("framework")) {
+    s.framework = load_framework_profile(catalog, *framework);
+  } else {
+    const ConfigNode pytorch = ConfigNode::make_scalar("pytorch", w.loc());
+    s.framework = load_framework_profile(catalog, pytorch);
+  }
+  if (!s.workload.optimizer_impl_given) s.workload.optimizer_impl = s.framework.optimizer;
+  if (const ConfigNode* dataset = w.find("dataset")) {
+    s.dataset = load_dataset_spec(catalog, *dataset);
+    if (!s.dataset->synthetic && !s.storage_spec) {
+      throw ConfigError(dataset->loc(), "dataset " + dataset->as_string() +
+                                            " is read from storage: set cluster.storage (a name in configs/storage)");
+    }
+  }
   parse_parallelism(root, s);
 
   if (const ConfigNode* m = root.find("measured")) {

@@ -11,7 +11,10 @@
 #include "models/network/network_spec.h"
 #include "models/network/topology_spec.h"
 #include "models/node/node_spec.h"
+#include "models/storage/storage_spec.h"
 #include "workloads/layers/network.h"
+#include "workloads/training/dataset_spec.h"
+#include "workloads/training/framework_profile.h"
 #include "workloads/training/pipeline_schedule.h"
 #include "workloads/zoo/zoo.h"
 
@@ -69,7 +72,10 @@ struct Scenario {
   std::string name;
   ClusterConfig cluster;
   std::optional<std::string> storage;  // cluster.storage: a name in configs/storage
+  std::optional<StorageSpec> storage_spec;
   WorkloadConfig workload;
+  FrameworkProfile framework;           // configs/frameworks/<workload.framework>
+  std::optional<DatasetSpec> dataset;   // configs/datasets/<workload.dataset>
   ParallelismConfig parallelism;
   std::optional<MeasuredValue> measured;
   std::int64_t global_batch() const {

@@ -37,7 +37,6 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
   const double e = bytes_per_element(run.precision);
   std::vector<LayerCost> costs;
   std::vector<LayerKernels> kernels;
-  std::vector<std::string> types;
   for (std::size_t netix = 0; netix < model.networks.size(); ++netix) {
     const Network& net = model.networks[netix];
     const std::vector<bool> sharded = sharded_outputs(net, run.tp);
@@ -66,17 +65,18 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       if (!from_layer) k.backward_data.clear();  // fed only by network inputs: no input gradient to compute
       costs.push_back(std::move(c));
       kernels.push_back(std::move(k));
-      types.push_back(n.layer->type());
     }
   }
-  if (run.transform) run.transform(kernels, types);
-  auto time = [&](const std::vector<Kernel>& ks) {
-    if (ks.empty()) return 0.0;
-    return run.timer ? run.timer(gpu, ks) : estimate_op(gpu, ks).time_s;
-  };
-  for (std::size_t i = 0; i < costs.size(); ++i) {
-    costs[i].forward_s = time(kernels[i].forward);
-    costs[i].backward_s = time(kernels[i].backward_data) + time(kernels[i].backward_weight);
+  if (run.fusion != FusionScope::none) fuse_elementwise_chains(kernels, fusion_layers(model), run.fusion);
+  // One host thread issues a pass's kernels in order, running ahead of the GPU: each layer is charged
+  // the time it adds to the stream.
+  KernelIssue forward(gpu, run.issue);
+  for (std::size_t i = 0; i < costs.size(); ++i) costs[i].forward_s = forward.issue(kernels[i].forward);
+  KernelIssue backward(gpu, run.issue);
+  for (std::size_t i = costs.size(); i-- > 0;) {
+    costs[i].backward_data_s = backward.issue(kernels[i].backward_data);
+    costs[i].backward_weight_s = backward.issue(kernels[i].backward_weight);
+    costs[i].backward_s = costs[i].backward_data_s + costs[i].backward_weight_s;
   }
   return costs;
 }

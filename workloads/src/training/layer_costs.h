@@ -16,6 +16,7 @@ struct LayerCost {
   int network = 0;               // index in the model
   std::string unit;              // checkpointing / sharding unit: the first component of the layer name
   double forward_s = 0, backward_s = 0;  // backward: data (when needed) plus weight
+  double backward_data_s = 0, backward_weight_s = 0;
   double forward_flops = 0;      // of the whole layer (all tp ranks), for model FLOPs
   TensorParallelTraffic tp;      // all-reduced bytes per GPU
   double params = 0;             // held by one tp rank

@@ -305,7 +305,7 @@ double StepBuilder::optimizer_seconds(double params, std::int64_t tensors) const
     update.push_back(elementwise_kernel("master_to_model_weights", local, 1,
                                         {{4, false}, {weight_bytes_per_param(run_.precision), true}}));
   }
-  return run_.timer ? run_.timer(gpu_, update) : estimate_op(gpu_, update).time_s;
+  return issue_time(gpu_, update, run_.issue);
 }
 
 void StepBuilder::build() {

@@ -17,11 +17,13 @@
 // simulated as one group moving their combined bytes. Tensor-parallel all-reduces and point-to-point
 // transfers are timed on an otherwise idle fabric (they stay inside a node or use a stage pair's own links).
 #include <cstdint>
+#include <optional>
 
 #include "models/gpu/ops/optimizer.h"
 #include "models/gpu/precision.h"
 #include "workloads/layers/network.h"
 #include "workloads/scenario.h"
+#include "workloads/training/input_pipeline.h"
 #include "workloads/training/step_result.h"
 #include "workloads/training/training_memory.h"
 #include "workloads/training/training_run.h"
@@ -46,6 +48,7 @@ struct ModelStepReport {
   double hardware_flops = 0;    // per GPU per step, recomputed forwards included
   double pipeline_bubble_fraction = 0;  // idle share of the pipeline phase, averaged over stages
   int stages = 1;
+  std::optional<InputPipelineResult> input;  // when the scenario reads a dataset
 };
 
 // std::invalid_argument for a batch below 1, degrees below 1, more GPUs than the cluster has, fewer

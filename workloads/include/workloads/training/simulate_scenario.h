@@ -5,6 +5,10 @@
 
 namespace hpcsim {
 
+// The training step the scenario describes (its framework's dispatch, fusion and CUDA graphs included).
+TrainingRun training_run(const Scenario& scenario);
+
+// The step, stretched by the input pipeline's stall when the scenario reads a dataset.
 ModelStepReport simulate_scenario(const Scenario& scenario);
 
 }  // namespace hpcsim

@@ -3,8 +3,6 @@
 // GPUs are numbered Megatron-style: tp fastest, then cp, then dp, then pipeline stage
 // (gpu = tp_rank + tp * (cp_rank + cp * (dp_rank + dp * stage))), node-major on the cluster.
 #include <cstdint>
-#include <functional>
-#include <string>
 #include <vector>
 
 #include "models/gpu/gpu_spec.h"
@@ -12,12 +10,11 @@
 #include "models/gpu/ops/optimizer.h"
 #include "models/gpu/precision.h"
 #include "workloads/layers/layer.h"
+#include "workloads/training/compile_fusion.h"
+#include "workloads/training/kernel_issue.h"
 #include "workloads/training/pipeline_schedule.h"
 
 namespace hpcsim {
-
-// Stream time of a list of kernels issued back to back (default: their GPU time, estimate_op).
-using KernelTimer = std::function<double(const GpuSpec&, const std::vector<Kernel>&)>;
 
 struct TrainingRun {
   std::int64_t micro_batch = 1;  // samples per forward/backward pass of one replica
@@ -32,9 +29,9 @@ struct TrainingRun {
   bool activation_checkpointing = false;  // keep each block's input, recompute the block in backward
   double bucket_bytes = 25e6;             // DDP's bucket_cap_mb default
   int d_steps = 1;                        // GAN: discriminator updates per generator update
-  KernelTimer timer;                      // empty: estimate_op
-  // Applied to each layer's kernels before timing (compile-mode fusion); empty: none.
-  std::function<void(std::vector<LayerKernels>&, const std::vector<std::string>& layer_types)> transform;
+  // The framework's execution: host dispatch per kernel, CUDA graphs, and what compile mode fuses.
+  IssueMode issue;                        // default: no dispatch cost (GPU time only)
+  FusionScope fusion = FusionScope::none;
 };
 
 }  // namespace hpcsim
