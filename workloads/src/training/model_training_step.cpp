@@ -539,6 +539,27 @@ ModelStepReport StepBuilder::simulate() {
                              report.memory.activations};
   r.fits_in_memory = r.memory_per_gpu_bytes <= gpu_.memory_bytes();
   r.events = sim.events_processed();
+  if (run_.record_timeline) {
+    const int pp = layout_.pp, V = layout_.virtual_stages();
+    for (OpId op = 0; op < graph_.size(); ++op) {
+      const StreamId st = graph_.stream(op);
+      std::string lane;
+      if (st < pp) {
+        lane = "stage " + std::to_string(st) + " compute";
+      } else if (st < 2 * pp) {
+        lane = "stage " + std::to_string(st - pp) + " data-parallel";
+      } else {
+        const int v = (st - 2 * pp) % V;
+        const bool forward = st - 2 * pp < V;
+        lane = "p2p " + std::to_string(forward ? v : v + 1) + "->" + std::to_string(forward ? v + 1 : v) +
+               (forward ? " activations" : " gradients");
+      }
+      const OpTag tag = graph_.tag(op);
+      report.timeline.push_back({graph_.name(op), lane,
+                                 tag == kComputeTag ? "compute" : tag == kOptimizerTag ? "optimizer" : "communication",
+                                 executor.op_start(op).to_seconds(), executor.op_end(op).to_seconds()});
+    }
+  }
   return report;
 }
 

@@ -44,8 +44,10 @@ void add_io_stall(ModelStepReport& report, double stall_s) {
 
 }  // namespace
 
-ModelStepReport simulate_scenario(const Scenario& s) {
-  ModelStepReport report = simulate_training_step(s.workload.built, s.cluster, training_run(s));
+ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline) {
+  TrainingRun run = training_run(s);
+  run.record_timeline = record_timeline;
+  ModelStepReport report = simulate_training_step(s.workload.built, s.cluster, run);
   if (s.dataset) {
     // One loader per data-parallel replica (pipeline and tensor-parallel ranks share their replica's
     // input), spread over the job's nodes.

@@ -18,6 +18,8 @@
 // transfers are timed on an otherwise idle fabric (they stay inside a node or use a stage pair's own links).
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "models/gpu/ops/optimizer.h"
 #include "models/gpu/precision.h"
@@ -39,6 +41,14 @@ struct DataParallelRun {
   double bucket_bytes = 25e6;  // DDP's bucket_cap_mb default
 };
 
+// One op of the simulated step, for a timeline (--trace).
+struct TimelineOp {
+  std::string name;    // e.g. "fwd.stage3.mb0", "grad_bucket.2", "optimizer.stage0"
+  std::string lane;    // "stage 3 compute", "stage 3 data-parallel", "p2p 3->4 forward", ...
+  std::string category;  // compute, communication, optimizer
+  double start_s = 0, end_s = 0;
+};
+
 struct ModelStepReport {
   StepResult result;        // memory_per_gpu_bytes == memory.total()
   TrainingMemory memory;    // of the GPU that needs the most
@@ -49,6 +59,7 @@ struct ModelStepReport {
   double pipeline_bubble_fraction = 0;  // idle share of the pipeline phase, averaged over stages
   int stages = 1;
   std::optional<InputPipelineResult> input;  // when the scenario reads a dataset
+  std::vector<TimelineOp> timeline;          // filled when TrainingRun::record_timeline
 };
 
 // std::invalid_argument for a batch below 1, degrees below 1, more GPUs than the cluster has, fewer

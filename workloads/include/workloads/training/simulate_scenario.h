@@ -9,6 +9,7 @@ namespace hpcsim {
 TrainingRun training_run(const Scenario& scenario);
 
 // The step, stretched by the input pipeline's stall when the scenario reads a dataset.
-ModelStepReport simulate_scenario(const Scenario& scenario);
+// record_timeline: fill the report's timeline (every op of the step with its lane and times).
+ModelStepReport simulate_scenario(const Scenario& scenario, bool record_timeline = false);
 
 }  // namespace hpcsim

@@ -32,6 +32,7 @@ struct TrainingRun {
   // The framework's execution: host dispatch per kernel, CUDA graphs, and what compile mode fuses.
   IssueMode issue;                        // default: no dispatch cost (GPU time only)
   FusionScope fusion = FusionScope::none;
+  bool record_timeline = false;  // fill ModelStepReport::timeline
 };
 
 }  // namespace hpcsim
