@@ -185,6 +185,11 @@ class StepBuilder {
   double p2p_seconds(int from_v, int to_v, double bytes);
   std::vector<Bucket> buckets(const StageCost& s, double bucket_bytes, bool by_unit) const;
   void build();
+  void build_gan();
+  bool is_gan() const {
+    return model_.networks.size() == 2 && model_.networks[0].name() == "generator" &&
+           model_.networks[1].name() == "discriminator";
+  }
   double optimizer_seconds(double params, std::int64_t tensors) const;
   TrainingMemory stage_memory(int stage) const;
 };
@@ -308,7 +313,60 @@ double StepBuilder::optimizer_seconds(double params, std::int64_t tensors) const
   return issue_time(gpu_, update, run_.issue);
 }
 
+// A GAN step as StyleGAN2 and Keras run it: d_steps discriminator updates (the generator makes a batch
+// of fakes; the discriminator runs forward and backward on reals and fakes), then one generator update
+// (generator forward, discriminator forward and input gradient, generator backward). Each update's
+// gradients are all-reduced over the data-parallel group before its optimizer step.
+void StepBuilder::build_gan() {
+  if (layout_.virtual_stages() > 1 || layout_.tp > 1 || layout_.cp > 1) {
+    throw std::invalid_argument(model_.name + ": a GAN trains data-parallel only (tp, pp and cp must be 1)");
+  }
+  struct Net {
+    double forward = 0, backward_data = 0, backward = 0, params = 0;
+    std::int64_t tensors = 0;
+  } g, d;
+  for (const LayerCost& c : costs_) {
+    Net& n = c.network == 0 ? g : d;
+    n.forward += c.forward_s, n.backward_data += c.backward_data_s, n.backward += c.backward_s;
+    n.params += c.params, n.tensors += c.tensors;
+  }
+  const StreamId stream = compute_stream(0);
+  const double grad_bytes = gradient_bytes_per_param(run_.precision);
+  const int m = run_.microbatches;
+  pass_ops_.assign(1, {});
+  auto update = [&](const std::string& who, const Net& net, OpId after) {
+    OpId reduce = kNoOp;
+    if (layout_.dp > 1 && net.params > 0) {
+      reduce = collective(who + "_grad_allreduce", CollectiveOp::allreduce, net.params * grad_bytes, 0);
+      graph_.add_dependency(after, reduce);
+    }
+    const OpId opt = fixed(who + "_optimizer", optimizer_seconds(net.params, net.tensors), stream, kOptimizerTag);
+    if (reduce != kNoOp) graph_.add_dependency(reduce, opt);
+  };
+  for (int step = 0; step < run_.d_steps; ++step) {
+    OpId last = kNoOp;
+    for (int mb = 0; mb < m; ++mb) {
+      const std::string id = std::to_string(step) + ".mb" + std::to_string(mb);
+      fixed("d_step.g_forward." + id, g.forward, stream, kComputeTag);
+      fixed("d_step.d_forward_real_fake." + id, 2 * d.forward, stream, kComputeTag);
+      last = fixed("d_step.d_backward_real_fake." + id, 2 * d.backward, stream, kComputeTag);
+    }
+    update("discriminator" + std::to_string(step), d, last);
+  }
+  OpId last = kNoOp;
+  for (int mb = 0; mb < m; ++mb) {
+    const std::string id = ".mb" + std::to_string(mb);
+    fixed("g_step.g_forward" + id, g.forward, stream, kComputeTag);
+    fixed("g_step.d_forward" + id, d.forward, stream, kComputeTag);
+    fixed("g_step.d_input_gradient" + id, d.backward_data, stream, kComputeTag);
+    last = fixed("g_step.g_backward" + id, g.backward, stream, kComputeTag);
+  }
+  update("generator", g, last);
+  graph_.finalize();
+}
+
 void StepBuilder::build() {
+  if (is_gan()) return build_gan();
   const int pp = layout_.pp, vp = layout_.vp, V = layout_.virtual_stages(), m = run_.microbatches;
   const bool data_parallel = layout_.dp > 1;
   const double grad_bytes = gradient_bytes_per_param(run_.precision);
@@ -493,6 +551,15 @@ ModelStepReport StepBuilder::simulate() {
   for (const StageCost& s : stages_) forward_flops += s.forward_flops;
   const double model_parallel = static_cast<double>(layout_.tp) * layout_.pp * layout_.cp;
   report.model_flops = 3 * forward_flops * run_.microbatches / model_parallel;
+  double samples_per_step = static_cast<double>(run_.micro_batch) * run_.microbatches * layout_.dp;
+  if (is_gan()) {
+    // Forward-FLOP units per microbatch: each discriminator update G_f + 2 (D_f + 2 D_f), the generator
+    // update G_f + D_f + D_f (input gradient) + 2 G_f. A step consumes d_steps batches of real images.
+    double gf = 0, df = 0;
+    for (const LayerCost& c : costs_) (c.network == 0 ? gf : df) += c.forward_flops;
+    report.model_flops = (run_.d_steps * (gf + 6 * df) + 3 * gf + 2 * df) * run_.microbatches;
+    samples_per_step *= run_.d_steps;
+  }
   report.hardware_flops = report.model_flops * (run_.activation_checkpointing ? 4.0 / 3.0 : 1.0);
 
   // Memory: the stage that needs the most.
@@ -504,7 +571,7 @@ ModelStepReport StepBuilder::simulate() {
   StepResult& r = report.result;
   r.gpus = layout_.gpus();
   r.step_time_s = makespan.to_seconds();
-  r.samples_per_s = static_cast<double>(run_.micro_batch) * run_.microbatches * layout_.dp / r.step_time_s;
+  r.samples_per_s = samples_per_step / r.step_time_s;
   r.tflops_per_gpu = report.model_flops / r.step_time_s / 1e12;
   r.mfu = r.tflops_per_gpu * 1e12 / gpu_.peak(run_.precision);
   double compute = path.time_by_tag[kComputeTag].to_seconds();

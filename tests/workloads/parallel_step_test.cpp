@@ -1,0 +1,269 @@
+// Model-parallel training steps: pipeline schedules and their bubble, tensor parallelism, ZeRO sharding,
+// gradient accumulation, activation checkpointing, GAN updates, and the scenario keys that set them.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <set>
+#include <string>
+
+#include "configs/catalog.h"
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "workloads/layers/elementwise.h"
+#include "workloads/layers/linear.h"
+#include "workloads/training/model_training_step.h"
+#include "workloads/training/pipeline_schedule.h"
+#include "workloads/training/simulate_scenario.h"
+#include "workloads/zoo/zoo.h"
+
+using namespace hpcsim;
+
+namespace {
+
+ClusterConfig cluster(const std::string& yaml) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  return parse_cluster(parse_config_text("cluster:\n" + yaml, "test-cluster.yaml").at("cluster"), catalog);
+}
+
+ClusterConfig dgx_a100(int nodes) {
+  return cluster("  node: dgx-a100-80gb\n  nodes: " + std::to_string(nodes) + "\n  network: ib-hdr\n");
+}
+
+// Identical wide dense layers (after a cheap activation, so every one computes its input gradient): any
+// even cut gives equal pipeline stages.
+Model equal_layers(int layers, std::int64_t width = 4096) {
+  Network net("mlp");
+  net.add_input("x", {1024, width});
+  net.add("input_activation", std::make_shared<Activation>(ActivationKind::relu));
+  for (int i = 0; i < layers; ++i) net.add("dense" + std::to_string(i), std::make_shared<Linear>(width, false));
+  return {"mlp", {net}};
+}
+
+Model gpt(int layers, int hidden, int heads, int vocab = 50257) {
+  ModelParams p;
+  p.layers = layers, p.hidden = hidden, p.heads = heads, p.seq_len = 1024, p.vocab = vocab;
+  return build_model("gpt", p, HPCSIM_SOURCE_CONFIG_DIR);
+}
+
+Scenario scenario(const std::string& yaml) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  return parse_scenario(parse_config_text(yaml, "test-scenario.yaml"), catalog, "test");
+}
+
+}  // namespace
+
+TEST_CASE("1F1B runs warm-up forwards, then alternates, and holds at most pp - stage microbatches", "[pipeline]") {
+  const int pp = 4, m = 8;
+  for (int s = 0; s < pp; ++s) {
+    const auto order = pipeline_order(PipelineSchedule::one_f_one_b, s, pp, m);
+    REQUIRE(order.size() == 2u * m);
+    std::set<int> forwarded, backwarded;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const PipelinePass& p = order[i];
+      if (p.forward) {
+        CHECK(forwarded.insert(p.microbatch).second);
+      } else {
+        CHECK(forwarded.count(p.microbatch) == 1);  // backward only after its forward
+        CHECK(backwarded.insert(p.microbatch).second);
+      }
+    }
+    for (int i = 0; i < pp - s - 1; ++i) CHECK(order[i].forward);
+    CHECK_FALSE(order[pp - s].forward);  // the first backward right after the warm-up and one forward
+    CHECK(microbatches_in_flight(PipelineSchedule::one_f_one_b, s, pp, m) == pp - s);
+  }
+  CHECK(microbatches_in_flight(PipelineSchedule::gpipe, 0, pp, m) == m);
+}
+
+TEST_CASE("Interleaved order visits every chunk of every microbatch once each way", "[pipeline]") {
+  const int pp = 4, m = 8, vp = 2;
+  for (int s = 0; s < pp; ++s) {
+    const auto order = pipeline_order(PipelineSchedule::interleaved, s, pp, m, vp);
+    REQUIRE(order.size() == 2u * m * vp);
+    std::set<std::pair<int, int>> f, b;
+    for (const PipelinePass& p : order) {
+      auto& seen = p.forward ? f : b;
+      CHECK(seen.insert({p.microbatch, p.chunk}).second);
+      if (!p.forward) CHECK(f.count({p.microbatch, p.chunk}) == 1);
+    }
+  }
+  CHECK_THROWS_AS(pipeline_order(PipelineSchedule::interleaved, 0, 4, 6, 2), std::invalid_argument);
+  CHECK_THROWS_AS(pipeline_order(PipelineSchedule::one_f_one_b, 0, 4, 8, 2), std::invalid_argument);
+}
+
+TEST_CASE("1F1B with equal stages idles (p-1)/(m+p-1) of the pipeline", "[pipeline]") {
+  // Sixteen wide layers per stage: the activations sent between stages take < 1% of a stage's pass.
+  const Model model = equal_layers(64, 8192);
+  const ClusterConfig c = dgx_a100(1);
+  for (int m : {4, 8, 16}) {
+    TrainingRun run;
+    run.micro_batch = 1, run.microbatches = m, run.dp = 1, run.pp = 4;
+    const ModelStepReport r = simulate_training_step(model, c, run);
+    const double expected = 3.0 / (m + 3);
+    INFO("m " << m << ": bubble " << r.pipeline_bubble_fraction << " expected " << expected);
+    CHECK(r.pipeline_bubble_fraction == Approx(expected).epsilon(0.05));
+    CHECK(r.result.breakdown.pipeline_bubble > 0);
+    const StepBreakdown& b = r.result.breakdown;
+    CHECK(b.compute + b.communication_exposed + b.pipeline_bubble + b.optimizer + b.other ==
+          Approx(r.result.step_time_s).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("Interleaving shrinks the bubble; GPipe holds every microbatch's activations", "[pipeline]") {
+  const Model model = equal_layers(16);
+  const ClusterConfig c = dgx_a100(1);
+  TrainingRun run;
+  run.micro_batch = 1, run.microbatches = 8, run.dp = 1, run.pp = 4;
+  const ModelStepReport one_f_one_b = simulate_training_step(model, c, run);
+  run.vp = 2, run.schedule = PipelineSchedule::interleaved;
+  const ModelStepReport interleaved = simulate_training_step(model, c, run);
+  CHECK(interleaved.pipeline_bubble_fraction < 0.75 * one_f_one_b.pipeline_bubble_fraction);
+  run.vp = 1, run.schedule = PipelineSchedule::gpipe;
+  const ModelStepReport gpipe = simulate_training_step(model, c, run);
+  CHECK(gpipe.memory.activations > 1.5 * one_f_one_b.memory.activations);
+}
+
+TEST_CASE("Tensor parallelism splits a transformer's weights and work and adds all-reduces", "[tensor]") {
+  const Model model = gpt(4, 2048, 16);
+  const ClusterConfig c = dgx_a100(1);
+  TrainingRun run;
+  run.micro_batch = 4, run.dp = 1;
+  const ModelStepReport one = simulate_training_step(model, c, run);
+  run.tp = 4;
+  const ModelStepReport four = simulate_training_step(model, c, run);
+  CHECK(four.memory.weights == Approx(one.memory.weights / 4).epsilon(0.05));  // norms stay replicated
+  CHECK(four.result.step_time_s < one.result.step_time_s / 2);
+  CHECK(four.result.breakdown.communication_exposed > 0);
+  CHECK(one.result.breakdown.communication_exposed == 0);
+  CHECK(four.model_flops == Approx(one.model_flops / 4));
+  // A CNN has no tensor-parallel layers.
+  CHECK_THROWS_AS(simulate_training_step(build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR), c, run),
+                  std::invalid_argument);
+}
+
+TEST_CASE("ZeRO stages shard optimizer state, gradients and weights over the data-parallel group", "[zero]") {
+  const Model model = gpt(4, 1024, 16);
+  const ClusterConfig c = dgx_a100(1);
+  TrainingRun run;
+  run.micro_batch = 2, run.dp = 8;
+  const ModelStepReport z0 = simulate_training_step(model, c, run);
+  run.zero = 1;
+  const ModelStepReport z1 = simulate_training_step(model, c, run);
+  run.zero = 2;
+  const ModelStepReport z2 = simulate_training_step(model, c, run);
+  run.zero = 3;
+  const ModelStepReport z3 = simulate_training_step(model, c, run);
+  CHECK(z1.memory.optimizer_state == Approx(z0.memory.optimizer_state / 8));
+  CHECK(z1.memory.gradients == Approx(z0.memory.gradients));
+  CHECK(z2.memory.gradients == Approx(z0.memory.gradients / 8));
+  CHECK(z3.memory.weights == Approx(z0.memory.weights / 8));
+  CHECK(z3.gradient_buckets > z1.gradient_buckets);  // gathers before every unit's forward and backward
+  CHECK(z3.allreduce_time_s > z0.allreduce_time_s);
+  CHECK(z1.result.breakdown.optimizer < z0.result.breakdown.optimizer / 4);  // each rank updates its shard
+}
+
+TEST_CASE("Gradient accumulation runs m passes and reduces once", "[accumulation]") {
+  const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
+  const ClusterConfig c = cluster("  node: dgx-a100-80gb\n  nodes: 2\n  network: eth-25g-tcp\n");
+  TrainingRun run;
+  run.micro_batch = 32, run.dp = 16;
+  const ModelStepReport once = simulate_training_step(model, c, run);
+  run.microbatches = 4;
+  const ModelStepReport four = simulate_training_step(model, c, run);
+  CHECK(four.gradient_buckets == once.gradient_buckets);
+  CHECK(four.result.samples_per_s > once.result.samples_per_s);  // the all-reduce is amortized
+  CHECK(four.result.step_time_s < 4 * once.result.step_time_s);
+}
+
+TEST_CASE("Activation checkpointing trades a recomputed forward for memory", "[checkpointing]") {
+  const Model model = gpt(8, 1024, 16, 8192);
+  const ClusterConfig c = dgx_a100(1);
+  TrainingRun run;
+  run.micro_batch = 4, run.dp = 1;
+  const ModelStepReport plain = simulate_training_step(model, c, run);
+  run.activation_checkpointing = true;
+  const ModelStepReport checkpointed = simulate_training_step(model, c, run);
+  CHECK(checkpointed.memory.activations < plain.memory.activations / 3);
+  CHECK(checkpointed.result.step_time_s > 1.2 * plain.result.step_time_s);
+  CHECK(checkpointed.hardware_flops == Approx(plain.model_flops * 4 / 3));
+}
+
+TEST_CASE("A GAN step runs d_steps discriminator updates per generator update", "[gan]") {
+  const Model model = build_model("dcgan", {}, HPCSIM_SOURCE_CONFIG_DIR);
+  const ClusterConfig c = dgx_a100(1);
+  TrainingRun run;
+  run.micro_batch = 64, run.dp = 1;
+  const ModelStepReport one = simulate_training_step(model, c, run);
+  run.d_steps = 3;
+  const ModelStepReport three = simulate_training_step(model, c, run);
+  CHECK(three.result.step_time_s > 1.5 * one.result.step_time_s);
+  CHECK(three.model_flops > one.model_flops);
+  run.pp = 2, run.d_steps = 1;
+  CHECK_THROWS_AS(simulate_training_step(model, c, run), std::invalid_argument);
+}
+
+TEST_CASE("Hybrid dp x tp x pp: GPUs, microbatches and throughput follow the layout", "[hybrid]") {
+  const Scenario s = scenario(R"(
+cluster: {node: dgx-a100-80gb, nodes: 4, network: ib-hdr}
+workload: {model: gpt, layers: 8, hidden: 2048, heads: 16, seq_len: 1024, micro_batch: 2, global_batch: 64,
+           precision: bf16, optimizer: adamw, framework: megatron}
+parallelism: {tp: 4, pp: 2}
+)");
+  CHECK(s.parallelism.dp == 4);
+  CHECK(s.parallelism.microbatches == 8);
+  CHECK(s.global_batch() == 64);
+  const ModelStepReport r = simulate_scenario(s);
+  CHECK(r.result.gpus == 32);
+  CHECK(r.result.samples_per_s == Approx(64 / r.result.step_time_s));
+  CHECK(r.stages == 2);
+  CHECK(r.result.tokens_per_s.has_value());
+}
+
+TEST_CASE("Inconsistent parallelism and batch settings are errors at their key", "[scenario]") {
+  const std::string base = "cluster: {node: dgx-a100-80gb, nodes: 2, network: ib-hdr}\n";
+  const std::string gpt_workload =
+      "workload: {model: gpt, layers: 4, hidden: 1024, heads: 16, precision: bf16, optimizer: adamw";
+  auto error_of = [&](const std::string& yaml) {
+    try {
+      scenario(base + yaml);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 3, global_batch: 100}\n"),
+             Catch::Contains("not a multiple of micro batch 3 x dp 16"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {tp: 8, pp: 4}\n"),
+             Catch::Contains("tp x pp x cp = 32 but the cluster has 16 GPUs"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {tp: 3}\n"),
+             Catch::Contains("do not divide into"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {vp: 2}\n"), Catch::Contains("needs pp > 1"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {pp: 2, vp: 2, microbatches: 3}\n"),
+             Catch::Contains("multiple of pp"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {pp: 2, schedule: interleaved}\n"),
+             Catch::Contains("needs vp > 1"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {pp: 2, zero: 2}\n"),
+             Catch::Contains("zero: 1 with pp > 1"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {zero: 1, fsdp: true}\n"),
+             Catch::Contains("fsdp shards like zero: 3"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, tokens_per_gpu: 4096}\n"), Catch::Contains("not both"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 6, micro_batch: 4}\n"), Catch::Contains("not a multiple of micro_batch"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, d_steps: 2}\n"), Catch::Contains("needs a model with a generator"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, dataset: imagenet-1k}\n"), Catch::Contains("set cluster.storage"));
+  CHECK_THAT(error_of(gpt_workload + "}\n"), Catch::Contains("needs batch_per_gpu, micro_batch or tokens_per_gpu"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, framework: torch}\n"), Catch::Contains("pytorch"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {dp: 4, microbatches: 2}\n"), Catch::Contains("no error"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 4, micro_batch: 2, global_batch: 128}\nparallelism: {dp: 16}\n"),
+             Catch::Contains("needs 4 microbatches"));
+  // Every error names the file and a line.
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {vp: 2}\n"), Catch::StartsWith("test-scenario.yaml:"));
+}
+
+TEST_CASE("tokens_per_gpu sets the batch from a token budget", "[scenario]") {
+  const Scenario s = scenario(R"(
+cluster: {node: dgx-a100-80gb}
+workload: {model: gpt, layers: 2, hidden: 512, heads: 8, seq_len: 1024, tokens_per_gpu: 8192, precision: bf16, optimizer: adamw-fused}
+)");
+  CHECK(s.workload.batch_per_gpu == 8);
+  CHECK(s.workload.optimizer_impl == OptimizerImpl::fused);
+  CHECK(s.parallelism.dp == 8);
+}
