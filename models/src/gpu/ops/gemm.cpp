@@ -67,6 +67,9 @@ Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& s, CtaTile tile, GemmOpe
   w.issued_flops = 2 * tiles_m * tile.m * tiles_n * tile.n * ceil_div(k, bk) * bk * batch;
   w.precision = s.precision;
   w.unit = tensor ? MathUnit::tensor : MathUnit::vector;
+  // A SIMT GEMM thread updates its whole accumulator block (tile / threads outputs) per k step: that
+  // many independent FMAs between dependent ones.
+  if (!tensor) w.ilp = static_cast<double>(tile.m * tile.n) / threads;
 
   // Operand traffic: every CTA reads its A row-panel and B column-panel. CTAs resident together work on a
   // compact patch of the output (swizzled rasterization), so HBM sees each wave's distinct panels once.
@@ -104,12 +107,27 @@ Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& s, CtaTile tile, GemmOpe
 Kernel gemm(const GpuSpec& gpu, const GemmShape& shape, GemmOperandFootprint footprint) {
   Kernel best;
   double best_time = 0;
-  for (const CtaTile& tile : gemm_cta_tiles()) {
-    Kernel candidate = gemm_kernel(gpu, shape, tile, footprint);
+  auto consider = [&](Kernel candidate) {
     const double t = estimate_kernel(gpu, candidate.launch, candidate.work).time_s;
     if (best_time == 0 || t < best_time) {
       best_time = t;
       best = std::move(candidate);
+    }
+  };
+  for (const CtaTile& tile : gemm_cta_tiles()) {
+    consider(gemm_kernel(gpu, shape, tile, footprint));
+    // Split-K (cuBLAS, cuDNN's weight gradients): when the output has fewer tiles than the GPU has SMs
+    // and K is long, `split` CTAs share each output tile, each over K / split, and write partial tiles
+    // that are summed (the extra output traffic). Tried only where the output alone cannot fill the GPU.
+    const double tiles = std::ceil(static_cast<double>(shape.m) / tile.m) * std::ceil(static_cast<double>(shape.n) / tile.n) *
+                         static_cast<double>(shape.batch);
+    for (std::int64_t split = 2; split <= 64 && tiles * split <= 4.0 * gpu.sm_count && shape.k / split >= 256; split *= 2) {
+      GemmShape part = shape;
+      part.k = (shape.k + split - 1) / split;
+      part.batch = shape.batch * split;
+      Kernel k = gemm_kernel(gpu, part, tile, footprint);
+      k.name += "_splitk" + std::to_string(split);
+      consider(std::move(k));
     }
   }
   return best;
