@@ -1,0 +1,48 @@
+#pragma once
+// The public validation set: published measurements, each predicted by the simulator and compared.
+// A validation folder holds training scenarios (<id>.yaml with a `measured:` section, simulated as
+// `hpcsim run` does) and microbenchmarks.yaml (GEMMs, all-reduce bus bandwidth, LSTM layers, each timed
+// through the models layer). Nothing here is tuned per case: every case uses the shipped specs.
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "configs/catalog.h"
+
+namespace hpcsim {
+
+struct ValidationRow {
+  std::string id;
+  std::string kind;    // "scenario", or the microbenchmark op: "gemm", "allreduce", "lstm"
+  std::string metric;  // as the case file names it (samples_per_s, tokens_per_s, tflops, busbw, ...)
+  std::string unit;
+  double measured = 0;
+  double predicted = 0;   // in the unit of `measured`
+  double error = 0;       // signed, relative: (predicted - measured) / measured
+  double band = 0;        // |error| the case is expected to stay within (see validation_error_band)
+  std::string trust;      // the source's trust label
+  std::string source;
+  std::string file;       // the case file (microbenchmarks: microbenchmarks.yaml)
+  bool within_band() const;
+};
+
+struct ValidationReport {
+  std::vector<ValidationRow> rows;  // training scenarios by file name, then microbenchmarks in file order
+  double mape = 0;                  // mean |error| over every row
+  int worst = -1;                   // index of the row with the largest |error|; -1 when there are none
+};
+
+// The error band a case is held to, from the trust its source is given: 25 % for "high", 35 % (the
+// acceptance's worst-case bound) for anything less certain. One global rule, never a per-case number.
+double validation_error_band(std::string_view trust);
+
+// Runs every case of `dir` (not its subfolders). ConfigError for a case that does not parse, names an
+// unknown spec or lacks a measurement; std::runtime_error when `dir` is not a folder.
+ValidationReport run_validation(const std::filesystem::path& dir, const SpecCatalog& catalog);
+
+enum class ValidationFormat { table, csv, markdown };
+// One line per case (id, metric, measured, predicted, error, band), then MAPE and the worst case.
+std::string render_validation(const ValidationReport& report, ValidationFormat format);
+
+}  // namespace hpcsim

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `hpcsim validate`: the public validation table with MAPE, its formats, errors.
+Usage: validate_checks.py HPCSIM SOURCE_DIR CHECK"""
+import csv
+import io
+import os
+import tempfile
+
+from cli_support import SOURCE, expect, expect_bad_input, hpcsim, run_check
+
+VALIDATION = os.path.join(SOURCE, "configs", "validation")
+
+
+def check_validate_table():
+    proc = hpcsim("validate")
+    expect(proc.returncode == 0, "hpcsim validate should succeed", proc)
+    expect("MAPE" in proc.stdout, "the table ends with the MAPE", proc)
+    expect("worst" in proc.stdout, "and names the worst case", proc)
+    for case in ["cnn-rn50-dle-pyt-a100-80g-1gpu-amp", "micro-gemm-mamf-a100-bf16", "micro-allreduce-8xa100-nvlink3-16gib"]:
+        expect(case in proc.stdout, f"the table lists {case}", proc)
+    same = hpcsim("validate", VALIDATION)
+    expect(same.stdout == proc.stdout, "the default folder is configs/validation", same)
+
+
+def check_validate_formats():
+    proc = hpcsim("validate", "--format", "csv")
+    expect(proc.returncode == 0, "csv output", proc)
+    rows = list(csv.DictReader(io.StringIO("".join(l for l in proc.stdout.splitlines(True) if not l.startswith("#")))))
+    expect(len(rows) >= 40, "one CSV row per case", proc)
+    for row in rows:
+        measured, predicted, error = float(row["measured"]), float(row["predicted"]), float(row["error"])
+        expect(abs(error - (predicted - measured) / measured) < 1e-5, f"error of {row['id']} is relative", proc)
+    expect(proc.stdout.splitlines()[-1].startswith("# MAPE"), "the summary closes the CSV as a comment", proc)
+    md = hpcsim("validate", "--format", "markdown")
+    expect(md.returncode == 0 and md.stdout.startswith("| case | metric |"), "a Markdown table", md)
+    expect("MAPE" in md.stdout, "with the MAPE", md)
+
+
+def check_validate_errors():
+    expect_bad_input(hpcsim("validate", "/nonexistent/validation"), "validation folder not found")
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "bad.yaml"), "w") as f:
+            f.write("cluster: {node: dgx-a100-80gb, gpus_per_node: 1}\n"
+                    "workload: {model: resnet50, batch_per_gpu: 8, precision: fp16, optimizer: momentum}\n"
+                    "measured: {metric: images_per_s, value: 1, unit: x, source: s}\n")
+        expect_bad_input(hpcsim("validate", folder), "bad.yaml:3:20:", "images_per_s")
+    expect_bad_input(hpcsim("validate", "--format", "html"), "--format")
+
+
+run_check({"validate_table": check_validate_table, "validate_formats": check_validate_formats,
+           "validate_errors": check_validate_errors})
