@@ -39,7 +39,9 @@ const std::string kValid =
     "  cuda_graphs: false\n"
     "compiled_by_default: false\n"
     "loader_workers_per_gpu: 0\n"
-    "optimizer: foreach\n";
+    "optimizer: foreach\n"
+    "memory_format: nchw\n"
+    "overlaps_gradient_reduce: true\n";
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   text.replace(text.find(from), from.size(), to);

@@ -267,3 +267,33 @@ workload: {model: gpt, layers: 2, hidden: 512, heads: 8, seq_len: 1024, tokens_p
   CHECK(s.workload.optimizer_impl == OptimizerImpl::fused);
   CHECK(s.parallelism.dp == 8);
 }
+
+TEST_CASE("Channels-first tensors cost tensor-core convolutions their layout transposes", "[layout]") {
+  const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
+  TrainingRun run;
+  run.micro_batch = 64, run.dp = 1, run.precision = Precision::fp16;
+  const ClusterConfig a100 = dgx_a100(1);
+  const double nhwc = simulate_training_step(model, a100, run).result.step_time_s;
+  run.channels_last = false;
+  const double nchw = simulate_training_step(model, a100, run).result.step_time_s;
+  CHECK(nchw > 1.1 * nhwc);
+  // fp32 on a V100 has no tensor cores: no transposes either way.
+  const ClusterConfig v100 = cluster("  node: dgx-1v-16gb\n");
+  run.precision = Precision::fp32;
+  const double v100_nchw = simulate_training_step(model, v100, run).result.step_time_s;
+  run.channels_last = true;
+  CHECK(simulate_training_step(model, v100, run).result.step_time_s == Approx(v100_nchw));
+}
+
+TEST_CASE("Megatron reduces gradients after backward; DDP overlaps its buckets", "[overlap]") {
+  const Model model = gpt(4, 1024, 16);
+  const ClusterConfig c = dgx_a100(2);
+  TrainingRun run;
+  run.micro_batch = 16, run.dp = 16;
+  const ModelStepReport overlapped = simulate_training_step(model, c, run);
+  run.overlap_gradient_reduce = false;
+  const ModelStepReport after = simulate_training_step(model, c, run);
+  CHECK(after.result.breakdown.communication_exposed > 1.5 * overlapped.result.breakdown.communication_exposed);
+  CHECK(after.result.step_time_s > overlapped.result.step_time_s);
+  CHECK(after.gradient_buckets == 1);
+}

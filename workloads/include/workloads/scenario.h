@@ -51,6 +51,7 @@ struct WorkloadConfig {
   std::optional<int> loader_workers;   // per GPU; unset: the framework's default
   bool page_cache_warm = false;        // a later epoch: the dataset may sit in the page cache
   int d_steps = 1;                     // GAN: discriminator updates per generator update
+  std::optional<std::string> memory_format;  // nchw or nhwc; unset: the framework's default
 };
 
 struct ParallelismConfig {

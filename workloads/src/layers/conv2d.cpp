@@ -95,6 +95,16 @@ LayerKernels Conv2d::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
       k.backward_weight.push_back(r);
     }
   }
+  if (!run.channels_last && gpu.tensor_flops_per_clock_per_sm[static_cast<int>(run.precision)].has_value()) {
+    const double x = batch_elements(in[0], run), y = batch_elements(out, run);
+    auto transpose = [&](const char* name, double elements) { return pointwise(name, elements, 0, 1, 1, run.precision); };
+    k.forward.push_back(transpose("nchw_to_nhwc_input", x));
+    k.forward.push_back(transpose("nhwc_to_nchw_output", y));
+    k.backward_data.push_back(transpose("nchw_to_nhwc_output_grad", y));
+    k.backward_data.push_back(transpose("nhwc_to_nchw_input_grad", x));
+    k.backward_weight.push_back(transpose("nchw_to_nhwc_input", x));
+    k.backward_weight.push_back(transpose("nchw_to_nhwc_output_grad", y));
+  }
   return k;
 }
 

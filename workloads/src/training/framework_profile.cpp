@@ -37,6 +37,8 @@ const Schema& framework_profile_schema() {
       required("compiled_by_default", Schema::boolean()),
       required("loader_workers_per_gpu", Schema::integer().at_least(0)),
       required("optimizer", Schema::one_of({"unfused", "foreach", "fused"})),
+      required("memory_format", Schema::one_of({"nchw", "nhwc"})),
+      required("overlaps_gradient_reduce", Schema::boolean()),
   });
   return schema;
 }
@@ -50,6 +52,8 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   f.compiled_by_default = node.get_bool("compiled_by_default");
   f.loader_workers_per_gpu = static_cast<int>(node.get_int("loader_workers_per_gpu"));
   f.optimizer = optimizer_of(node.get_string("optimizer"));
+  f.channels_last = node.get_string("memory_format") == "nhwc";
+  f.overlaps_gradient_reduce = node.get_bool("overlaps_gradient_reduce");
   return f;
 }
 

@@ -421,7 +421,7 @@ void StepBuilder::build() {
           graph_.add_dependency(last, scatter);
           stage_reductions[s].push_back(scatter);
         }
-      } else if (final_backward && data_parallel && pp == 1) {
+      } else if (final_backward && data_parallel && pp == 1 && run_.overlap_gradient_reduce) {
         // DDP: gradients are reduced bucket by bucket while the rest of backward runs.
         std::vector<Bucket> bs = buckets(c, run_.bucket_bytes, false);
         const CollectiveOp op = run_.zero >= 1 ? CollectiveOp::reducescatter : CollectiveOp::allreduce;
@@ -439,7 +439,7 @@ void StepBuilder::build() {
         last = add(fixed("bwd.stage" + id, c.backward_s, stream, kComputeTag), first);
       }
       if (c.tp_backward_s > 0) last = add(fixed("bwd_tp_comm." + id, c.tp_backward_s, stream, kCommunicationTag), first);
-      if (final_backward && data_parallel && pp > 1 && c.params > 0) {
+      if (final_backward && data_parallel && (pp > 1 || !run_.overlap_gradient_reduce) && c.params > 0) {
         // Megatron: each chunk's gradients are reduced over the data-parallel group after the pipeline flush.
         const CollectiveOp op = run_.zero >= 1 ? CollectiveOp::reducescatter : CollectiveOp::allreduce;
         const OpId reduce = collective("grad_reduce.stage" + std::to_string(v), op, c.params * grad_bytes, s);

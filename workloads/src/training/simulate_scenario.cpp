@@ -24,6 +24,8 @@ TrainingRun training_run(const Scenario& s) {
   run.issue = mode.issue();
   run.issue.cuda_graphs = run.issue.cuda_graphs || w.cuda_graphs;
   run.fusion = mode.fusion;
+  run.channels_last = w.memory_format ? *w.memory_format == "nhwc" : s.framework.channels_last;
+  run.overlap_gradient_reduce = s.framework.overlaps_gradient_reduce;
   return run;
 }
 

@@ -23,6 +23,9 @@ struct LayerRun {
   std::int64_t batch = 1;
   Precision precision = Precision::bf16;
   int tp = 1;
+  // Image tensors stored channels-last (NHWC). Channels-first (NCHW, PyTorch's default) makes each
+  // tensor-core convolution transpose its operands and result (cuDNN's nchwToNhwc / nhwcToNchw kernels).
+  bool channels_last = true;
 };
 
 // Activations a tensor-parallel layer all-reduces over its tp group per pass (bytes per GPU).

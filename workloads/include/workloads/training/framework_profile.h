@@ -29,6 +29,8 @@ struct FrameworkProfile {
   bool compiled_by_default = false;  // jax: a training step is a jitted function
   int loader_workers_per_gpu = 0;    // 0: samples are loaded by the training process itself
   OptimizerImpl optimizer = OptimizerImpl::foreach;
+  bool channels_last = false;            // default image layout: NHWC (true) or NCHW
+  bool overlaps_gradient_reduce = true;  // data-parallel gradients reduced during backward (DDP buckets)
 
   // The mode a run gets: compiled when asked for (compile: true) or when the framework always compiles.
   const ExecutionMode& mode(bool compile) const { return compile || compiled_by_default ? compiled : eager; }

@@ -32,6 +32,8 @@ struct TrainingRun {
   // The framework's execution: host dispatch per kernel, CUDA graphs, and what compile mode fuses.
   IssueMode issue;                        // default: no dispatch cost (GPU time only)
   FusionScope fusion = FusionScope::none;
+  bool channels_last = true;            // image tensors NHWC (else NCHW: tensor-core convolutions transpose)
+  bool overlap_gradient_reduce = true;  // DDP buckets during backward; false: one reduce after backward
   bool record_timeline = false;  // fill ModelStepReport::timeline
 };
 
