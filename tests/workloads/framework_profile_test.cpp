@@ -41,7 +41,8 @@ const std::string kValid =
     "loader_workers_per_gpu: 0\n"
     "optimizer: foreach\n"
     "memory_format: nchw\n"
-    "overlaps_gradient_reduce: true\n";
+    "overlaps_gradient_reduce: true\n"
+    "attention: flash\n";
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   text.replace(text.find(from), from.size(), to);

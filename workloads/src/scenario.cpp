@@ -75,6 +75,7 @@ const Schema& scenario_schema() {
                                optional("page_cache_warm", Schema::boolean()),
                                optional("d_steps", positive_int()),
                                optional("memory_format", Schema::one_of({"nchw", "nhwc"})),
+                               optional("attention", Schema::one_of({"flash", "unfused"})),
                            })),
       optional("parallelism", Schema::map({
                                   optional("dp", positive_int()),
@@ -233,6 +234,7 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   if (w.has("loader_workers")) c.loader_workers = static_cast<int>(w.get_int("loader_workers"));
   c.d_steps = static_cast<int>(w.get_int_or("d_steps", 1));
   if (w.has("memory_format")) c.memory_format = w.get_string("memory_format");
+  if (w.has("attention")) c.attention = w.get_string("attention");
   if (c.d_steps > 1 && c.built.networks.size() < 2) {
     throw ConfigError(w.at("d_steps").loc(), "d_steps needs a model with a generator and a discriminator (a GAN); " +
                                                  c.model + " has one network");

@@ -52,6 +52,7 @@ struct WorkloadConfig {
   bool page_cache_warm = false;        // a later epoch: the dataset may sit in the page cache
   int d_steps = 1;                     // GAN: discriminator updates per generator update
   std::optional<std::string> memory_format;  // nchw or nhwc; unset: the framework's default
+  std::optional<std::string> attention;      // flash or unfused; unset: the framework's default
 };
 
 struct ParallelismConfig {

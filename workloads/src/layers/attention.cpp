@@ -21,7 +21,9 @@ struct Attention::Dims {
 namespace {
 
 // Flash attention (one fused kernel, scores on chip) where frameworks use it: 16-bit self-attention.
-bool flash(Precision p, bool self) { return self && (p == Precision::fp16 || p == Precision::bf16); }
+bool flash(const LayerRun& run, bool self) {
+  return run.flash_attention && self && (run.precision == Precision::fp16 || run.precision == Precision::bf16);
+}
 
 Kernel batched(const GpuSpec& gpu, const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k,
                std::int64_t batch, Precision p) {
@@ -105,7 +107,7 @@ double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const 
   double bytes = b * values * e;
   const double scores = b * static_cast<double>(d.heads * d.sq);
   // Flash attention keeps one log-sum-exp per query row (fp32); the unfused path keeps the probabilities.
-  bytes += flash(run.precision, d.self) ? scores * 4 : scores * static_cast<double>(d.skv) * e;
+  bytes += flash(run, d.self) ? scores * 4 : scores * static_cast<double>(d.skv) * e;
   return bytes;
 }
 
@@ -113,7 +115,7 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   const Dims d = dims(in, run.tp);
   const Precision p = run.precision;
   const std::int64_t b = run.batch, bh = b * d.heads, rows_q = b * d.sq, rows_kv = b * d.skv;
-  const bool fused = flash(p, d.self);
+  const bool fused = flash(run, d.self);
   LayerKernels k;
 
   // Projections: one fused QKV GEMM for self-attention, separate Q and KV GEMMs for cross-attention.
@@ -138,14 +140,18 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
     for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p)) k.forward.push_back(kernel);
     k.forward.push_back(batched(gpu, "context", d.sq, d.hd, d.skv, bh, p));
   }
-  // Backward of the core as four batched products (dV, dP, dQ, dK) around the softmax gradient; flash
-  // attention recomputes the scores instead of reading them. Causal masking is not exploited here.
-  if (fused) k.backward_data.push_back(batched(gpu, "scores_recompute", d.sq, d.skv, d.hd, bh, p));
-  k.backward_data.push_back(batched(gpu, "dv", d.skv, d.hd, d.sq, bh, p));
-  k.backward_data.push_back(batched(gpu, "dp", d.sq, d.skv, d.hd, bh, p));
-  for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p, true)) k.backward_data.push_back(kernel);
-  k.backward_data.push_back(batched(gpu, "dq", d.sq, d.hd, d.skv, bh, p));
-  k.backward_data.push_back(batched(gpu, "dk", d.skv, d.hd, d.sq, bh, p));
+  // Backward of the core: flash attention's one fused kernel (scores recomputed on chip), or four batched
+  // products (dV, dP, dQ, dK) around the softmax gradient through HBM; the unfused path does not skip
+  // the masked half of a causal score matrix.
+  if (fused) {
+    k.backward_data.push_back(attention_backward_fused(gpu, {b, d.heads, d.sq, d.hd, c_.causal, p}));
+  } else {
+    k.backward_data.push_back(batched(gpu, "dv", d.skv, d.hd, d.sq, bh, p));
+    k.backward_data.push_back(batched(gpu, "dp", d.sq, d.skv, d.hd, bh, p));
+    for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p, true)) k.backward_data.push_back(kernel);
+    k.backward_data.push_back(batched(gpu, "dq", d.sq, d.hd, d.skv, bh, p));
+    k.backward_data.push_back(batched(gpu, "dk", d.skv, d.hd, d.sq, bh, p));
+  }
 
   // Output projection.
   k.forward.push_back(batched(gpu, "out", rows_q, d.dq, d.q_width(), 1, p));

@@ -39,6 +39,7 @@ const Schema& framework_profile_schema() {
       required("optimizer", Schema::one_of({"unfused", "foreach", "fused"})),
       required("memory_format", Schema::one_of({"nchw", "nhwc"})),
       required("overlaps_gradient_reduce", Schema::boolean()),
+      required("attention", Schema::one_of({"flash", "unfused"})),
   });
   return schema;
 }
@@ -54,6 +55,7 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   f.optimizer = optimizer_of(node.get_string("optimizer"));
   f.channels_last = node.get_string("memory_format") == "nhwc";
   f.overlaps_gradient_reduce = node.get_bool("overlaps_gradient_reduce");
+  f.flash_attention = node.get_string("attention") == "flash";
   return f;
 }
 

@@ -32,8 +32,8 @@ std::vector<bool> sharded_outputs(const Network& net, int tp) {
 }  // namespace
 
 std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run) {
-  const LayerRun local{run.micro_batch, run.precision, run.tp, run.channels_last};
-  const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last};
+  const LayerRun local{run.micro_batch, run.precision, run.tp, run.channels_last, run.flash_attention};
+  const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last, run.flash_attention};
   const double e = bytes_per_element(run.precision);
   std::vector<LayerCost> costs;
   std::vector<LayerKernels> kernels;

@@ -26,6 +26,7 @@ TrainingRun training_run(const Scenario& s) {
   run.fusion = mode.fusion;
   run.channels_last = w.memory_format ? *w.memory_format == "nhwc" : s.framework.channels_last;
   run.overlap_gradient_reduce = s.framework.overlaps_gradient_reduce;
+  run.flash_attention = w.attention ? *w.attention == "flash" : s.framework.flash_attention;
   return run;
 }
 

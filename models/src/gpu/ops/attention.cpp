@@ -63,4 +63,33 @@ std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool 
   return {k};
 }
 
+Kernel attention_backward_fused(const GpuSpec& gpu, const AttentionShape& a) {
+  Kernel k = attention(gpu, a, true).front();  // validates; the forward's launch shape and streams
+  constexpr int kKeys = 128, kQueries = 64;
+  const std::int64_t bh = a.batch * a.heads;
+  const double e = bytes_per_element(a.precision);
+  const double s = static_cast<double>(a.seq), d = static_cast<double>(a.head_dim);
+  const double visible = a.causal ? 0.5 : 1.0;
+  const double k_blocks = std::ceil(s / kKeys);
+  k.name = "flash_attention_backward";
+  k.launch.blocks = static_cast<std::int64_t>(k_blocks) * bh;
+  k.launch.registers_per_thread = 255;
+  k.launch.smem_per_block = std::min(gpu.sm.max_smem_per_block, static_cast<int>((2 * kKeys * d + 2 * 2 * kQueries * d) * e));
+  KernelWork w;
+  w.flops = 10 * s * s * d * static_cast<double>(bh) * visible;
+  w.issued_flops = 10 * k_blocks * kKeys * std::ceil(s * visible / kQueries) * kQueries * d * static_cast<double>(bh);
+  w.precision = a.precision;
+  w.unit = k.work.unit;
+  const double kv = s * d * e * static_cast<double>(bh);
+  w.add({2 * kv, -1, 16, 1, false});                          // K and V
+  w.add({2 * kv * k_blocks * visible, 2 * kv, 16, 1, false});  // Q and dO, once per key block
+  w.add({2 * kv, -1, 16, 1, true});                           // dK and dV
+  w.add({2 * kv / e * 4 * k_blocks * visible, kv / e * 4, 16, 1, true});  // dQ fp32 partial sums (read + add)
+  w.working_set_bytes = k.work.working_set_bytes + kv / e * 4 / std::max(1.0, static_cast<double>(bh));
+  w.requests_in_flight = k.work.requests_in_flight;
+  w.block_latency_cycles = gpu.memory.hbm_latency_cycles;
+  k.work = w;
+  return k;
+}
+
 }  // namespace hpcsim

@@ -26,6 +26,8 @@ struct LayerRun {
   // Image tensors stored channels-last (NHWC). Channels-first (NCHW, PyTorch's default) makes each
   // tensor-core convolution transpose its operands and result (cuDNN's nchwToNhwc / nhwcToNchw kernels).
   bool channels_last = true;
+  // 16-bit self-attention as one fused kernel each way (FlashAttention, 2022 on); else scores through HBM.
+  bool flash_attention = true;
 };
 
 // Activations a tensor-parallel layer all-reduces over its tp group per pass (bytes per GPU).

@@ -31,6 +31,7 @@ struct FrameworkProfile {
   OptimizerImpl optimizer = OptimizerImpl::foreach;
   bool channels_last = false;            // default image layout: NHWC (true) or NCHW
   bool overlaps_gradient_reduce = true;  // data-parallel gradients reduced during backward (DDP buckets)
+  bool flash_attention = true;           // fused attention kernels for 16-bit self-attention
 
   // The mode a run gets: compiled when asked for (compile: true) or when the framework always compiles.
   const ExecutionMode& mode(bool compile) const { return compile || compiled_by_default ? compiled : eager; }

@@ -33,7 +33,8 @@ struct TrainingRun {
   IssueMode issue;                        // default: no dispatch cost (GPU time only)
   FusionScope fusion = FusionScope::none;
   bool channels_last = true;            // image tensors NHWC (else NCHW: tensor-core convolutions transpose)
-  bool overlap_gradient_reduce = true;  // DDP buckets during backward; false: one reduce after backward
+  bool overlap_gradient_reduce = true;
+  bool flash_attention = true;          // fused attention kernels where the precision allows  // DDP buckets during backward; false: one reduce after backward
   bool record_timeline = false;  // fill ModelStepReport::timeline
 };
 

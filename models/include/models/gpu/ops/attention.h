@@ -17,4 +17,9 @@ struct AttentionShape {
 
 std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& shape, bool fused);
 
+// The fused (flash-attention 2 style) backward: one kernel per block of keys streaming the queries, which
+// recomputes the scores and forms dV, dP, dQ and dK on chip (five products where the forward has two);
+// dQ is accumulated in fp32 through L2 by every key block.
+Kernel attention_backward_fused(const GpuSpec& gpu, const AttentionShape& shape);
+
 }  // namespace hpcsim
