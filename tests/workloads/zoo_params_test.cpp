@@ -135,3 +135,14 @@ TEST_CASE("zoo: every name builds, and the same name gives the same network") {
     CHECK(zoo(name).params() == m.params());
   }
 }
+
+TEST_CASE("zoo: BERT pretraining heads add the masked-LM transform, its bias and the next-sentence layer") {
+  for (const auto& [base, hidden] : {std::pair<std::string, std::int64_t>{"bert-base", 768}, {"bert-large", 1024}}) {
+    const std::int64_t heads = hidden * hidden + hidden + 2 * hidden  // transform and its layer norm
+                               + 30522                                // output bias (weights tied)
+                               + 2 * hidden + 2;                      // next-sentence classifier
+    CHECK(zoo(base + "-pretraining").params() == zoo(base).params() + heads);
+  }
+  // Devlin et al. 2019 quote 340M for BERT-large with heads.
+  CHECK(zoo("bert-large-pretraining").params() == Approx(340e6).epsilon(0.01));
+}

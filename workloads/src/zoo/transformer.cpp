@@ -73,7 +73,11 @@ std::int64_t need(const std::optional<std::int64_t>& v, const char* what, const 
 Model bert(const std::string& name, const ModelParams& p) {
   // Devlin et al. 2019 (BERT base L12 H768 A12, large L24 H1024 A16; 30,522 WordPiece tokens, 512
   // positions, 2 segments); RoBERTa-base (Liu et al. 2019): 50,265 BPE tokens, 514 positions, 1 segment.
-  const bool large = name == "bert-large", roberta = name == "roberta-base";
+  // "-pretraining": with the pretraining heads (Devlin et al. 2019, appendix A): the masked-LM head (dense
+  // + GELU + layer norm, then the output projection tied to the token embedding, with its own bias) over
+  // every position, as the reference BertPreTrainingHeads computes it, and the next-sentence classifier.
+  const bool pretraining = name.ends_with("-pretraining");
+  const bool large = name.starts_with("bert-large"), roberta = name == "roberta-base";
   const std::int64_t hidden = p.hidden.value_or(large ? 1024 : 768), layers = p.layers.value_or(large ? 24 : 12);
   const Block b{hidden, p.heads.value_or(large ? 16 : 12), 0, p.ffn.value_or(4 * hidden), false, false, false, false,
                 true, 0.1};
@@ -90,7 +94,16 @@ Model bert(const std::string& name, const ModelParams& p) {
   for (std::int64_t l = 0; l < layers; ++l) x = block(net, "layer" + std::to_string(l), b, x);
   net.add("cls", std::make_shared<FirstToken>(), {x});
   net.add("pooler", std::make_shared<Linear>(hidden));
-  net.add("pooler_tanh", std::make_shared<Activation>(ActivationKind::tanh));
+  const int pooled = net.add("pooler_tanh", std::make_shared<Activation>(ActivationKind::tanh));
+  if (pretraining) {
+    net.add("mlm_transform", std::make_shared<Linear>(hidden), {x});
+    net.add("mlm_gelu", std::make_shared<Activation>(ActivationKind::gelu));
+    net.add("mlm_norm", std::make_shared<LayerNorm>());
+    net.add("mlm_logits", std::make_shared<Linear>(vocab, true, true, TensorSplit::column));
+    net.add("mlm_loss", std::make_shared<CrossEntropyLoss>());
+    net.add("nsp_logits", std::make_shared<Linear>(2), {pooled});
+    net.add("nsp_loss", std::make_shared<CrossEntropyLoss>());
+  }
   return {name, {net}};
 }
 

@@ -29,6 +29,8 @@ const std::map<std::string, Builder>& builders() {
       {"stylegan2", zoo::stylegan2},
       {"bert-base", [](const ModelParams& p) { return zoo::bert("bert-base", p); }},
       {"bert-large", [](const ModelParams& p) { return zoo::bert("bert-large", p); }},
+      {"bert-base-pretraining", [](const ModelParams& p) { return zoo::bert("bert-base-pretraining", p); }},
+      {"bert-large-pretraining", [](const ModelParams& p) { return zoo::bert("bert-large-pretraining", p); }},
       {"roberta-base", [](const ModelParams& p) { return zoo::bert("roberta-base", p); }},
       {"transformer-big", zoo::transformer_big},
       {"gpt", [](const ModelParams& p) { return zoo::gpt("gpt", p); }},
