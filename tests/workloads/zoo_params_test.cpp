@@ -143,6 +143,7 @@ TEST_CASE("zoo: BERT pretraining heads add the masked-LM transform, its bias and
                                + 2 * hidden + 2;                      // next-sentence classifier
     CHECK(zoo(base + "-pretraining").params() == zoo(base).params() + heads);
   }
-  // Devlin et al. 2019 quote 340M for BERT-large with heads.
-  CHECK(zoo("bert-large-pretraining").params() == Approx(340e6).epsilon(0.01));
+  // Devlin et al. 2019 quote 340M (two significant figures) for BERT-large.
+  CHECK(zoo("bert-large-pretraining").params() >= 335e6);
+  CHECK(zoo("bert-large-pretraining").params() < 345e6);
 }
