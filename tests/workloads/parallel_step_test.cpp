@@ -2,6 +2,7 @@
 // gradient accumulation, activation checkpointing, GAN updates, and the scenario keys that set them.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -296,4 +297,19 @@ TEST_CASE("Megatron reduces gradients after backward; DDP overlaps its buckets",
   CHECK(after.result.breakdown.communication_exposed > 1.5 * overlapped.result.breakdown.communication_exposed);
   CHECK(after.result.step_time_s > overlapped.result.step_time_s);
   CHECK(after.gradient_buckets == 1);
+}
+
+TEST_CASE("Every example scenario parses and simulates", "[examples]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  int examples = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(HPCSIM_SOURCE_DIR) + "/examples")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path());
+    const Scenario s = parse_scenario(load_config(entry.path().string(), {}), catalog, entry.path().stem().string());
+    const ModelStepReport r = simulate_scenario(s);
+    CHECK(r.result.step_time_s > 0);
+    CHECK(r.result.fits_in_memory);
+    ++examples;
+  }
+  CHECK(examples >= 5);
 }
