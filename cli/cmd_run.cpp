@@ -1,10 +1,14 @@
 #include <chrono>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "analysis/results_store.h"
+#include "analysis/scaling.h"
 #include "analysis/step_report.h"
+#include "analysis/trace_writer.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
@@ -23,10 +27,56 @@ struct RunOptions {
   std::string db = "results.db";
   bool no_db = false;
   std::string format = "table";
+  std::string trace;  // Chrome trace-event JSON of the step's timeline
+  std::string scale;  // GPU counts, e.g. "8,16,32"
 };
 
-int run(const RunOptions& o) {
-  const auto wall_start = std::chrono::steady_clock::now();
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// `where`: which run of a --scale sweep, or empty.
+void warn_if_oom(const Scenario& scenario, const ModelStepReport& report, const std::string& where = {}) {
+  if (report.result.fits_in_memory) return;
+  const TrainingMemory& m = report.memory;
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  std::cerr << "warning: " << where << (where.empty() ? "" : ": ") << "out of memory: the step needs " << m.total() / kGiB
+            << " GiB per GPU (weights " << m.weights / kGiB << ", gradients " << m.gradients / kGiB
+            << ", optimizer state " << m.optimizer_state / kGiB << ", activations " << m.activations / kGiB
+            << " GiB) but the " << scenario.cluster.node.gpu.name << " has "
+            << scenario.cluster.node.gpu.memory_bytes() / kGiB << " GiB; timings assume it fitted\n";
+}
+
+RunRecord make_record(const Scenario& scenario, const ConfigNode& root, const std::string& started_at,
+                      double wall_s, const StepResult& result, std::vector<Metric> metrics) {
+  RunRecord record;
+  record.scenario_name = scenario.name;
+  record.scenario_text = to_yaml_text(root);
+  record.tool_version = HPCSIM_VERSION;
+  record.started_at = started_at;
+  record.wall_s = wall_s;
+  record.status = result.fits_in_memory ? "ok" : "oom";
+  if (!result.fits_in_memory) record.message = "memory per GPU exceeds the GPU's capacity";
+  record.metrics = std::move(metrics);
+  return record;
+}
+
+int store_runs(const RunOptions& o, const std::vector<RunRecord>& records) {
+  if (o.no_db) return kExitOk;
+  try {
+    ResultsStore store(o.db);
+    for (const RunRecord& record : records) store.record_run(record);
+  } catch (const StoreError& e) {
+    std::cerr << "hpcsim run: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+int run_one(const RunOptions& o) {
+  const auto wall_start = Clock::now();
   const std::string started_at = iso8601_utc_now();
   ConfigNode root;
   Scenario scenario;
@@ -37,10 +87,19 @@ int run(const RunOptions& o) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
+  // Opened before simulating so that an unwritable path fails at once; like --db, exit 1.
+  std::ofstream trace;
+  if (!o.trace.empty()) {
+    trace.open(o.trace, std::ios::binary | std::ios::trunc);
+    if (!trace) {
+      std::cerr << "hpcsim run: --trace " << o.trace << ": cannot write the file: " << std::strerror(errno) << "\n";
+      return kExitFailure;
+    }
+  }
 
-  const ModelStepReport report = simulate_scenario(scenario);
+  const ModelStepReport report = simulate_scenario(scenario, !o.trace.empty());
   const StepResult& result = report.result;
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double wall_s = seconds_since(wall_start);
   const std::vector<Metric> metrics = step_metrics(result, wall_s);
 
   if (o.format == "json") {
@@ -50,34 +109,79 @@ int run(const RunOptions& o) {
   } else {
     std::cout << metrics_to_table(scenario.name, metrics);
   }
-  if (!result.fits_in_memory) {
-    const TrainingMemory& m = report.memory;
-    constexpr double kGiB = 1024.0 * 1024 * 1024;
-    std::cerr << "warning: out of memory: the step needs " << m.total() / kGiB << " GiB per GPU (weights "
-              << m.weights / kGiB << ", gradients " << m.gradients / kGiB << ", optimizer state "
-              << m.optimizer_state / kGiB << ", activations " << m.activations / kGiB << " GiB) but the "
-              << scenario.cluster.node.gpu.name << " has " << scenario.cluster.node.gpu.memory_bytes() / kGiB
-              << " GiB; timings assume it fitted\n";
+  warn_if_oom(scenario, report);
+  if (trace.is_open()) {
+    trace << chrome_trace_json(scenario.name, report.timeline);
+    trace.close();
+    if (!trace) {
+      std::cerr << "hpcsim run: --trace " << o.trace << ": writing the file failed\n";
+      return kExitFailure;
+    }
+  }
+  return store_runs(o, {make_record(scenario, root, started_at, wall_s, result, metrics)});
+}
+
+// --scale: every count is checked and parsed before any is simulated, so bad input costs no time.
+int run_scale(const RunOptions& o) {
+  const std::string flag = "--scale " + o.scale;
+  const SpecCatalog catalog(config_root());
+  std::vector<int> counts;
+  ConfigNode root;
+  Scenario base;
+  std::vector<ScaledConfig> configs;
+  std::vector<Scenario> scenarios;
+  try {
+    counts = parse_gpu_counts(o.scale, flag);
+    root = load_config(o.scenario, o.overrides);
+    base = parse_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  }
+  for (const int gpus : counts) {
+    try {
+      configs.push_back(scale_config(root, base, gpus, flag));
+    } catch (const ConfigError& e) {
+      std::cerr << e.what() << "\n";
+      return kExitBadInput;
+    }
+    try {
+      scenarios.push_back(parse_scenario(configs.back().root, catalog, base.name));
+    } catch (const ConfigError& e) {
+      std::cerr << "hpcsim run: " << flag << ": at " << gpus << " GPUs: " << e.what() << "\n";
+      return kExitBadInput;
+    }
+    scenarios.back().name = base.name + " @" + std::to_string(gpus) + " gpus";
+  }
+  if (!configs.empty() && configs.front().weak) {
+    const ConfigNode& global = root.at("workload").at("global_batch");
+    std::cerr << "note: the scenario fixes workload.global_batch = " << global.as_int() << "; --scale keeps each "
+              << "replica's batch (" << base.workload.batch_per_gpu << " x " << base.parallelism.microbatches
+              << " microbatches) instead, so the global batch grows with the GPU count (weak scaling)\n";
   }
 
-  if (o.no_db) return kExitOk;
-  try {
-    ResultsStore store(o.db);
-    RunRecord record;
-    record.scenario_name = scenario.name;
-    record.scenario_text = to_yaml_text(root);
-    record.tool_version = HPCSIM_VERSION;
-    record.started_at = started_at;
-    record.wall_s = wall_s;
-    record.status = result.fits_in_memory ? "ok" : "oom";
-    if (!result.fits_in_memory) record.message = "memory per GPU exceeds the GPU's capacity";
-    record.metrics = metrics;
-    store.record_run(record);
-  } catch (const StoreError& e) {
-    std::cerr << "hpcsim run: " << e.what() << "\n";
-    return kExitFailure;
+  std::vector<ScalingPoint> points;
+  std::vector<RunRecord> records;
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    const auto wall_start = Clock::now();
+    const std::string started_at = iso8601_utc_now();
+    const ModelStepReport report = simulate_scenario(scenarios[i]);
+    const double wall_s = seconds_since(wall_start);
+    warn_if_oom(scenarios[i], report, scenarios[i].name);
+    points.push_back({counts[i], configs[i].nodes, report.result});
+    records.push_back(make_record(scenarios[i], configs[i].root, started_at, wall_s, report.result,
+                                  step_metrics(report.result, wall_s)));
   }
-  return kExitOk;
+
+  const std::vector<ScalingRow> rows = scaling_rows(points);
+  if (o.format == "json") {
+    std::cout << scaling_to_json(rows);
+  } else if (o.format == "csv") {
+    std::cout << scaling_to_csv(rows);
+  } else {
+    std::cout << scaling_to_table(base.name, rows);
+  }
+  return store_runs(o, records);
 }
 
 }  // namespace
@@ -91,7 +195,16 @@ Action add_run_command(CLI::App& app) {
   cmd->add_option("--db", o->db, "SQLite results file (default: results.db)");
   cmd->add_flag("--no-db", o->no_db, "Do not store the run");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
-  return [o] { return run(*o); };
+  auto* trace = cmd->add_option("--trace", o->trace,
+                                "Write the step's timeline as Chrome trace-event JSON (chrome://tracing, Perfetto)")
+                    ->type_name("FILE");
+  auto* scale = cmd->add_option("--scale", o->scale,
+                  "Re-run at each GPU count with only data parallelism changed; prints throughput, speed-up "
+                  "and scaling efficiency per count")
+      ->type_name("N1,N2,...")
+      ->excludes(trace);
+  // count(), not an empty string: "--scale ''" is a list to reject, not a plain run.
+  return [o, scale] { return scale->count() > 0 ? run_scale(*o) : run_one(*o); };
 }
 
 }  // namespace hpcsim::cli

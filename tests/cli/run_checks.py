@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `hpcsim run --trace` (Chrome trace-event JSON) and `hpcsim run --scale` (throughput
+and scaling efficiency per GPU count). Usage: run_checks.py HPCSIM SOURCE_DIR CHECK"""
+import json
+import os
+import tempfile
+
+from cli_support import DATA, SOURCE, expect, expect_bad_input, hpcsim, run_check
+
+QUICKSTART = os.path.join(SOURCE, "examples", "quickstart.yaml")
+SCALE_SMALL = os.path.join(SOURCE, "tests", "data", "scenarios", "scale_small.yaml")
+# The quickstart GPT as a two-stage pipeline of four microbatches.
+PIPELINE = ["--set", "parallelism.pp=2", "--set", "parallelism.dp=8", "--set", "parallelism.microbatches=4"]
+
+
+def trace_of(*args):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "step.trace.json")
+        proc = hpcsim("run", *args, "--no-db", "--trace", path)
+        expect(proc.returncode == 0, "run --trace should succeed", proc)
+        expect(os.path.exists(path), "--trace writes the file", proc)
+        with open(path, "rb") as f:
+            return f.read()
+
+
+def check_run_trace():
+    raw = trace_of(QUICKSTART, *PIPELINE)
+    doc = json.loads(raw)
+    events = doc["traceEvents"]
+    lanes = {e["tid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    expect("stage 0 compute" in lanes.values(), f"lanes include 'stage 0 compute': {sorted(lanes.values())}")
+    expect("stage 1 compute" in lanes.values(), "a two-stage pipeline has a 'stage 1 compute' lane")
+    ops = [e for e in events if e["ph"] == "X"]
+    expect(len(ops) > 10, "the step has its ops as complete events")
+    for e in ops:
+        expect(e["pid"] == 0 and e["tid"] in lanes, f"every op is on a named lane of pid 0: {e}")
+        expect(e["ts"] >= 0 and e["dur"] >= 0, f"times are non-negative microseconds: {e}")
+        expect(e["args"]["category"] in ("compute", "communication", "optimizer"), f"category: {e}")
+    expect(any(e["args"]["category"] == "communication" for e in ops), "the all-reduces are in the trace")
+    # The last op ends near the step time (microseconds; io stall none here).
+    proc = hpcsim("run", QUICKSTART, *PIPELINE, "--no-db",
+                  "--format", "json")
+    step_us = json.loads(proc.stdout)["step_time_s"] * 1e6
+    end_us = max(e["ts"] + e["dur"] for e in ops)
+    expect(abs(end_us - step_us) <= 1e-3 * step_us, f"the trace ends at the step time: {end_us} vs {step_us} us")
+    again = trace_of(QUICKSTART, *PIPELINE)
+    expect(raw == again, "the same run writes the same trace bytes")
+
+
+def check_run_trace_errors():
+    proc = hpcsim("run", QUICKSTART, "--no-db", "--trace", os.path.join(DATA, "no-such-dir", "t.json"))
+    expect(proc.returncode == 1, f"an unwritable --trace path exits 1, got {proc.returncode}", proc)
+    expect("--trace" in proc.stderr and "no-such-dir" in proc.stderr, "the error names the flag and path", proc)
+    expect(proc.stdout == "", "nothing is simulated or printed when the trace cannot be written", proc)
+    expect_bad_input(hpcsim("run", QUICKSTART, "--no-db", "--trace", "t.json", "--scale", "8,16"),
+                     "--trace", "--scale")
+
+
+def scale_json(*args):
+    proc = hpcsim("run", *args, "--format", "json")
+    expect(proc.returncode == 0, "run --scale should succeed", proc)
+    return json.loads(proc.stdout), proc
+
+
+def check_run_scale():
+    rows, proc = scale_json(SCALE_SMALL, "--no-db", "--scale", "1,2,4,8,16")
+    expect([r["gpus"] for r in rows] == [1, 2, 4, 8, 16], "one row per count, in order", proc)
+    expect([r["nodes"] for r in rows] == [1, 1, 1, 1, 2], "16 GPUs take two 8-GPU nodes", proc)
+    expect(rows[0]["efficiency"] == 1 and rows[0]["speedup"] == 1, "efficiency 1 at the first count", proc)
+    for r in rows:
+        for key in ("step_time_s", "samples_per_s", "tokens_per_s", "speedup", "efficiency"):
+            expect(key in r, f"row has {key}", proc)
+        expect(r["tokens_per_s"] is None, "ResNet-50 has no tokens", proc)
+        expect(abs(r["efficiency"] - r["speedup"] / r["gpus"]) < 1e-9, "efficiency = speedup / (N / N_first)", proc)
+        expect(0 < r["efficiency"] <= 1 + 1e-9, f"efficiency in (0, 1]: {r}", proc)
+    table = hpcsim("run", SCALE_SMALL, "--no-db", "--scale", "1,2,4,8,16")
+    expect(table.returncode == 0, "table output", table)
+    body = [line.split() for line in table.stdout.splitlines()[2:]]
+    expect(len(body) == 5 and body[0][0] == "1" and body[0][-1] == "1.000", "table rows, efficiency 1.000 first",
+           table)
+    csv = hpcsim("run", SCALE_SMALL, "--no-db", "--scale", "8,16", "--format", "csv")
+    expect(csv.stdout.splitlines()[0] == "gpus,nodes,step_time_s,samples_per_s,tokens_per_s,speedup,efficiency",
+           "CSV header", csv)
+    expect(len(csv.stdout.splitlines()) == 3, "CSV: a row per count", csv)
+    # A sequence model reports tokens/s; the quickstart's GPT at 16 and 32 GPUs (two and four nodes).
+    rows, proc = scale_json(QUICKSTART, "--no-db", "--scale", "16,32")
+    expect(all(r["tokens_per_s"] > 0 for r in rows), "tokens_per_s for a sequence model", proc)
+    expect(rows[1]["efficiency"] < 1, "the GPT all-reduce over InfiniBand costs some efficiency", proc)
+
+
+def check_run_scale_store():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "results.db")
+        proc = hpcsim("run", SCALE_SMALL, "--db", db, "--scale", "4,8")
+        expect(proc.returncode == 0, "run --scale stores", proc)
+        shown = hpcsim("show", db)
+        expect(shown.returncode == 0, "show should succeed", shown)
+        for n in (4, 8):
+            expect(f"scale-small-resnet50 @{n} gpus" in shown.stdout, f"the {n}-GPU point is its own run", shown)
+
+
+def check_run_scale_weak():
+    # 8 GPUs x 64 x 2 microbatches: the fixed global batch is dropped and each replica keeps 2 x 64.
+    base = ["--no-db", "--set", "workload.global_batch=1024"]
+    rows, proc = scale_json(SCALE_SMALL, *base, "--scale", "8,16")
+    expect("global_batch" in proc.stderr and "weak scaling" in proc.stderr, "a note says the batch is weak-scaled",
+           proc)
+    single = hpcsim("run", SCALE_SMALL, *base, "--format", "json")
+    expect(single.returncode == 0, "the base run", single)
+    step = json.loads(single.stdout)["step_time_s"]
+    expect(abs(rows[0]["step_time_s"] - step) <= 1e-9 * step, "the first point is the scenario's own run", proc)
+    expect(rows[1]["samples_per_s"] > rows[0]["samples_per_s"], "twice the replicas, more samples per second", proc)
+
+
+def check_run_scale_errors():
+    for bad in ("0", "x", "", "4,,8", "-2", "2.5"):
+        expect_bad_input(hpcsim("run", SCALE_SMALL, "--no-db", "--scale", bad), "--scale")
+    # tp 2: 9 GPUs cannot hold whole tensor-parallel groups.
+    expect_bad_input(hpcsim("run", QUICKSTART, "--no-db", "--set", "parallelism.tp=2", "--set", "parallelism.dp=8",
+                            "--scale", "8,9"), "--scale", "tp x pp x cp")
+    # No cluster.network: 16 GPUs need two nodes.
+    expect_bad_input(hpcsim("run", os.path.join(DATA, "resnet50.yaml"), "--no-db", "--scale", "8,16"), "--scale",
+                     "cluster.network")
+
+
+run_check({"run_trace": check_run_trace, "run_trace_errors": check_run_trace_errors, "run_scale": check_run_scale,
+           "run_scale_store": check_run_scale_store, "run_scale_weak": check_run_scale_weak,
+           "run_scale_errors": check_run_scale_errors})
