@@ -255,6 +255,10 @@ TEST_CASE("Inconsistent parallelism and batch settings are errors at their key",
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {dp: 4, microbatches: 2}\n"), Catch::Contains("no error"));
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 4, micro_batch: 2, global_batch: 128}\nparallelism: {dp: 16}\n"),
              Catch::Contains("needs 4 microbatches"));
+  CHECK_THAT(error_of("workload: {model: resnet50, layers: 24, batch_per_gpu: 8, precision: fp16, optimizer: sgd}\n"),
+             Catch::Contains("model 'resnet50' takes no 'layers' (it takes: resolution)"));
+  CHECK_THAT(error_of("workload: {model: vgg16, seq_len: 128, batch_per_gpu: 8, precision: fp16, optimizer: sgd}\n"),
+             Catch::Contains("takes no 'seq_len'"));
   // Every error names the file and a line.
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {vp: 2}\n"), Catch::StartsWith("test-scenario.yaml:"));
 }

@@ -1,5 +1,6 @@
 #include "workloads/scenario.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <initializer_list>
 #include <optional>
@@ -165,6 +166,15 @@ Model build_workload_model(const ConfigNode& w, const ModelParams& params, const
     name = (std::filesystem::path(model.loc().file).parent_path() / name).lexically_normal().string();
   } else {
     Schema::one_of(zoo_names(config_root)).validate(model);  // unknown names: "did you mean", at the key
+  }
+  // A size the model does not take would be silently ignored: say so at its key.
+  const std::vector<std::string> takes = model_size_keys(name);
+  for (const char* key : {"seq_len", "resolution", "layers", "hidden", "heads", "ffn", "vocab"}) {
+    const ConfigNode* given = w.find(key);
+    if (given == nullptr || std::find(takes.begin(), takes.end(), key) != takes.end()) continue;
+    std::string what = takes.empty() ? "none (its sizes are fixed" + std::string(path ? " in its file)" : ")") : "";
+    for (const std::string& t : takes) what += (what.empty() ? "" : ", ") + t;
+    throw ConfigError(given->loc(), "model '" + model.as_string() + "' takes no '" + key + "' (it takes: " + what + ")");
   }
   try {
     return build_model(name, params, config_root);

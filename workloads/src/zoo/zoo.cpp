@@ -42,6 +42,11 @@ const std::map<std::string, Builder>& builders() {
   return table;
 }
 
+const std::vector<std::string>& transformer_keys() {
+  static const std::vector<std::string> keys = {"seq_len", "layers", "hidden", "heads", "ffn", "vocab"};
+  return keys;
+}
+
 bool is_path(const std::string& s) {
   return s.find('/') != std::string::npos || (s.size() > 5 && s.substr(s.size() - 5) == ".yaml");
 }
@@ -70,6 +75,17 @@ Model build_model(const std::string& name_or_path, const ModelParams& params, co
   // Unknown: the schema's message lists the names and suggests the closest.
   Schema::one_of(zoo_names(config_root)).validate(ConfigNode::make_scalar(name_or_path, SourceLoc{"model", 0, 0}));
   throw ConfigError(SourceLoc{"model", 0, 0}, "unknown model '" + name_or_path + "'");
+}
+
+std::vector<std::string> model_size_keys(const std::string& name) {
+  if (is_path(name) || !builders().contains(name)) return {};
+  if (name.starts_with("resnet") || name == "googlenet" || name == "inception-v3" || name == "dcgan") {
+    return {"resolution"};
+  }
+  if (name == "stylegan2") return {"resolution", "layers"};
+  if (name == "bilstm") return {"seq_len", "hidden", "vocab"};
+  if (name == "gnmt") return {"seq_len", "layers", "hidden", "vocab"};
+  return transformer_keys();  // BERT, RoBERTa, Transformer-big, GPT, Llama
 }
 
 }  // namespace hpcsim

@@ -11,8 +11,8 @@
 
 namespace hpcsim {
 
-// Sizes a scenario may set; a builder uses its published defaults for what is unset and ignores what does
-// not apply to it. `gpt` needs layers, hidden, heads and vocab (ffn defaults to 4 * hidden).
+// Sizes a scenario may set; a builder uses its published defaults for what is unset. `gpt` needs layers,
+// hidden, heads and vocab (ffn defaults to 4 * hidden). model_size_keys() says which a model takes.
 struct ModelParams {
   std::optional<std::int64_t> seq_len, resolution, layers, hidden, heads, ffn, vocab;
 };
@@ -27,5 +27,9 @@ std::vector<std::string> zoo_names(const std::filesystem::path& config_root);
 // std::invalid_argument naming it.
 Model build_model(const std::string& name_or_path, const ModelParams& params,
                   const std::filesystem::path& config_root);
+
+// The ModelParams keys (seq_len, resolution, layers, hidden, heads, ffn, vocab) a zoo model uses; none for
+// a model YAML (its sizes are in the file) or an unknown name.
+std::vector<std::string> model_size_keys(const std::string& name_or_path);
 
 }  // namespace hpcsim
