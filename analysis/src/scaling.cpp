@@ -119,11 +119,11 @@ std::string scaling_to_table(const std::string& scenario, const std::vector<Scal
   if (tokens) out += "   tokens_per_s";
   out += "  speedup  efficiency\n";
   for (const ScalingRow& r : rows) {
-    std::snprintf(line, sizeof line, "%6d %6d %14.6g %14.6g", r.gpus, r.nodes, r.step_time_s, r.samples_per_s);
+    std::snprintf(line, sizeof line, "%6d %6d %14.6g %14.1f", r.gpus, r.nodes, r.step_time_s, r.samples_per_s);
     out += line;
     if (tokens) {
       if (r.tokens_per_s) {
-        std::snprintf(line, sizeof line, " %14.6g", *r.tokens_per_s);
+        std::snprintf(line, sizeof line, " %14.0f", *r.tokens_per_s);
       } else {
         std::snprintf(line, sizeof line, " %14s", "n/a");
       }
