@@ -45,7 +45,7 @@ void warn_if_oom(const Scenario& scenario, const ModelStepReport& report, const 
   std::cerr << "warning: " << where << (where.empty() ? "" : ": ") << "out of memory: the step needs " << m.total() / kGiB
             << " GiB per GPU (weights " << m.weights / kGiB << ", gradients " << m.gradients / kGiB
             << ", optimizer state " << m.optimizer_state / kGiB << ", activations " << m.activations / kGiB
-            << " GiB) but the " << scenario.cluster.node.gpu.name << " has "
+            << ", workspace " << m.workspace / kGiB << " GiB) but the " << scenario.cluster.node.gpu.name << " has "
             << scenario.cluster.node.gpu.memory_bytes() / kGiB << " GiB; timings assume it fitted\n";
 }
 

@@ -98,8 +98,11 @@ std::vector<Metric> step_metrics(const StepResult& r, double sim_wall_s) {
       {"memory_breakdown_bytes.gradients", r.memory.gradients, "bytes"},
       {"memory_breakdown_bytes.optimizer_state", r.memory.optimizer_state, "bytes"},
       {"memory_breakdown_bytes.activations", r.memory.activations, "bytes"},
+      {"memory_breakdown_bytes.workspace", r.memory.workspace, "bytes"},
       {"fits_in_memory", r.fits_in_memory ? 1.0 : 0.0, "bool"},
       {"gpus", static_cast<double>(r.gpus), "count"},
+      {"steps", static_cast<double>(r.steps), "count"},
+      {"training_time_s", r.training_time_s, "s"},
       {"sim_wall_s", sim_wall_s, "s"},
       {"events", static_cast<double>(r.events), "count"},
   };

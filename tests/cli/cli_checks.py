@@ -96,7 +96,7 @@ def check_run_oom():
         doc = json.loads(proc.stdout)
         expect(doc["fits_in_memory"] is False, "fits_in_memory is false", proc)
         parts = doc["memory_breakdown_bytes"]
-        expect(set(parts) == {"weights", "gradients", "optimizer_state", "activations"}, "memory components", proc)
+        expect(set(parts) == {"weights", "gradients", "optimizer_state", "activations", "workspace"}, "memory components", proc)
         expect(all(v > 0 for v in parts.values()), "every memory component is counted", proc)
         expect(abs(sum(parts.values()) - doc["memory_per_gpu_bytes"]) <= 1e-9 * doc["memory_per_gpu_bytes"],
                "the components add up to memory_per_gpu_bytes", proc)

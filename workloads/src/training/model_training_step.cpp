@@ -496,6 +496,17 @@ TrainingMemory StepBuilder::stage_memory(int s) const {
   mem.optimizer_state = params * state_bytes_per_param(run_) / (run_.zero >= 1 ? dp : 1);
   const double in_flight = microbatches_in_flight(run_.schedule, s, layout_.pp, run_.microbatches, layout_.vp);
   mem.activations = activations * in_flight + working;
+  // Backward holds a layer's output gradient and its input gradient at once; DDP keeps its reduction
+  // buckets as flat copies of the gradients they carry (two in flight).
+  double largest = 0;
+  for (int c = 0; c < layout_.vp; ++c) {
+    const StageCost& st = stages_[c * layout_.pp + s];
+    for (std::size_t i = st.first; i < st.last; ++i) largest = std::max(largest, costs_[i].output_bytes + costs_[i].input_bytes);
+  }
+  mem.workspace = largest / layout_.cp;
+  if (layout_.dp > 1 && run_.zero < 3 && run_.overlap_gradient_reduce && layout_.pp == 1) {
+    mem.workspace += std::min(2 * run_.bucket_bytes, params * gradient_bytes_per_param(run_.precision));
+  }
   return mem;
 }
 
@@ -571,6 +582,7 @@ ModelStepReport StepBuilder::simulate() {
   StepResult& r = report.result;
   r.gpus = layout_.gpus();
   r.step_time_s = makespan.to_seconds();
+  r.training_time_s = r.step_time_s;
   r.samples_per_s = samples_per_step / r.step_time_s;
   r.tflops_per_gpu = report.model_flops / r.step_time_s / 1e12;
   r.mfu = r.tflops_per_gpu * 1e12 / gpu_.peak(run_.precision);
@@ -603,7 +615,7 @@ ModelStepReport StepBuilder::simulate() {
   r.breakdown.communication_exposed = communication;
   r.memory_per_gpu_bytes = report.memory.total();
   r.memory = MemoryBreakdown{report.memory.weights, report.memory.gradients, report.memory.optimizer_state,
-                             report.memory.activations};
+                             report.memory.activations, report.memory.workspace};
   r.fits_in_memory = r.memory_per_gpu_bytes <= gpu_.memory_bytes();
   r.events = sim.events_processed();
   if (run_.record_timeline) {

@@ -38,6 +38,7 @@ void add_io_stall(ModelStepReport& report, double stall_s) {
   if (stall_s <= 0) return;
   const double scale = r.step_time_s / (r.step_time_s + stall_s);
   r.step_time_s += stall_s;
+  r.training_time_s = r.step_time_s;
   r.samples_per_s *= scale;
   if (r.tokens_per_s) *r.tokens_per_s *= scale;
   r.tflops_per_gpu *= scale;
@@ -64,6 +65,9 @@ ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline) {
     add_io_stall(report, io_stall_s(input, report.result.step_time_s));
     report.input = input;
   }
+  StepResult& r = report.result;
+  r.steps = s.workload.steps;
+  r.training_time_s = r.steps * r.step_time_s + (report.input ? report.input->fill_s : 0.0);
   return report;
 }
 

@@ -20,6 +20,7 @@ struct MemoryBreakdown {
   double gradients = 0;
   double optimizer_state = 0;  // moments and fp32 master weights
   double activations = 0;      // kept for backward
+  double workspace = 0;        // transient: output and input gradients of the largest layer, DDP buckets
 };
 
 struct StepResult {
@@ -33,6 +34,8 @@ struct StepResult {
   MemoryBreakdown memory;
   bool fits_in_memory = true;
   int gpus = 0;
+  int steps = 1;                       // workload.steps: the run's length in optimizer steps
+  double training_time_s = 0;          // steps x step time, plus the input pipeline's first fill
   std::uint64_t events = 0;            // simulator events processed
 };
 

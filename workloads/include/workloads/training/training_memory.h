@@ -16,7 +16,8 @@ struct TrainingMemory {
   double gradients = 0;
   double optimizer_state = 0;  // moments, momentum and fp32 master weights
   double activations = 0;      // forward results kept for backward, for the whole per-GPU batch
-  double total() const { return weights + gradients + optimizer_state + activations; }
+  double workspace = 0;        // transient buffers: the largest layer's gradients in flight, DDP buckets
+  double total() const { return weights + gradients + optimizer_state + activations + workspace; }
 };
 
 bool keeps_master_weights(Precision p);
