@@ -53,6 +53,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       LayerCost c;
       c.node = &n;
       c.network = static_cast<int>(netix);
+      c.index = static_cast<int>(i);
       c.unit = net.name() + "/" + n.name.substr(0, n.name.find('.'));
       c.forward_flops = n.layer->forward_flops(n.input_shapes, whole);
       c.tp = n.layer->tp_traffic(in, local);

@@ -14,6 +14,7 @@ namespace hpcsim::training_detail {
 struct LayerCost {
   const LayerNode* node = nullptr;
   int network = 0;               // index in the model
+  int index = 0;                 // node index in its network
   std::string unit;              // checkpointing / sharding unit: the first component of the layer name
   double forward_s = 0, backward_s = 0;  // backward: data (when needed) plus weight
   double backward_data_s = 0, backward_weight_s = 0;

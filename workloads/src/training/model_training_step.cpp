@@ -234,7 +234,15 @@ void StepBuilder::cost_stages() {
     }
     s.checkpoint_working_set = std::max(s.checkpoint_working_set, unit_activations);
     if (run_.activation_checkpointing) s.recompute_s = s.forward_s;
-    s.send_bytes = costs_[s.last - 1].output_bytes * share;
+    // What crosses the cut: every output of this stage that a later layer reads (skip connections too).
+    for (std::size_t i = s.first; i < s.last; ++i) {
+      bool read_later = false;
+      for (std::size_t j = s.last; j < costs_.size() && !read_later; ++j) {
+        if (costs_[j].network != costs_[i].network) continue;
+        for (int in : costs_[j].node->inputs) read_later |= in == costs_[i].index;
+      }
+      if (read_later) s.send_bytes += costs_[i].output_bytes * share;
+    }
     stages_.push_back(s);
   }
 }
