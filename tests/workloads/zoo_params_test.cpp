@@ -147,3 +147,14 @@ TEST_CASE("zoo: BERT pretraining heads add the masked-LM transform, its bias and
   CHECK(zoo("bert-large-pretraining").params() >= 335e6);
   CHECK(zoo("bert-large-pretraining").params() < 345e6);
 }
+
+TEST_CASE("zoo: gnmt is DLE's GNMT v2 (4 + 4 LSTM layers) and `layers` sets the depth of each stack") {
+  const Model v2 = zoo("gnmt");
+  // One more layer per stack adds an encoder LSTM over 1,024 inputs, 4u(1024 + u + 1) = 8,392,704, and a
+  // decoder LSTM over the output concatenated with the attention context, 4u(2048 + u + 1) = 12,587,008.
+  CHECK(v2.params() - zoo("gnmt", {.layers = 3}).params() == 8392704 + 12587008);
+  CHECK(zoo("gnmt", {.layers = 4}).params() == v2.params());
+  // DLE GNMT v2 (seq2seq/models: shared 32k embedding, 9 LSTM layer-directions, classifier): about 160M.
+  CHECK(rel(static_cast<double>(v2.params()), 160e6) < 0.05);
+  CHECK_THROWS_AS(zoo("gnmt", {.layers = 1}), std::invalid_argument);
+}

@@ -1,4 +1,7 @@
-// Recurrent models: the Keras bidirectional-LSTM IMDB classifier and a GNMT-style translator.
+// Recurrent models: the Keras bidirectional-LSTM IMDB classifier and the GNMT v2 translator.
+#include <stdexcept>
+#include <string>
+
 #include "builders.h"
 #include "workloads/layers/attention.h"
 #include "workloads/layers/elementwise.h"
@@ -22,21 +25,33 @@ Model bilstm(const ModelParams& p) {
 }
 
 Model gnmt(const ModelParams& p) {
-  // Wu et al. 2016 (GNMT): 8 encoder layers of 1,024 LSTM units, the first bidirectional, 8 decoder
-  // layers, attention from the decoder to the encoder output, a 32k wordpiece vocabulary. Simplified:
-  // the attention context is applied once above the decoder stack (not fed to every decoder layer) and
-  // residual connections are left out (they have no parameters).
+  // GNMT v2 as NVIDIA DeepLearningExamples trains it (PyTorch/Translation/GNMT, seq2seq/models/encoder.py,
+  // decoder.py, gnmt.py): `layers` LSTM layers of 1,024 units per stack (default 4; Wu et al. 2016 used 8).
+  // Encoder: a bidirectional layer (1,024 per direction), a layer over its 2,048-wide output, then
+  // unidirectional layers. Decoder: one LSTM layer feeding normalized Bahdanau attention over the encoder
+  // output, then layers whose input is the previous output concatenated with the attention context.
+  // Source and target share one embedding table (share_embedding); a 32k BPE vocabulary. Residual
+  // additions and dropout are left out (no parameters, negligible time next to the LSTMs).
   const std::int64_t units = p.hidden.value_or(1024), vocab = p.vocab.value_or(32000), seq = p.seq_len.value_or(50);
+  const int layers = static_cast<int>(p.layers.value_or(4));
+  if (layers < 2) throw std::invalid_argument("gnmt: layers must be at least 2");
+  auto lstm = [units](int n, bool bidirectional = false) {
+    return std::make_shared<Recurrent>(RecurrentConfig{CellType::lstm, units, n, bidirectional, true});
+  };
   Network net("gnmt");
   const int src = net.add_input("source", {seq});
   const int tgt = net.add_input("target", {seq});
   net.add("source_embedding", std::make_shared<Embedding>(vocab, units), {src});
-  net.add("encoder_bi", std::make_shared<Recurrent>(RecurrentConfig{CellType::lstm, units / 2, 1, true, true}));
-  const int memory = net.add("encoder", std::make_shared<Recurrent>(RecurrentConfig{CellType::lstm, units, 7, false, true}));
-  net.add("target_embedding", std::make_shared<Embedding>(vocab, units), {tgt});
-  const int dec = net.add("decoder", std::make_shared<Recurrent>(RecurrentConfig{CellType::lstm, units, 8, false, true}));
-  const int ctx = net.add("attention", std::make_shared<Attention>(AttentionConfig{.heads = 1}), {dec, memory});
-  net.add("context_concat", std::make_shared<Concat>(-1), {dec, ctx});
+  net.add("encoder_bi", lstm(1, true));
+  int memory = net.add("encoder_1", lstm(1));
+  if (layers > 2) memory = net.add("encoder_rest", lstm(layers - 2));
+  net.add("target_embedding", std::make_shared<Embedding>(vocab, units, /*tied=*/true), {tgt});
+  int x = net.add("decoder_0", lstm(1));
+  const int ctx = net.add("attention", std::make_shared<Attention>(AttentionConfig{.heads = 1}), {x, memory});
+  for (int l = 1; l < layers; ++l) {
+    const int in = net.add("decoder_concat_" + std::to_string(l), std::make_shared<Concat>(-1), {x, ctx});
+    x = net.add("decoder_" + std::to_string(l), lstm(1), {in});
+  }
   net.add("logits", std::make_shared<Linear>(vocab));
   net.add("loss", std::make_shared<CrossEntropyLoss>());
   return {"gnmt", {net}};
