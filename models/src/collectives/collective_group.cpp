@@ -41,6 +41,7 @@ CollectiveGroup CollectiveGroup::of(const ClusterFabric& fabric, const std::vect
     g.members_[node].push_back(rank);
   }
   g.rails_ = g.nodes() > 1 ? fabric.rails() : 1;
+  for (int gpu : g.gpus_) g.home_rail_.push_back(gpu % fabric.gpus_per_node() % g.rails_);
   g.plan_rings(fabric);
   return g;
 }

@@ -5,7 +5,7 @@ namespace hpcsim::schedules {
 
 std::vector<int> own_rails(const CollectiveGroup& group) {
   std::vector<int> rails;
-  for (int r = 0; r < group.size(); ++r) rails.push_back(group.local(r) % group.rails());
+  for (int r = 0; r < group.size(); ++r) rails.push_back(group.home_rail(r));
   return rails;
 }
 

@@ -12,16 +12,17 @@ CollectiveSchedule hierarchical_allreduce(const CollectiveGroup& group, double b
   for (int k = 0; k < nodes; ++k) members.push_back(group.members(k));
   const double intra_bytes = bytes / g;            // per ring step inside a node
   const double inter_bytes = bytes / g / nodes;    // per ring step across nodes
-  const int rails = group.rails();
+  std::vector<int> home(static_cast<std::size_t>(group.size()));
+  for (int r = 0; r < group.size(); ++r) home[r] = group.home_rail(r);
   // Pattern 0: one step of the intra-node rings (reduce-scatter and all-gather move the same);
   // pattern 1: one step of the inter-node rings.
-  auto generate = [members, g, nodes, intra_bytes, inter_bytes, rails](int pattern, std::vector<Transfer>& out) {
+  auto generate = [members, g, nodes, intra_bytes, inter_bytes, home](int pattern, std::vector<Transfer>& out) {
     for (int k = 0; k < nodes; ++k) {
       for (int l = 0; l < g; ++l) {
         if (pattern == 0) {
           out.push_back(Transfer{members[k][l], members[k][(l + 1) % g], 0, intra_bytes});
         } else {
-          out.push_back(Transfer{members[k][l], members[(k + 1) % nodes][l], l % rails, inter_bytes});
+          out.push_back(Transfer{members[k][l], members[(k + 1) % nodes][l], home[members[k][l]], inter_bytes});
         }
       }
     }

@@ -158,8 +158,8 @@ class StepBuilder {
     int stage;
   };
   std::vector<Call> calls_;  // payload of collective ops
-  std::vector<std::vector<int>> dp_gpus_;  // per pipeline stage
-  std::vector<double> nic_share_;          // per pipeline stage: concurrent groups sharing the NICs
+  // Per pipeline stage, the data-parallel groups of its tp x cp ranks (they reduce at the same time).
+  std::vector<std::vector<std::vector<int>>> dp_gpus_;
   std::vector<std::vector<OpId>> pass_ops_;  // per pipeline stage: its forward/backward ops
   int collectives_issued_ = 0;
 
@@ -174,7 +174,7 @@ class StepBuilder {
     return graph_.add_op(OpSpec{std::move(name), kFixedDuration, stream, seconds_.size() - 1, tag, {}});
   }
   OpId collective(std::string name, CollectiveOp op, double bytes, int stage) {
-    calls_.push_back({op, bytes * nic_share_[stage], stage});
+    calls_.push_back({op, bytes, stage});
     ++collectives_issued_;
     return graph_.add_op(OpSpec{std::move(name), kCollective, dp_stream(stage), calls_.size() - 1,
                                 kCommunicationTag, {}});
@@ -248,26 +248,15 @@ void StepBuilder::cost_stages() {
 }
 
 void StepBuilder::plan_groups() {
-  const int per_node = cluster_.gpus_per_node;
   dp_gpus_.assign(layout_.pp, {});
-  nic_share_.assign(layout_.pp, 1.0);
   for (int s = 0; s < layout_.pp; ++s) {
-    for (int d = 0; d < layout_.dp; ++d) dp_gpus_[s].push_back(layout_.gpu(s, d, 0, 0));
-    const int node = dp_gpus_[s].front() / per_node;
-    if (dp_gpus_[s].back() / per_node == node) continue;  // inside one node: each group has its own links
-    // Across nodes, the other tp and cp ranks of the stage run their own data-parallel collectives at the
-    // same time through the same NICs: count them per member of this group on the first node.
-    int members = 0, concurrent = 0;
-    for (int d = 0; d < layout_.dp; ++d) {
-      for (int c = 0; c < layout_.cp; ++c) {
-        for (int r = 0; r < layout_.tp; ++r) {
-          if (layout_.gpu(s, d, r, c) / per_node != node) continue;
-          ++concurrent;
-          members += r == 0 && c == 0 ? 1 : 0;
-        }
+    for (int c = 0; c < layout_.cp; ++c) {
+      for (int r = 0; r < layout_.tp; ++r) {
+        std::vector<int> gpus;
+        for (int d = 0; d < layout_.dp; ++d) gpus.push_back(layout_.gpu(s, d, r, c));
+        dp_gpus_[s].push_back(std::move(gpus));
       }
     }
-    nic_share_[s] = static_cast<double>(concurrent) / members;
   }
 }
 
@@ -544,9 +533,12 @@ ModelStepReport StepBuilder::simulate() {
   FairShare fair_share(sim);
   const ClusterFabric fabric(fair_share, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
                              cluster_.topology);
-  std::vector<CollectiveGroup> groups;
-  for (const std::vector<int>& gpus : dp_gpus_) groups.push_back(CollectiveGroup::of(fabric, gpus));
-  const bool alone = layout_.pp == 1 && run_.zero < 3;  // no two data-parallel collectives overlap
+  std::vector<std::vector<CollectiveGroup>> groups(dp_gpus_.size());
+  for (std::size_t s = 0; s < dp_gpus_.size(); ++s) {
+    for (const std::vector<int>& gpus : dp_gpus_[s]) groups[s].push_back(CollectiveGroup::of(fabric, gpus));
+  }
+  // Repeated steps replay only while one collective has the fabric to itself.
+  const bool alone = layout_.pp == 1 && run_.zero < 3 && layout_.tp * layout_.cp == 1;
   Executor executor(sim, graph_);
   executor.set_fixed_duration(kFixedDuration, [this](OpId op) { return Time::seconds(seconds_[graph_.payload(op)]); });
   executor.set_handler(kCollective, [&](OpId op, Completion done) {
@@ -555,7 +547,13 @@ ModelStepReport StepBuilder::simulate() {
     request.op = call.op;
     request.bytes = call.bytes;
     request.replay_repeated_steps = alone;
-    start_collective(sim, fair_share, fabric, groups[call.stage], request, [done](const CollectiveStats&) { done(); });
+    // Every tp x cp rank's group reduces its own shard at once; the op ends with the last of them.
+    auto left = std::make_shared<int>(static_cast<int>(groups[call.stage].size()));
+    for (const CollectiveGroup& group : groups[call.stage]) {
+      start_collective(sim, fair_share, fabric, group, request, [left, done](const CollectiveStats&) {
+        if (--*left == 0) done();
+      });
+    }
   });
   const Time makespan = executor.run();
   const CriticalPath path = critical_path(executor);

@@ -28,13 +28,16 @@ class CollectiveGroup {
   bool uniform() const;
   // NIC rails a message leaving a node can use: the fabric's rails when the group spans nodes, else 1.
   int rails() const { return rails_; }
+  // The rail a rank's own traffic leaves on: its GPU's place in its node, modulo the rails (the NIC
+  // beside it on rail-per-GPU nodes), so a strided group (every other GPU) still uses its own NICs.
+  int home_rail(int rank) const { return home_rail_[rank]; }
   // The local GPU indices ring channel c visits inside each node: it enters on the GPU that reaches the
   // channel's NIC most directly and leaves from the one after it, so no ring crosses the CPU root complex
   // to reach its NIC and no two rings enter (or leave) through the same GPU while another is free.
   const std::vector<int>& ring_locals(int channel) const { return ring_locals_[channel]; }
 
  private:
-  std::vector<int> gpus_, node_, local_;
+  std::vector<int> gpus_, node_, local_, home_rail_;
   std::vector<std::vector<int>> members_;
   std::vector<std::vector<int>> ring_locals_;
   int rails_ = 1;
