@@ -48,7 +48,9 @@ const Schema& microbenchmarks_schema() {
                                                      required("steps", positive_int()),
                                                      optional("input", positive_int()),
                                                      required("precision", precision_name()),
-                                                     required("pass", Schema::one_of({"forward", "forward_backward"}))})),
+                                                     required("pass", Schema::one_of({"forward", "forward_backward"})),
+                                                     optional("input_projection", Schema::boolean()),
+                                                     optional("weight_gradients", Schema::boolean())})),
                        required("measured", Schema::map({required("metric", Schema::one_of({"tflops", "busbw", "time_ms"})),
                                                          required("value", Schema::number().positive()),
                                                          required("unit", Schema::string()),
@@ -150,6 +152,8 @@ double lstm_ms(const ConfigNode& entry, const SpecCatalog& catalog) {
   shape.input = l.get_int_or("input", 0);
   shape.precision = precision_of(l.at("precision"), gpu);
   shape.train = l.get_string("pass") == "forward_backward";
+  shape.input_projection = l.get_bool_or("input_projection", true);
+  shape.weight_gradients = l.get_bool_or("weight_gradients", true);
   return estimate_op(gpu, recurrent_layer(gpu, shape)).time_s * 1e3;
 }
 

@@ -651,6 +651,7 @@ ModelStepReport StepBuilder::simulate() {
 // Tokens each sample carries: the steps of the first network's token-id input (one feeding an
 // embedding); none for models without one.
 std::int64_t tokens_per_sample(const Model& model) {
+  if (model.tokens_per_sample > 0) return model.tokens_per_sample;
   if (model.networks.empty()) return 0;
   const Network& net = model.networks.front();
   for (const LayerNode& n : net.nodes()) {

@@ -54,7 +54,10 @@ Model gnmt(const ModelParams& p) {
   }
   net.add("logits", std::make_shared<Linear>(vocab));
   net.add("loss", std::make_shared<CrossEntropyLoss>());
-  return {"gnmt", {net}};
+  // DLE's trainer reports tokens/s over source plus target tokens (seq2seq/train/trainer.py).
+  Model model{"gnmt", {net}};
+  model.tokens_per_sample = 2 * seq;
+  return model;
 }
 
 }  // namespace hpcsim::zoo

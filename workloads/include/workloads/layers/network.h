@@ -45,6 +45,8 @@ class Network {
 struct Model {
   std::string name;
   std::vector<Network> networks;
+  // Tokens one sample counts in throughput figures; 0: the length of the first network's token-id input.
+  std::int64_t tokens_per_sample = 0;
 
   std::int64_t params() const;
   // Throws std::invalid_argument listing the networks when there is none of that name.
