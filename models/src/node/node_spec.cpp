@@ -95,6 +95,7 @@ const Schema& node_spec_schema() {
                    optional("link", Schema::string()),
                    optional("links_per_gpu", positive_count()),
                    optional("pairs", Schema::list(Schema::list(Schema::integer())).non_empty()),
+                   optional("collective_sms", positive_count()),
                })),
       required("nics", Schema::map({
                            required("count", count()),
@@ -168,6 +169,12 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   if (const ConfigNode* pcie = node.find("pcie")) read_pcie(*pcie, n, catalog);
   if (n.gpus > 0) {
     read_gpu_interconnect(node.at("gpu_interconnect"), n, catalog);
+    const ConfigNode& ic = node.at("gpu_interconnect");
+    n.collective_sms = static_cast<int>(ic.get_int_or("collective_sms", 0));
+    if (n.collective_sms >= n.gpu.sm_count) {
+      throw ConfigError(ic.at("collective_sms").loc(), "collective_sms must leave SMs for compute: the " + n.gpu.name +
+                                                           " has " + std::to_string(n.gpu.sm_count));
+    }
     if (n.gpu_link.kind == "pcie" && !n.pcie.modelled()) {
       throw ConfigError(node.at("gpu_interconnect").loc(), "GPUs that talk over PCIe need a `pcie:` section");
     }

@@ -540,7 +540,18 @@ ModelStepReport StepBuilder::simulate() {
   // Repeated steps replay only while one collective has the fabric to itself.
   const bool alone = layout_.pp == 1 && run_.zero < 3 && layout_.tp * layout_.cp == 1;
   Executor executor(sim, graph_);
-  executor.set_fixed_duration(kFixedDuration, [this](OpId op) { return Time::seconds(seconds_[graph_.payload(op)]); });
+  // A compute op that starts while its GPU runs a data-parallel collective gets the SMs NCCL leaves it.
+  std::vector<int> collectives_in_flight(static_cast<std::size_t>(layout_.pp), 0);
+  const double sms = gpu_.sm_count;
+  const double contended = sms / (sms - cluster_.node.collective_sms);
+  executor.set_fixed_duration(kFixedDuration, [&](OpId op) {
+    double t = seconds_[graph_.payload(op)];
+    const StreamId stream = graph_.stream(op);
+    if (graph_.tag(op) == kComputeTag && stream < static_cast<StreamId>(layout_.pp) && collectives_in_flight[stream] > 0) {
+      t *= contended;
+    }
+    return Time::seconds(t);
+  });
   executor.set_handler(kCollective, [&](OpId op, Completion done) {
     const Call& call = calls_[graph_.payload(op)];
     CollectiveRequest request;
@@ -549,9 +560,13 @@ ModelStepReport StepBuilder::simulate() {
     request.replay_repeated_steps = alone;
     // Every tp x cp rank's group reduces its own shard at once; the op ends with the last of them.
     auto left = std::make_shared<int>(static_cast<int>(groups[call.stage].size()));
+    int& in_flight = collectives_in_flight[call.stage];
+    ++in_flight;
     for (const CollectiveGroup& group : groups[call.stage]) {
-      start_collective(sim, fair_share, fabric, group, request, [left, done](const CollectiveStats&) {
-        if (--*left == 0) done();
+      start_collective(sim, fair_share, fabric, group, request, [left, done, &in_flight](const CollectiveStats&) {
+        if (--*left > 0) return;
+        --in_flight;
+        done();
       });
     }
   });

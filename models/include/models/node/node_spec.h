@@ -64,6 +64,9 @@ struct NodeSpec {
   GpuLinkSpec gpu_link;                    // summary of the GPU interconnect
   std::optional<NetworkSpec> gpu_link_spec;  // the NVLink generation (nvswitch and nvlink kinds)
   int nvlinks_per_gpu = 0;                 // nvswitch: links from each GPU into the switch fabric
+  // SMs NCCL's collective kernels hold on each GPU while they run (one CTA per channel, never shared with
+  // compute kernels); 0 when the spec does not say, and then no contention is modelled.
+  int collective_sms = 0;
   std::vector<NvlinkPair> nvlink_pairs;    // nvlink kind
   NicSpec nics;
   CpuSpec cpu;
