@@ -317,3 +317,21 @@ TEST_CASE("Every example scenario parses and simulates", "[examples]") {
   }
   CHECK(examples >= 5);
 }
+
+TEST_CASE("Compute overlapping a data-parallel collective runs on the SMs NCCL leaves", "[contention]") {
+  const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
+  ClusterConfig c = dgx_a100(2);
+  REQUIRE(c.node.collective_sms == 24);
+  TrainingRun run;
+  run.micro_batch = 64, run.precision = Precision::fp16;
+  const double contended = simulate_training_step(model, c, run).result.step_time_s;
+  c.node.collective_sms = 0;
+  const double free = simulate_training_step(model, c, run).result.step_time_s;
+  CHECK(contended > 1.02 * free);
+  CHECK(contended < free * 108.0 / (108 - 24));  // at most every op stretched
+  // One GPU has no collective to contend with.
+  run.dp = 1;
+  const double one = simulate_training_step(model, c, run).result.step_time_s;
+  c.node.collective_sms = 24;
+  CHECK(simulate_training_step(model, c, run).result.step_time_s == Approx(one));
+}
