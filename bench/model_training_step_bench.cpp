@@ -1,5 +1,6 @@
-// Wall time and peak memory of simulating one data-parallel training step of a zoo model
-// (simulate_model_training_step), at 8 to 4,096 A100 GPUs, plus the single-node ResNet-50 figures the
+// Wall time and peak memory of simulating one training step of a zoo model: data parallel at 8 to
+// 4,096 A100 GPUs, and the example scenarios (GPT-3 175B on 1,024 A100 with tp 8 x pp 16 x dp 8, ResNet-50
+// on 4,096 A100) exactly as `hpcsim run` simulates them; plus the single-node ResNet-50 figures the
 // DeepLearningExamples README publishes, printed beside the prediction for a first look (the
 // validation test owns the real comparison).
 #include <sys/resource.h>
@@ -11,6 +12,7 @@
 #include "configs/catalog.h"
 #include "configs/loader.h"
 #include "workloads/training/model_training_step.h"
+#include "workloads/training/simulate_scenario.h"
 #include "workloads/zoo/zoo.h"
 
 using namespace hpcsim;
@@ -43,9 +45,24 @@ void run(const char* label, const Model& model, const ClusterConfig& c, DataPara
   std::printf("\n");
 }
 
+void run_example(const char* file) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const std::string path = std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/../examples/" + file;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Scenario s = parse_scenario(load_config(path, {}), catalog, file);
+  const ModelStepReport rep = simulate_scenario(s);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%-44s gpus %5d  step %.4f s  %10.0f samples/s  MFU %.3f  bubble %.3f  events %llu  "
+              "wall %.3f s (parse + simulate)  peak RSS %.0f MiB\n",
+              file, rep.result.gpus, rep.result.step_time_s, rep.result.samples_per_s, rep.result.mfu,
+              rep.pipeline_bubble_fraction, static_cast<unsigned long long>(rep.result.events), wall, peak_rss_mib());
+}
+
 }  // namespace
 
 int main() {
+  run_example("gpt3-175b-1024-a100.yaml");
+  run_example("resnet50-4096-a100.yaml");
   const Model rn50 = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
   DataParallelRun amp;
   amp.batch_per_gpu = 256;
