@@ -335,3 +335,20 @@ TEST_CASE("Compute overlapping a data-parallel collective runs on the SMs NCCL l
   c.node.collective_sms = 24;
   CHECK(simulate_training_step(model, c, run).result.step_time_s == Approx(one));
 }
+
+TEST_CASE("Context parallelism splits the sequence; its ranks reduce gradients with the data-parallel ones",
+          "[context]") {
+  ModelParams p;
+  p.layers = 4, p.hidden = 2048, p.heads = 16, p.seq_len = 8192, p.vocab = 32000;
+  const Model model = build_model("gpt", p, HPCSIM_SOURCE_CONFIG_DIR);
+  const ClusterConfig c = dgx_a100(1);
+  TrainingRun run;
+  run.micro_batch = 1, run.dp = 8, run.zero = 1;
+  const ModelStepReport plain = simulate_training_step(model, c, run);
+  run.dp = 4, run.cp = 2;
+  const ModelStepReport split = simulate_training_step(model, c, run);
+  CHECK(split.memory.activations == Approx(plain.memory.activations / 2).epsilon(0.05));
+  CHECK(split.memory.optimizer_state == Approx(plain.memory.optimizer_state));  // sharded over dp x cp = 8
+  CHECK(split.result.step_time_s < 0.7 * plain.result.step_time_s);
+  CHECK(split.result.samples_per_s == Approx(plain.result.samples_per_s).epsilon(0.3));
+}

@@ -33,6 +33,7 @@ struct Layout {
   int virtual_stages() const { return pp * vp; }
   int gpu(int stage, int d, int r, int c) const { return r + tp * (c + cp * (d + dp * stage)); }
   int gpus() const { return dp * tp * pp * cp; }
+  int replicas() const { return dp * cp; }  // ranks holding the same weights: what ZeRO shards over
 };
 
 Layout make_layout(const ClusterConfig& cluster, const TrainingRun& run) {
@@ -249,13 +250,15 @@ void StepBuilder::cost_stages() {
 
 void StepBuilder::plan_groups() {
   dp_gpus_.assign(layout_.pp, {});
+  // Context-parallel ranks hold the same weights, so gradients are reduced over dp x cp (Megatron's
+  // data-parallel-with-context group), one group per tp rank.
   for (int s = 0; s < layout_.pp; ++s) {
-    for (int c = 0; c < layout_.cp; ++c) {
-      for (int r = 0; r < layout_.tp; ++r) {
-        std::vector<int> gpus;
-        for (int d = 0; d < layout_.dp; ++d) gpus.push_back(layout_.gpu(s, d, r, c));
-        dp_gpus_[s].push_back(std::move(gpus));
+    for (int r = 0; r < layout_.tp; ++r) {
+      std::vector<int> gpus;
+      for (int d = 0; d < layout_.dp; ++d) {
+        for (int c = 0; c < layout_.cp; ++c) gpus.push_back(layout_.gpu(s, d, r, c));
       }
+      dp_gpus_[s].push_back(std::move(gpus));
     }
   }
 }
@@ -297,7 +300,7 @@ std::vector<Bucket> StepBuilder::buckets(const StageCost& s, double bucket_bytes
 }
 
 double StepBuilder::optimizer_seconds(double params, std::int64_t tensors) const {
-  const double shard = run_.zero >= 1 ? static_cast<double>(layout_.dp) : 1.0;
+  const double shard = run_.zero >= 1 ? static_cast<double>(layout_.replicas()) : 1.0;
   const double local = params / shard;
   if (local < 1) return 0;
   std::vector<Kernel> update = optimizer_step(OptimizerStep{
@@ -333,7 +336,7 @@ void StepBuilder::build_gan() {
   pass_ops_.assign(1, {});
   auto update = [&](const std::string& who, const Net& net, OpId after) {
     OpId reduce = kNoOp;
-    if (layout_.dp > 1 && net.params > 0) {
+    if (layout_.replicas() > 1 && net.params > 0) {
       reduce = collective(who + "_grad_allreduce", CollectiveOp::allreduce, net.params * grad_bytes, 0);
       graph_.add_dependency(after, reduce);
     }
@@ -365,7 +368,7 @@ void StepBuilder::build_gan() {
 void StepBuilder::build() {
   if (is_gan()) return build_gan();
   const int pp = layout_.pp, vp = layout_.vp, V = layout_.virtual_stages(), m = run_.microbatches;
-  const bool data_parallel = layout_.dp > 1;
+  const bool data_parallel = layout_.replicas() > 1;
   const double grad_bytes = gradient_bytes_per_param(run_.precision);
   const double weight_bytes = weight_bytes_per_param(run_.precision);
   const bool zero3 = run_.zero >= 3;
@@ -486,7 +489,7 @@ TrainingMemory StepBuilder::stage_memory(int s) const {
     activations += st.activations;
     working = std::max(working, st.checkpoint_working_set);
   }
-  const double dp = layout_.dp;
+  const double dp = layout_.replicas();
   TrainingMemory mem;
   mem.weights = params * weight_bytes_per_param(run_.precision) / (run_.zero >= 3 ? dp : 1);
   mem.gradients = params * gradient_bytes_per_param(run_.precision) / (run_.zero >= 2 ? dp : 1);
@@ -501,7 +504,7 @@ TrainingMemory StepBuilder::stage_memory(int s) const {
     for (std::size_t i = st.first; i < st.last; ++i) largest = std::max(largest, costs_[i].output_bytes + costs_[i].input_bytes);
   }
   mem.workspace = largest / layout_.cp;
-  if (layout_.dp > 1 && run_.zero < 3 && run_.overlap_gradient_reduce && layout_.pp == 1) {
+  if (layout_.replicas() > 1 && run_.zero < 3 && run_.overlap_gradient_reduce && layout_.pp == 1) {
     mem.workspace += std::min(2 * run_.bucket_bytes, params * gradient_bytes_per_param(run_.precision));
   }
   return mem;
