@@ -7,6 +7,7 @@
 
 #include "configs/loader.h"
 #include "models/gpu/gpu_spec.h"
+#include "workloads/layers/additive_attention.h"
 #include "workloads/layers/attention.h"
 #include "workloads/layers/conv2d.h"
 #include "workloads/layers/elementwise.h"
@@ -215,4 +216,22 @@ TEST_CASE("network: shape errors name the layer") {
     CHECK(std::string(e.what()).find("bad (conv2d): expects [channels, height, width], got [10]") != std::string::npos);
   }
   CHECK_THROWS_AS(net.add("conv", std::make_shared<Flatten>()), std::invalid_argument);  // duplicate name
+}
+
+TEST_CASE("additive (Bahdanau) attention: GNMT's parameters, the context shape, the pairwise tensor's traffic") {
+  const AdditiveAttention att(1024);
+  const Shapes in{{50, 1024}, {40, 1024}};
+  CHECK(att.output_shape(in) == Shape{50, 1024});
+  CHECK(att.params(in) == 2 * 1024 * 1024 + 2 * 1024 + 1);  // DLE BahdanauAttention(normalize=True)
+  CHECK_THROWS_AS(att.output_shape({{50, 1024}}), ShapeError);
+  const LayerRun run{128, Precision::fp16};
+  // Each pass over the [128, 50, 40, 1024] tensor moves at least one element of it per pair and unit.
+  const double big = 128.0 * 50 * 40 * 1024 * 2;
+  const GpuSpec gpu = a100();
+  const LayerKernels k = att.kernels(gpu, in, run);
+  double forward_bytes = 0;
+  for (const Kernel& kernel : k.forward) forward_bytes += estimate_op(gpu, {kernel}).hbm_bytes;
+  CHECK(forward_bytes > 2 * big);  // the tanh tensor written, then read for the score
+  CHECK(att.activation_bytes(in, run) > big);
+  CHECK(att.forward_flops(in, run) > 2.0 * 128 * 1024 * 1024 * 90);
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "builders.h"
+#include "workloads/layers/additive_attention.h"
 #include "workloads/layers/attention.h"
 #include "workloads/layers/elementwise.h"
 #include "workloads/layers/linear.h"
@@ -47,7 +48,7 @@ Model gnmt(const ModelParams& p) {
   if (layers > 2) memory = net.add("encoder_rest", lstm(layers - 2));
   net.add("target_embedding", std::make_shared<Embedding>(vocab, units, /*tied=*/true), {tgt});
   int x = net.add("decoder_0", lstm(1));
-  const int ctx = net.add("attention", std::make_shared<Attention>(AttentionConfig{.heads = 1}), {x, memory});
+  const int ctx = net.add("attention", std::make_shared<AdditiveAttention>(units), {x, memory});
   for (int l = 1; l < layers; ++l) {
     const int in = net.add("decoder_concat_" + std::to_string(l), std::make_shared<Concat>(-1), {x, ctx});
     x = net.add("decoder_" + std::to_string(l), lstm(1), {in});
