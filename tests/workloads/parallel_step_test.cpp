@@ -353,3 +353,21 @@ TEST_CASE("Context parallelism splits the sequence; its ranks reduce gradients w
   CHECK(split.result.step_time_s < 0.7 * plain.result.step_time_s);
   CHECK(split.result.samples_per_s == Approx(plain.result.samples_per_s).epsilon(0.3));
 }
+
+TEST_CASE("A hybrid-parallel step is bit-identical run to run", "[hybrid]") {
+  const Scenario s = scenario(R"(
+cluster: {node: dgx-a100-80gb, nodes: 4, network: ib-hdr}
+workload: {model: gpt, layers: 8, hidden: 2048, heads: 16, seq_len: 1024, micro_batch: 2, global_batch: 64,
+           precision: bf16, optimizer: adamw, framework: megatron, activation_checkpointing: true}
+parallelism: {tp: 2, pp: 2, vp: 2, cp: 2, zero: 1}
+)");
+  const ModelStepReport a = simulate_scenario(s, true), b = simulate_scenario(s, true);
+  CHECK(a.result.step_time_s == b.result.step_time_s);
+  CHECK(a.result.events == b.result.events);
+  CHECK(a.memory.total() == b.memory.total());
+  REQUIRE(a.timeline.size() == b.timeline.size());
+  for (std::size_t i = 0; i < a.timeline.size(); ++i) {
+    CHECK(a.timeline[i].name == b.timeline[i].name);
+    CHECK(a.timeline[i].end_s == b.timeline[i].end_s);
+  }
+}
