@@ -29,11 +29,18 @@ struct StepResult {
   std::optional<double> tokens_per_s;  // only for sequence models
   double tflops_per_gpu = 0;           // model FLOPs per GPU per second / 1e12
   double mfu = 0;                      // model FLOP/s over the GPU's dense peak in the precision used
+  double hardware_tflops_per_gpu = 0;  // as tflops_per_gpu, recomputed forwards counted (Megatron's convention)
+  double pipeline_bubble_fraction = 0; // idle share of the pipeline phase, averaged over stages
   StepBreakdown breakdown;
   double memory_per_gpu_bytes = 0;
   MemoryBreakdown memory;
   bool fits_in_memory = true;
   int gpus = 0;
+  // The parallel layout that ran: degrees, passes per optimizer step, samples per optimizer step.
+  struct Layout {
+    int dp = 1, tp = 1, pp = 1, vp = 1, cp = 1, microbatches = 1;
+    double global_batch = 0;
+  } layout;
   int steps = 1;                       // workload.steps: the run's length in optimizer steps
   double training_time_s = 0;          // steps x step time, plus the input pipeline's first fill
   std::uint64_t events = 0;            // simulator events processed
