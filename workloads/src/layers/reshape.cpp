@@ -1,5 +1,7 @@
 #include "workloads/layers/reshape.h"
 
+#include <stdexcept>
+
 #include "layer_support.h"
 
 namespace hpcsim {
@@ -78,6 +80,38 @@ LayerKernels FirstToken::kernels(const GpuSpec&, const Shapes& in, const LayerRu
   LayerKernels k;
   k.forward = copy_op(bytes);
   k.backward_data = copy_op(bytes);
+  return k;
+}
+
+GatherPositions::GatherPositions(std::int64_t count) : count_(count) {
+  if (count < 1) throw std::invalid_argument("gather_positions: count must be >= 1");
+}
+
+Shape GatherPositions::output_shape(const Shapes& in) const {
+  const Shape& x = single_input(in, 2, "[steps, dim]");
+  if (count_ > x[0]) {
+    throw ShapeError("gathers " + std::to_string(count_) + " positions of a " + std::to_string(x[0]) + "-step input");
+  }
+  return {count_, x[1]};
+}
+
+double GatherPositions::forward_flops(const Shapes& in, const LayerRun&) const {
+  output_shape(in);
+  return 0;
+}
+
+double GatherPositions::activation_bytes(const Shapes& in, const LayerRun&) const {
+  output_shape(in);
+  return 0;  // only the positions (integers, negligible)
+}
+
+LayerKernels GatherPositions::kernels(const GpuSpec&, const Shapes& in, const LayerRun& run) const {
+  const double picked = batch_elements(output_shape(in), run), all = batch_elements(in[0], run);
+  const double e = value_bytes(run.precision);
+  LayerKernels k;
+  k.forward = {elementwise_kernel("gather_positions", picked, 0, {{e, false}, {e, true}})};
+  k.backward_data = {elementwise_kernel("gather_backward_zeros", all, 0, {{e, true}}),
+                     elementwise_kernel("gather_backward_scatter", picked, 0, {{e, false}, {e, true}})};
   return k;
 }
 

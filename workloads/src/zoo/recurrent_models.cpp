@@ -27,34 +27,50 @@ Model bilstm(const ModelParams& p) {
 
 Model gnmt(const ModelParams& p) {
   // GNMT v2 as NVIDIA DeepLearningExamples trains it (PyTorch/Translation/GNMT, seq2seq/models/encoder.py,
-  // decoder.py, gnmt.py): `layers` LSTM layers of 1,024 units per stack (default 4; Wu et al. 2016 used 8).
-  // Encoder: a bidirectional layer (1,024 per direction), a layer over its 2,048-wide output, then
-  // unidirectional layers. Decoder: one LSTM layer feeding normalized Bahdanau attention over the encoder
-  // output, then layers whose input is the previous output concatenated with the attention context.
-  // Source and target share one embedding table (share_embedding); a 32k BPE vocabulary. Residual
-  // additions and dropout are left out (no parameters, negligible time next to the LSTMs).
+  // decoder.py, gnmt.py; train.py defaults): `layers` LSTM layers of 1,024 units per stack (default 4; Wu
+  // et al. 2016 used 8). Encoder: a bidirectional layer (1,024 per direction), a layer over its 2,048-wide
+  // output, then unidirectional layers with residual additions; dropout 0.2 on every LSTM layer's input
+  // (the embedding included). Decoder: one LSTM layer feeding normalized Bahdanau attention over the
+  // encoder output, then layers whose input is the previous output (after dropout 0.2) concatenated with
+  // the attention context, residual from the third layer on. Source and target share one embedding table
+  // (share_embedding); a 32k BPE vocabulary; label smoothing 0.1 (seq2seq/train/smoothing.py, log-softmax
+  // in fp32).
   const std::int64_t units = p.hidden.value_or(1024), vocab = p.vocab.value_or(32000), seq = p.seq_len.value_or(50);
   const int layers = static_cast<int>(p.layers.value_or(4));
   if (layers < 2) throw std::invalid_argument("gnmt: layers must be at least 2");
-  auto lstm = [units](int n, bool bidirectional = false) {
-    return std::make_shared<Recurrent>(RecurrentConfig{CellType::lstm, units, n, bidirectional, true});
+  static constexpr double kDropout = 0.2, kSmoothing = 0.1;
+  auto lstm = [units](bool bidirectional = false) {
+    return std::make_shared<Recurrent>(RecurrentConfig{CellType::lstm, units, 1, bidirectional, true});
   };
+  auto dropout = [] { return std::make_shared<Dropout>(kDropout); };
   Network net("gnmt");
   const int src = net.add_input("source", {seq});
   const int tgt = net.add_input("target", {seq});
   net.add("source_embedding", std::make_shared<Embedding>(vocab, units), {src});
-  net.add("encoder_bi", lstm(1, true));
-  int memory = net.add("encoder_1", lstm(1));
-  if (layers > 2) memory = net.add("encoder_rest", lstm(layers - 2));
+  net.add("encoder_dropout_0", dropout());
+  net.add("encoder_0", lstm(true));
+  net.add("encoder_dropout_1", dropout());
+  int memory = net.add("encoder_1", lstm());
+  for (int l = 2; l < layers; ++l) {
+    const std::string id = std::to_string(l);
+    const int residual = memory;
+    net.add("encoder_dropout_" + id, dropout(), {memory});
+    const int y = net.add("encoder_" + id, lstm());
+    memory = net.add("encoder_residual_" + id, std::make_shared<Add>(), {y, residual});
+  }
   net.add("target_embedding", std::make_shared<Embedding>(vocab, units, /*tied=*/true), {tgt});
-  int x = net.add("decoder_0", lstm(1));
+  int x = net.add("decoder_0", lstm());
   const int ctx = net.add("attention", std::make_shared<AdditiveAttention>(units), {x, memory});
   for (int l = 1; l < layers; ++l) {
-    const int in = net.add("decoder_concat_" + std::to_string(l), std::make_shared<Concat>(-1), {x, ctx});
-    x = net.add("decoder_" + std::to_string(l), lstm(1), {in});
+    const std::string id = std::to_string(l);
+    const int residual = x;
+    const int dropped = net.add("decoder_dropout_" + id, dropout(), {x});
+    const int in = net.add("decoder_concat_" + id, std::make_shared<Concat>(-1), {dropped, ctx});
+    x = net.add("decoder_" + id, lstm(), {in});
+    if (l >= 2) x = net.add("decoder_residual_" + id, std::make_shared<Add>(), {x, residual});
   }
-  net.add("logits", std::make_shared<Linear>(vocab));
-  net.add("loss", std::make_shared<CrossEntropyLoss>());
+  net.add("logits", std::make_shared<Linear>(vocab), {x});
+  net.add("loss", std::make_shared<CrossEntropyLoss>(kSmoothing));
   // DLE's trainer reports tokens/s over source plus target tokens (seq2seq/train/trainer.py).
   Model model{"gnmt", {net}};
   model.tokens_per_sample = 2 * seq;

@@ -74,8 +74,10 @@ Model bert(const std::string& name, const ModelParams& p) {
   // Devlin et al. 2019 (BERT base L12 H768 A12, large L24 H1024 A16; 30,522 WordPiece tokens, 512
   // positions, 2 segments); RoBERTa-base (Liu et al. 2019): 50,265 BPE tokens, 514 positions, 1 segment.
   // "-pretraining": with the pretraining heads (Devlin et al. 2019, appendix A): the masked-LM head (dense
-  // + GELU + layer norm, then the output projection tied to the token embedding, with its own bias) over
-  // every position, as the reference BertPreTrainingHeads computes it, and the next-sentence classifier.
+  // + GELU + layer norm, then the output projection tied to the token embedding, with its own bias) and
+  // the next-sentence classifier. The masked-LM head runs on the masked positions only: 15 % of the tokens
+  // (masked_lm_prob; 20 of 128 and 80 of 512 are DLE's max_predictions_per_seq), gathered as Google's
+  // run_pretraining.py (gather_indexes) and NVIDIA DLE's (dense_seq_output, on by default) do.
   const bool pretraining = name.ends_with("-pretraining");
   const bool large = name.starts_with("bert-large"), roberta = name == "roberta-base";
   const std::int64_t hidden = p.hidden.value_or(large ? 1024 : 768), layers = p.layers.value_or(large ? 24 : 12);
@@ -96,7 +98,9 @@ Model bert(const std::string& name, const ModelParams& p) {
   net.add("pooler", std::make_shared<Linear>(hidden));
   const int pooled = net.add("pooler_tanh", std::make_shared<Activation>(ActivationKind::tanh));
   if (pretraining) {
-    net.add("mlm_transform", std::make_shared<Linear>(hidden), {x});
+    const std::int64_t masked = (seq * 15 + 99) / 100;  // ceil(0.15 seq)
+    net.add("mlm_positions", std::make_shared<GatherPositions>(masked), {x});
+    net.add("mlm_transform", std::make_shared<Linear>(hidden));
     net.add("mlm_gelu", std::make_shared<Activation>(ActivationKind::gelu));
     net.add("mlm_norm", std::make_shared<LayerNorm>());
     net.add("mlm_logits", std::make_shared<Linear>(vocab, true, true, TensorSplit::column));

@@ -1,5 +1,6 @@
 #pragma once
-// Layers that only move data: concatenation, flattening, taking a sequence's first position.
+// Layers that only move data: concatenation, flattening, taking a sequence's first position or some of
+// its positions.
 #include "workloads/layers/layer.h"
 
 namespace hpcsim {
@@ -36,6 +37,22 @@ class FirstToken : public Layer {
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;
   LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+};
+
+// [steps, dim] -> [count, dim]: the rows at `count` positions of each sample. BERT pretraining computes
+// the masked-LM head on the masked tokens only (gather_indexes in Devlin et al.'s run_pretraining.py,
+// dense_seq_output in NVIDIA DLE's). Backward scatters the gradient into a zeroed [steps, dim].
+class GatherPositions : public Layer {
+ public:
+  explicit GatherPositions(std::int64_t count);  // count >= 1
+  std::string type() const override { return "gather_positions"; }
+  Shape output_shape(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  std::int64_t count_;
 };
 
 }  // namespace hpcsim
