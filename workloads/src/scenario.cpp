@@ -75,6 +75,14 @@ const Schema& scenario_schema() {
                                optional("loader_workers", positive_int()),
                                optional("page_cache_warm", Schema::boolean()),
                                optional("d_steps", positive_int()),
+                               optional("gan", Schema::map({
+                                                   optional("r1_interval", Schema::integer().at_least(0)),
+                                                   optional("pl_interval", Schema::integer().at_least(0)),
+                                                   optional("pl_batch_shrink", positive_int()),
+                                                   optional("fp16_resolutions", Schema::integer().at_least(-1)),
+                                                   optional("augment", Schema::boolean()),
+                                                   optional("ema", Schema::boolean()),
+                                               })),
                                optional("memory_format", Schema::one_of({"nchw", "nhwc"})),
                                optional("attention", Schema::one_of({"flash", "unfused"})),
                            })),
@@ -245,6 +253,19 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   c.d_steps = static_cast<int>(w.get_int_or("d_steps", 1));
   if (w.has("memory_format")) c.memory_format = w.get_string("memory_format");
   if (w.has("attention")) c.attention = w.get_string("attention");
+  if (c.model == "stylegan2") c.gan = stylegan2_ada_recipe();  // what train.py runs by default
+  if (const ConfigNode* gan = w.find("gan")) {
+    if (c.built.networks.size() < 2) {
+      throw ConfigError(gan->loc(), "gan needs a model with a generator and a discriminator; " + c.model +
+                                        " has one network");
+    }
+    c.gan.r1_interval = static_cast<int>(gan->get_int_or("r1_interval", c.gan.r1_interval));
+    c.gan.pl_interval = static_cast<int>(gan->get_int_or("pl_interval", c.gan.pl_interval));
+    c.gan.pl_batch_shrink = static_cast<int>(gan->get_int_or("pl_batch_shrink", c.gan.pl_batch_shrink));
+    c.gan.fp16_resolutions = static_cast<int>(gan->get_int_or("fp16_resolutions", c.gan.fp16_resolutions));
+    c.gan.augment = gan->get_bool_or("augment", c.gan.augment);
+    c.gan.weight_average = gan->get_bool_or("ema", c.gan.weight_average);
+  }
   if (c.d_steps > 1 && c.built.networks.size() < 2) {
     throw ConfigError(w.at("d_steps").loc(), "d_steps needs a model with a generator and a discriminator (a GAN); " +
                                                  c.model + " has one network");

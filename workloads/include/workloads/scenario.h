@@ -15,6 +15,7 @@
 #include "workloads/layers/network.h"
 #include "workloads/training/dataset_spec.h"
 #include "workloads/training/framework_profile.h"
+#include "workloads/training/gan_recipe.h"
 #include "workloads/training/pipeline_schedule.h"
 #include "workloads/zoo/zoo.h"
 
@@ -51,6 +52,7 @@ struct WorkloadConfig {
   std::optional<int> loader_workers;   // per GPU; unset: the framework's default
   bool page_cache_warm = false;        // a later epoch: the dataset may sit in the page cache
   int d_steps = 1;                     // GAN: discriminator updates per generator update
+  GanRecipe gan;                       // workload.gan; stylegan2 defaults to StyleGAN2-ADA's recipe
   std::optional<std::string> memory_format;  // nchw or nhwc; unset: the framework's default
   std::optional<std::string> attention;      // flash or unfused; unset: the framework's default
 };

@@ -78,6 +78,30 @@ LayerKernels ModulatedConv2d::kernels(const GpuSpec& gpu, const Shapes& in, cons
 
   LayerKernels k;
   append(k.forward, a.forward);
+  // networks.py modulated_conv2d: the demodulation coefficients come from a per-sample weight tensor
+  // w = weight * styles [N, O, I, k, k] in fp32, squared and summed per output channel (after, in fp16
+  // blocks, scaling weight and styles by their max norms against overflow); the noise is drawn per sample
+  // and pixel and scaled by its strength.
+  const double per_sample_weights =
+      static_cast<double>(run.batch) * static_cast<double>(c_.filters) * static_cast<double>(in[0][0]) * c_.kernel * c_.kernel;
+  const bool half = run.precision == Precision::fp16 || run.precision == Precision::bf16;
+  if (c_.demodulate) {
+    const double weights = per_sample_weights / static_cast<double>(run.batch);
+    if (half) {
+      append(k.forward, row_reduction(c_.filters, in[0][0] * c_.kernel * c_.kernel, Precision::fp32));
+      k.forward.push_back(pointwise("weight_prenormalize", weights, 2, 2, 1, Precision::fp32));
+      append(k.forward, row_reduction(run.batch, in[0][0], Precision::fp32));
+      k.forward.push_back(pointwise("style_prenormalize", static_cast<double>(run.batch * in[0][0]), 1, 2, 1, Precision::fp32));
+    }
+    k.forward.push_back(pointwise("modulate_weights", per_sample_weights, 1, 1, 1, Precision::fp32));
+    k.forward.push_back(pointwise("square_weights", per_sample_weights, 1, 1, 1, Precision::fp32));
+    append(k.forward, row_reduction(run.batch * c_.filters, in[0][0] * c_.kernel * c_.kernel, Precision::fp32));
+  }
+  if (c_.noise) {
+    const double noise = static_cast<double>(run.batch * out[1] * out[2]);
+    k.forward.push_back(pointwise("noise_randn", noise, 8, 0, 1, Precision::fp32));
+    k.forward.push_back(pointwise("noise_scale", noise, 1, 1, 1, Precision::fp32));
+  }
   k.forward.push_back(modulate);
   append(k.forward, conv.forward);
   if (c_.up) k.forward.push_back(blur);
@@ -94,6 +118,13 @@ LayerKernels ModulatedConv2d::kernels(const GpuSpec& gpu, const Shapes& in, cons
   // strength: sums over the output.
   append(k.backward_weight, row_reduction(run.batch * in[0][0], in[0][1] * in[0][2], run.precision));
   append(k.backward_weight, row_reduction(c_.filters, run.batch * out[1] * out[2], run.precision));
+  if (c_.demodulate) {
+    // Through the demodulation coefficients: d(w^2) per sample, then summed over the batch for the
+    // weight and over outputs and taps for the styles.
+    k.backward_weight.push_back(pointwise("square_weights_grad", per_sample_weights, 2, 2, 1, Precision::fp32));
+    append(k.backward_weight, row_reduction(c_.filters * in[0][0] * c_.kernel * c_.kernel, run.batch, Precision::fp32));
+    append(k.backward_weight, row_reduction(run.batch * in[0][0], c_.filters * c_.kernel * c_.kernel, Precision::fp32));
+  }
   append(k.backward_weight, a.backward_weight);
   return k;
 }

@@ -74,6 +74,37 @@ LayerKernels Upsample2d::kernels(const GpuSpec& gpu, const Shapes& in, const Lay
   return k;
 }
 
+Blur2d::Blur2d(int down) : down_(down) {
+  if (down_ != 1 && down_ != 2) throw std::invalid_argument("blur2d: down must be 1 or 2");
+}
+
+Shape Blur2d::output_shape(const Shapes& in) const {
+  const Shape& x = single_input(in, 3, "[channels, height, width]");
+  if (x[1] % down_ != 0 || x[2] % down_ != 0) throw ShapeError("blur2d: height and width must divide by down");
+  return {x[0], x[1] / down_, x[2] / down_};
+}
+
+double Blur2d::forward_flops(const Shapes& in, const LayerRun& run) const {
+  return kFirFlops * batch_elements(output_shape(in), run);
+}
+
+double Blur2d::activation_bytes(const Shapes& in, const LayerRun& run) const {
+  output_shape(in);
+  (void)run;
+  return 0;  // linear
+}
+
+LayerKernels Blur2d::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {
+  (void)gpu;
+  const double outputs = batch_elements(output_shape(in), run);
+  const double inputs = batch_elements(in[0], run);
+  LayerKernels k;
+  k.forward = {pointwise(down_ == 1 ? "fir_blur" : "fir_downsample", outputs, kFirFlops, 1, 1, run.precision)};
+  k.backward_data = {pointwise(down_ == 1 ? "fir_blur_grad" : "fir_downsample_grad", inputs, kFirFlops / (down_ * down_),
+                               1, 1, run.precision)};
+  return k;
+}
+
 Shape MinibatchStddev::output_shape(const Shapes& in) const {
   const Shape& x = single_input(in, 3, "[channels, height, width]");
   return {x[0] + 1, x[1], x[2]};

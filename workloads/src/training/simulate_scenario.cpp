@@ -21,6 +21,7 @@ TrainingRun training_run(const Scenario& s) {
   run.optimizer_impl = w.optimizer_impl;
   run.activation_checkpointing = w.activation_checkpointing;
   run.d_steps = w.d_steps;
+  run.gan = w.gan;
   run.issue = mode.issue();
   run.issue.cuda_graphs = run.issue.cuda_graphs || w.cuda_graphs;
   run.fusion = mode.fusion;

@@ -1,9 +1,11 @@
-// StyleGAN2 config-f (Karras et al. 2020) as the official code builds it, laid out as StyleGAN2-ADA's
-// PyTorch port prints it: mapping network of `layers` (default 8) fully connected 512 -> 512 layers,
-// skip-connection synthesis from a learned 4x4 constant with two modulated 3x3 convolutions per
-// resolution and a toRGB at each, residual discriminator with minibatch standard deviation.
-// Channels per resolution r: min(32768 / r, 512) (config-f's doubled fmap_base), so 512 up to 64 px,
-// 256 at 128, 128 at 256, 64 at 512, 32 at 1024.
+// StyleGAN2 (Karras et al. 2020) as StyleGAN2-ADA's PyTorch code builds it (training/networks.py):
+// mapping network of `layers` (default 8, config-f; train.py --cfg=auto uses 2) fully connected 512 -> 512
+// layers, skip-connection synthesis from a learned 4x4 constant with two modulated 3x3 convolutions per
+// resolution and a toRGB at each, residual discriminator (FIR blur before each downsampling convolution)
+// with minibatch standard deviation.
+// Channels per resolution r: min(channel_base / r, 512), channel_base = `hidden` (default 32768, config-f
+// and --cfg=auto from 512 px; auto halves it to 16384 below 512 px): with 32768, 512 up to 64 px, 256 at
+// 128, 128 at 256, 64 at 512, 32 at 1024.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -30,12 +32,15 @@ std::string tag(const char* prefix, std::int64_t n) {
   return s;
 }
 
-std::int64_t channels(std::int64_t res) { return std::min<std::int64_t>(32768 / res, 512); }
+struct Channels {
+  std::int64_t base = 32768;
+  std::int64_t operator()(std::int64_t res) const { return std::max<std::int64_t>(1, std::min<std::int64_t>(base / res, 512)); }
+};
 
 std::int64_t checked_resolution(const ModelParams& p) {
   const std::int64_t r = p.resolution.value_or(1024);
-  if (r != 256 && r != 512 && r != 1024) {
-    throw std::invalid_argument("stylegan2: resolution must be a power of two from 256 to 1024, got " +
+  if (r < 8 || r > 1024 || (r & (r - 1)) != 0) {
+    throw std::invalid_argument("stylegan2: resolution must be a power of two from 8 to 1024, got " +
                                 std::to_string(r));
   }
   return r;
@@ -57,7 +62,7 @@ int conv(Network& net, const std::string& name, int x, std::int64_t filters, int
                  {x});
 }
 
-Network generator(std::int64_t res, std::int64_t mapping_layers) {
+Network generator(std::int64_t res, std::int64_t mapping_layers, Channels channels) {
   Network g("generator");
   int w = g.add_input("z", {kLatent});
   for (std::int64_t i = 0; i < mapping_layers; ++i) {
@@ -78,15 +83,19 @@ Network generator(std::int64_t res, std::int64_t mapping_layers) {
   return g;
 }
 
-Network discriminator(std::int64_t res) {
+Network discriminator(std::int64_t res, Channels channels) {
   Network d("discriminator");
   int x = d.add_input("image", {3, res, res});
   const std::string fromrgb = tag("b", res) + ".fromrgb";
   x = lrelu(d, fromrgb, conv(d, fromrgb, x, channels(res), 1, 1));
   for (std::int64_t r = res; r >= 8; r /= 2) {
     const std::string id = tag("b", r);
-    const int skip = conv(d, id + ".skip", x, channels(r / 2), 1, 2, false);
+    // conv2d_resample: a 1x1 downsampling convolution filters and decimates first, a 3x3 one blurs at
+    // full resolution and then strides.
+    const int skip_in = d.add(id + ".skip_down", std::make_shared<Blur2d>(2), {x});
+    const int skip = conv(d, id + ".skip", skip_in, channels(r / 2), 1, 1, false);
     int y = lrelu(d, id + ".conv0", conv(d, id + ".conv0", x, channels(r), 3, 1));
+    y = d.add(id + ".conv1_blur", std::make_shared<Blur2d>(1), {y});
     y = lrelu(d, id + ".conv1", conv(d, id + ".conv1", y, channels(r / 2), 3, 2));
     x = d.add(id + ".add", std::make_shared<Add>(), {skip, y});
   }
@@ -108,7 +117,11 @@ Model stylegan2(const ModelParams& p) {
     throw std::invalid_argument("stylegan2: layers (mapping network depth) must be >= 1, got " +
                                 std::to_string(mapping_layers));
   }
-  return {"stylegan2", {generator(res, mapping_layers), discriminator(res)}};
+  const Channels channels{p.hidden.value_or(32768)};
+  if (channels.base < 4) {
+    throw std::invalid_argument("stylegan2: hidden (channel_base) must be >= 4, got " + std::to_string(channels.base));
+  }
+  return {"stylegan2", {generator(res, mapping_layers, channels), discriminator(res, channels)}};
 }
 
 }  // namespace hpcsim::zoo

@@ -82,7 +82,7 @@ std::vector<std::string> model_size_keys(const std::string& name) {
   if (name.starts_with("resnet") || name == "googlenet" || name == "inception-v3" || name == "dcgan") {
     return {"resolution"};
   }
-  if (name == "stylegan2") return {"resolution", "layers"};
+  if (name == "stylegan2") return {"resolution", "layers", "hidden"};  // hidden: channel_base
   if (name == "bilstm") return {"seq_len", "hidden", "vocab"};
   if (name == "gnmt") return {"seq_len", "layers", "hidden", "vocab"};
   return transformer_keys();  // BERT, RoBERTa, Transformer-big, GPT, Llama

@@ -31,6 +31,22 @@ class Upsample2d : public Layer {
   LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
 };
 
+// The 4x4 FIR low-pass ([1, 3, 3, 1] outer product, upfirdn2d) StyleGAN2 applies before a downsampling
+// convolution: down 1 keeps [C, H, W] (the blur before a stride-2 3x3 convolution), down 2 gives
+// [C, H/2, W/2] (before a 1x1 one); no parameters.
+class Blur2d : public Layer {
+ public:
+  explicit Blur2d(int down = 1);
+  std::string type() const override { return "blur2d"; }
+  Shape output_shape(const Shapes& in) const override;
+  double forward_flops(const Shapes& in, const LayerRun& run) const override;
+  double activation_bytes(const Shapes& in, const LayerRun& run) const override;
+  LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
+
+ private:
+  int down_;
+};
+
 // [C, H, W] -> [C + 1, H, W]: appends the standard deviation across a group of samples, averaged over
 // features and pixels, as one more channel.
 class MinibatchStddev : public Layer {

@@ -11,6 +11,7 @@
 #include "models/gpu/precision.h"
 #include "workloads/layers/layer.h"
 #include "workloads/training/compile_fusion.h"
+#include "workloads/training/gan_recipe.h"
 #include "workloads/training/kernel_issue.h"
 #include "workloads/training/pipeline_schedule.h"
 
@@ -29,6 +30,7 @@ struct TrainingRun {
   bool activation_checkpointing = false;  // keep each block's input, recompute the block in backward
   double bucket_bytes = 25e6;             // DDP's bucket_cap_mb default
   int d_steps = 1;                        // GAN: discriminator updates per generator update
+  GanRecipe gan;                          // GAN: regularization, per-block precision, augmentation, EMA
   // The framework's execution: host dispatch per kernel, CUDA graphs, and what compile mode fuses.
   IssueMode issue;                        // default: no dispatch cost (GPU time only)
   FusionScope fusion = FusionScope::none;
