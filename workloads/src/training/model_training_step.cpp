@@ -755,6 +755,9 @@ ModelStepReport StepBuilder::simulate() {
   r.samples_per_s = samples_per_step / r.step_time_s;
   r.tflops_per_gpu = report.model_flops / r.step_time_s / 1e12;
   r.mfu = r.tflops_per_gpu * 1e12 / gpu_.peak(run_.precision);
+  r.hardware_tflops_per_gpu = report.hardware_flops / r.step_time_s / 1e12;
+  r.layout = {layout_.dp, layout_.tp, layout_.pp, layout_.vp, layout_.cp, run_.microbatches,
+              static_cast<double>(run_.micro_batch) * run_.microbatches * layout_.dp};
   double compute = path.time_by_tag[kComputeTag].to_seconds();
   double communication = path.time_by_tag[kCommunicationTag].to_seconds();
   r.breakdown.optimizer = path.time_by_tag[kOptimizerTag].to_seconds();
@@ -779,6 +782,7 @@ ModelStepReport StepBuilder::simulate() {
       communication -= bubble * communication / on_path;
     }
     r.breakdown.pipeline_bubble = bubble;
+    r.pipeline_bubble_fraction = report.pipeline_bubble_fraction;
   }
   r.breakdown.compute = compute;
   r.breakdown.communication_exposed = communication;

@@ -43,6 +43,7 @@ void add_io_stall(ModelStepReport& report, double stall_s) {
   r.samples_per_s *= scale;
   if (r.tokens_per_s) *r.tokens_per_s *= scale;
   r.tflops_per_gpu *= scale;
+  r.hardware_tflops_per_gpu *= scale;
   r.mfu *= scale;
   r.breakdown.io_stall = stall_s;
 }
