@@ -1,0 +1,127 @@
+#pragma once
+// The training step's builder: per-stage costs, the execution graph, memory. Private to the training step;
+// model_training_step.h says what the step models.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gan_kernels.h"
+#include "isolated_collectives.h"
+#include "layer_costs.h"
+#include "models/collectives/collective_group.h"
+#include "models/collectives/collective_runner.h"
+#include "models/network/cluster_fabric.h"
+#include "sim-core/execution_graph.h"
+#include "sim-core/fair_share.h"
+#include "sim-core/simulator.h"
+#include "workloads/training/model_training_step.h"
+
+namespace hpcsim::training_detail {
+
+enum OpKind : OpType { kFixedDuration = 0, kCollective = 1 };
+enum Tag : OpTag { kComputeTag = 0, kCommunicationTag = 1, kOptimizerTag = 2 };
+
+struct Layout {
+  int dp = 1, tp = 1, pp = 1, vp = 1, cp = 1;
+  int virtual_stages() const { return pp * vp; }
+  int gpu(int stage, int d, int r, int c) const { return r + tp * (c + cp * (d + dp * stage)); }
+  int gpus() const { return dp * tp * pp * cp; }
+  int replicas() const { return dp * cp; }  // ranks holding the same weights: what ZeRO shards over
+};
+
+Layout make_layout(const ClusterConfig& cluster, const TrainingRun& run);
+
+// Contiguous cut of the layers into `parts` runs of about equal forward + backward time (cut points, parts + 1).
+std::vector<std::size_t> partition_by_time(const std::vector<LayerCost>& costs, int parts);
+
+// One virtual stage (a contiguous run of layers) for one microbatch on one GPU.
+struct StageCost {
+  std::size_t first = 0, last = 0;  // layers [first, last)
+  double forward_s = 0, backward_s = 0, recompute_s = 0;
+  double tp_forward_s = 0, tp_backward_s = 0;  // blocking tensor/context-parallel communication
+  double params = 0;
+  std::int64_t tensors = 0;
+  double activations = 0;             // kept per microbatch (with checkpointing: unit inputs only)
+  double checkpoint_working_set = 0;  // one unit's activations while it is recomputed
+  double send_bytes = 0;              // activations passed to the next virtual stage
+  double forward_flops = 0;           // whole layers, all tp ranks
+};
+
+// A run of layers whose parameters are gathered (ZeRO-3) or whose gradients are reduced together.
+struct Bucket {
+  std::size_t first, last;  // layers
+  double params;
+};
+
+// Optimizer state per parameter: moments and the fp32 master copy.
+double state_bytes_per_param(const TrainingRun& run);
+
+// Iterations in one step of a GAN recipe: the lazy-regularization cycle (both regularizers fall on the
+// same iteration once per cycle), one without regularization.
+int gan_iterations(const GanRecipe& g);
+
+class StepBuilder {
+ public:
+  StepBuilder(const Model& model, const ClusterConfig& cluster, const TrainingRun& run)
+      : model_(model), cluster_(cluster), run_(run), layout_(make_layout(cluster, run)), gpu_(cluster.node.gpu) {}
+
+  ModelStepReport simulate();
+
+ private:
+  const Model& model_;
+  const ClusterConfig& cluster_;
+  const TrainingRun& run_;
+  Layout layout_;
+  const GpuSpec& gpu_;
+  std::vector<LayerCost> costs_;
+  std::vector<StageCost> stages_;  // by virtual stage
+  std::optional<IsolatedCollectives> tp_, cp_;
+
+  ExecutionGraph graph_;
+  std::vector<double> seconds_;  // payload of fixed-duration ops
+  struct Call {
+    CollectiveOp op;
+    double bytes;
+    int stage;
+  };
+  std::vector<Call> calls_;  // payload of collective ops
+  // Per pipeline stage, the data-parallel groups of its tp x cp ranks (they reduce at the same time).
+  std::vector<std::vector<std::vector<int>>> dp_gpus_;
+  std::vector<std::vector<OpId>> pass_ops_;  // per pipeline stage: its forward/backward ops
+  int collectives_issued_ = 0;
+
+  StreamId compute_stream(int stage) const { return stage; }
+  StreamId dp_stream(int stage) const { return layout_.pp + stage; }
+  StreamId p2p_stream(int v, bool forward) const {
+    return 2 * layout_.pp + (forward ? 0 : layout_.virtual_stages()) + v;
+  }
+
+  OpId fixed(std::string name, double seconds, StreamId stream, OpTag tag) {
+    seconds_.push_back(seconds);
+    return graph_.add_op(OpSpec{std::move(name), kFixedDuration, stream, seconds_.size() - 1, tag, {}});
+  }
+  OpId collective(std::string name, CollectiveOp op, double bytes, int stage) {
+    calls_.push_back({op, bytes, stage});
+    ++collectives_issued_;
+    return graph_.add_op(OpSpec{std::move(name), kCollective, dp_stream(stage), calls_.size() - 1,
+                                kCommunicationTag, {}});
+  }
+
+  void cost_stages();
+  void plan_groups();
+  double p2p_seconds(int from_v, int to_v, double bytes);
+  std::vector<Bucket> buckets(const StageCost& s, double bucket_bytes, bool by_unit) const;
+  void build();
+  void build_gan();
+  bool is_gan() const {
+    return model_.networks.size() == 2 && model_.networks[0].name() == "generator" &&
+           model_.networks[1].name() == "discriminator";
+  }
+  double optimizer_seconds(double params, std::int64_t tensors) const;
+  TrainingMemory stage_memory(int stage) const;
+};
+
+}  // namespace hpcsim::training_detail

@@ -1,0 +1,174 @@
+// Per-stage costs, data-parallel groups, transfers, buckets, the optimizer and memory of a step.
+#include "step_builder.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "models/gpu/ops/op_kernel.h"
+#include "workloads/training/kernel_issue.h"
+
+namespace hpcsim::training_detail {
+
+double state_bytes_per_param(const TrainingRun& run) {
+  const double master = keeps_master_weights(run.precision) ? 4 : 0;
+  switch (run.optimizer) {
+    case OptimizerKind::adam:
+    case OptimizerKind::adamw:
+    case OptimizerKind::lamb: return 8 + master;
+    case OptimizerKind::momentum: return 4 + master;
+    case OptimizerKind::sgd: return master;
+  }
+  return master;
+}
+
+
+int gan_iterations(const GanRecipe& g) { return std::lcm(std::max(1, g.r1_interval), std::max(1, g.pl_interval)); }
+
+void StepBuilder::cost_stages() {
+  const std::vector<std::size_t> cuts = partition_by_time(costs_, layout_.virtual_stages());
+  const double share = 1.0 / layout_.cp;  // context parallelism: each GPU takes 1/cp of the tokens
+  for (int v = 0; v < layout_.virtual_stages(); ++v) {
+    StageCost s;
+    s.first = cuts[v], s.last = cuts[v + 1];
+    std::string unit;
+    double unit_activations = 0;
+    for (std::size_t i = s.first; i < s.last; ++i) {
+      const LayerCost& c = costs_[i];
+      s.forward_s += c.forward_s * share;
+      s.backward_s += c.backward_s * share;
+      s.forward_flops += c.forward_flops;
+      s.params += c.params;
+      s.tensors += c.tensors;
+      if (tp_) {
+        s.tp_forward_s += tp_->time(CollectiveOp::allreduce, c.tp.forward_bytes * share);
+        s.tp_backward_s += tp_->time(CollectiveOp::allreduce, c.tp.backward_bytes * share);
+      }
+      if (cp_ && c.node->layer->type() == "attention") {
+        // Ring attention: the other ranks' keys and values (twice the input width at most) arrive while
+        // the local blocks compute; only what the compute does not cover is exposed.
+        const double kv = 2 * c.input_bytes * share;
+        s.tp_forward_s += std::max(0.0, cp_->time(CollectiveOp::allgather, kv) - c.forward_s * share);
+        s.tp_backward_s += std::max(0.0, cp_->time(CollectiveOp::reducescatter, kv) - c.backward_s * share);
+      }
+      if (run_.activation_checkpointing) {
+        if (c.unit != unit) {  // a new checkpoint unit: its input is kept, the rest recomputed in backward
+          s.activations += c.input_bytes * share;
+          s.checkpoint_working_set = std::max(s.checkpoint_working_set, unit_activations);
+          unit_activations = 0;
+          unit = c.unit;
+        }
+        unit_activations += c.activation_bytes * share;
+      } else {
+        s.activations += c.activation_bytes * share;
+      }
+    }
+    s.checkpoint_working_set = std::max(s.checkpoint_working_set, unit_activations);
+    if (run_.activation_checkpointing) s.recompute_s = s.forward_s;
+    // What crosses the cut: every output of this stage that a later layer reads (skip connections too).
+    for (std::size_t i = s.first; i < s.last; ++i) {
+      bool read_later = false;
+      for (std::size_t j = s.last; j < costs_.size() && !read_later; ++j) {
+        if (costs_[j].network != costs_[i].network) continue;
+        for (int in : costs_[j].node->inputs) read_later |= in == costs_[i].index;
+      }
+      if (read_later) s.send_bytes += costs_[i].output_bytes * share;
+    }
+    stages_.push_back(s);
+  }
+}
+
+void StepBuilder::plan_groups() {
+  dp_gpus_.assign(layout_.pp, {});
+  // Context-parallel ranks hold the same weights, so gradients are reduced over dp x cp (Megatron's
+  // data-parallel-with-context group), one group per tp rank.
+  for (int s = 0; s < layout_.pp; ++s) {
+    for (int r = 0; r < layout_.tp; ++r) {
+      std::vector<int> gpus;
+      for (int d = 0; d < layout_.dp; ++d) {
+        for (int c = 0; c < layout_.cp; ++c) gpus.push_back(layout_.gpu(s, d, r, c));
+      }
+      dp_gpus_[s].push_back(std::move(gpus));
+    }
+  }
+}
+
+// Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
+// between nodes, as far as the node has rails), then the tp group all-gathers the pieces.
+double StepBuilder::p2p_seconds(int from_v, int to_v, double bytes) {
+  if (bytes <= 0) return 0;
+  Simulator sim;
+  FairShare solver(sim);
+  const ClusterFabric fabric(solver, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
+                             cluster_.topology);
+  const int a = layout_.gpu(from_v % layout_.pp, 0, 0, 0), b = layout_.gpu(to_v % layout_.pp, 0, 0, 0);
+  const Hop& hop = fabric.route(a, b, 0);
+  const int senders = layout_.tp * layout_.cp;
+  const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
+  double t = hop.latency_s + bytes / (hop.bandwidth * parallel);
+  if (tp_) t += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
+  return t;
+}
+
+// Consecutive layers of a stage grouped until their gradients (or parameters) reach bucket_bytes; with
+// by_unit, cuts fall only between checkpoint units (FSDP wraps whole blocks).
+std::vector<Bucket> StepBuilder::buckets(const StageCost& s, double bucket_bytes, bool by_unit) const {
+  std::vector<Bucket> out;
+  const double bytes_per_param = gradient_bytes_per_param(run_.precision);
+  Bucket open{s.first, s.first, 0};
+  for (std::size_t i = s.first; i < s.last; ++i) {
+    const bool unit_edge = i > s.first && costs_[i].unit != costs_[i - 1].unit;
+    if (open.params * bytes_per_param >= bucket_bytes && (!by_unit || unit_edge)) {
+      out.push_back(open);
+      open = {i, i, 0};
+    }
+    open.last = i + 1;
+    open.params += costs_[i].params;
+  }
+  out.push_back(open);
+  return out;
+}
+
+double StepBuilder::optimizer_seconds(double params, std::int64_t tensors) const {
+  const double shard = run_.zero >= 1 ? static_cast<double>(layout_.replicas()) : 1.0;
+  const double local = params / shard;
+  if (local < 1) return 0;
+  std::vector<Kernel> update = optimizer_step(OptimizerStep{
+      run_.optimizer, run_.optimizer_impl, local, std::clamp<std::int64_t>(tensors, 1, static_cast<std::int64_t>(local)),
+      Precision::fp32});
+  if (keeps_master_weights(run_.precision)) {
+    update.push_back(elementwise_kernel("master_to_model_weights", local, 1,
+                                        {{4, false}, {weight_bytes_per_param(run_.precision), true}}));
+  }
+  return issue_time(gpu_, update, run_.issue);
+}
+
+TrainingMemory StepBuilder::stage_memory(int s) const {
+  double params = 0, activations = 0, working = 0;
+  for (int c = 0; c < layout_.vp; ++c) {
+    const StageCost& st = stages_[c * layout_.pp + s];
+    params += st.params;
+    activations += st.activations;
+    working = std::max(working, st.checkpoint_working_set);
+  }
+  const double dp = layout_.replicas();
+  TrainingMemory mem;
+  mem.weights = params * weight_bytes_per_param(run_.precision) / (run_.zero >= 3 ? dp : 1);
+  mem.gradients = params * gradient_bytes_per_param(run_.precision) / (run_.zero >= 2 ? dp : 1);
+  mem.optimizer_state = params * state_bytes_per_param(run_) / (run_.zero >= 1 ? dp : 1);
+  const double in_flight = microbatches_in_flight(run_.schedule, s, layout_.pp, run_.microbatches, layout_.vp);
+  mem.activations = activations * in_flight + working;
+  // Backward holds a layer's output gradient and its input gradient at once; DDP keeps its reduction
+  // buckets as flat copies of the gradients they carry (two in flight).
+  double largest = 0;
+  for (int c = 0; c < layout_.vp; ++c) {
+    const StageCost& st = stages_[c * layout_.pp + s];
+    for (std::size_t i = st.first; i < st.last; ++i) largest = std::max(largest, costs_[i].output_bytes + costs_[i].input_bytes);
+  }
+  mem.workspace = largest / layout_.cp;
+  if (layout_.replicas() > 1 && run_.zero < 3 && run_.overlap_gradient_reduce && layout_.pp == 1) {
+    mem.workspace += std::min(2 * run_.bucket_bytes, params * gradient_bytes_per_param(run_.precision));
+  }
+  return mem;
+}
+
+}  // namespace hpcsim::training_detail
