@@ -98,10 +98,15 @@ TEST_CASE("1F1B with equal stages idles (p-1)/(m+p-1) of the pipeline", "[pipeli
   for (int m : {4, 8, 16}) {
     TrainingRun run;
     run.micro_batch = 1, run.microbatches = m, run.dp = 1, run.pp = 4;
+    run.optimizer = OptimizerKind::sgd;  // a light update, so the step is nearly all pipeline
     const ModelStepReport r = simulate_training_step(model, c, run);
     const double expected = 3.0 / (m + 3);
-    INFO("m " << m << ": bubble " << r.pipeline_bubble_fraction << " expected " << expected);
+    const double of_step = r.result.breakdown.pipeline_bubble / r.result.step_time_s;
+    INFO("m " << m << ": bubble " << r.pipeline_bubble_fraction << " of the pipeline phase, " << of_step
+              << " of the step; expected " << expected);
     CHECK(r.pipeline_bubble_fraction == Approx(expected).epsilon(0.05));
+    CHECK(of_step == Approx(expected).epsilon(0.08));  // the step also holds the (small) update
+    CHECK(of_step < r.pipeline_bubble_fraction);
     CHECK(r.result.breakdown.pipeline_bubble > 0);
     const StepBreakdown& b = r.result.breakdown;
     CHECK(b.compute + b.communication_exposed + b.pipeline_bubble + b.optimizer + b.other ==
