@@ -113,6 +113,25 @@ def check_run_model_errors():
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.optimizer_impl=turbo"), "optimizer_impl")
 
 
+def check_run_parallelism_errors():
+    # Inconsistent layouts and batches are bad input that names where the value came from.
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.tp=32"), "tp x pp x cp = 32")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.vp=2"), "needs pp > 1")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.global_batch=100"), "not a multiple of micro batch")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.pp=2", "--set", "parallelism.dp=8",
+                            "--set", "parallelism.zero=2"), "zero: 1 with pp > 1")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.schedule=zigzag"), "schedule")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.dataset=imagenet-1k"), "cluster.storage")
+    # A valid hybrid layout of the same model runs and reports it.
+    proc = hpcsim("run", QUICKSTART, "--no-db", "--format", "json", "--set", "parallelism.tp=2",
+                  "--set", "parallelism.pp=2", "--set", "parallelism.dp=4", "--set", "workload.global_batch=64")
+    expect(proc.returncode == 0, "hybrid quickstart runs", proc)
+    out = json.loads(proc.stdout)
+    expect(out["parallelism"]["tp"] == 2 and out["parallelism"]["pp"] == 2 and out["parallelism"]["microbatches"] == 4,
+           "layout reported", proc)
+    expect(out["pipeline_bubble_fraction"] > 0, "a pipeline has a bubble", proc)
+
+
 def check_list_and_version():
     proc = hpcsim("list")
     expect(proc.returncode == 0 and "a100-sxm4-80gb" in proc.stdout and "ib-hdr" in proc.stdout, "list", proc)
@@ -272,6 +291,7 @@ def check_kernel_errors():
 run_check({"json_keys": check_json_keys, "deterministic": check_deterministic, "store": check_store,
  "errors": check_errors, "list_version": check_list_and_version,
            "run_zoo_model": check_run_zoo_model, "run_oom": check_run_oom, "run_model_errors": check_run_model_errors,
+           "run_parallelism_errors": check_run_parallelism_errors,
  "collective_busbw": check_collective_busbw, "collective_rows": check_collective_rows,
  "collective_errors": check_collective_errors, "occupancy": check_occupancy,
  "kernel_reference": check_kernel_reference, "kernel_errors": check_kernel_errors})
