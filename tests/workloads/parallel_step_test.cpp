@@ -376,3 +376,17 @@ parallelism: {tp: 2, pp: 2, vp: 2, cp: 2, zero: 1}
     CHECK(a.timeline[i].end_s == b.timeline[i].end_s);
   }
 }
+
+TEST_CASE("In-place ReLU outputs are held once: ResNet-50 batch 256 AMP fits a 16 GB V100, as DLE runs it",
+          "[memory]") {
+  // DeepLearningExamples ConvNets configs.yml: resnet50 DGX1V AMP batch_size 256 (FP32: 112), 16 GB V100s.
+  const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
+  const ClusterConfig v100 = cluster("  node: dgx-1v-16gb\n  gpus_per_node: 1\n");
+  TrainingRun run;
+  run.micro_batch = 256, run.precision = Precision::fp16, run.optimizer = OptimizerKind::momentum;
+  CHECK(simulate_training_step(model, v100, run).result.fits_in_memory);
+  run.precision = Precision::fp32;
+  CHECK_FALSE(simulate_training_step(model, v100, run).result.fits_in_memory);  // hence DLE's 112 in FP32
+  run.micro_batch = 112;
+  CHECK(simulate_training_step(model, v100, run).result.fits_in_memory);
+}

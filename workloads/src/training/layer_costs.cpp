@@ -29,6 +29,26 @@ std::vector<bool> sharded_outputs(const Network& net, int tp) {
   return sharded;
 }
 
+// Layers that keep their input for backward.
+bool keeps_input(const std::string& type) {
+  return type == "conv2d" || type == "conv2d_transpose" || type == "dense" || type == "batch_norm" ||
+         type == "layer_norm" || type == "rms_norm" || type == "max_pool";
+}
+
+// A ReLU runs in place (torchvision's inplace=True, cuDNN's fused activations): the one tensor it keeps
+// is its output, which a consumer that keeps its input already holds; counted there, not twice.
+bool relu_output_held_by_consumer(const Network& net, std::size_t node) {
+  const LayerNode& n = net.nodes()[node];
+  if (!n.layer || n.layer->type() != "relu") return false;
+  for (const LayerNode& c : net.nodes()) {
+    if (!c.layer || !keeps_input(c.layer->type())) continue;
+    for (int in : c.inputs) {
+      if (in == static_cast<int>(node)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run) {
@@ -59,7 +79,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       c.tp = n.layer->tp_traffic(in, local);
       c.params = static_cast<double>(n.layer->params_per_rank(in, run.tp));
       c.tensors = c.params > 0 ? 2 : 0;
-      c.activation_bytes = n.layer->activation_bytes(in, local);
+      c.activation_bytes = relu_output_held_by_consumer(net, i) ? 0 : n.layer->activation_bytes(in, local);
       for (const Shape& s : in) c.input_bytes += elements_of(s) * static_cast<double>(run.micro_batch) * e;
       c.output_bytes = elements_of(n.output) * static_cast<double>(run.micro_batch) * e;
       LayerKernels k = n.layer->kernels(gpu, in, local);
