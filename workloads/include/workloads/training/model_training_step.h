@@ -12,10 +12,11 @@
 // all-gathers each unit's parameters before its forward and backward and reduce-scatters its gradients.
 // The optimizer runs per stage when its gradients are reduced.
 //
-// One data-parallel replica (tp rank 0, cp rank 0) is simulated: every replica runs the same timeline.
-// The data-parallel collectives of the tp x cp GPUs of a node run at once and share its NICs; they are
-// simulated as one group moving their combined bytes. Tensor-parallel all-reduces and point-to-point
-// transfers are timed on an otherwise idle fabric (they stay inside a node or use a stage pair's own links).
+// One data-parallel replica's pipeline (tp rank 0, cp rank 0) is simulated: every replica runs the same
+// timeline. A stage's gradient reduction runs the groups of all its tp ranks (each over dp x cp GPUs) at
+// once on the live fabric, sharing NICs and PCIe links; compute that starts meanwhile gets the SMs NCCL
+// leaves (node spec collective_sms). Tensor-parallel all-reduces and point-to-point transfers are timed
+// on an otherwise idle fabric (they stay inside a node or use a stage pair's own links).
 #include <cstdint>
 #include <optional>
 #include <string>
