@@ -264,6 +264,23 @@ TEST_CASE("Inconsistent parallelism and batch settings are errors at their key",
              Catch::Contains("model 'resnet50' takes no 'layers' (it takes: resolution)"));
   CHECK_THAT(error_of("workload: {model: vgg16, seq_len: 128, batch_per_gpu: 8, precision: fp16, optimizer: sgd}\n"),
              Catch::Contains("takes no 'seq_len'"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, dataset: imagenet-2k}\n"), Catch::Contains("imagenet-1k"));
+  try {
+    scenario("cluster: {node: dgx-a100-80gb, storage: nfs-2x25}\n" + gpt_workload + ", batch_per_gpu: 1}\n");
+    FAIL("an unknown storage name is accepted");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("nfs-2x25g") && Catch::StartsWith("test-scenario.yaml:1:"));
+  }
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nmeasured: {metric: images_per_s, value: 1, unit: x, source: y}\n"),
+             Catch::Contains("samples_per_s"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nmeasured: {metric: samples_per_s, value: -3, unit: x, source: y}\n"),
+             Catch::StartsWith("test-scenario.yaml:3:") && Catch::Contains("must be > 0"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, memory_format: nchwc}\n"), Catch::Contains("nhwc"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, attention: fast}\n"), Catch::Contains("flash"));
+  const std::string small = "workload: {model: gpt, layers: 4, hidden: 1024, heads: 16, precision: bf16, batch_per_gpu: 1";
+  CHECK_THAT(error_of(small + ", optimizer: adamw-turbo}\n"), Catch::Contains("adamw-fused"));
+  CHECK_THAT(error_of(small + ", optimizer: adamw-fused, optimizer_impl: foreach}\n"),
+             Catch::Contains("optimizer says adamw-fused"));
   // Every error names the file and a line.
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {vp: 2}\n"), Catch::StartsWith("test-scenario.yaml:"));
 }
