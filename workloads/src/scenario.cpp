@@ -157,14 +157,6 @@ std::optional<std::int64_t> optional_int(const ConfigNode& map, std::string_view
   return map.get_int(key);
 }
 
-template <class Enum>
-Enum enum_named(const ConfigNode& node, std::initializer_list<std::pair<std::string_view, Enum>> table) {
-  for (const auto& [name, value] : table) {
-    if (node.as_string() == name) return value;
-  }
-  throw ConfigError(node.loc(), "unexpected value " + node.describe());  // the schema admits only the names
-}
-
 // Builds the model the workload names: a zoo name, or a model YAML path relative to the scenario file.
 Model build_workload_model(const ConfigNode& w, const ModelParams& params, const std::filesystem::path& config_root) {
   const ConfigNode& model = w.at("model");
@@ -196,15 +188,6 @@ Model build_workload_model(const ConfigNode& w, const ModelParams& params, const
 }  // namespace
 
 namespace {
-
-// Tokens in one sample of the model: the length of the first network's token-id input (0 when none).
-std::int64_t sequence_length(const Model& model) {
-  if (model.networks.empty()) return 0;
-  for (const LayerNode& n : model.networks.front().nodes()) {
-    if (!n.layer && n.output.size() == 1) return n.output[0];
-  }
-  return 0;
-}
 
 void parse_optimizer(const ConfigNode& w, WorkloadConfig& c) {
   const ConfigNode& node = w.at("optimizer");
@@ -280,7 +263,7 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
       throw ConfigError(tokens->loc(), "tokens_per_gpu sets the batch from a token budget; give it or "
                                        "batch_per_gpu/micro_batch, not both");
     }
-    const std::int64_t seq = sequence_length(c.built);
+    const std::int64_t seq = c.built.token_input_length();
     if (seq <= 0) throw ConfigError(tokens->loc(), "tokens_per_gpu needs a sequence model; " + c.model + " has no token input");
     const std::int64_t samples = tokens->as_int() / seq;
     if (samples < 1) {

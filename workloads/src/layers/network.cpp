@@ -72,6 +72,19 @@ std::int64_t Model::params() const {
   return total;
 }
 
+std::int64_t Model::token_input_length() const {
+  if (networks.empty()) return 0;
+  const Network& net = networks.front();
+  for (const LayerNode& n : net.nodes()) {
+    if (!n.layer || n.layer->type() != "embedding") continue;
+    for (int i : n.inputs) {
+      const LayerNode& in = net.nodes()[i];
+      if (!in.layer && in.output.size() == 1) return in.output[0];
+    }
+  }
+  return 0;
+}
+
 const Network& Model::network(const std::string& wanted) const {
   std::string known;
   for (const Network& n : networks) {

@@ -7,12 +7,6 @@ namespace hpcsim::training_detail {
 
 namespace {
 
-double elements_of(const Shape& s) {
-  double n = 1;
-  for (std::int64_t d : s) n *= static_cast<double>(d);
-  return n;
-}
-
 // Tensor-parallel sharding of the network's tensors: a column-parallel layer's output is split on its
 // last dimension, and stays split through the layers that consume it until a row-parallel layer.
 std::vector<bool> sharded_outputs(const Network& net, int tp) {
@@ -80,8 +74,8 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       c.params = static_cast<double>(n.layer->params_per_rank(in, run.tp));
       c.tensors = c.params > 0 ? 2 : 0;
       c.activation_bytes = relu_output_held_by_consumer(net, i) ? 0 : n.layer->activation_bytes(in, local);
-      for (const Shape& s : in) c.input_bytes += elements_of(s) * static_cast<double>(run.micro_batch) * e;
-      c.output_bytes = elements_of(n.output) * static_cast<double>(run.micro_batch) * e;
+      for (const Shape& s : in) c.input_bytes += static_cast<double>(elements(s)) * static_cast<double>(run.micro_batch) * e;
+      c.output_bytes = static_cast<double>(elements(n.output)) * static_cast<double>(run.micro_batch) * e;
       LayerKernels k = n.layer->kernels(gpu, in, local);
       if (!from_layer) k.backward_data.clear();  // fed only by network inputs: no input gradient to compute
       costs.push_back(std::move(c));

@@ -174,27 +174,24 @@ ModelStepReport StepBuilder::simulate() {
   r.fits_in_memory = r.memory_per_gpu_bytes <= gpu_.memory_bytes();
   r.events = sim.events_processed();
   if (run_.record_timeline) {
-    const int pp = layout_.pp, V = layout_.virtual_stages();
     for (OpId op = 0; op < graph_.size(); ++op) {
-      const StreamId st = graph_.stream(op);
-      std::string lane;
-      if (st < pp) {
-        lane = "stage " + std::to_string(st) + " compute";
-      } else if (st < 2 * pp) {
-        lane = "stage " + std::to_string(st - pp) + " data-parallel";
-      } else {
-        const int v = (st - 2 * pp) % V;
-        const bool forward = st - 2 * pp < V;
-        lane = "p2p " + std::to_string(forward ? v : v + 1) + "->" + std::to_string(forward ? v + 1 : v) +
-               (forward ? " activations" : " gradients");
-      }
       const OpTag tag = graph_.tag(op);
-      report.timeline.push_back({graph_.name(op), lane,
+      report.timeline.push_back({graph_.name(op), lane(graph_.stream(op)),
                                  tag == kComputeTag ? "compute" : tag == kOptimizerTag ? "optimizer" : "communication",
                                  executor.op_start(op).to_seconds(), executor.op_end(op).to_seconds()});
     }
   }
   return report;
+}
+
+std::string StepBuilder::lane(StreamId stream) const {
+  const int s = static_cast<int>(stream), pp = layout_.pp, V = layout_.virtual_stages();
+  if (s < pp) return "stage " + std::to_string(s) + " compute";
+  if (s < 2 * pp) return "stage " + std::to_string(s - pp) + " data-parallel";
+  const int v = (s - 2 * pp) % V;
+  const bool forward = s - 2 * pp < V;
+  return "p2p " + std::to_string(forward ? v : v + 1) + "->" + std::to_string(forward ? v + 1 : v) +
+         (forward ? " activations" : " gradients");
 }
 
 }  // namespace training_detail
@@ -203,20 +200,9 @@ using training_detail::StepBuilder;
 
 namespace {
 
-// Tokens each sample carries: the steps of the first network's token-id input (one feeding an
-// embedding); none for models without one.
+// Tokens each sample counts: the model's own figure, else its token-id input's length.
 std::int64_t tokens_per_sample(const Model& model) {
-  if (model.tokens_per_sample > 0) return model.tokens_per_sample;
-  if (model.networks.empty()) return 0;
-  const Network& net = model.networks.front();
-  for (const LayerNode& n : net.nodes()) {
-    if (!n.layer || n.layer->type() != "embedding") continue;
-    for (int i : n.inputs) {
-      const LayerNode& in = net.nodes()[i];
-      if (!in.layer && in.output.size() == 1) return in.output[0];
-    }
-  }
-  return 0;
+  return model.tokens_per_sample > 0 ? model.tokens_per_sample : model.token_input_length();
 }
 
 

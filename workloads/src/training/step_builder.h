@@ -56,9 +56,6 @@ struct Bucket {
   double params;
 };
 
-// Optimizer state per parameter: moments and the fp32 master copy.
-double state_bytes_per_param(const TrainingRun& run);
-
 // Iterations in one step of a GAN recipe: the lazy-regularization cycle (both regularizers fall on the
 // same iteration once per cycle), one without regularization.
 int gan_iterations(const GanRecipe& g);
@@ -98,6 +95,8 @@ class StepBuilder {
   StreamId p2p_stream(int v, bool forward) const {
     return 2 * layout_.pp + (forward ? 0 : layout_.virtual_stages()) + v;
   }
+  // The timeline lane of a stream, read back from the numbering above.
+  std::string lane(StreamId stream) const;
 
   OpId fixed(std::string name, double seconds, StreamId stream, OpTag tag) {
     seconds_.push_back(seconds);

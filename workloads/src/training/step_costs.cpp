@@ -9,19 +9,6 @@
 
 namespace hpcsim::training_detail {
 
-double state_bytes_per_param(const TrainingRun& run) {
-  const double master = keeps_master_weights(run.precision) ? 4 : 0;
-  switch (run.optimizer) {
-    case OptimizerKind::adam:
-    case OptimizerKind::adamw:
-    case OptimizerKind::lamb: return 8 + master;
-    case OptimizerKind::momentum: return 4 + master;
-    case OptimizerKind::sgd: return master;
-  }
-  return master;
-}
-
-
 int gan_iterations(const GanRecipe& g) { return std::lcm(std::max(1, g.r1_interval), std::max(1, g.pl_interval)); }
 
 void StepBuilder::cost_stages() {
@@ -154,7 +141,7 @@ TrainingMemory StepBuilder::stage_memory(int s) const {
   TrainingMemory mem;
   mem.weights = params * weight_bytes_per_param(run_.precision) / (run_.zero >= 3 ? dp : 1);
   mem.gradients = params * gradient_bytes_per_param(run_.precision) / (run_.zero >= 2 ? dp : 1);
-  mem.optimizer_state = params * state_bytes_per_param(run_) / (run_.zero >= 1 ? dp : 1);
+  mem.optimizer_state = params * optimizer_state_bytes_per_param(run_.optimizer, run_.precision) / (run_.zero >= 1 ? dp : 1);
   const double in_flight = microbatches_in_flight(run_.schedule, s, layout_.pp, run_.microbatches, layout_.vp);
   mem.activations = activations * in_flight + working;
   // Backward holds a layer's output gradient and its input gradient at once; DDP keeps its reduction

@@ -8,21 +8,17 @@ bool keeps_master_weights(Precision p) { return p == Precision::fp16 || p == Pre
 double weight_bytes_per_param(Precision p) { return keeps_master_weights(p) ? 2 : bytes_per_element(p); }
 double gradient_bytes_per_param(Precision p) { return weight_bytes_per_param(p); }
 
-namespace {
-
-// fp32 state per parameter: Adam's two moments, SGD momentum's one buffer, plain SGD none.
-double state_bytes_per_param(OptimizerKind kind) {
-  switch (kind) {
+double optimizer_state_bytes_per_param(OptimizerKind optimizer, Precision p) {
+  const double master = keeps_master_weights(p) ? 4 : 0;
+  switch (optimizer) {
     case OptimizerKind::adam:
     case OptimizerKind::adamw:
-    case OptimizerKind::lamb: return 8;
-    case OptimizerKind::momentum: return 4;
-    case OptimizerKind::sgd: return 0;
+    case OptimizerKind::lamb: return 8 + master;
+    case OptimizerKind::momentum: return 4 + master;
+    case OptimizerKind::sgd: return master;
   }
-  return 0;
+  return master;
 }
-
-}  // namespace
 
 TrainingMemory training_memory(const Model& model, std::int64_t batch_per_gpu, Precision precision,
                                OptimizerKind optimizer) {
@@ -31,7 +27,7 @@ TrainingMemory training_memory(const Model& model, std::int64_t batch_per_gpu, P
   TrainingMemory m;
   m.weights = params * weight_bytes_per_param(precision);
   m.gradients = params * gradient_bytes_per_param(precision);
-  m.optimizer_state = params * (state_bytes_per_param(optimizer) + (keeps_master_weights(precision) ? 4 : 0));
+  m.optimizer_state = params * optimizer_state_bytes_per_param(optimizer, precision);
   for (const Network& net : model.networks) m.activations += net.activation_bytes(run);
   return m;
 }

@@ -49,6 +49,8 @@ struct Model {
   std::int64_t tokens_per_sample = 0;
 
   std::int64_t params() const;
+  // Steps of the first network's token-id input (a network input feeding an embedding); 0 when none.
+  std::int64_t token_input_length() const;
   // Throws std::invalid_argument listing the networks when there is none of that name.
   const Network& network(const std::string& name) const;
 };

@@ -24,6 +24,9 @@ bool keeps_master_weights(Precision p);
 // Bytes per parameter of the model's weights and of its gradients in this precision.
 double weight_bytes_per_param(Precision p);
 double gradient_bytes_per_param(Precision p);
+// Optimizer state per parameter: the fp32 moments (Adam/AdamW/LAMB two, momentum one, SGD none) plus the
+// fp32 master copy that mixed precision keeps.
+double optimizer_state_bytes_per_param(OptimizerKind optimizer, Precision p);
 
 TrainingMemory training_memory(const Model& model, std::int64_t batch_per_gpu, Precision precision,
                                OptimizerKind optimizer);
