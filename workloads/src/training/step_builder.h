@@ -111,7 +111,8 @@ class StepBuilder {
 
   void cost_stages();
   void plan_groups();
-  double p2p_seconds(int from_v, int to_v, double bytes);
+  // Seconds to pass virtual stage v's output to stage v + 1 (the same back for its gradient), per v.
+  std::vector<double> p2p_seconds();
   std::vector<Bucket> buckets(const StageCost& s, double bucket_bytes, bool by_unit) const;
   void build();
   void build_gan();

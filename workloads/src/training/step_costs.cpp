@@ -81,19 +81,23 @@ void StepBuilder::plan_groups() {
 
 // Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
 // between nodes, as far as the node has rails), then the tp group all-gathers the pieces.
-double StepBuilder::p2p_seconds(int from_v, int to_v, double bytes) {
-  if (bytes <= 0) return 0;
+std::vector<double> StepBuilder::p2p_seconds() {
   Simulator sim;
   FairShare solver(sim);
   const ClusterFabric fabric(solver, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
                              cluster_.topology);
-  const int a = layout_.gpu(from_v % layout_.pp, 0, 0, 0), b = layout_.gpu(to_v % layout_.pp, 0, 0, 0);
-  const Hop& hop = fabric.route(a, b, 0);
   const int senders = layout_.tp * layout_.cp;
-  const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
-  double t = hop.latency_s + bytes / (hop.bandwidth * parallel);
-  if (tp_) t += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
-  return t;
+  std::vector<double> seconds(static_cast<std::size_t>(layout_.virtual_stages()), 0.0);
+  for (int v = 0; v + 1 < layout_.virtual_stages(); ++v) {
+    const double bytes = stages_[v].send_bytes;
+    if (bytes <= 0) continue;
+    const int a = layout_.gpu(v % layout_.pp, 0, 0, 0), b = layout_.gpu((v + 1) % layout_.pp, 0, 0, 0);
+    const Hop& hop = fabric.route(a, b, 0);
+    const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
+    seconds[v] = hop.latency_s + bytes / (hop.bandwidth * parallel);
+    if (tp_) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
+  }
+  return seconds;
 }
 
 // Consecutive layers of a stage grouped until their gradients (or parameters) reach bucket_bytes; with

@@ -91,8 +91,9 @@ void StepBuilder::build() {
   }
 
   // Activations forward and gradients backward between consecutive virtual stages.
+  const std::vector<double> transfer = p2p_seconds();
   for (int v = 0; v + 1 < V; ++v) {
-    const double t = p2p_seconds(v, v + 1, stages_[v].send_bytes);
+    const double t = transfer[v];
     for (int mb = 0; mb < m; ++mb) {
       const std::string id = std::to_string(v) + ".mb" + std::to_string(mb);
       const OpId send = fixed("send_activations." + id, t, p2p_stream(v, true), kCommunicationTag);
