@@ -21,6 +21,7 @@
 #include "sim-core/fair_share.h"
 #include "sim-core/simulator.h"
 
+#include "sm_contention.h"
 #include "step_builder.h"
 
 namespace hpcsim {
@@ -60,17 +61,17 @@ ModelStepReport StepBuilder::simulate() {
   // Repeated steps replay only while one collective has the fabric to itself.
   const bool alone = layout_.pp == 1 && run_.zero < 3 && layout_.tp * layout_.cp == 1;
   Executor executor(sim, graph_);
-  // A compute op that starts while its GPU runs a data-parallel collective gets the SMs NCCL leaves it.
-  std::vector<int> collectives_in_flight(static_cast<std::size_t>(layout_.pp), 0);
+  // Compute overlapped with a data-parallel collective gets the SMs NCCL leaves it, for as long as they overlap.
   const double sms = gpu_.sm_count;
-  const double contended = sms / (sms - cluster_.node.collective_sms);
-  executor.set_fixed_duration(kFixedDuration, [&](OpId op) {
-    double t = seconds_[graph_.payload(op)];
+  SmContention contention(sim, layout_.pp, (sms - cluster_.node.collective_sms) / sms);
+  executor.set_handler(kFixedDuration, [&](OpId op, Completion done) {
+    const double t = seconds_[graph_.payload(op)];
     const StreamId stream = graph_.stream(op);
-    if (graph_.tag(op) == kComputeTag && stream < static_cast<StreamId>(layout_.pp) && collectives_in_flight[stream] > 0) {
-      t *= contended;
+    if (graph_.tag(op) == kComputeTag && stream < static_cast<StreamId>(layout_.pp)) {
+      contention.start(static_cast<int>(stream), t, done);
+    } else {
+      sim.schedule_in(Time::seconds(t), [done] { done(); });
     }
-    return Time::seconds(t);
   });
   executor.set_handler(kCollective, [&](OpId op, Completion done) {
     const Call& call = calls_[graph_.payload(op)];
@@ -80,12 +81,12 @@ ModelStepReport StepBuilder::simulate() {
     request.replay_repeated_steps = alone;
     // Every tp x cp rank's group reduces its own shard at once; the op ends with the last of them.
     auto left = std::make_shared<int>(static_cast<int>(groups[call.stage].size()));
-    int& in_flight = collectives_in_flight[call.stage];
-    ++in_flight;
+    const int stage = call.stage;
+    contention.collective_started(stage);
     for (const CollectiveGroup& group : groups[call.stage]) {
-      start_collective(sim, fair_share, fabric, group, request, [left, done, &in_flight](const CollectiveStats&) {
+      start_collective(sim, fair_share, fabric, group, request, [left, done, stage, &contention](const CollectiveStats&) {
         if (--*left > 0) return;
-        --in_flight;
+        contention.collective_ended(stage);
         done();
       });
     }
