@@ -188,6 +188,37 @@ TEST_CASE("attention: multi-head and grouped-query parameter counts, causal FLOP
   CHECK(!k.backward_weight.empty());
 }
 
+TEST_CASE("attention-probability dropout: its own pass when unfused, on chip when fused") {
+  const GpuSpec gpu = a100();
+  const Shapes in{{128, 1024}};
+  Attention plain({.heads = 16});
+  Attention dropped({.heads = 16, .dropout = 0.1});
+  LayerRun unfused{32, Precision::fp16};
+  unfused.flash_attention = false;
+  const LayerKernels p = plain.kernels(gpu, in, unfused), d = dropped.kernels(gpu, in, unfused);
+  REQUIRE(d.forward.size() == p.forward.size() + 1);
+  REQUIRE(d.backward_data.size() == p.backward_data.size() + 1);
+  // Forward: after the softmax, before the context product; backward: between dP and the softmax gradient.
+  CHECK(d.forward[d.forward.size() - 4].name.starts_with("softmax"));
+  CHECK(d.forward[d.forward.size() - 3].name == "dropout");
+  CHECK(d.forward[d.forward.size() - 2].name.find("pv") != std::string::npos);
+  std::size_t i = 0;
+  while (i < d.backward_data.size() && d.backward_data[i].name != "dropout_backward") ++i;
+  REQUIRE(i > 0);
+  REQUIRE(i + 1 < d.backward_data.size());
+  CHECK(d.backward_data[i - 1].name.starts_with("dp_"));
+  CHECK(d.backward_data[i + 1].name.starts_with("softmax"));
+  const double scores = 32.0 * 16 * 128 * 128;
+  // One byte of mask and the dropped fp16 probabilities are kept on top of the probabilities.
+  CHECK(dropped.activation_bytes(in, unfused) - plain.activation_bytes(in, unfused) == Approx(scores * 3));
+  CHECK(estimate_op(gpu, d.forward).time_s > estimate_op(gpu, p.forward).time_s);
+  // FlashAttention applies the mask in its kernel: nothing changes.
+  const LayerRun fused{32, Precision::fp16};
+  CHECK(dropped.kernels(gpu, in, fused).forward.size() == plain.kernels(gpu, in, fused).forward.size());
+  CHECK(dropped.activation_bytes(in, fused) == plain.activation_bytes(in, fused));
+  CHECK_THROWS_AS(Attention({.heads = 16, .dropout = 1.0}), std::invalid_argument);
+}
+
 TEST_CASE("merges and reshapes") {
   Add add;
   CHECK(add.output_shape({{64, 8, 8}, {64, 8, 8}}) == Shape{64, 8, 8});

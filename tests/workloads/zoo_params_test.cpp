@@ -124,6 +124,9 @@ TEST_CASE("zoo: unknown names and bad model files are ConfigErrors with location
   CHECK(err.find("did you mean 'layers'") != std::string::npos);
   err = load_error("input: [8]\nlayers:\n  - {type: dense, units: 0}\n");
   CHECK(err.find(":3:") != std::string::npos);
+  // Attention-probability dropout is a rate in [0, 0.99], checked at its value.
+  err = load_error("input: [16, 64]\nlayers:\n  - {type: attention, heads: 4, dropout: 1.5}\n");
+  CHECK(err.find(":3:42: must be <= 0.99") != std::string::npos);
 }
 
 TEST_CASE("zoo: every name builds, and the same name gives the same network") {

@@ -6,6 +6,7 @@
 #include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/gemm.h"
 #include "models/gpu/ops/normalization.h"
+#include "workloads/layers/elementwise.h"
 
 namespace hpcsim {
 
@@ -39,6 +40,7 @@ Attention::Attention(AttentionConfig config) : c_(config) {
   if (c_.heads < 1 || c_.kv_heads < 1 || c_.head_dim < 0) {
     throw std::invalid_argument("attention: heads and kv_heads must be >= 1");
   }
+  if (!(c_.dropout >= 0 && c_.dropout < 1)) throw std::invalid_argument("attention: dropout must be in [0, 1)");
   if (c_.heads % c_.kv_heads != 0) {
     throw std::invalid_argument("attention: heads (" + std::to_string(c_.heads) + ") must be a multiple of kv_heads (" +
                                 std::to_string(c_.kv_heads) + ")");
@@ -106,8 +108,14 @@ double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const 
   values += static_cast<double>(d.sq * d.q_width() * 2 + d.skv * d.kv_width());       // q, context, k, v
   double bytes = b * values * e;
   const double scores = b * static_cast<double>(d.heads * d.sq);
-  // Flash attention keeps one log-sum-exp per query row (fp32); the unfused path keeps the probabilities.
-  bytes += flash(run, d.self) ? scores * 4 : scores * static_cast<double>(d.skv) * e;
+  // Flash attention keeps one log-sum-exp per query row (fp32); the unfused path keeps the probabilities,
+  // and with dropout also the mask (a byte each) and the dropped probabilities the context product read.
+  const double probabilities = scores * static_cast<double>(d.skv);
+  if (flash(run, d.self)) {
+    bytes += scores * 4;
+  } else {
+    bytes += probabilities * e + (c_.dropout > 0 ? probabilities * (1 + e) : 0);
+  }
   return bytes;
 }
 
@@ -132,7 +140,9 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
     k.backward_weight.push_back(batched(gpu, "kv_dw", d.dkv, d.kv_width(), rows_kv, 1, p));
   }
 
-  // Scores, softmax and context.
+  // Scores, softmax, probability dropout (unfused: its own pass before the context product) and context.
+  const LayerKernels probability_dropout =
+      c_.dropout > 0 && !fused ? dropout_kernels(static_cast<double>(bh * d.sq * d.skv), value_bytes(p)) : LayerKernels{};
   if (d.self) {
     for (const Kernel& kernel : attention(gpu, {b, d.heads, d.sq, d.hd, c_.causal, p}, fused)) k.forward.push_back(kernel);
   } else {
@@ -140,6 +150,7 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
     for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p)) k.forward.push_back(kernel);
     k.forward.push_back(batched(gpu, "context", d.sq, d.hd, d.skv, bh, p));
   }
+  k.forward.insert(k.forward.end() - 1, probability_dropout.forward.begin(), probability_dropout.forward.end());
   // Backward of the core: flash attention's one fused kernel (scores recomputed on chip), or four batched
   // products (dV, dP, dQ, dK) around the softmax gradient through HBM; the unfused path does not skip
   // the masked half of a causal score matrix.
@@ -148,6 +159,7 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   } else {
     k.backward_data.push_back(batched(gpu, "dv", d.skv, d.hd, d.sq, bh, p));
     k.backward_data.push_back(batched(gpu, "dp", d.sq, d.skv, d.hd, bh, p));
+    for (const Kernel& kernel : probability_dropout.backward_data) k.backward_data.push_back(kernel);
     for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p, true)) k.backward_data.push_back(kernel);
     k.backward_data.push_back(batched(gpu, "dq", d.sq, d.hd, d.skv, bh, p));
     k.backward_data.push_back(batched(gpu, "dk", d.skv, d.hd, d.sq, bh, p));

@@ -81,13 +81,17 @@ double Dropout::activation_bytes(const Shapes& in, const LayerRun& run) const {
   return rate_ > 0 ? batch_elements(output_shape(in), run) : 0;  // one byte of mask per value
 }
 
-LayerKernels Dropout::kernels(const GpuSpec&, const Shapes& in, const LayerRun& run) const {
-  const double n = batch_elements(output_shape(in), run), e = value_bytes(run.precision);
+LayerKernels dropout_kernels(double elements, double value_bytes) {
+  const double e = value_bytes;
   LayerKernels k;
-  if (rate_ == 0) return k;
-  k.forward = {elementwise_kernel("dropout", n, 4, {{e, false}, {e, true}, {1, true}})};
-  k.backward_data = {elementwise_kernel("dropout_backward", n, 1, {{e, false}, {1, false}, {e, true}})};
+  k.forward = {elementwise_kernel("dropout", elements, 4, {{e, false}, {e, true}, {1, true}})};
+  k.backward_data = {elementwise_kernel("dropout_backward", elements, 1, {{e, false}, {1, false}, {e, true}})};
   return k;
+}
+
+LayerKernels Dropout::kernels(const GpuSpec&, const Shapes& in, const LayerRun& run) const {
+  if (rate_ == 0) return {};
+  return dropout_kernels(batch_elements(output_shape(in), run), value_bytes(run.precision));
 }
 
 Shape Add::output_shape(const Shapes& in) const {

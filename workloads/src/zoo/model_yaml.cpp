@@ -137,11 +137,13 @@ const std::map<std::string, LayerType>& layer_types() {
     t["cross_entropy"] = plain<CrossEntropyLoss>();
     t["attention"] = {{required("heads", positive_int()), optional("kv_heads", positive_int()),
                        optional("head_dim", positive_int()), optional("causal", Schema::boolean()),
-                       optional("use_bias", Schema::boolean())},
+                       optional("use_bias", Schema::boolean()),
+                       optional("dropout", Schema::number().at_least(0).at_most(0.99))},
                       [](const ConfigNode& n) -> LayerPtr {
                         return std::make_shared<Attention>(AttentionConfig{
                             n.get_int("heads"), n.get_int_or("kv_heads", 0), n.get_int_or("head_dim", 0),
-                            n.get_bool_or("causal", false), n.get_bool_or("use_bias", true)});
+                            n.get_bool_or("causal", false), n.get_bool_or("use_bias", true),
+                            n.get_number_or("dropout", 0.0)});
                       }};
     t["add"] = plain<Add>();
     t["concat"] = {{optional("axis", Schema::integer().at_least(-1))}, [](const ConfigNode& n) -> LayerPtr {

@@ -18,7 +18,8 @@ namespace {
 struct Block {
   std::int64_t hidden, heads, kv_heads, ffn;
   bool causal, pre_norm, rms, swiglu, bias;
-  double dropout;
+  double dropout;            // on each sublayer's output, before the residual addition
+  double attention_dropout;  // on the attention probabilities
 };
 
 int norm(Network& net, const std::string& name, const Block& b, int input) {
@@ -46,7 +47,7 @@ int block(Network& net, const std::string& id, const Block& b, int x, int memory
     x = net.add(id + "." + part + "_add", std::make_shared<Add>(), {y, x});
     if (!b.pre_norm) x = norm(net, id + "." + part + "_norm", b, x);
   };
-  const AttentionConfig self{b.heads, b.kv_heads, 0, b.causal, b.bias};
+  const AttentionConfig self{b.heads, b.kv_heads, 0, b.causal, b.bias, b.attention_dropout};
   sublayer("attn", [&](int in) {
     int y = net.add(id + ".attn", std::make_shared<Attention>(self), {in});
     if (b.dropout > 0) y = net.add(id + ".attn_dropout", std::make_shared<Dropout>(b.dropout));
@@ -54,7 +55,7 @@ int block(Network& net, const std::string& id, const Block& b, int x, int memory
   });
   if (memory >= 0) {
     sublayer("cross", [&](int in) {
-      return net.add(id + ".cross_attn", std::make_shared<Attention>(AttentionConfig{b.heads, b.kv_heads, 0, false, b.bias}),
+      return net.add(id + ".cross_attn", std::make_shared<Attention>(AttentionConfig{b.heads, b.kv_heads, 0, false, b.bias, b.attention_dropout}),
                      {in, memory});
     });
   }
@@ -81,8 +82,10 @@ Model bert(const std::string& name, const ModelParams& p) {
   const bool pretraining = name.ends_with("-pretraining");
   const bool large = name.starts_with("bert-large"), roberta = name == "roberta-base";
   const std::int64_t hidden = p.hidden.value_or(large ? 1024 : 768), layers = p.layers.value_or(large ? 24 : 12);
+  // Dropout 0.1 on sublayer outputs and on attention probabilities (hidden_dropout_prob and
+  // attention_probs_dropout_prob of Google's released BERT configs; RoBERTa keeps both).
   const Block b{hidden, p.heads.value_or(large ? 16 : 12), 0, p.ffn.value_or(4 * hidden), false, false, false, false,
-                true, 0.1};
+                true, 0.1, 0.1};
   const std::int64_t vocab = p.vocab.value_or(roberta ? 50265 : 30522), seq = p.seq_len.value_or(512);
   Network net(name);
   const int tokens = net.add_input("tokens", {seq});
@@ -116,7 +119,8 @@ Model transformer_big(const ModelParams& p) {
   // source/target embedding that is also the output layer (32k BPE on WMT En-De in fairseq's recipe).
   const std::int64_t hidden = p.hidden.value_or(1024), layers = p.layers.value_or(6), vocab = p.vocab.value_or(32768);
   const std::int64_t seq = p.seq_len.value_or(128);
-  const Block enc{hidden, p.heads.value_or(16), 0, p.ffn.value_or(4096), false, false, false, false, true, 0.3};
+  // The paper applies (residual) dropout to sublayer outputs and embeddings only, none on attention weights.
+  const Block enc{hidden, p.heads.value_or(16), 0, p.ffn.value_or(4096), false, false, false, false, true, 0.3, 0.0};
   Block dec = enc;
   dec.causal = true;
   Network net("transformer-big");
@@ -141,7 +145,9 @@ Model gpt(const std::string& name, const ModelParams& given) {
   const std::int64_t layers = need(p.layers, "layers", name), hidden = need(p.hidden, "hidden", name);
   const std::int64_t heads = need(p.heads, "heads", name);
   const std::int64_t vocab = p.vocab.value_or(50257), seq = p.seq_len.value_or(2048);  // GPT-2's BPE
-  const Block b{hidden, heads, 0, p.ffn.value_or(4 * hidden), true, true, false, false, true, 0.0};
+  // Attention-probability dropout 0.1: GPT-2's attn_pdrop and Megatron-LM's --attention-dropout default.
+  // Their hidden dropout (also 0.1) is not modelled: Megatron fuses it into its bias-dropout-add kernel.
+  const Block b{hidden, heads, 0, p.ffn.value_or(4 * hidden), true, true, false, false, true, 0.0, 0.1};
   Network net(name);
   net.add_input("tokens", {seq});
   net.add("token_embedding", std::make_shared<Embedding>(vocab, hidden));
@@ -163,7 +169,7 @@ Model llama3(const std::string& name, const ModelParams& p) {
   layers = p.layers.value_or(layers), hidden = p.hidden.value_or(hidden), ffn = p.ffn.value_or(ffn);
   heads = p.heads.value_or(heads);
   const std::int64_t vocab = p.vocab.value_or(128256), seq = p.seq_len.value_or(8192);
-  const Block b{hidden, heads, 8, ffn, true, true, true, true, false, 0.0};
+  const Block b{hidden, heads, 8, ffn, true, true, true, true, false, 0.0, 0.0};  // no dropout (attention_dropout 0.0)
   Network net(name);
   net.add_input("tokens", {seq});
   int x = net.add("token_embedding", std::make_shared<Embedding>(vocab, hidden));

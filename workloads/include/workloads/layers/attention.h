@@ -12,6 +12,10 @@ struct AttentionConfig {
   std::int64_t head_dim = 0;  // 0: model dim / heads
   bool causal = false;
   bool bias = true;
+  // Dropout on the attention probabilities (BERT's attention_probs_dropout_prob, Megatron's
+  // --attention-dropout). Unfused attention runs it as its own pass over the [b, heads, s, s] scores and
+  // keeps the mask and the dropped probabilities for backward; a fused kernel applies it on chip.
+  double dropout = 0;
 };
 
 class Attention : public Layer {

@@ -20,6 +20,10 @@ class Activation : public Layer {
   ActivationKind kind_;
 };
 
+// Inverted dropout over `elements` values of `value_bytes` each: forward writes the values and a one-byte
+// mask (kept for backward), backward reads the gradient and the mask.
+LayerKernels dropout_kernels(double elements, double value_bytes);
+
 // Keeps a one-byte mask per element for backward.
 class Dropout : public Layer {
  public:
