@@ -133,9 +133,9 @@ TEST_CASE("ImageNet from a shared NFS server starves 16 DGX A100 nodes; local NV
   CHECK(cached.from_page_cache);  // 140 GB fits in half of 2 TiB
   CHECK(cached.storage_s < 0.01);
   CHECK(io_stall_s(cached, step_s) < io_stall_s(nfs, step_s));
-  // With the page cache holding the data, the 8 workers' decode is what remains: 256 x 5 ms / 8.
+  // With the page cache holding the data, the 8 workers' decode is what remains: 256 x decode_time / 8.
   CHECK(cached.bottleneck == "decode");
-  CHECK(cached.decode_s == Approx(256 * 5e-3 / 8));
+  CHECK(cached.decode_s == Approx(256 * imagenet.decode_core_s / 8));
 
   // A later epoch from NFS is served from the cache too; the cold local NVMe is per node and fast.
   const InputPipelineResult nfs_warm = simulate_input_pipeline(imagenet, storage("nfs-2x25g"), dgx, 8, 16, 256, warm);
@@ -157,20 +157,42 @@ TEST_CASE("decode bounds the pipeline when the node has few cores", "[input]") {
   NodeSpec few = node("dgx-a100-80gb");
   few.cpu.sockets = 1;
   few.cpu.cores_per_socket = 16;  // 2 cores per GPU
+  few.cpu.threads_per_core = 1;
   LoaderConfig loader;
   loader.workers_per_gpu = 8;
   loader.page_cache_warm = true;
   const InputPipelineResult r = simulate_input_pipeline(imagenet, storage("nvme-p5500"), few, 8, 1, 256, loader);
   CHECK(r.decode_workers_per_gpu == 2);  // 8 workers share 2 cores
   CHECK(r.bottleneck == "decode");
-  CHECK(r.decode_s == Approx(256 * 5e-3 / 2));
-  CHECK(io_stall_s(r, 0.2) == Approx(0.64 - 0.2));
+  const double per_image = imagenet.decode_core_s;
+  CHECK(r.decode_s == Approx(256 * per_image / 2));
+  CHECK(io_stall_s(r, 0.2) == Approx(256 * per_image / 2 - 0.2));
 
-  // GPU decode (DALI) leaves the host a tenth of the work and copies the JPEGs instead of the pixels.
+  // Two hardware threads per core: 4 of the 8 workers run, paired on the 2 cores, which decode the
+  // dataset's SMT speed-up (1.25 for ImageNet) times what one worker alone does.
+  NodeSpec smt = few;
+  smt.cpu.threads_per_core = 2;
+  const InputPipelineResult t = simulate_input_pipeline(imagenet, storage("nvme-p5500"), smt, 8, 1, 256, loader);
+  CHECK(t.decode_workers_per_gpu == 4);
+  REQUIRE(imagenet.decode_smt_speedup == Approx(1.25));
+  CHECK(t.decode_cores_per_gpu == Approx(2 * 1.25));
+  CHECK(t.decode_s == Approx(r.decode_s / 1.25));
+  // Three workers: one core to itself, one shared by two.
+  LoaderConfig three = loader;
+  three.workers_per_gpu = 3;
+  CHECK(simulate_input_pipeline(imagenet, storage("nvme-p5500"), smt, 8, 1, 256, three).decode_cores_per_gpu ==
+        Approx(1 + 1.25));
+  // Workers within the cores get a core each, with or without SMT.
+  LoaderConfig two = loader;
+  two.workers_per_gpu = 2;
+  CHECK(simulate_input_pipeline(imagenet, storage("nvme-p5500"), smt, 8, 1, 256, two).decode_s == Approx(r.decode_s));
+
+  // GPU decode (DALI) leaves the host a small part of the work and copies the JPEGs instead of the pixels.
   LoaderConfig dali = loader;
   dali.gpu_decode = true;
   const InputPipelineResult g = simulate_input_pipeline(imagenet, storage("nvme-p5500"), few, 8, 1, 256, dali);
-  CHECK(g.decode_s == Approx(r.decode_s / 10));
+  CHECK(g.decode_s == Approx(r.decode_s * *imagenet.gpu_decode_core_s / imagenet.decode_core_s));
+  CHECK(g.decode_s < r.decode_s / 5);
   CHECK(g.h2d_s < r.h2d_s);
   CHECK_THROWS_AS(simulate_input_pipeline(dataset("cifar10"), storage("nvme-p5500"), few, 8, 1, 256, dali),
                   std::invalid_argument);

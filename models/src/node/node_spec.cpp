@@ -107,6 +107,7 @@ const Schema& node_spec_schema() {
                           optional("model", Schema::string()),
                           required("sockets", positive_count()),
                           required("cores_per_socket", positive_count()),
+                          optional("threads_per_core", positive_count()),
                           required("clock", Schema::quantity(Dimension::frequency).positive()),
                           required("flops_per_socket", Schema::quantity(Dimension::compute_rate).positive()),
                           required("memory_bandwidth_per_socket", Schema::quantity(Dimension::bandwidth).positive()),
@@ -159,6 +160,7 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   n.cpu.model = cpu.get_string_or("model", "");
   n.cpu.sockets = static_cast<int>(cpu.get_int("sockets"));
   n.cpu.cores_per_socket = static_cast<int>(cpu.get_int("cores_per_socket"));
+  n.cpu.threads_per_core = static_cast<int>(cpu.get_int_or("threads_per_core", 1));
   n.cpu.clock_hz = cpu.get_quantity("clock", Dimension::frequency);
   n.cpu.flops_per_socket = cpu.get_quantity("flops_per_socket", Dimension::compute_rate);
   n.cpu.memory_bandwidth_per_socket = cpu.get_quantity("memory_bandwidth_per_socket", Dimension::bandwidth);

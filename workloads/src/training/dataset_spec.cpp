@@ -29,8 +29,8 @@ std::vector<std::string> dtype_names() {
 }
 
 // A real dataset needs these; a synthetic one refuses them, so a stray size is not silently ignored.
-constexpr std::array<std::string_view, 6> kStoredKeys{"sample_size", "layout", "read_size", "decode_time",
-                                                       "gpu_decode", "samples"};
+constexpr std::array<std::string_view, 7> kStoredKeys{"sample_size", "layout", "read_size", "decode_time",
+                                                       "decode_smt_speedup", "gpu_decode", "samples"};
 
 void check_synthetic_keys(const ConfigNode& node) {
   for (const auto& entry : node.entries()) {
@@ -51,6 +51,7 @@ const Schema& dataset_spec_schema() {
       optional("layout", Schema::one_of({"files", "shards"})),
       optional("read_size", Schema::quantity(Dimension::bytes).positive()),
       optional("decode_time", Schema::quantity(Dimension::time).at_least(0)),
+      optional("decode_smt_speedup", Schema::number().at_least(1).at_most(2)),
       optional("gpu_decode", Schema::map({required("cpu_time", Schema::quantity(Dimension::time).at_least(0))})),
       required("output", Schema::map({
                              required("elements", Schema::integer().at_least(1)),
@@ -78,6 +79,7 @@ DatasetSpec parse_dataset_spec(const ConfigNode& node, std::string name) {
   d.sample_bytes = node.get_quantity("sample_size", Dimension::bytes);
   d.layout = node.get_string("layout") == "shards" ? DatasetLayout::shards : DatasetLayout::files;
   d.decode_core_s = node.get_quantity("decode_time", Dimension::time);
+  d.decode_smt_speedup = node.get_number_or("decode_smt_speedup", 1.0);
   if (const ConfigNode* gpu = node.find("gpu_decode")) d.gpu_decode_core_s = gpu->get_quantity("cpu_time", Dimension::time);
   if (d.layout == DatasetLayout::shards) {
     d.read_bytes = node.get_quantity("read_size", Dimension::bytes);

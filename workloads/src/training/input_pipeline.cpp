@@ -108,12 +108,18 @@ InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const st
     r.storage_s = storage_seconds(*storage, requests, request_bytes, readers, nodes, r.storage_limit);
   }
 
-  // Decode: each worker is one process on one core; workers beyond the cores a GPU's share of the node
-  // has only time-share them. Without workers the training process decodes on its own core.
+  // Decode: each worker is one process. A GPU's share of the node's cores runs one worker per core at
+  // full speed; workers beyond that pair up on the cores' second hardware threads, where two workers
+  // together decode decode_smt_speedup times what one does; beyond the hardware threads they only
+  // time-share. Without workers the training process decodes on its own core.
   const int cores_per_gpu = std::max(1, total_cores(node) / gpus_per_node);
-  r.decode_workers_per_gpu = loader.workers_per_gpu == 0 ? 1 : std::min(loader.workers_per_gpu, cores_per_gpu);
+  const int threads_per_gpu = cores_per_gpu * std::max(1, node.cpu.threads_per_core);
+  const int workers = std::max(1, loader.workers_per_gpu);
+  r.decode_workers_per_gpu = std::min(workers, threads_per_gpu);
+  const int paired = std::clamp(r.decode_workers_per_gpu - cores_per_gpu, 0, cores_per_gpu);
+  r.decode_cores_per_gpu = std::min(workers, cores_per_gpu) + (dataset.decode_smt_speedup - 1) * paired;
   const double core_s = loader.gpu_decode ? *dataset.gpu_decode_core_s : dataset.decode_core_s;
-  r.decode_s = batch * core_s / r.decode_workers_per_gpu;
+  r.decode_s = batch * core_s / r.decode_cores_per_gpu;
 
   // Host to device: the decoded batch, or with GPU decode the encoded samples, from pinned host memory.
   const double copy_bytes = batch * (loader.gpu_decode ? dataset.sample_bytes : dataset.output_bytes);

@@ -39,6 +39,7 @@ struct CpuSpec {
   std::string model;
   int sockets = 0;
   int cores_per_socket = 0;
+  int threads_per_core = 1;               // hardware threads (SMT, Hyper-Threading) per core
   double clock_hz = 0;
   double flops_per_socket = 0;            // FP64 peak, FLOP/s
   double memory_bandwidth_per_socket = 0; // bytes/s

@@ -25,6 +25,9 @@ struct DatasetSpec {
   DatasetLayout layout = DatasetLayout::files;
   double read_bytes = 0;         // shards: bytes per read request while a shard is streamed
   double decode_core_s = 0;      // CPU core-seconds per sample: decode, augment, collate
+  // Decode throughput of one core running two workers on its two hardware threads, relative to one
+  // worker alone (1: a second thread adds nothing).
+  double decode_smt_speedup = 1;
   std::optional<double> gpu_decode_core_s;  // set when the samples can be decoded on the GPU (DALI):
                                             // the CPU core-seconds per sample left to the host then
   std::string output_dtype;      // of the tensor delivered to the GPU

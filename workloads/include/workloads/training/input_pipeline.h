@@ -37,7 +37,10 @@ struct InputPipelineResult {
   bool from_page_cache = false;
   bool overlapped = true;        // the loader runs ahead of the step (workers > 0 and prefetch > 0)
   double fill_s = 0;             // before the first batch of an epoch: the stages one after another
-  int decode_workers_per_gpu = 0;  // the workers that get a core (workers capped at cores per GPU)
+  int decode_workers_per_gpu = 0;  // the workers that run at once (capped at the GPU's hardware threads)
+  // Their decode capacity in cores' worth: one per worker with a core to itself, the dataset's
+  // decode_smt_speedup per core that two workers share on its two hardware threads.
+  double decode_cores_per_gpu = 0;
 };
 
 // Throws std::invalid_argument for gpus_per_node outside 1..node.gpus, nodes or batch below 1, negative
