@@ -85,6 +85,9 @@ const Schema& scenario_schema() {
                                                })),
                                optional("memory_format", Schema::one_of({"nchw", "nhwc"})),
                                optional("attention", Schema::one_of({"flash", "unfused"})),
+                               optional("sequence_lengths", Schema::string()),
+                               optional("length_bin", positive_int()),
+                               optional("pad_multiple", positive_int()),
                            })),
       optional("parallelism", Schema::map({
                                   optional("dp", positive_int()),
@@ -236,6 +239,14 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   c.d_steps = static_cast<int>(w.get_int_or("d_steps", 1));
   if (w.has("memory_format")) c.memory_format = w.get_string("memory_format");
   if (w.has("attention")) c.attention = w.get_string("attention");
+  for (const char* key : {"length_bin", "pad_multiple"}) {
+    if (const ConfigNode* given = w.find(key); given != nullptr && !w.has("sequence_lengths")) {
+      throw ConfigError(given->loc(), std::string(key) + " pads batches by their real lengths: it needs "
+                                                         "workload.sequence_lengths (a name in configs/sequence-lengths)");
+    }
+  }
+  if (w.has("length_bin")) c.length_bin = w.get_int("length_bin");
+  c.pad_multiple = w.get_int_or("pad_multiple", 1);
   if (c.model == "stylegan2") c.gan = stylegan2_ada_recipe();  // what train.py runs by default
   if (const ConfigNode* gan = w.find("gan")) {
     if (c.built.networks.size() < 2) {
@@ -412,6 +423,28 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
     if (!s.dataset->synthetic && !s.storage_spec) {
       throw ConfigError(dataset->loc(), "dataset " + dataset->as_string() +
                                             " is read from storage: set cluster.storage (a name in configs/storage)");
+    }
+  }
+  if (const ConfigNode* lengths = w.find("sequence_lengths")) {
+    s.sequence_lengths = load_sequence_lengths(catalog, *lengths);
+    const std::vector<std::string> takes = model_size_keys(s.workload.model);
+    if (std::find(takes.begin(), takes.end(), "seq_len") == takes.end()) {
+      throw ConfigError(lengths->loc(), "sequence_lengths varies the sequence length, which model '" +
+                                            s.workload.model + "' does not take (no seq_len)");
+    }
+    const std::int64_t seq = s.workload.built.token_input_length();
+    if (seq != s.sequence_lengths->max_length()) {
+      throw ConfigError(lengths->loc(), "'" + lengths->as_string() + "' holds lengths up to " +
+                                            std::to_string(s.sequence_lengths->max_length()) + " tokens, but the model's seq_len is " +
+                                            std::to_string(seq));
+    }
+    if (s.workload.length_bin) {
+      for (const PaddedLength& p : binned_batch_lengths(*s.sequence_lengths, *s.workload.length_bin,
+                                                        s.workload.batch_per_gpu, s.workload.pad_multiple)) {
+        ModelParams params = s.workload.params;
+        params.seq_len = std::min(p.length, seq);
+        s.length_mix.push_back({p, build_model(s.workload.model, params, catalog.root())});
+      }
     }
   }
   parse_parallelism(root, s);

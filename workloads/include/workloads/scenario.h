@@ -17,6 +17,7 @@
 #include "workloads/training/framework_profile.h"
 #include "workloads/training/gan_recipe.h"
 #include "workloads/training/pipeline_schedule.h"
+#include "workloads/training/sequence_lengths.h"
 #include "workloads/zoo/zoo.h"
 
 namespace hpcsim {
@@ -55,6 +56,11 @@ struct WorkloadConfig {
   GanRecipe gan;                       // workload.gan; stylegan2 defaults to StyleGAN2-ADA's recipe
   std::optional<std::string> memory_format;  // nchw or nhwc; unset: the framework's default
   std::optional<std::string> attention;      // flash or unfused; unset: the framework's default
+  // Padding: with sequence_lengths, batches are drawn from length bins of length_bin tokens and padded to
+  // their longest sample rounded up to pad_multiple (NVIDIA LDDL); without length_bin every sample is
+  // padded to seq_len. tokens/s then counts real tokens.
+  std::optional<std::int64_t> length_bin;
+  std::int64_t pad_multiple = 1;
 };
 
 struct ParallelismConfig {
@@ -80,6 +86,13 @@ struct Scenario {
   WorkloadConfig workload;
   FrameworkProfile framework;           // configs/frameworks/<workload.framework>
   std::optional<DatasetSpec> dataset;   // configs/datasets/<workload.dataset>
+  std::optional<SequenceLengths> sequence_lengths;  // configs/sequence-lengths/<workload.sequence_lengths>
+  // With workload.length_bin: the model at each padded length batches run at, and the share of steps.
+  struct PaddedModel {
+    PaddedLength padded;
+    Model model;
+  };
+  std::vector<PaddedModel> length_mix;
   ParallelismConfig parallelism;
   std::optional<MeasuredValue> measured;
   std::int64_t global_batch() const {

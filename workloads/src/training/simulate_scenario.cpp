@@ -48,12 +48,72 @@ void add_io_stall(ModelStepReport& report, double stall_s) {
   r.breakdown.io_stall = stall_s;
 }
 
+// The expected step over the padded lengths batches run at (workload.length_bin): times, FLOPs, the
+// breakdown and the bubble are averages weighted by the share of steps at each length; memory, the
+// timeline and the layout are the longest batch's.
+ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
+  ModelStepReport mixed;
+  StepResult& m = mixed.result;
+  m.step_time_s = 0;
+  std::int64_t longest = 0;
+  double shares = 0, samples_per_step = 0;
+  for (const Scenario::PaddedModel& entry : s.length_mix) {
+    const ModelStepReport r = simulate_training_step(entry.model, s.cluster, run);
+    const double w = entry.padded.share;
+    shares += w;
+    samples_per_step = r.result.samples_per_s * r.result.step_time_s;  // the same at every length
+    m.step_time_s += w * r.result.step_time_s;
+    mixed.model_flops += w * r.model_flops;
+    mixed.hardware_flops += w * r.hardware_flops;
+    mixed.allreduce_time_s += w * r.allreduce_time_s;
+    mixed.pipeline_bubble_fraction += w * r.pipeline_bubble_fraction;
+    StepBreakdown& b = m.breakdown;
+    const StepBreakdown& rb = r.result.breakdown;
+    b.compute += w * rb.compute, b.communication_exposed += w * rb.communication_exposed;
+    b.io_stall += w * rb.io_stall, b.pipeline_bubble += w * rb.pipeline_bubble;
+    b.optimizer += w * rb.optimizer, b.other += w * rb.other;
+    m.events += r.result.events;
+    if (entry.padded.length > longest) {
+      longest = entry.padded.length;
+      const StepResult keep = m;
+      const ModelStepReport copy = mixed;
+      mixed = r;
+      mixed.result.step_time_s = keep.step_time_s, mixed.result.breakdown = keep.breakdown;
+      mixed.result.events = keep.events;
+      mixed.model_flops = copy.model_flops, mixed.hardware_flops = copy.hardware_flops;
+      mixed.allreduce_time_s = copy.allreduce_time_s, mixed.pipeline_bubble_fraction = copy.pipeline_bubble_fraction;
+    }
+  }
+  // Shares sum to 1 up to rounding; normalise so the expectation is exact.
+  m.step_time_s /= shares;
+  mixed.model_flops /= shares, mixed.hardware_flops /= shares;
+  mixed.allreduce_time_s /= shares, mixed.pipeline_bubble_fraction /= shares;
+  StepBreakdown& b = m.breakdown;
+  for (double* v : {&b.compute, &b.communication_exposed, &b.io_stall, &b.pipeline_bubble, &b.optimizer, &b.other}) *v /= shares;
+  m.training_time_s = m.step_time_s;
+  m.samples_per_s = samples_per_step / m.step_time_s;
+  m.tflops_per_gpu = mixed.model_flops / m.step_time_s / 1e12;
+  m.hardware_tflops_per_gpu = mixed.hardware_flops / m.step_time_s / 1e12;
+  m.mfu = m.tflops_per_gpu * 1e12 / s.cluster.node.gpu.peak(run.precision);
+  m.pipeline_bubble_fraction = mixed.pipeline_bubble_fraction;
+  return mixed;
+}
+
 }  // namespace
 
 ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline) {
   TrainingRun run = training_run(s);
   run.record_timeline = record_timeline;
-  ModelStepReport report = simulate_training_step(s.workload.built, s.cluster, run);
+  ModelStepReport report =
+      s.length_mix.empty() ? simulate_training_step(s.workload.built, s.cluster, run) : simulate_length_mix(s, run);
+  if (s.sequence_lengths) {
+    // Throughput in real tokens: each sample's token inputs hold the distribution's mean, not seq_len.
+    const Model& model = s.workload.built;
+    const double inputs = model.tokens_per_sample > 0 ? static_cast<double>(model.tokens_per_sample) /
+                                                            static_cast<double>(model.token_input_length())
+                                                      : 1.0;
+    report.result.tokens_per_s = report.result.samples_per_s * inputs * s.sequence_lengths->mean();
+  }
   if (s.dataset) {
     // One loader per data-parallel replica (pipeline and tensor-parallel ranks share their replica's
     // input), spread over the job's nodes.
