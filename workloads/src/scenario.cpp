@@ -246,6 +246,10 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
     }
   }
   if (w.has("length_bin")) c.length_bin = w.get_int("length_bin");
+  if (const ConfigNode* multiple = w.find("pad_multiple"); multiple != nullptr && !c.length_bin) {
+    throw ConfigError(multiple->loc(), "pad_multiple rounds binned batches up: it needs workload.length_bin "
+                                       "(without it every sample is padded to seq_len)");
+  }
   c.pad_multiple = w.get_int_or("pad_multiple", 1);
   if (c.model == "stylegan2") c.gan = stylegan2_ada_recipe();  // what train.py runs by default
   if (const ConfigNode* gan = w.find("gan")) {
