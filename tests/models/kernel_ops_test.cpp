@@ -79,6 +79,22 @@ TEST_CASE("reference: H100 best-shape bf16 matmul within 10 % of 794.5 TFLOP/s [
   CHECK(predicted == Approx(794.5).epsilon(0.10));
 }
 
+TEST_CASE("before Hopper a GEMM tile's epilogue is serial; short K pays for it") {
+  // A CTA writes its output tile into L2 after its main loop (CUTLASS 2.x); Hopper's warp-specialized
+  // kernels overlap that with the next tile, so only the pipeline fill remains serial there.
+  const GpuSpec a100 = shipped("a100-sxm4-80gb"), h100 = shipped("h100-sxm5-80gb");
+  const GemmShape shape{32768, 4096, 1024, 1, Precision::fp16};
+  const Kernel ka = gemm_kernel(a100, shape, {256, 128});
+  const double per_cycle = a100.memory.l2_bandwidth / a100.sm_count / a100.boost_clock_hz;
+  CHECK(ka.work.block_latency_cycles - a100.memory.hbm_latency_cycles == Approx(256 * 128 * 2 / per_cycle));
+  const Kernel kh = gemm_kernel(h100, shape, {256, 128});
+  CHECK(kh.work.block_latency_cycles == Approx(h100.memory.hbm_latency_cycles));
+  // The same output with an eighth of the K loop: the epilogue weighs ~8x more.
+  const double long_k = gemm_tflops(a100, 32768, 4096, 4096, Precision::fp16);
+  const double short_k = gemm_tflops(a100, 32768, 4096, 256, Precision::fp16);
+  CHECK(short_k < 0.9 * long_k);
+}
+
 TEST_CASE("GEMM efficiency falls for small shapes") {
   for (const char* name : {"a100-sxm4-80gb", "h100-sxm5-80gb", "h200-sxm-141gb"}) {
     const GpuSpec g = shipped(name);
