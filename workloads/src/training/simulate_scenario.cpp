@@ -52,45 +52,39 @@ void add_io_stall(ModelStepReport& report, double stall_s) {
 // breakdown and the bubble are averages weighted by the share of steps at each length; memory, the
 // timeline and the layout are the longest batch's.
 ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
-  ModelStepReport mixed;
-  StepResult& m = mixed.result;
-  m.step_time_s = 0;
-  std::int64_t longest = 0;
-  double shares = 0, samples_per_step = 0;
+  // Share-weighted sums; shares add up to 1 up to rounding, so they are normalised at the end.
+  double shares = 0, step_s = 0, model_flops = 0, hardware_flops = 0, allreduce_s = 0, bubble = 0;
+  StepBreakdown breakdown;
+  std::uint64_t events = 0;
+  ModelStepReport longest;  // the report everything else is taken from
+  std::int64_t longest_length = 0;
   for (const Scenario::PaddedModel& entry : s.length_mix) {
-    const ModelStepReport r = simulate_training_step(entry.model, s.cluster, run);
+    ModelStepReport r = simulate_training_step(entry.model, s.cluster, run);
     const double w = entry.padded.share;
     shares += w;
-    samples_per_step = r.result.samples_per_s * r.result.step_time_s;  // the same at every length
-    m.step_time_s += w * r.result.step_time_s;
-    mixed.model_flops += w * r.model_flops;
-    mixed.hardware_flops += w * r.hardware_flops;
-    mixed.allreduce_time_s += w * r.allreduce_time_s;
-    mixed.pipeline_bubble_fraction += w * r.pipeline_bubble_fraction;
-    StepBreakdown& b = m.breakdown;
-    const StepBreakdown& rb = r.result.breakdown;
-    b.compute += w * rb.compute, b.communication_exposed += w * rb.communication_exposed;
-    b.io_stall += w * rb.io_stall, b.pipeline_bubble += w * rb.pipeline_bubble;
-    b.optimizer += w * rb.optimizer, b.other += w * rb.other;
-    m.events += r.result.events;
-    if (entry.padded.length > longest) {
-      longest = entry.padded.length;
-      const StepResult keep = m;
-      const ModelStepReport copy = mixed;
-      mixed = r;
-      mixed.result.step_time_s = keep.step_time_s, mixed.result.breakdown = keep.breakdown;
-      mixed.result.events = keep.events;
-      mixed.model_flops = copy.model_flops, mixed.hardware_flops = copy.hardware_flops;
-      mixed.allreduce_time_s = copy.allreduce_time_s, mixed.pipeline_bubble_fraction = copy.pipeline_bubble_fraction;
-    }
+    step_s += w * r.result.step_time_s;
+    model_flops += w * r.model_flops, hardware_flops += w * r.hardware_flops;
+    allreduce_s += w * r.allreduce_time_s, bubble += w * r.pipeline_bubble_fraction;
+    const StepBreakdown& b = r.result.breakdown;
+    breakdown.compute += w * b.compute, breakdown.communication_exposed += w * b.communication_exposed;
+    breakdown.io_stall += w * b.io_stall, breakdown.pipeline_bubble += w * b.pipeline_bubble;
+    breakdown.optimizer += w * b.optimizer, breakdown.other += w * b.other;
+    events += r.result.events;
+    if (entry.padded.length > longest_length) longest_length = entry.padded.length, longest = std::move(r);
   }
-  // Shares sum to 1 up to rounding; normalise so the expectation is exact.
-  m.step_time_s /= shares;
-  mixed.model_flops /= shares, mixed.hardware_flops /= shares;
-  mixed.allreduce_time_s /= shares, mixed.pipeline_bubble_fraction /= shares;
-  StepBreakdown& b = m.breakdown;
-  for (double* v : {&b.compute, &b.communication_exposed, &b.io_stall, &b.pipeline_bubble, &b.optimizer, &b.other}) *v /= shares;
+  ModelStepReport mixed = std::move(longest);
+  StepResult& m = mixed.result;
+  const double samples_per_step = m.samples_per_s * m.step_time_s;  // the same at every length
+  for (double* v : {&breakdown.compute, &breakdown.communication_exposed, &breakdown.io_stall,
+                    &breakdown.pipeline_bubble, &breakdown.optimizer, &breakdown.other}) {
+    *v /= shares;
+  }
+  m.step_time_s = step_s / shares;
   m.training_time_s = m.step_time_s;
+  m.breakdown = breakdown;
+  m.events = events;
+  mixed.model_flops = model_flops / shares, mixed.hardware_flops = hardware_flops / shares;
+  mixed.allreduce_time_s = allreduce_s / shares, mixed.pipeline_bubble_fraction = bubble / shares;
   m.samples_per_s = samples_per_step / m.step_time_s;
   m.tflops_per_gpu = mixed.model_flops / m.step_time_s / 1e12;
   m.hardware_tflops_per_gpu = mixed.hardware_flops / m.step_time_s / 1e12;
