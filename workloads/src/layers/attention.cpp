@@ -23,7 +23,8 @@ namespace {
 
 // Flash attention (one fused kernel, scores on chip) where frameworks use it: 16-bit self-attention.
 bool flash(const LayerRun& run, bool self) {
-  return run.flash_attention && self && (run.precision == Precision::fp16 || run.precision == Precision::bf16);
+  const Precision core = between_gemms(run.precision);
+  return run.flash_attention && self && (core == Precision::fp16 || core == Precision::bf16);
 }
 
 Kernel batched(const GpuSpec& gpu, const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k,
@@ -75,7 +76,7 @@ std::int64_t Attention::params_per_rank(const Shapes& in, int tp) const {
 TensorParallelTraffic Attention::tp_traffic(const Shapes& in, const LayerRun& run) const {
   const Dims d = dims(in, run.tp);
   if (run.tp <= 1) return {};
-  const double b = static_cast<double>(run.batch), e = value_bytes(run.precision);
+  const double b = static_cast<double>(run.batch), e = value_bytes(between_gemms(run.precision));
   const double out = b * static_cast<double>(d.sq * d.dq) * e;
   return {out, out + (d.self ? 0 : b * static_cast<double>(d.skv * d.dkv) * e)};
 }
@@ -103,10 +104,11 @@ double Attention::forward_flops(const Shapes& in, const LayerRun& run) const {
 
 double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const {
   const Dims d = dims(in, run.tp);
-  const double b = static_cast<double>(run.batch), e = value_bytes(run.precision);
-  double values = static_cast<double>(d.sq * d.dq + (d.self ? 0 : d.skv * d.dkv));   // projection inputs
-  values += static_cast<double>(d.sq * d.q_width() * 2 + d.skv * d.kv_width());       // q, context, k, v
-  double bytes = b * values * e;
+  // Projection inputs are kept in the GEMMs' precision (fp8 keeps its cast copies); q, k, v and the
+  // context in the core's.
+  const double b = static_cast<double>(run.batch), e = value_bytes(between_gemms(run.precision));
+  double bytes = b * static_cast<double>(d.sq * d.dq + (d.self ? 0 : d.skv * d.dkv)) * value_bytes(run.precision);
+  bytes += b * static_cast<double>(d.sq * d.q_width() * 2 + d.skv * d.kv_width()) * e;
   const double scores = b * static_cast<double>(d.heads * d.sq);
   // Flash attention keeps one log-sum-exp per query row (fp32); the unfused path keeps the probabilities,
   // and with dropout also the mask (a byte each) and the dropped probabilities the context product read.
@@ -121,7 +123,7 @@ double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const 
 
 LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {
   const Dims d = dims(in, run.tp);
-  const Precision p = run.precision;
+  const Precision p = run.precision, core = between_gemms(p);  // projections; scores, softmax and context
   const std::int64_t b = run.batch, bh = b * d.heads, rows_q = b * d.sq, rows_kv = b * d.skv;
   const bool fused = flash(run, d.self);
   LayerKernels k;
@@ -142,27 +144,27 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
 
   // Scores, softmax, probability dropout (unfused: its own pass before the context product) and context.
   const LayerKernels probability_dropout =
-      c_.dropout > 0 && !fused ? dropout_kernels(static_cast<double>(bh * d.sq * d.skv), value_bytes(p)) : LayerKernels{};
+      c_.dropout > 0 && !fused ? dropout_kernels(static_cast<double>(bh * d.sq * d.skv), value_bytes(core)) : LayerKernels{};
   if (d.self) {
-    for (const Kernel& kernel : attention(gpu, {b, d.heads, d.sq, d.hd, c_.causal, p}, fused)) k.forward.push_back(kernel);
+    for (const Kernel& kernel : attention(gpu, {b, d.heads, d.sq, d.hd, c_.causal, core}, fused)) k.forward.push_back(kernel);
   } else {
-    k.forward.push_back(batched(gpu, "scores", d.sq, d.skv, d.hd, bh, p));
-    for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p)) k.forward.push_back(kernel);
-    k.forward.push_back(batched(gpu, "context", d.sq, d.hd, d.skv, bh, p));
+    k.forward.push_back(batched(gpu, "scores", d.sq, d.skv, d.hd, bh, core));
+    for (const Kernel& kernel : softmax(bh * d.sq, d.skv, core)) k.forward.push_back(kernel);
+    k.forward.push_back(batched(gpu, "context", d.sq, d.hd, d.skv, bh, core));
   }
   k.forward.insert(k.forward.end() - 1, probability_dropout.forward.begin(), probability_dropout.forward.end());
   // Backward of the core: flash attention's one fused kernel (scores recomputed on chip), or four batched
   // products (dV, dP, dQ, dK) around the softmax gradient through HBM; the unfused path does not skip
   // the masked half of a causal score matrix.
   if (fused) {
-    k.backward_data.push_back(attention_backward_fused(gpu, {b, d.heads, d.sq, d.hd, c_.causal, p}));
+    k.backward_data.push_back(attention_backward_fused(gpu, {b, d.heads, d.sq, d.hd, c_.causal, core}));
   } else {
-    k.backward_data.push_back(batched(gpu, "dv", d.skv, d.hd, d.sq, bh, p));
-    k.backward_data.push_back(batched(gpu, "dp", d.sq, d.skv, d.hd, bh, p));
+    k.backward_data.push_back(batched(gpu, "dv", d.skv, d.hd, d.sq, bh, core));
+    k.backward_data.push_back(batched(gpu, "dp", d.sq, d.skv, d.hd, bh, core));
     for (const Kernel& kernel : probability_dropout.backward_data) k.backward_data.push_back(kernel);
-    for (const Kernel& kernel : softmax(bh * d.sq, d.skv, p, true)) k.backward_data.push_back(kernel);
-    k.backward_data.push_back(batched(gpu, "dq", d.sq, d.hd, d.skv, bh, p));
-    k.backward_data.push_back(batched(gpu, "dk", d.skv, d.hd, d.sq, bh, p));
+    for (const Kernel& kernel : softmax(bh * d.sq, d.skv, core, true)) k.backward_data.push_back(kernel);
+    k.backward_data.push_back(batched(gpu, "dq", d.sq, d.hd, d.skv, bh, core));
+    k.backward_data.push_back(batched(gpu, "dk", d.skv, d.hd, d.sq, bh, core));
   }
 
   // Output projection.
@@ -170,8 +172,8 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   k.backward_data.push_back(batched(gpu, "out_dx", rows_q, d.q_width(), d.dq, 1, p));
   k.backward_weight.push_back(batched(gpu, "out_dw", d.q_width(), d.dq, rows_q, 1, p));
   if (c_.bias) {
-    k.backward_weight.push_back(row_reduction(d.q_width() + d.kv_width(), rows_q, p)[0]);
-    k.backward_weight.push_back(row_reduction(d.dq, rows_q, p)[0]);
+    k.backward_weight.push_back(row_reduction(d.q_width() + d.kv_width(), rows_q, core)[0]);
+    k.backward_weight.push_back(row_reduction(d.dq, rows_q, core)[0]);
   }
   return k;
 }

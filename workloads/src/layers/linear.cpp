@@ -27,7 +27,8 @@ std::int64_t Linear::params_per_rank(const Shapes& in, int tp) const {
 TensorParallelTraffic Linear::tp_traffic(const Shapes& in, const LayerRun& run) const {
   output_shape(in);
   if (run.tp <= 1) return {};
-  const double rows = static_cast<double>(leading_elements(in[0]) * run.batch), e = value_bytes(run.precision);
+  const double rows = static_cast<double>(leading_elements(in[0]) * run.batch);
+  const double e = value_bytes(between_gemms(run.precision));  // outputs and input gradients (bf16 under fp8)
   if (split_ == TensorSplit::column) return {0, rows * static_cast<double>(in[0].back()) * e};
   if (split_ == TensorSplit::row) return {rows * static_cast<double>(units_) * e, 0};
   return {};
@@ -64,7 +65,7 @@ LayerKernels Linear::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
   k.forward = {gemm(gpu, {rows, units, features, 1, run.precision})};           // y = x W (+ b in the epilogue)
   k.backward_data = {gemm(gpu, {rows, features, units, 1, run.precision})};     // dx = dy W^T
   k.backward_weight = {gemm(gpu, {features, units, rows, 1, run.precision})};   // dW = x^T dy
-  if (bias_) k.backward_weight.push_back(row_reduction(units, rows, run.precision)[0]);
+  if (bias_) k.backward_weight.push_back(row_reduction(units, rows, between_gemms(run.precision))[0]);
   return k;
 }
 

@@ -23,6 +23,12 @@ std::vector<bool> sharded_outputs(const Network& net, int tp) {
   return sharded;
 }
 
+// Layers whose work is GEMMs: under fp8 training they run in fp8, every other layer in bf16
+// (Transformer Engine's recipe: fp8 Linear GEMMs, higher precision elsewhere).
+bool gemm_layer(const std::string& type) {
+  return type == "dense" || type == "attention" || type == "conv2d" || type == "conv2d_transpose";
+}
+
 // Layers that keep their input for backward.
 bool keeps_input(const std::string& type) {
   return type == "conv2d" || type == "conv2d_transpose" || type == "dense" || type == "batch_norm" ||
@@ -48,7 +54,10 @@ bool relu_output_held_by_consumer(const Network& net, std::size_t node) {
 std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run) {
   const LayerRun local{run.micro_batch, run.precision, run.tp, run.channels_last, run.flash_attention};
   const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last, run.flash_attention};
-  const double e = bytes_per_element(run.precision);
+  // Values passed between layers: bf16 under fp8 training, whose casts to fp8 happen inside the GEMM layers.
+  const double e = bytes_per_element(run.precision == Precision::fp8 ? Precision::bf16 : run.precision);
+  LayerRun local_values = local, whole_values = whole;
+  if (run.precision == Precision::fp8) local_values.precision = whole_values.precision = Precision::bf16;
   std::vector<LayerCost> costs;
   std::vector<LayerKernels> kernels;
   for (std::size_t netix = 0; netix < model.networks.size(); ++netix) {
@@ -64,19 +73,21 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
         from_layer |= static_cast<bool>(src.layer);
         if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = (in[k].back() + run.tp - 1) / run.tp;
       }
+      const bool gemm = gemm_layer(n.layer->type());
+      const LayerRun& at = gemm ? local : local_values;
       LayerCost c;
       c.node = &n;
       c.network = static_cast<int>(netix);
       c.index = static_cast<int>(i);
       c.unit = net.name() + "/" + n.name.substr(0, n.name.find('.'));
-      c.forward_flops = n.layer->forward_flops(n.input_shapes, whole);
-      c.tp = n.layer->tp_traffic(in, local);
+      c.forward_flops = n.layer->forward_flops(n.input_shapes, gemm ? whole : whole_values);
+      c.tp = n.layer->tp_traffic(in, at);
       c.params = static_cast<double>(n.layer->params_per_rank(in, run.tp));
       c.tensors = c.params > 0 ? 2 : 0;
-      c.activation_bytes = relu_output_held_by_consumer(net, i) ? 0 : n.layer->activation_bytes(in, local);
+      c.activation_bytes = relu_output_held_by_consumer(net, i) ? 0 : n.layer->activation_bytes(in, at);
       for (const Shape& s : in) c.input_bytes += static_cast<double>(elements(s)) * static_cast<double>(run.micro_batch) * e;
       c.output_bytes = static_cast<double>(elements(n.output)) * static_cast<double>(run.micro_batch) * e;
-      LayerKernels k = n.layer->kernels(gpu, in, local);
+      LayerKernels k = n.layer->kernels(gpu, in, at);
       if (!from_layer) k.backward_data.clear();  // fed only by network inputs: no input gradient to compute
       costs.push_back(std::move(c));
       kernels.push_back(std::move(k));
