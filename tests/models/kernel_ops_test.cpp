@@ -79,6 +79,19 @@ TEST_CASE("reference: H100 best-shape bf16 matmul within 10 % of 794.5 TFLOP/s [
   CHECK(predicted == Approx(794.5).epsilon(0.10));
 }
 
+TEST_CASE("SIMT GEMMs reach the spec's measured fraction of the vector peak; tensor GEMMs ignore it") {
+  // [DB] DeepBench V100 SGEMM 1760x7000x1760 12.85 TFLOP/s and [CUTLASS] A100 SIMT SGEMM 3456x4096x4096
+  // 17.2 TFLOP/s: each GPU's simt_matmul is fitted to its row.
+  const GpuSpec v100 = shipped("v100-sxm2-16gb"), a100 = shipped("a100-sxm4-80gb");
+  CHECK(v100.simt_matmul_fraction < 1);
+  const Kernel k = gemm(v100, {1760, 7000, 1760, 1, Precision::fp32});
+  CHECK(k.work.unit == MathUnit::vector);
+  CHECK(k.work.math_efficiency == Approx(v100.simt_matmul_fraction));
+  CHECK(gemm_tflops(v100, 1760, 7000, 1760, Precision::fp32) == Approx(12.85).epsilon(0.03));
+  CHECK(gemm_tflops(a100, 3456, 4096, 4096, Precision::fp32) == Approx(17.22).epsilon(0.03));
+  CHECK(gemm(a100, {4096, 4096, 4096, 1, Precision::bf16}).work.math_efficiency == 1.0);
+}
+
 TEST_CASE("before Hopper a GEMM tile's epilogue is serial; short K pays for it") {
   // A CTA writes its output tile into L2 after its main loop (CUTLASS 2.x); Hopper's warp-specialized
   // kernels overlap that with the next tile, so only the pipeline fill remains serial there.

@@ -98,7 +98,8 @@ KernelTime estimate_kernel(const GpuSpec& gpu, const KernelLaunch& launch, const
   if (issued > 0) {
     const double sm_rate = gpu.peak(work.precision, work.unit) / sms;
     const bool tensor = work.unit == MathUnit::tensor;
-    const double efficiency = tensor ? gpu.matmul_fraction : std::clamp(work.active_lanes, 1.0 / kWarpLanes, 1.0);
+    const double efficiency =
+        tensor ? gpu.matmul_fraction : std::clamp(work.active_lanes, 1.0 / kWarpLanes, 1.0) * work.math_efficiency;
     const double math_s = issued * share / (sm_rate * efficiency);
     t.compute_s = math_s + rounds * work.block_latency_cycles / clock;
     // Too few independent instructions per scheduler leave the vector pipe idle between dependent ones.

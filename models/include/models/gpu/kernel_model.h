@@ -42,6 +42,7 @@ struct KernelWork {
   MathUnit unit = MathUnit::vector;
   double active_lanes = 1.0;  // mean fraction of a warp's lanes doing the math (branch divergence)
   double ilp = 1.0;           // independent math instructions per warp between dependent ones
+  double math_efficiency = 1.0;  // of the vector unit's rate the instruction mix reaches (SIMT GEMMs: measured)
   std::array<GlobalAccess, kMaxGlobalAccesses> global{};
   int global_count = 0;
   SharedAccess shared;
