@@ -8,6 +8,7 @@
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
+#include "workloads/scenario.h"
 #include "workloads/training/framework_profile.h"
 
 using namespace hpcsim;
@@ -54,17 +55,41 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 TEST_CASE("every configs/frameworks file parses", "[framework]") {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const std::vector<std::string> names = catalog.names("frameworks");
-  CHECK(names == std::vector<std::string>{"jax", "megatron", "mxnet", "pytorch", "tensorflow"});
+  CHECK(names == std::vector<std::string>{"jax", "megatron", "mxnet", "pytorch", "pytorch1", "tensorflow"});
   for (const std::string& name : names) {
     const FrameworkProfile f = shipped(name);
     CHECK(f.name == name);
-    for (const ExecutionMode* m : {&f.eager, &f.compiled}) {
-      CHECK(m->dispatch_s > 0);
-      CHECK(m->dispatch_s < 100e-6);
-    }
+    CHECK(f.eager.dispatch_s > 0);
+    CHECK(f.eager.dispatch_s < 100e-6);
+    if (!f.has_compiled) continue;  // PyTorch 1.x: no compiler
+    CHECK(f.compiled.dispatch_s > 0);
     // Compiling never dispatches more slowly nor fuses less than eager execution.
     CHECK(f.compiled.dispatch_s <= f.eager.dispatch_s);
     CHECK(static_cast<int>(f.compiled.fusion) >= static_cast<int>(f.eager.fusion));
+  }
+}
+
+TEST_CASE("PyTorch 1.x: separate bias passes, per-tensor optimizers, no compiler, no fused attention",
+          "[framework]") {
+  const FrameworkProfile old = shipped("pytorch1"), now = shipped("pytorch");
+  CHECK_FALSE(old.has_compiled);
+  CHECK(now.has_compiled);
+  CHECK_FALSE(old.linear_bias_epilogue);
+  CHECK(now.linear_bias_epilogue);
+  CHECK(old.optimizer == OptimizerImpl::unfused);
+  CHECK_FALSE(old.flash_attention);
+  CHECK(old.eager.dispatch_s == Approx(now.eager.dispatch_s));
+  // compile: true has nothing to run on it: an error at the key.
+  const std::string text =
+      "cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 1}\n"
+      "workload: {model: bert-base, seq_len: 128, batch_per_gpu: 8, precision: bf16, optimizer: adamw,\n"
+      "           framework: pytorch1, compile: true}\n";
+  try {
+    parse_scenario(parse_config_text(text, "old.yaml"), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR), "old");
+    FAIL("compile: true was accepted for PyTorch 1.x");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("old.yaml:3:") != std::string::npos);
+    CHECK(std::string(e.what()).find("has no compiler") != std::string::npos);
   }
 }
 

@@ -2,6 +2,8 @@
 // each checked against a hand count in the comment beside it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <memory>
 #include <string>
 
@@ -217,6 +219,48 @@ TEST_CASE("attention-probability dropout: its own pass when unfused, on chip whe
   CHECK(dropped.kernels(gpu, in, fused).forward.size() == plain.kernels(gpu, in, fused).forward.size());
   CHECK(dropped.activation_bytes(in, fused) == plain.activation_bytes(in, fused));
   CHECK_THROWS_AS(Attention({.heads = 16, .dropout = 1.0}), std::invalid_argument);
+}
+
+TEST_CASE("op by op: eager attention scales, masks and merges heads in passes; eager biases take a pass") {
+  const GpuSpec gpu = a100();
+  const Shapes in{{128, 1024}};
+  Attention att({.heads = 16, .dropout = 0.1});
+  auto names = [](const std::vector<Kernel>& ks) {
+    std::vector<std::string> out;
+    for (const Kernel& k : ks) out.push_back(k.name);
+    return out;
+  };
+  auto has = [](const std::vector<std::string>& v, const std::string& name) {
+    return std::find(v.begin(), v.end(), name) != v.end();
+  };
+  LayerRun eager{32, Precision::fp16};
+  eager.flash_attention = false;
+  eager.op_by_op = true;
+  const LayerKernels e = att.kernels(gpu, in, eager);
+  const std::vector<std::string> f = names(e.forward), b = names(e.backward_data);
+  for (const char* k : {"attention_scale", "attention_mask", "merge_heads_copy"}) CHECK(has(f, k));
+  for (const char* k : {"attention_scale_backward", "merge_heads_copy_backward"}) CHECK(has(b, k));
+  // Scaled and masked before the softmax.
+  const auto scale = std::find(f.begin(), f.end(), "attention_scale");
+  const auto soft = std::find_if(f.begin(), f.end(), [](const std::string& n) { return n.starts_with("softmax"); });
+  CHECK(scale < soft);
+  // A fusing compiler (op_by_op false) or FlashAttention folds them away.
+  LayerRun compiled = eager;
+  compiled.op_by_op = false;
+  CHECK_FALSE(has(names(att.kernels(gpu, in, compiled).forward), "attention_scale"));
+  LayerRun flash = eager;
+  flash.flash_attention = true;
+  CHECK_FALSE(has(names(att.kernels(gpu, in, flash).forward), "merge_heads_copy"));
+  CHECK(estimate_op(gpu, e.forward).time_s > estimate_op(gpu, att.kernels(gpu, in, compiled).forward).time_s);
+  // A dense layer's bias: in the GEMM epilogue, or a pass over the output of its own (PyTorch 1.x).
+  Linear dense(4096);
+  LayerRun separate{32, Precision::fp16};
+  separate.bias_epilogue = false;
+  CHECK(dense.kernels(gpu, in, {32, Precision::fp16}).forward.size() == 1);
+  const LayerKernels d = dense.kernels(gpu, in, separate);
+  REQUIRE(d.forward.size() == 2);
+  CHECK(d.forward[1].name == "bias_add");
+  CHECK(Linear(4096, false).kernels(gpu, in, separate).forward.size() == 1);  // no bias, no pass
 }
 
 TEST_CASE("merges and reshapes") {

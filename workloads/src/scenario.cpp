@@ -64,7 +64,7 @@ const Schema& scenario_schema() {
                                optional("ffn", positive_int()),
                                optional("vocab", positive_int()),
                                required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8"})),
-                               optional("framework", Schema::one_of({"pytorch", "tensorflow", "mxnet", "jax", "megatron"})),
+                               optional("framework", Schema::one_of({"pytorch", "pytorch1", "tensorflow", "mxnet", "jax", "megatron"})),
                                required("optimizer", Schema::one_of(optimizer_names())),
                                optional("optimizer_impl", Schema::one_of({"unfused", "foreach", "fused"})),
                                optional("compile", Schema::boolean()),
@@ -422,6 +422,9 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
     s.framework = load_framework_profile(catalog, pytorch);
   }
   if (!s.workload.optimizer_impl_given) s.workload.optimizer_impl = s.framework.optimizer;
+  if (s.workload.compile && !s.framework.has_compiled) {
+    throw ConfigError(w.at("compile").loc(), "framework " + s.framework.name + " has no compiler to run compile: true");
+  }
   if (const ConfigNode* dataset = w.find("dataset")) {
     s.dataset = load_dataset_spec(catalog, *dataset);
     if (!s.dataset->synthetic && !s.storage_spec) {

@@ -153,6 +153,18 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
     k.forward.push_back(batched(gpu, "context", d.sq, d.hd, d.skv, bh, core));
   }
   k.forward.insert(k.forward.end() - 1, probability_dropout.forward.begin(), probability_dropout.forward.end());
+  // Op by op (e.g. BERT's modeling.py in eager PyTorch), the scores are scaled and masked by passes of their
+  // own before the softmax, the scaling differentiated by another, and the heads' context merged back into
+  // one [tokens, width] tensor by a copy each way; fused attention, or a fusing compiler, folds them away.
+  const bool separate_score_ops = !fused && run.op_by_op;
+  const double score_elements = static_cast<double>(bh * d.sq * d.skv);
+  const double context_elements = static_cast<double>(rows_q * d.q_width());
+  if (separate_score_ops) {
+    const auto after_scores = k.forward.begin() + (d.self ? 2 : 3);  // the projections, then the scores
+    k.forward.insert(after_scores, {pointwise("attention_scale", score_elements, 1, 1, 1, core),
+                                    pointwise("attention_mask", score_elements, 1, 1, 1, core)});
+    k.forward.push_back(pointwise("merge_heads_copy", context_elements, 0, 1, 1, core));
+  }
   // Backward of the core: flash attention's one fused kernel (scores recomputed on chip), or four batched
   // products (dV, dP, dQ, dK) around the softmax gradient through HBM; the unfused path does not skip
   // the masked half of a causal score matrix.
@@ -163,6 +175,7 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
     k.backward_data.push_back(batched(gpu, "dp", d.sq, d.skv, d.hd, bh, core));
     for (const Kernel& kernel : probability_dropout.backward_data) k.backward_data.push_back(kernel);
     for (const Kernel& kernel : softmax(bh * d.sq, d.skv, core, true)) k.backward_data.push_back(kernel);
+    if (separate_score_ops) k.backward_data.push_back(pointwise("attention_scale_backward", score_elements, 1, 1, 1, core));
     k.backward_data.push_back(batched(gpu, "dq", d.sq, d.hd, d.skv, bh, core));
     k.backward_data.push_back(batched(gpu, "dk", d.skv, d.hd, d.sq, bh, core));
   }
@@ -170,6 +183,7 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   // Output projection.
   k.forward.push_back(batched(gpu, "out", rows_q, d.dq, d.q_width(), 1, p));
   k.backward_data.push_back(batched(gpu, "out_dx", rows_q, d.q_width(), d.dq, 1, p));
+  if (separate_score_ops) k.backward_data.push_back(pointwise("merge_heads_copy_backward", context_elements, 0, 1, 1, core));
   k.backward_weight.push_back(batched(gpu, "out_dw", d.q_width(), d.dq, rows_q, 1, p));
   if (c_.bias) {
     k.backward_weight.push_back(row_reduction(d.q_width() + d.kv_width(), rows_q, core)[0]);

@@ -63,6 +63,10 @@ LayerKernels Linear::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
   const std::int64_t units = local_units(run.tp);
   LayerKernels k;
   k.forward = {gemm(gpu, {rows, units, features, 1, run.precision})};           // y = x W (+ b in the epilogue)
+  // Without a bias epilogue the output is written with the bias first and read back by the GEMM (beta = 1).
+  if (bias_ && !run.bias_epilogue) {
+    k.forward.push_back(pointwise("bias_add", static_cast<double>(rows * units), 1, 1, 1, between_gemms(run.precision)));
+  }
   k.backward_data = {gemm(gpu, {rows, features, units, 1, run.precision})};     // dx = dy W^T
   k.backward_weight = {gemm(gpu, {features, units, rows, 1, run.precision})};   // dW = x^T dy
   if (bias_) k.backward_weight.push_back(row_reduction(units, rows, between_gemms(run.precision))[0]);

@@ -1,5 +1,7 @@
 #include "workloads/training/framework_profile.h"
 
+#include "configs/config_error.h"
+
 namespace hpcsim {
 
 namespace {
@@ -33,13 +35,14 @@ const Schema& framework_profile_schema() {
   static const Schema schema = Schema::map({
       optional("extends", Schema::string()),
       required("eager", mode_schema()),
-      required("compiled", mode_schema()),
+      optional("compiled", mode_schema()),
       required("compiled_by_default", Schema::boolean()),
       required("loader_workers_per_gpu", Schema::integer().at_least(0)),
       required("optimizer", Schema::one_of({"unfused", "foreach", "fused"})),
       required("memory_format", Schema::one_of({"nchw", "nhwc"})),
       required("overlaps_gradient_reduce", Schema::boolean()),
       required("attention", Schema::one_of({"flash", "unfused"})),
+      optional("linear_bias", Schema::one_of({"epilogue", "separate"})),
   });
   return schema;
 }
@@ -49,13 +52,18 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   FrameworkProfile f;
   f.name = std::move(name);
   f.eager = parse_mode(node.at("eager"));
-  f.compiled = parse_mode(node.at("compiled"));
+  f.has_compiled = node.has("compiled");
+  if (f.has_compiled) f.compiled = parse_mode(node.at("compiled"));
   f.compiled_by_default = node.get_bool("compiled_by_default");
   f.loader_workers_per_gpu = static_cast<int>(node.get_int("loader_workers_per_gpu"));
   f.optimizer = optimizer_of(node.get_string("optimizer"));
   f.channels_last = node.get_string("memory_format") == "nhwc";
   f.overlaps_gradient_reduce = node.get_bool("overlaps_gradient_reduce");
   f.flash_attention = node.get_string("attention") == "flash";
+  f.linear_bias_epilogue = node.get_string_or("linear_bias", "epilogue") == "epilogue";
+  if (f.compiled_by_default && !f.has_compiled) {
+    throw ConfigError(node.at("compiled_by_default").loc(), "compiled_by_default needs a compiled: mode");
+  }
   return f;
 }
 

@@ -52,8 +52,11 @@ bool relu_output_held_by_consumer(const Network& net, std::size_t node) {
 }  // namespace
 
 std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run) {
-  const LayerRun local{run.micro_batch, run.precision, run.tp, run.channels_last, run.flash_attention};
-  const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last, run.flash_attention};
+  const bool op_by_op = run.fusion == FusionScope::none;
+  const LayerRun local{run.micro_batch, run.precision, run.tp, run.channels_last, run.flash_attention,
+                       run.linear_bias_epilogue, op_by_op};
+  const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last, run.flash_attention,
+                       run.linear_bias_epilogue, op_by_op};
   // Values passed between layers: bf16 under fp8 training, whose casts to fp8 happen inside the GEMM layers.
   const double e = bytes_per_element(run.precision == Precision::fp8 ? Precision::bf16 : run.precision);
   LayerRun local_values = local, whole_values = whole;

@@ -28,6 +28,11 @@ struct LayerRun {
   bool channels_last = true;
   // 16-bit self-attention as one fused kernel each way (FlashAttention, 2022 on); else scores through HBM.
   bool flash_attention = true;
+  // A dense layer adds its bias in the GEMM epilogue; else with a pass of its own over the output.
+  bool bias_epilogue = true;
+  // Op-by-op execution (eager, no fusing compiler): small elementwise steps inside a layer are kernels of
+  // their own, e.g. unfused attention's score scaling and masking and its head-merging copy.
+  bool op_by_op = false;
 };
 
 // Activations a tensor-parallel layer all-reduces over its tp group per pass (bytes per GPU).

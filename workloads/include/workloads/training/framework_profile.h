@@ -26,12 +26,16 @@ struct FrameworkProfile {
   std::string name;
   ExecutionMode eager;     // the framework's ordinary execution (op by op)
   ExecutionMode compiled;  // its compiler: torch.compile, XLA (jax.jit, jit_compile=True), hybridize
+  bool has_compiled = true;  // false: the framework has no compiler (compile: true is an error)
   bool compiled_by_default = false;  // jax: a training step is a jitted function
   int loader_workers_per_gpu = 0;    // 0: samples are loaded by the training process itself
   OptimizerImpl optimizer = OptimizerImpl::foreach;
   bool channels_last = false;            // default image layout: NHWC (true) or NCHW
   bool overlaps_gradient_reduce = true;  // data-parallel gradients reduced during backward (DDP buckets)
   bool flash_attention = true;           // fused attention kernels for 16-bit self-attention
+  // A dense layer's bias added in the GEMM's epilogue (cuBLASLt) rather than by a pass of its own over the
+  // output (PyTorch before 1.12 copies the bias into the output and runs the GEMM with beta = 1).
+  bool linear_bias_epilogue = true;
 
   // The mode a run gets: compiled when asked for (compile: true) or when the framework always compiles.
   const ExecutionMode& mode(bool compile) const { return compile || compiled_by_default ? compiled : eager; }

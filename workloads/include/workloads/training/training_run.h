@@ -35,8 +35,9 @@ struct TrainingRun {
   IssueMode issue;                        // default: no dispatch cost (GPU time only)
   FusionScope fusion = FusionScope::none;
   bool channels_last = true;            // image tensors NHWC (else NCHW: tensor-core convolutions transpose)
-  bool overlap_gradient_reduce = true;
-  bool flash_attention = true;          // fused attention kernels where the precision allows  // DDP buckets during backward; false: one reduce after backward
+  bool overlap_gradient_reduce = true;  // DDP buckets during backward; false: one reduce after backward
+  bool flash_attention = true;          // fused attention kernels where the precision allows
+  bool linear_bias_epilogue = true;     // dense-layer biases added in the GEMM epilogue, not by a pass
   bool record_timeline = false;  // fill ModelStepReport::timeline
 };
 
