@@ -115,6 +115,29 @@ TEST_CASE("scenario: length-binned BERT runs at its bins' lengths and counts rea
   CHECK(*f.result.tokens_per_s == Approx(*p.result.tokens_per_s * 255.83 / 512).epsilon(0.001));
 }
 
+TEST_CASE("GNMT on WMT16: pairs in 10-token buckets, real tokens counted as the trainer does", "[lengths]") {
+  const SequenceLengths wmt = load_sequence_lengths(catalog(), ConfigNode::make_scalar("wmt16-en-de-gnmt-50", {}));
+  CHECK(wmt.max_length() == 50);
+  CHECK(wmt.samples() == Approx(3498161));  // the MLPerf v0.5 log's pairs after the 50-token filter
+  CHECK(wmt.tokens_per_sample == Approx(51));
+  const auto buckets = binned_batch_lengths(wmt, 10, 128, 1);
+  REQUIRE(buckets.size() == 5);
+  for (std::size_t i = 0; i < buckets.size(); ++i) CHECK(buckets[i].length == 10 * static_cast<std::int64_t>(i + 1));
+  const std::string text =
+      "cluster: {node: dgx-a100-40gb, nodes: 1, gpus_per_node: 1}\n"
+      "workload: {model: gnmt, seq_len: 50, batch_per_gpu: 128, precision: fp16, optimizer: adam,\n"
+      "           sequence_lengths: wmt16-en-de-gnmt-50, length_bin: 10}\n";
+  const Scenario s = parse_scenario(parse_config_text(text, "gnmt.yaml"), catalog(), "gnmt");
+  const ModelStepReport r = simulate_scenario(s);
+  REQUIRE(r.result.tokens_per_s);
+  CHECK(*r.result.tokens_per_s == Approx(51 * r.result.samples_per_s));
+  // Shorter batches than the 50-token maximum: more pairs per second than at seq_len for every pair.
+  const std::string full = "cluster: {node: dgx-a100-40gb, nodes: 1, gpus_per_node: 1}\n"
+                           "workload: {model: gnmt, seq_len: 50, batch_per_gpu: 128, precision: fp16, optimizer: adam}\n";
+  const ModelStepReport f = simulate_scenario(parse_scenario(parse_config_text(full, "full.yaml"), catalog(), "full"));
+  CHECK(r.result.samples_per_s > 1.3 * f.result.samples_per_s);
+}
+
 TEST_CASE("scenario: sequence-length errors name their key", "[lengths]") {
   CHECK(error_of(", length_bin: 64").find("lengths.yaml:3:") != std::string::npos);
   CHECK(error_of(", length_bin: 64").find("needs workload.sequence_lengths") != std::string::npos);

@@ -47,6 +47,7 @@ std::vector<PaddedLength> binned_batch_lengths(const SequenceLengths& lengths, s
 SequenceLengths parse_sequence_lengths(const ConfigNode& node, std::string name) {
   static const Schema schema = Schema::map({
       optional("max_length", Schema::integer().at_least(1)),
+      optional("tokens_per_sample", Schema::number().positive()),
       required("counts", Schema::list(Schema::number().at_least(0))),
   });
   schema.validate(node);
@@ -60,6 +61,7 @@ SequenceLengths parse_sequence_lengths(const ConfigNode& node, std::string name)
                                       std::to_string(s.max_length()) + " entries (one per length 1 to max_length)");
   }
   if (!(s.samples() > 0)) throw ConfigError(counts.loc(), "counts holds no samples");
+  s.tokens_per_sample = node.get_number_or("tokens_per_sample", 0.0);
   return s;
 }
 

@@ -102,12 +102,15 @@ ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline) {
   ModelStepReport report =
       s.length_mix.empty() ? simulate_training_step(s.workload.built, s.cluster, run) : simulate_length_mix(s, run);
   if (s.sequence_lengths) {
-    // Throughput in real tokens: each sample's token inputs hold the distribution's mean, not seq_len.
+    // Throughput in real tokens: the distribution's own count per sample, or each of the sample's token
+    // inputs holding the distribution's mean, not seq_len.
     const Model& model = s.workload.built;
     const double inputs = model.tokens_per_sample > 0 ? static_cast<double>(model.tokens_per_sample) /
                                                             static_cast<double>(model.token_input_length())
                                                       : 1.0;
-    report.result.tokens_per_s = report.result.samples_per_s * inputs * s.sequence_lengths->mean();
+    const SequenceLengths& lengths = *s.sequence_lengths;
+    const double per_sample = lengths.tokens_per_sample > 0 ? lengths.tokens_per_sample : inputs * lengths.mean();
+    report.result.tokens_per_s = report.result.samples_per_s * per_sample;
   }
   if (s.dataset) {
     // One loader per data-parallel replica (pipeline and tensor-parallel ranks share their replica's

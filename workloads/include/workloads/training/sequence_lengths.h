@@ -14,6 +14,9 @@ namespace hpcsim {
 struct SequenceLengths {
   std::string name;
   std::vector<double> counts;  // counts[i]: samples of i + 1 tokens; the last entry is the maximum length
+  // Real tokens a trainer counts per sample, when that is not the histogram's mean (a translation pair's
+  // source plus target, where the histogram holds the longer side that padding follows); 0: the mean.
+  double tokens_per_sample = 0;
   std::int64_t max_length() const { return static_cast<std::int64_t>(counts.size()); }
   double samples() const;
   double mean() const;  // real tokens per sample
