@@ -1,5 +1,6 @@
 // The public validation set (configs/validation): every case runs, the table is printed, and the
-// accuracy the issue asks for is checked (tagged [!mayfail]: not met yet, see docs/validation.md).
+// accuracy the issue asks for is checked: the MAPE as a hard test, the worst case tagged [!mayfail] (not
+// met yet, see docs/validation.md).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -93,11 +94,15 @@ TEST_CASE("the validation table is the same on every run", "[validation]") {
   CHECK(render_validation(again, ValidationFormat::csv) == render_validation(public_report(), ValidationFormat::csv));
 }
 
-TEST_CASE("public validation accuracy: MAPE at most 15 %, worst case under 35 %", "[validation][!mayfail]") {
+TEST_CASE("public validation accuracy: MAPE at most 15 %", "[validation]") {
+  const ValidationReport& report = public_report();
+  CHECK(report.mape <= 0.15);
+}
+
+TEST_CASE("public validation accuracy: worst case under 35 %", "[validation][!mayfail]") {
   const ValidationReport& report = public_report();
   REQUIRE(report.worst >= 0);
   INFO("worst case " << report.rows[report.worst].id);
-  CHECK(report.mape <= 0.15);
   CHECK(std::abs(report.rows[report.worst].error) < 0.35);
 }
 
