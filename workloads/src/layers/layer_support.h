@@ -12,10 +12,6 @@ namespace hpcsim::layer_support {
 const Shape& single_input(const Shapes& in, std::size_t rank, const char* what);
 
 inline double value_bytes(Precision p) { return bytes_per_element(p); }
-// What a layer's tensors between GEMMs are kept in: fp8 training (NVIDIA Transformer Engine's recipe) runs
-// only the GEMMs in fp8 and everything else (attention's core, norms, activations, the values layers pass
-// on) in bf16.
-inline Precision between_gemms(Precision p) { return p == Precision::fp8 ? Precision::bf16 : p; }
 // Bytes of `batch` samples of a shape.
 double batch_bytes(const Shape& shape, const LayerRun& run);
 double batch_elements(const Shape& shape, const LayerRun& run);

@@ -58,9 +58,9 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
   const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last, run.flash_attention,
                        run.linear_bias_epilogue, op_by_op};
   // Values passed between layers: bf16 under fp8 training, whose casts to fp8 happen inside the GEMM layers.
-  const double e = bytes_per_element(run.precision == Precision::fp8 ? Precision::bf16 : run.precision);
+  const double e = bytes_per_element(between_gemms(run.precision));
   LayerRun local_values = local, whole_values = whole;
-  if (run.precision == Precision::fp8) local_values.precision = whole_values.precision = Precision::bf16;
+  local_values.precision = whole_values.precision = between_gemms(run.precision);
   std::vector<LayerCost> costs;
   std::vector<LayerKernels> kernels;
   for (std::size_t netix = 0; netix < model.networks.size(); ++netix) {
