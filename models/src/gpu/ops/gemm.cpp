@@ -104,7 +104,7 @@ Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& s, CtaTile tile, GemmOpe
   if (!aligned) w.shared = {a.bytes + b.bytes, std::min(a_width, b_width), 1};
   // Each tile waits for its first stage from HBM before the tensor cores start. Before Hopper a CTA also
   // writes its output tile after its main loop, staged through shared memory into L2, while its math units
-  // idle (CUTLASS 2.x's epilogue); Hopper's warp-specialized kernels overlap that with the next tile's loads.
+  // idle (CUTLASS 2.x's epilogue, and AMD's); Hopper's warp-specialized kernels overlap it with the next tile.
   w.block_latency_cycles = gpu.memory.hbm_latency_cycles;
   if (!multicasts(gpu)) {
     const double l2_bytes_per_cycle_per_sm = gpu.memory.l2_bandwidth / gpu.sm_count / gpu.boost_clock_hz;
