@@ -135,6 +135,9 @@ def check_run_parallelism_errors():
 def check_list_and_version():
     proc = hpcsim("list")
     expect(proc.returncode == 0 and "a100-sxm4-80gb" in proc.stdout and "ib-hdr" in proc.stdout, "list", proc)
+    proc = hpcsim("list", "sequence-lengths")
+    expect(proc.returncode == 0 and "wikipedia-bert-512" in proc.stdout and "wmt16-en-de-gnmt-50" in proc.stdout,
+           "list sequence-lengths", proc)
     proc = hpcsim("list", "storage")
     expect(proc.returncode == 0 and "lustre-hdd" in proc.stdout and "gpus:" not in proc.stdout, "list storage", proc)
     expect_bad_input(hpcsim("list", "toasters"), "toasters")
