@@ -35,17 +35,24 @@ ValidationReport run_validation(const std::filesystem::path& dir, const SpecCata
     }
   }
 
-  double sum = 0;
+  double sum = 0, prediction_sum = 0;
   for (std::size_t i = 0; i < report.rows.size(); ++i) {
     ValidationRow& row = report.rows[i];
     row.error = (row.predicted - row.measured) / row.measured;  // the schemas require measured > 0
     row.band = validation_error_band(row.trust);
     sum += std::abs(row.error);
+    if (row.calibrates.empty()) {
+      prediction_sum += std::abs(row.error);
+    } else {
+      ++report.calibration_rows;
+    }
     if (report.worst < 0 || std::abs(row.error) > std::abs(report.rows[report.worst].error)) {
       report.worst = static_cast<int>(i);
     }
   }
   if (!report.rows.empty()) report.mape = sum / static_cast<double>(report.rows.size());
+  const auto predictions = static_cast<double>(report.rows.size()) - report.calibration_rows;
+  if (predictions > 0) report.prediction_mape = prediction_sum / predictions;
   return report;
 }
 

@@ -57,6 +57,7 @@ const Schema& microbenchmarks_schema() {
                                                          required("source", Schema::string()),
                                                          optional("trust", Schema::string()),
                                                          optional("note", Schema::string())})),
+                       optional("calibrates", Schema::string()),
                    }))
           .non_empty())});
   return schema;
@@ -181,6 +182,7 @@ std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& fil
     }
     row.trust = measured.get_string_or("trust", "");
     row.source = measured.get_string("source");
+    row.calibrates = entry.get_string_or("calibrates", "");
     row.file = file.filename().string();
     rows.push_back(std::move(row));
   }

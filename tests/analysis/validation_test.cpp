@@ -94,6 +94,26 @@ TEST_CASE("the validation table is the same on every run", "[validation]") {
   CHECK(render_validation(again, ValidationFormat::csv) == render_validation(public_report(), ValidationFormat::csv));
 }
 
+TEST_CASE("calibration rows are marked and left out of the prediction MAPE", "[validation]") {
+  const ValidationReport& report = public_report();
+  int calibration = 0;
+  double sum = 0;
+  for (const ValidationRow& row : report.rows) {
+    if (!row.calibrates.empty()) {
+      ++calibration;
+      CHECK(row.kind == "gemm");  // the GPU fractions fitted to GEMM measurements
+      continue;
+    }
+    sum += std::abs(row.error);
+  }
+  CHECK(calibration == report.calibration_rows);
+  CHECK(calibration >= 4);
+  CHECK(report.prediction_mape == Approx(sum / static_cast<double>(report.rows.size() - calibration)));
+  const std::string table = render_validation(report, ValidationFormat::table);
+  CHECK(table.find("calibration rows (fit)") != std::string::npos);
+  CHECK(render_validation(report, ValidationFormat::markdown).find("(fit) |") != std::string::npos);
+}
+
 TEST_CASE("public validation accuracy: MAPE at most 15 %", "[validation]") {
   const ValidationReport& report = public_report();
   CHECK(report.mape <= 0.15);

@@ -24,12 +24,17 @@ struct ValidationRow {
   std::string trust;      // the source's trust label
   std::string source;
   std::string file;       // the case file (microbenchmarks: microbenchmarks.yaml)
+  // Non-empty for a calibration row: the spec parameter fitted to this measurement (it checks the fit,
+  // it is not a prediction), e.g. "a100-sxm4-80gb achievable.matmul".
+  std::string calibrates;
   bool within_band() const;
 };
 
 struct ValidationReport {
   std::vector<ValidationRow> rows;  // training scenarios by file name, then microbenchmarks in file order
   double mape = 0;                  // mean |error| over every row
+  double prediction_mape = 0;       // mean |error| over the rows that are not calibration
+  int calibration_rows = 0;
   int worst = -1;                   // index of the row with the largest |error|; -1 when there are none
 };
 
