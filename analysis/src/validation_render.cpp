@@ -33,7 +33,7 @@ std::string summary_line(const ValidationReport& r) {
     s += "; worst " + w.id + " " + percent(w.error, true);
   }
   s += "; " + std::to_string(in_band(r)) + " of " + std::to_string(r.rows.size()) + " within their band";
-  if (r.calibration_rows > 0) {
+  if (r.calibration_rows > 0 && r.calibration_rows < static_cast<int>(r.rows.size())) {
     s += "; " + std::to_string(r.calibration_rows) + " calibration rows (fit): MAPE " + percent(r.prediction_mape, false) +
          " over the other " + std::to_string(static_cast<int>(r.rows.size()) - r.calibration_rows);
   }

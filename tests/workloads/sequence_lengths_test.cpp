@@ -146,6 +146,8 @@ TEST_CASE("scenario: sequence-length errors name their key", "[lengths]") {
   CHECK(error_of(", length_bin: 0, sequence_lengths: wikipedia-bert-512").find("lengths.yaml:3:") != std::string::npos);
   CHECK(error_of(", sequence_lengths: wikipedia-bert-512, pad_multiple: 8").find("needs workload.length_bin") !=
         std::string::npos);
+  CHECK(error_of(", sequence_lengths: wikipedia-bert-512, length_bin: 64, pad_multiple: 1024")
+            .find("is longer than the model's seq_len 512") != std::string::npos);
   // The histogram is for 512 tokens; a 128-token model cannot use it.
   try {
     parse_scenario(parse_config_text("cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 1}\n"

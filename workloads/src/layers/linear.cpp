@@ -63,7 +63,8 @@ LayerKernels Linear::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
   const std::int64_t units = local_units(run.tp);
   LayerKernels k;
   k.forward = {gemm(gpu, {rows, units, features, 1, run.precision})};           // y = x W (+ b in the epilogue)
-  // Without a bias epilogue the output is written with the bias first and read back by the GEMM (beta = 1).
+  // Without a bias epilogue the bias costs a pass over the output of its own (PyTorch 1.x copies it into the
+  // output before a beta = 1 GEMM, or runs matmul then add_ on 3-D inputs: the same traffic either way).
   if (bias_ && !run.bias_epilogue) {
     k.forward.push_back(pointwise("bias_add", static_cast<double>(rows * units), 1, 1, 1, between_gemms(run.precision)));
   }

@@ -113,7 +113,8 @@ InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const st
   // together decode decode_smt_speedup times what one does; beyond the hardware threads they only
   // time-share. Without workers the training process decodes on its own core.
   const int cores_per_gpu = std::max(1, total_cores(node) / gpus_per_node);
-  const int threads_per_gpu = cores_per_gpu * std::max(1, node.cpu.threads_per_core);
+  // The SMT speed-up is a two-thread figure: further hardware threads per core add nothing here.
+  const int threads_per_gpu = cores_per_gpu * std::clamp(node.cpu.threads_per_core, 1, 2);
   const int workers = std::max(1, loader.workers_per_gpu);
   r.decode_workers_per_gpu = std::min(workers, threads_per_gpu);
   const int paired = std::clamp(r.decode_workers_per_gpu - cores_per_gpu, 0, cores_per_gpu);

@@ -23,12 +23,6 @@ std::vector<bool> sharded_outputs(const Network& net, int tp) {
   return sharded;
 }
 
-// Layers whose work is GEMMs: under fp8 training they run in fp8, every other layer in bf16
-// (Transformer Engine's recipe: fp8 Linear GEMMs, higher precision elsewhere).
-bool gemm_layer(const std::string& type) {
-  return type == "dense" || type == "attention" || type == "conv2d" || type == "conv2d_transpose";
-}
-
 // Layers that keep their input for backward.
 bool keeps_input(const std::string& type) {
   return type == "conv2d" || type == "conv2d_transpose" || type == "dense" || type == "batch_norm" ||
@@ -59,8 +53,6 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
                        run.linear_bias_epilogue, op_by_op};
   // Values passed between layers: bf16 under fp8 training, whose casts to fp8 happen inside the GEMM layers.
   const double e = bytes_per_element(between_gemms(run.precision));
-  LayerRun local_values = local, whole_values = whole;
-  local_values.precision = whole_values.precision = between_gemms(run.precision);
   std::vector<LayerCost> costs;
   std::vector<LayerKernels> kernels;
   for (std::size_t netix = 0; netix < model.networks.size(); ++netix) {
@@ -76,14 +68,14 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
         from_layer |= static_cast<bool>(src.layer);
         if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = (in[k].back() + run.tp - 1) / run.tp;
       }
-      const bool gemm = gemm_layer(n.layer->type());
-      const LayerRun& at = gemm ? local : local_values;
+      LayerRun at = local, at_whole = whole;  // the layer's own precision (fp8 only where it has fp8 GEMMs)
+      at.precision = at_whole.precision = layer_precision(n.layer->type(), run.precision);
       LayerCost c;
       c.node = &n;
       c.network = static_cast<int>(netix);
       c.index = static_cast<int>(i);
       c.unit = net.name() + "/" + n.name.substr(0, n.name.find('.'));
-      c.forward_flops = n.layer->forward_flops(n.input_shapes, gemm ? whole : whole_values);
+      c.forward_flops = n.layer->forward_flops(n.input_shapes, at_whole);
       c.tp = n.layer->tp_traffic(in, at);
       c.params = static_cast<double>(n.layer->params_per_rank(in, run.tp));
       c.tensors = c.params > 0 ? 2 : 0;

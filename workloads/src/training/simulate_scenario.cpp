@@ -65,7 +65,8 @@ ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
     shares += w;
     step_s += w * r.result.step_time_s;
     model_flops += w * r.model_flops, hardware_flops += w * r.hardware_flops;
-    allreduce_s += w * r.allreduce_time_s, bubble += w * r.pipeline_bubble_fraction;
+    // The bubble fraction is of each step's pipeline phase: weighted by time as well as by share.
+    allreduce_s += w * r.allreduce_time_s, bubble += w * r.result.step_time_s * r.pipeline_bubble_fraction;
     const StepBreakdown& b = r.result.breakdown;
     breakdown.compute += w * b.compute, breakdown.communication_exposed += w * b.communication_exposed;
     breakdown.io_stall += w * b.io_stall, breakdown.pipeline_bubble += w * b.pipeline_bubble;
@@ -85,7 +86,7 @@ ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
   m.breakdown = breakdown;
   m.events = events;
   mixed.model_flops = model_flops / shares, mixed.hardware_flops = hardware_flops / shares;
-  mixed.allreduce_time_s = allreduce_s / shares, mixed.pipeline_bubble_fraction = bubble / shares;
+  mixed.allreduce_time_s = allreduce_s / shares, mixed.pipeline_bubble_fraction = bubble / step_s;
   m.samples_per_s = samples_per_step / m.step_time_s;
   m.tflops_per_gpu = mixed.model_flops / m.step_time_s / 1e12;
   m.hardware_tflops_per_gpu = mixed.hardware_flops / m.step_time_s / 1e12;

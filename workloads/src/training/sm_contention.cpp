@@ -1,5 +1,6 @@
 #include "sm_contention.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace hpcsim::training_detail {

@@ -23,12 +23,17 @@ double optimizer_state_bytes_per_param(OptimizerKind optimizer, Precision p) {
 TrainingMemory training_memory(const Model& model, std::int64_t batch_per_gpu, Precision precision,
                                OptimizerKind optimizer) {
   const double params = static_cast<double>(model.params());
-  const LayerRun run{batch_per_gpu, precision};
   TrainingMemory m;
   m.weights = params * weight_bytes_per_param(precision);
   m.gradients = params * gradient_bytes_per_param(precision);
   m.optimizer_state = params * optimizer_state_bytes_per_param(optimizer, precision);
-  for (const Network& net : model.networks) m.activations += net.activation_bytes(run);
+  for (const Network& net : model.networks) {
+    for (const LayerNode& n : net.nodes()) {
+      if (!n.layer) continue;
+      const LayerRun run{batch_per_gpu, layer_precision(n.layer->type(), precision)};
+      m.activations += n.layer->activation_bytes(n.input_shapes, run);
+    }
+  }
   return m;
 }
 

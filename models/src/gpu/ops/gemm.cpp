@@ -24,7 +24,9 @@ int access_width(std::int64_t leading_dim, double element_bytes) {
 
 // Hopper kernels run CTAs in clusters of two that share each A tile through TMA multicast (CUTLASS 3
 // default ClusterShape 2x1x1), halving A's traffic from L2.
-bool multicasts(const GpuSpec& gpu) { return gpu.compute_capability >= "9.0" && gpu.vendor != "amd"; }
+bool multicasts(const GpuSpec& gpu) {
+  return gpu.vendor != "amd" && !gpu.compute_capability.empty() && std::stod(gpu.compute_capability) >= 9.0;
+}
 
 }  // namespace
 

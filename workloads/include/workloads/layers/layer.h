@@ -38,6 +38,12 @@ struct LayerRun {
 // What tensors between GEMMs are kept in: fp8 training (NVIDIA Transformer Engine's recipe) runs only the
 // GEMMs in fp8 and everything else (attention's core, norms, activations, the values layers pass on) in bf16.
 inline Precision between_gemms(Precision p) { return p == Precision::fp8 ? Precision::bf16 : p; }
+// The precision a layer of `type` runs at under a step's `precision`: Transformer Engine provides fp8 for
+// dense layers and attention projections only, so under fp8 every other layer (convolutions and recurrent
+// layers included) runs in bf16.
+inline Precision layer_precision(const std::string& type, Precision precision) {
+  return type == "dense" || type == "attention" ? precision : between_gemms(precision);
+}
 
 // Activations a tensor-parallel layer all-reduces over its tp group per pass (bytes per GPU).
 struct TensorParallelTraffic {

@@ -14,8 +14,8 @@
 //
 // One data-parallel replica's pipeline (tp rank 0, cp rank 0) is simulated: every replica runs the same
 // timeline. A stage's gradient reduction runs the groups of all its tp ranks (each over dp x cp GPUs) at
-// once on the live fabric, sharing NICs and PCIe links; compute that starts meanwhile gets the SMs NCCL
-// leaves (node spec collective_sms). Tensor-parallel all-reduces and point-to-point transfers are timed
+// once on the live fabric, sharing NICs and PCIe links; compute overlapping a collective runs on the SMs
+// NCCL leaves (node spec collective_sms) for as long as they overlap. Tensor-parallel all-reduces and point-to-point transfers are timed
 // on an otherwise idle fabric (they stay inside a node or use a stage pair's own links).
 #include <cstdint>
 #include <optional>

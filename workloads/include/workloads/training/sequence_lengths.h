@@ -28,7 +28,8 @@ struct PaddedLength {
   double share = 0;
 };
 
-// Batches of `batch` samples drawn from one length bin of `bin` tokens at a time, each bin with
+// Batches of `batch` samples (all data-parallel ranks' together: the step waits for the longest) drawn from
+// one length bin of `bin` tokens at a time, each bin with
 // probability proportional to the samples it holds (NVIDIA LDDL's Binned loader), padded to their longest
 // sample rounded up to a multiple of `multiple`. Per bin: the expected padded length (the longest of
 // `batch` samples, rounded up), rounded to the nearest multiple; bins without samples are left out. bin >= max_length is one
