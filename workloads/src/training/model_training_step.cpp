@@ -199,19 +199,9 @@ std::string StepBuilder::lane(StreamId stream) const {
 
 using training_detail::StepBuilder;
 
-namespace {
-
-// Tokens each sample counts: the model's own figure, else its token-id input's length.
-std::int64_t tokens_per_sample(const Model& model) {
-  return model.tokens_per_sample > 0 ? model.tokens_per_sample : model.token_input_length();
-}
-
-
-}  // namespace
-
 ModelStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster, const TrainingRun& run) {
   ModelStepReport report = StepBuilder(model, cluster, run).simulate();
-  if (const std::int64_t tokens = tokens_per_sample(model); tokens > 0) {
+  if (const std::int64_t tokens = model.counted_tokens(); tokens > 0) {
     report.result.tokens_per_s = report.result.samples_per_s * static_cast<double>(tokens);
   }
   return report;

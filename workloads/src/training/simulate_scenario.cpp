@@ -106,9 +106,7 @@ ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline) {
     // Throughput in real tokens: the distribution's own count per sample, or each of the sample's token
     // inputs holding the distribution's mean, not seq_len.
     const Model& model = s.workload.built;
-    const double inputs = model.tokens_per_sample > 0 ? static_cast<double>(model.tokens_per_sample) /
-                                                            static_cast<double>(model.token_input_length())
-                                                      : 1.0;
+    const double inputs = static_cast<double>(model.counted_tokens()) / static_cast<double>(model.token_input_length());
     const SequenceLengths& lengths = *s.sequence_lengths;
     const double per_sample = lengths.tokens_per_sample > 0 ? lengths.tokens_per_sample : inputs * lengths.mean();
     report.result.tokens_per_s = report.result.samples_per_s * per_sample;

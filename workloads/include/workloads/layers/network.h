@@ -51,6 +51,8 @@ struct Model {
   std::int64_t params() const;
   // Steps of the first network's token-id input (a network input feeding an embedding); 0 when none.
   std::int64_t token_input_length() const;
+  // Tokens one sample counts: tokens_per_sample when set, else token_input_length().
+  std::int64_t counted_tokens() const { return tokens_per_sample > 0 ? tokens_per_sample : token_input_length(); }
   // Throws std::invalid_argument listing the networks when there is none of that name.
   const Network& network(const std::string& name) const;
 };
