@@ -22,6 +22,7 @@
 #include "sim-core/simulator.h"
 
 #include "sm_contention.h"
+#include "step_rates.h"
 #include "step_builder.h"
 
 namespace hpcsim {
@@ -135,10 +136,7 @@ ModelStepReport StepBuilder::simulate() {
   r.gpus = layout_.gpus();
   r.step_time_s = makespan.to_seconds();
   r.training_time_s = r.step_time_s;
-  r.samples_per_s = samples_per_step / r.step_time_s;
-  r.tflops_per_gpu = report.model_flops / r.step_time_s / 1e12;
-  r.mfu = r.tflops_per_gpu * 1e12 / gpu_.peak(run_.precision);
-  r.hardware_tflops_per_gpu = report.hardware_flops / r.step_time_s / 1e12;
+  derive_step_rates(report, samples_per_step, gpu_.peak(run_.precision));
   r.layout = {layout_.dp, layout_.tp, layout_.pp, layout_.vp, layout_.cp, run_.microbatches,
               static_cast<double>(run_.micro_batch) * run_.microbatches * layout_.dp};
   double compute = path.time_by_tag[kComputeTag].to_seconds();

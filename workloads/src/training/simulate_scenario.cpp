@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "step_rates.h"
 #include "workloads/training/input_pipeline.h"
 
 namespace hpcsim {
@@ -87,10 +88,7 @@ ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
   m.events = events;
   mixed.model_flops = model_flops / shares, mixed.hardware_flops = hardware_flops / shares;
   mixed.allreduce_time_s = allreduce_s / shares, mixed.pipeline_bubble_fraction = bubble / step_s;
-  m.samples_per_s = samples_per_step / m.step_time_s;
-  m.tflops_per_gpu = mixed.model_flops / m.step_time_s / 1e12;
-  m.hardware_tflops_per_gpu = mixed.hardware_flops / m.step_time_s / 1e12;
-  m.mfu = m.tflops_per_gpu * 1e12 / s.cluster.node.gpu.peak(run.precision);
+  training_detail::derive_step_rates(mixed, samples_per_step, s.cluster.node.gpu.peak(run.precision));
   m.pipeline_bubble_fraction = mixed.pipeline_bubble_fraction;
   return mixed;
 }
