@@ -432,6 +432,7 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
                                             " is read from storage: set cluster.storage (a name in configs/storage)");
     }
   }
+  parse_parallelism(root, s);
   if (const ConfigNode* lengths = w.find("sequence_lengths")) {
     s.sequence_lengths = load_sequence_lengths(catalog, *lengths);
     const std::vector<std::string> takes = model_size_keys(s.workload.model);
@@ -449,22 +450,20 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
       throw ConfigError(multiple->loc(), "pad_multiple " + std::to_string(multiple->as_int()) +
                                              " is longer than the model's seq_len " + std::to_string(seq));
     }
-  }
-  parse_parallelism(root, s);
-  if (s.sequence_lengths && s.workload.length_bin) {
-    // Every data-parallel rank draws its batch from the same bin and pads it to its own longest sample; the
-    // synchronous step waits for the longest, so the step runs at the longest of dp x batch samples.
-    const std::int64_t seq = s.workload.built.token_input_length();
-    const std::int64_t drawn = std::int64_t{s.workload.batch_per_gpu} * s.parallelism.dp;
-    for (const PaddedLength& p :
-         binned_batch_lengths(*s.sequence_lengths, *s.workload.length_bin, drawn, s.workload.pad_multiple)) {
-      ModelParams params = s.workload.params;
-      params.seq_len = std::min(p.length, seq);
-      try {
-        s.length_mix.push_back({p, build_model(s.workload.model, params, catalog.root())});
-      } catch (const std::invalid_argument& e) {  // a length the model cannot take
-        throw ConfigError(w.at("sequence_lengths").loc(), "model '" + s.workload.model + "' at a padded length of " +
-                                                              std::to_string(params.seq_len.value_or(0)) + ": " + e.what());
+    if (s.workload.length_bin) {
+      // Every data-parallel rank draws its batch from the same bin and pads it to its own longest sample;
+      // the synchronous step waits for the longest, so the step runs at the longest of dp x batch samples.
+      const std::int64_t drawn = std::int64_t{s.workload.batch_per_gpu} * s.parallelism.dp;
+      for (const PaddedLength& p :
+           binned_batch_lengths(*s.sequence_lengths, *s.workload.length_bin, drawn, s.workload.pad_multiple)) {
+        ModelParams params = s.workload.params;
+        params.seq_len = std::min(p.length, seq);
+        try {
+          s.length_mix.push_back({p, build_model(s.workload.model, params, catalog.root())});
+        } catch (const std::invalid_argument& e) {  // a length the model cannot take
+          throw ConfigError(lengths->loc(), "model '" + s.workload.model + "' at a padded length of " +
+                                                std::to_string(params.seq_len.value_or(0)) + ": " + e.what());
+        }
       }
     }
   }
