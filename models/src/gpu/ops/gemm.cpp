@@ -1,6 +1,7 @@
 #include "models/gpu/ops/gemm.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -25,7 +26,10 @@ int access_width(std::int64_t leading_dim, double element_bytes) {
 // Hopper kernels run CTAs in clusters of two that share each A tile through TMA multicast (CUTLASS 3
 // default ClusterShape 2x1x1), halving A's traffic from L2.
 bool multicasts(const GpuSpec& gpu) {
-  return gpu.vendor != "amd" && !gpu.compute_capability.empty() && std::stod(gpu.compute_capability) >= 9.0;
+  int major = 0;  // of "9.0"; std::from_chars: no locale, no allocation (this runs for every candidate tile)
+  const std::string& cc = gpu.compute_capability;
+  std::from_chars(cc.data(), cc.data() + cc.size(), major);
+  return gpu.vendor != "amd" && major >= 9;
 }
 
 }  // namespace
