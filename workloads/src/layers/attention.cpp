@@ -143,8 +143,9 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   }
 
   // Scores, softmax, probability dropout (unfused: its own pass before the context product) and context.
+  const double score_elements = static_cast<double>(bh * d.sq * d.skv);
   const LayerKernels probability_dropout =
-      c_.dropout > 0 && !fused ? dropout_kernels(static_cast<double>(bh * d.sq * d.skv), value_bytes(core)) : LayerKernels{};
+      c_.dropout > 0 && !fused ? dropout_kernels(score_elements, value_bytes(core)) : LayerKernels{};
   if (d.self) {
     for (const Kernel& kernel : attention(gpu, {b, d.heads, d.sq, d.hd, c_.causal, core}, fused)) k.forward.push_back(kernel);
   } else {
@@ -157,7 +158,6 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   // own before the softmax, the scaling differentiated by another, and the heads' context merged back into
   // one [tokens, width] tensor by a copy each way; fused attention, or a fusing compiler, folds them away.
   const bool separate_score_ops = !fused && run.op_by_op;
-  const double score_elements = static_cast<double>(bh * d.sq * d.skv);
   const double context_elements = static_cast<double>(rows_q * d.q_width());
   if (separate_score_ops) {
     const auto after_scores = k.forward.begin() + (d.self ? 2 : 3);  // the projections, then the scores
