@@ -114,10 +114,13 @@ TEST_CASE("A CPU-only node has no GPU and no GPU interconnect", "[node][specs]")
   CHECK(c7g.gpus == 0);
   CHECK(c7g.cpu.sockets == 1);
   CHECK(c7g.cpu.cores_per_socket == 64);
+  CHECK(c7g.cpu.threads_per_core == 1);  // unset: no SMT assumed
   CHECK_FALSE(c7g.nics.gpudirect_rdma);
+  CHECK(shipped("dgx-a100-80gb").cpu.threads_per_core == 2);  // EPYC 7742: 64 cores, 128 threads
 }
 
 TEST_CASE("Inconsistent node specs are errors at the offending key", "[node][errors]") {
+  CHECK_THAT(error_of("cpu:\n  threads_per_core: 0\n"), Catch::Contains("node.yaml:2:21:"));
   CHECK_THAT(error_of("pcie:\n  gpus_per_switch: 1\n"),
              Catch::Contains("node.yaml:2:20:") && Catch::Contains("cannot hold the node's 8 GPUs"));
   CHECK_THAT(with_interconnect("  kind: nvlink\n  link: nvlink3\n  pairs: [[0, 8, 1]]\n"),

@@ -128,6 +128,12 @@ TEST_CASE("bad framework files fail at file:line:column", "[framework]") {
   CHECK_THAT(error_of(replaced(kValid, "optimizer: foreach", "optimizer: adam")), Catch::Contains("bad.yaml:11:12"));
   CHECK_THAT(error_of(replaced(kValid, "  cuda_graphs: false\ncompiled_by", "  cuda_graphs: maybe\ncompiled_by")),
              Catch::Contains("bad.yaml:8:16"));
+  // A framework that always compiles needs a compiled mode to run.
+  const std::string no_compiler = replaced(kValid, "compiled:\n  dispatch: 4 us\n  fusion: chains\n  cuda_graphs: false\n", "");
+  CHECK_THAT(error_of(replaced(no_compiler, "compiled_by_default: false", "compiled_by_default: true")),
+             Catch::Contains("bad.yaml:5:22") && Catch::Contains("needs a compiled: mode"));
+  CHECK_THAT(error_of(replaced(kValid, "attention: flash", "attention: flash\nlinear_bias: fused")),
+             Catch::Contains("bad.yaml:15:14"));
 }
 
 TEST_CASE("an unknown framework name is an error at the name", "[framework]") {

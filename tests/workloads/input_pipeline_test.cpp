@@ -92,6 +92,11 @@ TEST_CASE("bad dataset specs are errors at file:line:column", "[input]") {
              Catch::Contains("dataset.yaml:4:1:"));
   CHECK_THAT(error_of("samples: 10\nsample_size: 1 KB\nlayout: files\ndecode_time: 1 ms\n"),
              Catch::Contains("dataset.yaml:1:1:") && Catch::Contains("output"));
+  // A second hardware thread can at most double a core's decode rate.
+  CHECK_THAT(error_of("samples: 10\nsample_size: 1 KB\nlayout: files\ndecode_time: 1 ms\ndecode_smt_speedup: 2.5\n" + kOutput),
+             Catch::Contains("dataset.yaml:5:21:"));
+  CHECK_THAT(error_of("synthetic: true\ndecode_smt_speedup: 1.2\n" + kOutput),
+             Catch::Contains("dataset.yaml:2:1:") && Catch::Contains("synthetic"));
   CHECK_THROWS_WITH(dataset("imagenet"), Catch::Contains("test:1:1: unknown dataset 'imagenet'") &&
                                              Catch::Contains("imagenet-1k"));
 }
