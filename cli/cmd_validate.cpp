@@ -1,13 +1,17 @@
-// `hpcsim validate [DIR]`: every case of the validation set predicted and compared with its measurement.
+// `hpcsim validate [DIR]`: every case of the validation set predicted and compared with its measurement;
+// `hpcsim validate --measured FILE --gpu NAME`: the GPU model beside a CSV our CUDA suite measured.
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
 
+#include "analysis/device_comparison.h"
+#include "analysis/device_measurements.h"
 #include "analysis/validation.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "models/gpu/gpu_spec.h"
 
 namespace hpcsim::cli {
 
@@ -16,17 +20,45 @@ namespace {
 struct ValidateOptions {
   std::string dir;  // empty: <config root>/validation
   std::string format = "table";
+  std::string measured;  // a hpcsim-cuda-bench CSV instead of the validation folder
+  std::string gpu;       // the GPU spec that predicts it
 };
 
+int bad(const std::string& message) {
+  std::cerr << "hpcsim validate: " << message << "\n";
+  return kExitBadInput;
+}
+
+ValidationFormat format_of(const std::string& name) {
+  return name == "csv" ? ValidationFormat::csv : name == "markdown" ? ValidationFormat::markdown : ValidationFormat::table;
+}
+
+int run_measured(const ValidateOptions& o) {
+  if (o.gpu.empty()) return bad("--measured needs --gpu NAME, the spec of the GPU it was measured on");
+  if (!o.dir.empty()) return bad("give a validation folder or --measured FILE, not both");
+  try {
+    const SpecCatalog catalog(config_root());
+    const ConfigNode name = ConfigNode::make_scalar(o.gpu, SourceLoc{"--gpu", 0, 0});
+    const GpuSpec gpu = parse_gpu_spec(catalog.load("gpus", name, "GPU"), o.gpu);
+    const DeviceMeasurements measured = read_device_measurements(o.measured);
+    std::cout << render_device_comparison(compare_device_measurements(measured, gpu), format_of(o.format));
+    return kExitOk;
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+  } catch (const std::exception& e) {  // an unreadable file, or a spec that is not the measured GPU
+    std::cerr << "hpcsim validate: " << e.what() << "\n";
+  }
+  return kExitBadInput;
+}
+
 int run(const ValidateOptions& o) {
+  if (!o.measured.empty()) return run_measured(o);
+  if (!o.gpu.empty()) return bad("--gpu goes with --measured FILE");
   const SpecCatalog catalog(config_root());
   const std::filesystem::path dir = o.dir.empty() ? catalog.root() / "validation" : std::filesystem::path(o.dir);
   try {
     const ValidationReport report = run_validation(dir, catalog);
-    const ValidationFormat format = o.format == "csv"        ? ValidationFormat::csv
-                                    : o.format == "markdown" ? ValidationFormat::markdown
-                                                             : ValidationFormat::table;
-    std::cout << render_validation(report, format);
+    std::cout << render_validation(report, format_of(o.format));
     return kExitOk;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
@@ -42,6 +74,9 @@ Action add_validate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("validate", "Predict every published measurement of a validation set and compare");
   auto o = std::make_shared<ValidateOptions>();
   cmd->add_option("dir", o->dir, "Folder of validation cases (default: configs/validation under the config root)");
+  cmd->add_option("--measured", o->measured,
+                  "A CSV from our CUDA suite (bench/cuda, hpcsim-cuda-bench) to compare with the GPU model instead");
+  cmd->add_option("--gpu", o->gpu, "With --measured: the GPU spec of the measured GPU (see `hpcsim list gpus`)");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "csv", "markdown"}));
   return [o] { return run(*o); };
 }

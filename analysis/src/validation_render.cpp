@@ -4,21 +4,16 @@
 #include <string>
 
 #include "analysis/validation.h"
+#include "report_format.h"
 
 namespace hpcsim {
 
 namespace {
 
-std::string format(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
-// Enough digits to compare, few enough to read: whole numbers from 100 up, 3 significant digits below.
-std::string value(double v) { return std::abs(v) >= 100 ? format("%.0f", v) : format("%.3g", v); }
-
-std::string percent(double fraction, bool sign) { return format(sign ? "%+.1f %%" : "%.1f %%", fraction * 100); }
+using report_format::csv_field;
+using report_format::format;
+using report_format::percent;
+using report_format::value;
 
 int in_band(const ValidationReport& r) {
   int n = 0;
@@ -38,13 +33,6 @@ std::string summary_line(const ValidationReport& r) {
          " over the other " + std::to_string(static_cast<int>(r.rows.size()) - r.calibration_rows);
   }
   return s;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 std::string render_table(const ValidationReport& r) {

@@ -47,5 +47,29 @@ def check_validate_errors():
     expect_bad_input(hpcsim("validate", "--format", "html"), "--format")
 
 
+def check_validate_measured():
+    # A CSV in the format of bench/cuda's hpcsim-cuda-bench (a fixture: the occupancy rows are the CUDA Best
+    # Practices Guide's CC 7.0 example, the timed values arbitrary).
+    csv_file = os.path.join(SOURCE, "tests", "data", "cli", "device-bench-v100.csv")
+    proc = hpcsim("validate", "--measured", csv_file, "--gpu", "v100-sxm2-16gb")
+    expect(proc.returncode == 0, "a measured CSV is compared with the GPU model", proc)
+    expect("MAPE" in proc.stdout and "over 2 timed cases" in proc.stdout, "MAPE over the copy and GEMM rows", proc)
+    expect("occupancy 2 of 2 exact" in proc.stdout, "occupancy rows match exactly", proc)
+    csv_out = hpcsim("validate", "--measured", csv_file, "--gpu", "v100-sxm2-16gb", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO("".join(l for l in csv_out.stdout.splitlines(True) if not l.startswith("#")))))
+    expect(len(rows) == 5, "one CSV row per measurement", csv_out)
+    expect_bad_input(hpcsim("validate", "--measured", csv_file), "--gpu")
+    expect_bad_input(hpcsim("validate", "--gpu", "v100-sxm2-16gb"), "--measured")
+    expect_bad_input(hpcsim("validate", "--measured", csv_file, "--gpu", "a100-sxm4-80gb"), "--gpu a100-sxm4-80gb",
+                     "compute capability")
+    expect_bad_input(hpcsim("validate", "--measured", "/nonexistent/x.csv", "--gpu", "v100-sxm2-16gb"), "cannot open")
+    expect_bad_input(hpcsim("validate", "--measured", csv_file, "--gpu", "no-such-gpu"), "no-such-gpu")
+    with tempfile.TemporaryDirectory() as folder:
+        bad = os.path.join(folder, "bad.csv")
+        with open(bad, "w") as f:
+            f.write("# hpcsim-cuda-bench 1\nbenchmark,params,metric,value,unit\ncopy,bytes=1,gbps,x,GB/s\n")
+        expect_bad_input(hpcsim("validate", "--measured", bad, "--gpu", "v100-sxm2-16gb"), "bad.csv:3:19:")
+
+
 run_check({"validate_table": check_validate_table, "validate_formats": check_validate_formats,
-           "validate_errors": check_validate_errors})
+           "validate_errors": check_validate_errors, "validate_measured": check_validate_measured})

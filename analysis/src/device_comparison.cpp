@@ -1,0 +1,174 @@
+// Predictions for the rows of a hpcsim-cuda-bench CSV, from the GPU spec alone: GEMMs and streaming
+// kernels through the kernel model, the launch through the spec's launch overhead, occupancy through the
+// CUDA rules. Host-side rows (launch host time, PCIe copies) need more than a GPU and are shown unmodelled.
+#include "analysis/device_comparison.h"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "configs/config_error.h"
+#include "models/gpu/occupancy.h"
+#include "models/gpu/ops/elementwise.h"
+#include "models/gpu/ops/gemm.h"
+#include "models/gpu/ops/op_kernel.h"
+
+namespace hpcsim {
+
+namespace {
+
+ConfigError row_error(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& message) {
+  return ConfigError(SourceLoc{file.file, row.line, 1}, row.benchmark + ": " + message);
+}
+
+std::int64_t int_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key,
+                       std::int64_t at_least) {
+  const std::string* text = row.param(key);
+  if (!text) throw row_error(file, row, "needs the param " + key);
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (ec != std::errc() || end != text->data() + text->size() || v < at_least) {
+    throw row_error(file, row, key + "=" + *text + " is not an integer >= " + std::to_string(at_least));
+  }
+  return v;
+}
+
+Precision dtype_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const GpuSpec& gpu) {
+  const std::string* text = row.param("dtype");
+  if (!text) throw row_error(file, row, "needs the param dtype");
+  const std::optional<Precision> p = parse_precision(*text);
+  if (!p) throw row_error(file, row, "unknown dtype " + *text);
+  if (!gpu.supports(*p)) throw row_error(file, row, "the " + gpu.name + " spec has no " + *text + " math units");
+  return *p;
+}
+
+// The unit each modelled (benchmark, metric) is written in, and whether it is the case's headline.
+struct MetricRule {
+  const char* benchmark;
+  const char* metric;
+  const char* unit;
+  bool headline;
+};
+constexpr MetricRule kRules[] = {
+    {"launch", "gpu_us", "us", true},      {"launch", "host_us", "us", false},
+    {"copy", "gbps", "GB/s", true},        {"copy", "time_us", "us", false},
+    {"triad", "gbps", "GB/s", true},       {"triad", "time_us", "us", false},
+    {"gemm", "tflops", "TFLOP/s", true},   {"gemm", "time_us", "us", false},
+    {"pcie", "gbps", "GB/s", false},       {"occupancy", "blocks_per_sm", "blocks", false},
+};
+
+const MetricRule* rule_of(const DeviceMeasurement& row) {
+  for (const MetricRule& r : kRules) {
+    if (row.benchmark == r.benchmark && row.metric == r.metric) return &r;
+  }
+  return nullptr;
+}
+
+// Seconds the model gives a streaming op, and the bytes it moves as the suite counts them.
+struct Streamed {
+  double seconds;
+  double bytes;
+};
+
+Streamed copy_time(const GpuSpec& gpu, double bytes) { return {estimate_op(gpu, copy_op(bytes)).time_s, bytes}; }
+
+// a[i] = b[i] + s * c[i]: one op reading two fp32 streams and writing one, 12 bytes per element.
+Streamed triad_time(const GpuSpec& gpu, double n) {
+  ElementwiseChain chain;
+  chain.elements = n;
+  chain.inputs = 2;
+  chain.flops_per_op = 2;
+  chain.precision = Precision::fp32;
+  return {estimate_op(gpu, elementwise_chain(chain)).time_s, 12 * n};
+}
+
+void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const MetricRule* rule = rule_of(row);
+  if (!rule) {
+    out.note = "not modelled";
+    return;
+  }
+  if (row.unit != rule->unit) throw row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);
+  out.in_mape = rule->headline;
+  const std::string& b = row.benchmark;
+  const bool time = row.metric == "time_us";
+  if (b == "launch") {
+    if (time || row.metric == "host_us") {
+      out.note = "host time: the framework's dispatch cost, not the GPU spec's";
+      return;
+    }
+    out.predicted = gpu.launch_overhead_s * 1e6;
+  } else if (b == "copy" || b == "triad") {
+    const Streamed s = b == "copy" ? copy_time(gpu, static_cast<double>(int_param(file, row, "bytes", 1)))
+                                   : triad_time(gpu, static_cast<double>(int_param(file, row, "n", 1)));
+    out.predicted = time ? s.seconds * 1e6 : s.bytes / s.seconds / 1e9;
+  } else if (b == "gemm") {
+    const GemmShape shape{int_param(file, row, "m", 1), int_param(file, row, "n", 1), int_param(file, row, "k", 1), 1,
+                          dtype_param(file, row, gpu)};
+    const double seconds = estimate_op(gpu, {gemm(gpu, shape)}).time_s;
+    const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
+    out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
+  } else if (b == "pcie") {
+    out.note = "host link: needs a node spec, not a GPU spec";
+    return;
+  } else {  // occupancy
+    if (gpu.compute_capability.empty()) {
+      out.note = "no CUDA occupancy rules for a " + gpu.vendor + " GPU";
+      return;
+    }
+    LaunchResources launch;
+    launch.threads_per_block = static_cast<int>(int_param(file, row, "threads", 1));
+    launch.registers_per_thread = static_cast<int>(int_param(file, row, "regs", 0));
+    launch.smem_per_block = static_cast<int>(int_param(file, row, "smem", 0));
+    out.exact = true;
+    try {
+      out.predicted = compute_occupancy(gpu.sm, launch).active_blocks_per_sm;
+    } catch (const InvalidLaunch& e) {
+      out.predicted = 0;  // the driver reports 0 blocks for a launch that cannot run
+      out.note = e.what();
+    }
+  }
+  if (out.predicted && row.value != 0) out.error = (*out.predicted - row.value) / row.value;
+}
+
+// The spec must describe the GPU the CSV was measured on: same compute capability and SM count.
+void check_same_gpu(const DeviceMeasurements& m, const GpuSpec& gpu) {
+  const std::string measured = m.header_value("gpu").value_or("an unnamed GPU");
+  if (const auto cc = m.header_value("compute_capability"); cc && !gpu.compute_capability.empty() && *cc != gpu.compute_capability) {
+    throw std::invalid_argument("--gpu " + gpu.name + ": compute capability " + gpu.compute_capability + ", but " + m.file +
+                                " was measured on " + measured + " (" + *cc + ")");
+  }
+  if (const auto sms = m.header_value("sm_count"); sms && *sms != std::to_string(gpu.sm_count)) {
+    throw std::invalid_argument("--gpu " + gpu.name + ": " + std::to_string(gpu.sm_count) + " SMs, but " + m.file +
+                                " was measured on " + measured + " with " + *sms);
+  }
+}
+
+}  // namespace
+
+DeviceComparison compare_device_measurements(const DeviceMeasurements& measured, const GpuSpec& gpu) {
+  check_same_gpu(measured, gpu);
+  DeviceComparison c;
+  c.gpu_spec = gpu.name;
+  c.measured_gpu = measured.header_value("gpu").value_or("");
+  double sum = 0;
+  for (const DeviceMeasurement& row : measured.rows) {
+    DeviceComparisonRow out;
+    out.measured = row;
+    predict(measured, gpu, out);
+    if (out.exact) {
+      ++c.occupancy_rows;
+      if (out.predicted && *out.predicted == row.value) ++c.occupancy_matches;
+    } else if (out.in_mape && out.predicted) {
+      sum += std::abs(out.error);
+      ++c.mape_rows;
+      if (c.worst < 0 || std::abs(out.error) > std::abs(c.rows[c.worst].error)) c.worst = static_cast<int>(c.rows.size());
+    }
+    c.rows.push_back(std::move(out));
+  }
+  if (c.mape_rows > 0) c.mape = sum / c.mape_rows;
+  return c;
+}
+
+}  // namespace hpcsim

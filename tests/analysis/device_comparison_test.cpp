@@ -1,0 +1,190 @@
+// The GPU model beside a hpcsim-cuda-bench CSV: the reader's rows and its errors at file:line:column, the
+// predictions equal to the models' own, the MAPE over headline metrics only, occupancy checked exactly
+// against the CUDA Best Practices Guide's example, and a spec that is not the measured GPU refused.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "analysis/device_comparison.h"
+#include "analysis/device_measurements.h"
+#include "analysis/temp_path.h"
+#include "configs/catalog.h"
+#include "configs/config_error.h"
+#include "models/gpu/gpu_spec.h"
+#include "models/gpu/ops/elementwise.h"
+#include "models/gpu/ops/gemm.h"
+#include "models/gpu/ops/op_kernel.h"
+
+using namespace hpcsim;
+using hpcsim::test::TempPath;
+
+namespace {
+
+GpuSpec spec(const std::string& name) {
+  static const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  return parse_gpu_spec(catalog.load("gpus", ConfigNode::make_scalar(name, SourceLoc{"test", 0, 0}), "GPU"), name);
+}
+
+const std::string kV100Header =
+    "# hpcsim-cuda-bench 1\n# date: test fixture, not a measurement\n# gpu: Tesla V100-SXM2-16GB\n"
+    "# compute_capability: 7.0\n# sm_count: 80\nbenchmark,params,metric,value,unit\n";
+
+DeviceMeasurements read_text(const std::string& text) {
+  const TempPath file("device.csv");
+  std::ofstream(file.str()) << text;
+  return read_device_measurements(file.str());
+}
+
+// The message of the ConfigError reading `text` throws, with the temp path cut to "F".
+std::string read_error(const std::string& text) {
+  const TempPath file("device.csv");
+  std::ofstream(file.str()) << text;
+  try {
+    read_device_measurements(file.str());
+  } catch (const ConfigError& e) {
+    std::string what = e.what();
+    return "F" + what.substr(file.str().size());
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("device measurements: header, rows, params and lines are read as written", "[device]") {
+  const DeviceMeasurements m = read_text(kV100Header +
+                                         "copy,bytes=1048576,gbps,700.5,GB/s\n"
+                                         "\n"
+                                         "gemm,m=64;n=32;k=16;dtype=fp16,tflops,1e1,TFLOP/s\n");
+  CHECK(m.header_value("gpu") == std::optional<std::string>("Tesla V100-SXM2-16GB"));
+  CHECK(m.header_value("sm_count") == std::optional<std::string>("80"));
+  CHECK_FALSE(m.header_value("driver_version"));
+  REQUIRE(m.rows.size() == 2);
+  CHECK(m.rows[0].benchmark == "copy");
+  CHECK(m.rows[0].value == 700.5);
+  CHECK(m.rows[0].line == 7);
+  CHECK(m.rows[1].line == 9);
+  CHECK(m.rows[1].params_text() == "m=64;n=32;k=16;dtype=fp16");
+  REQUIRE(m.rows[1].param("k"));
+  CHECK(*m.rows[1].param("k") == "16");
+  CHECK(m.rows[1].param("batch") == nullptr);
+  CHECK(m.rows[1].value == 10);
+}
+
+TEST_CASE("device measurements: a file that is not the suite's CSV is refused at its line and column", "[device]") {
+  CHECK(read_error("") == "F: empty file");
+  CHECK(read_error("benchmark,params,metric,value,unit\n").rfind("F:1:1: not a hpcsim-cuda-bench CSV", 0) == 0);
+  CHECK(read_error("# hpcsim-cuda-bench 1\n# gpu: x\n").rfind("F:2:1: no column line", 0) == 0);
+  CHECK(read_error("# hpcsim-cuda-bench 1\nbench,params\n").rfind("F:2:1: expected the column line", 0) == 0);
+  CHECK(read_error("# hpcsim-cuda-bench 1\n# no colon here\n").rfind("F:2:1: a header line is", 0) == 0);
+  CHECK(read_error(kV100Header + "# late: header\n").rfind("F:7:1: header lines come before", 0) == 0);
+  CHECK(read_error(kV100Header + "copy,bytes=1,gbps,1\n").rfind("F:7:1: a row has 5 fields", 0) == 0);
+  CHECK(read_error(kV100Header + "copy,bytes=1,gbps,fast,GB/s\n") == "F:7:19: the value 'fast' is not a finite number");
+  CHECK(read_error(kV100Header + "copy,bytes=1,gbps,nan,GB/s\n") == "F:7:19: the value 'nan' is not a finite number");
+  CHECK(read_error(kV100Header + "gemm,m=1;n2,tflops,1,TFLOP/s\n") == "F:7:10: a param is key=value, not 'n2'");
+  CHECK(read_error(kV100Header + ",bytes=1,gbps,1,GB/s\n") == "F:7:1: empty benchmark name");
+  CHECK_THROWS_AS(read_device_measurements("/nonexistent/device.csv"), std::runtime_error);
+}
+
+TEST_CASE("device comparison: occupancy rows match the CUDA Best Practices Guide's example exactly", "[device]") {
+  // CUDA C++ Best Practices Guide, "Calculating Occupancy": compute capability 7.0, 37 registers per
+  // thread: 128-thread blocks -> 12 resident blocks (75 %), 320-thread blocks -> 4 blocks (63 %).
+  const DeviceMeasurements m = read_text(kV100Header +
+                                         "occupancy,kernel=k;threads=128;regs=37;smem=0,blocks_per_sm,12,blocks\n"
+                                         "occupancy,kernel=k;threads=320;regs=37;smem=0,blocks_per_sm,4,blocks\n"
+                                         "occupancy,kernel=k;threads=128;regs=37;smem=0,blocks_per_sm,13,blocks\n");
+  const DeviceComparison c = compare_device_measurements(m, spec("v100-sxm2-16gb"));
+  CHECK(c.occupancy_rows == 3);
+  CHECK(c.occupancy_matches == 2);  // the third row is a deliberate mismatch
+  CHECK(c.mape_rows == 0);
+  CHECK(c.worst == -1);
+  const std::string table = render_device_comparison(c, ValidationFormat::table);
+  CHECK(table.find("MISMATCH") != std::string::npos);
+  CHECK(table.find("occupancy 2 of 3 exact") != std::string::npos);
+}
+
+TEST_CASE("device comparison: predictions are the models' own and only headline metrics count", "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const DeviceMeasurements m = read_text(kV100Header +
+                                         "copy,bytes=268435456,gbps,700,GB/s\n"
+                                         "copy,bytes=268435456,time_us,1,us\n"
+                                         "triad,n=16777216;dtype=fp32,gbps,780,GB/s\n"
+                                         "gemm,m=4096;n=4096;k=4096;dtype=fp16,tflops,100,TFLOP/s\n"
+                                         "launch,kind=empty,gpu_us,3,us\n"
+                                         "launch,kind=empty,host_us,4,us\n"
+                                         "pcie,direction=h2d;bytes=268435456,gbps,11,GB/s\n"
+                                         "future,x=1,speed,1,au\n");
+  const DeviceComparison c = compare_device_measurements(m, v100);
+  REQUIRE(c.rows.size() == 8);
+
+  const double copy_s = estimate_op(v100, copy_op(268435456.0)).time_s;
+  REQUIRE(c.rows[0].predicted);
+  CHECK(*c.rows[0].predicted == Approx(268435456.0 / copy_s / 1e9));
+  CHECK(c.rows[0].error == Approx(*c.rows[0].predicted / 700 - 1));
+  CHECK(*c.rows[1].predicted == Approx(copy_s * 1e6));
+  CHECK_FALSE(c.rows[1].in_mape);  // the time twin of a bandwidth row is shown, not counted twice
+
+  ElementwiseChain triad;
+  triad.elements = 16777216;
+  triad.inputs = 2;
+  triad.flops_per_op = 2;
+  CHECK(*c.rows[2].predicted == Approx(12.0 * 16777216 / estimate_op(v100, elementwise_chain(triad)).time_s / 1e9));
+
+  const double gemm_s = estimate_op(v100, {gemm(v100, GemmShape{4096, 4096, 4096, 1, Precision::fp16})}).time_s;
+  CHECK(*c.rows[3].predicted == Approx(2.0 * 4096 * 4096 * 4096 / gemm_s / 1e12));
+  CHECK(*c.rows[4].predicted == Approx(v100.launch_overhead_s * 1e6));
+  CHECK_FALSE(c.rows[5].predicted);  // host-side rows need more than a GPU spec
+  CHECK_FALSE(c.rows[6].predicted);
+  CHECK_FALSE(c.rows[7].predicted);  // a benchmark this version does not know is shown, not an error
+  CHECK(c.rows[7].note == "not modelled");
+
+  REQUIRE(c.mape_rows == 4);
+  double sum = 0, worst = 0;
+  int worst_row = -1;
+  for (int i : {0, 2, 3, 4}) {
+    sum += std::abs(c.rows[i].error);
+    if (std::abs(c.rows[i].error) > worst) worst = std::abs(c.rows[i].error), worst_row = i;
+  }
+  CHECK(c.mape == Approx(sum / 4));
+  CHECK(c.worst == worst_row);
+  const std::string csv = render_device_comparison(c, ValidationFormat::csv);
+  CHECK(csv.rfind("benchmark,params,metric,unit,measured,predicted,error,counted,exact\n", 0) == 0);
+  CHECK(csv.find("# measured on Tesla V100-SXM2-16GB, predicted with v100-sxm2-16gb: MAPE") != std::string::npos);
+}
+
+TEST_CASE("device comparison: a spec that is not the measured GPU, or a bad row, is refused", "[device]") {
+  const DeviceMeasurements v100_rows = read_text(kV100Header + "copy,bytes=1024,gbps,1,GB/s\n");
+  try {
+    compare_device_measurements(v100_rows, spec("a100-sxm4-80gb"));
+    FAIL("an A100 spec accepted a V100's measurements");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).rfind("--gpu a100-sxm4-80gb: compute capability 8.0", 0) == 0);
+  }
+  const DeviceMeasurements other_sms = read_text(
+      "# hpcsim-cuda-bench 1\n# gpu: some V100\n# compute_capability: 7.0\n# sm_count: 84\n"
+      "benchmark,params,metric,value,unit\n");
+  CHECK_THROWS_WITH(compare_device_measurements(other_sms, spec("v100-sxm2-16gb")),
+                    Catch::Matchers::Contains("80 SMs, but") && Catch::Matchers::Contains("with 84"));
+
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  auto row_error = [&](const std::string& row) {
+    const TempPath file("device.csv");
+    std::ofstream(file.str()) << kV100Header << row << "\n";
+    try {
+      compare_device_measurements(read_device_measurements(file.str()), v100);
+    } catch (const ConfigError& e) {
+      return "F" + std::string(e.what()).substr(file.str().size());
+    }
+    return std::string("no error");
+  };
+  CHECK(row_error("gemm,m=64;n=64;k=64;dtype=fp16,tflops,1,GFLOP/s") == "F:7:1: gemm: tflops is given in TFLOP/s, not GFLOP/s");
+  CHECK(row_error("gemm,m=64;n=64;dtype=fp16,tflops,1,TFLOP/s") == "F:7:1: gemm: needs the param k");
+  CHECK(row_error("gemm,m=64;n=64;k=0;dtype=fp16,tflops,1,TFLOP/s") == "F:7:1: gemm: k=0 is not an integer >= 1");
+  CHECK(row_error("gemm,m=64;n=64;k=64;dtype=fp99,tflops,1,TFLOP/s") == "F:7:1: gemm: unknown dtype fp99");
+  CHECK(row_error("gemm,m=64;n=64;k=64;dtype=fp8,tflops,1,TFLOP/s") ==
+        "F:7:1: gemm: the v100-sxm2-16gb spec has no fp8 math units");
+  CHECK(row_error("copy,bytes=lots,gbps,1,GB/s") == "F:7:1: copy: bytes=lots is not an integer >= 1");
+  CHECK(row_error("occupancy,threads=2048;regs=32;smem=0,blocks_per_sm,0,blocks") == "no error");  // 0 blocks, as the driver says
+}
