@@ -1,0 +1,30 @@
+// What every benchmark gets: the output, the device it runs on and how thorough to be.
+#pragma once
+
+#include "csv_writer.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+namespace hcb {
+
+struct Context {
+  CsvWriter* out = nullptr;
+  bool quick = false;
+  int trials = 7;               // the median is over this many timed trials (always >= 5)
+  double target_ms = 25.0;      // reps are chosen so one timed trial takes about this long
+  double warmup_ms = 50.0;      // run before timing, so clocks and caches settle
+  cudaStream_t stream = nullptr;
+  cublasHandle_t cublas = nullptr;
+  cudaDeviceProp prop{};
+};
+
+// One function per benchmark; main.cu holds the table that names them.
+void run_launch(Context& ctx);
+void run_copy(Context& ctx);
+void run_triad(Context& ctx);
+void run_pcie(Context& ctx);
+void run_gemm(Context& ctx);
+void run_occupancy(Context& ctx);
+
+}  // namespace hcb

@@ -1,0 +1,163 @@
+// hpcsim-cuda-bench: measures the GPU quantities hpcsim's models are calibrated with and writes them as CSV.
+// Argument handling comes first and never touches the CUDA runtime, so --help and --list work anywhere.
+#include "check.h"
+#include "context.h"
+#include "csv_writer.h"
+#include "device_info.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Bench {
+  const char* name;
+  const char* what;
+  void (*run)(hcb::Context&);
+};
+
+// Run order; --only selects from this list but never reorders it.
+const Bench kBenches[] = {
+    {"launch", "empty-kernel launch cost: host enqueue and GPU time per launch", hcb::run_launch},
+    {"copy", "device-to-device cudaMemcpyAsync bandwidth", hcb::run_copy},
+    {"triad", "STREAM triad kernel bandwidth (fp32)", hcb::run_triad},
+    {"pcie", "pinned host<->device cudaMemcpyAsync bandwidth", hcb::run_pcie},
+    {"gemm", "cublasGemmEx throughput for fp32, tf32, fp16, bf16", hcb::run_gemm},
+    {"occupancy", "driver-reported blocks per SM for kernels of differing register/shared-memory use",
+     hcb::run_occupancy},
+};
+
+const char kUsage[] =
+    "Usage: hpcsim-cuda-bench [--out FILE] [--only NAME[,NAME...]] [--quick] [--help] [--list]\n"
+    "\n"
+    "Runs GPU microbenchmarks on CUDA device 0 (choose another with CUDA_VISIBLE_DEVICES) and writes\n"
+    "CSV: '# key: value' header lines, then benchmark,params,metric,value,unit rows.\n"
+    "Times are medians over several trials of event-timed repetitions, after a warm-up.\n"
+    "\n"
+    "  --out FILE     write the CSV to FILE instead of stdout\n"
+    "  --only NAMES   run only these benchmarks (comma-separated; see --list)\n"
+    "  --quick        fewer sizes and shorter trials (under a minute)\n"
+    "  --list         list the benchmarks and exit\n"
+    "  --help         show this help and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 CUDA/cuBLAS/output error (including no CUDA device), 2 bad arguments.\n";
+
+struct Options {
+  std::string out;
+  std::vector<bool> selected = std::vector<bool>(std::size(kBenches), true);
+  bool quick = false;
+  bool help = false;
+  bool list = false;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "hpcsim-cuda-bench: %s\nTry 'hpcsim-cuda-bench --help'.\n", message.c_str());
+  std::exit(2);
+}
+
+void select_only(Options& opt, const std::string& names) {
+  std::fill(opt.selected.begin(), opt.selected.end(), false);
+  size_t begin = 0;
+  while (true) {
+    const size_t end = names.find(',', begin);
+    const std::string name = names.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    bool found = false;
+    for (size_t i = 0; i < std::size(kBenches); ++i) {
+      if (name == kBenches[i].name) opt.selected[i] = found = true;
+    }
+    if (!found) usage_error("unknown benchmark '" + name + "' in --only (see --list)");
+    if (end == std::string::npos) break;
+    begin = end + 1;
+  }
+}
+
+Options parse_args(int argc, char** argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (const size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);  // accept --out=FILE as well as --out FILE
+      arg.resize(eq);
+      has_value = true;
+    }
+    auto take_value = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) usage_error("option '" + arg + "' needs a value");
+      return argv[++i];
+    };
+    auto no_value = [&] {
+      if (has_value) usage_error("option '" + arg + "' takes no value");
+    };
+
+    if (arg == "--out") {
+      opt.out = take_value();
+      if (opt.out.empty()) usage_error("option '--out' needs a file name");
+    } else if (arg == "--only") {
+      select_only(opt, take_value());
+    } else if (arg == "--quick") {
+      no_value();
+      opt.quick = true;
+    } else if (arg == "--help" || arg == "-h") {
+      no_value();
+      opt.help = true;
+    } else if (arg == "--list") {
+      no_value();
+      opt.list = true;
+    } else {
+      usage_error("unknown option '" + std::string(argv[i]) + "'");
+    }
+  }
+  return opt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse_args(argc, argv);
+  if (opt.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (opt.list) {
+    for (const Bench& b : kBenches) std::printf("%-10s %s\n", b.name, b.what);
+    return 0;
+  }
+
+  hcb::Context ctx;
+  if (!hcb::select_device(&ctx.prop)) return 1;
+
+  // Opened only once a device is known, so a machine without one leaves no empty result file behind.
+  std::FILE* file = stdout;
+  if (!opt.out.empty()) {
+    file = std::fopen(opt.out.c_str(), "w");
+    if (file == nullptr) hcb::fail(("fopen " + opt.out).c_str(), std::strerror(errno));
+  }
+  hcb::CsvWriter writer(file);
+
+  ctx.out = &writer;
+  ctx.quick = opt.quick;
+  ctx.trials = opt.quick ? 5 : 7;
+  ctx.target_ms = opt.quick ? 10.0 : 25.0;
+  ctx.warmup_ms = opt.quick ? 20.0 : 50.0;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+  CUBLAS_CHECK(cublasCreate(&ctx.cublas));
+
+  hcb::write_header(ctx);
+  for (size_t i = 0; i < std::size(kBenches); ++i) {
+    if (opt.selected[i]) kBenches[i].run(ctx);
+  }
+
+  CUBLAS_CHECK(cublasDestroy(ctx.cublas));
+  CUDA_CHECK(cudaStreamDestroy(ctx.stream));
+  if (writer.failed() || (file != stdout && std::fclose(file) != 0)) {
+    hcb::fail(opt.out.empty() ? "write stdout" : ("write " + opt.out).c_str(), std::strerror(errno));
+  }
+  return 0;
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds hpcsim-cuda-bench with plain nvcc (no cmake or yaml-cpp needed) and runs it on this machine's GPU.
+# Writes ${OUT:-.}/cuda-bench-<UTC time>.csv, plus nvidia-smi's report next to it when nvidia-smi exists.
+# Extra arguments go to the benchmark, e.g. ./run_on_device.sh --quick
+set -euo pipefail
+
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${OUT:-.}"
+nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+build() { "$nvcc" -O3 -std=c++17 -Xcompiler -Wall,-Wextra "$1" -o "$tmp/hpcsim-cuda-bench" "$src"/*.cu -lcublas; }
+# -arch=native needs a visible GPU and a recent nvcc; sm_90 covers H100/H200 otherwise.
+build -arch=native || { echo "run_on_device.sh: -arch=native failed, building for sm_90" >&2; build -arch=sm_90; }
+
+mkdir -p "$out"
+stamp="$(date -u +%Y%m%dT%H%M%SZ)"
+if command -v nvidia-smi >/dev/null 2>&1; then
+  nvidia-smi >"$out/cuda-bench-$stamp.nvidia-smi.txt" 2>&1 || true
+fi
+"$tmp/hpcsim-cuda-bench" --out "$out/cuda-bench-$stamp.csv" "$@"
+echo "wrote $out/cuda-bench-$stamp.csv" >&2
