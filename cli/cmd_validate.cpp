@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "analysis/calibration.h"
 #include "analysis/device_comparison.h"
 #include "analysis/device_measurements.h"
 #include "analysis/validation.h"
@@ -22,6 +23,7 @@ struct ValidateOptions {
   std::string format = "table";
   std::string measured;  // a hpcsim-cuda-bench CSV instead of the validation folder
   std::string gpu;       // the GPU spec that predicts it
+  bool fit = false;      // refit the spec parameters the calibration rows calibrate
 };
 
 int bad(const std::string& message) {
@@ -52,11 +54,16 @@ int run_measured(const ValidateOptions& o) {
 }
 
 int run(const ValidateOptions& o) {
+  if (o.fit && !o.measured.empty()) return bad("--fit refits from the validation folder, not from --measured");
   if (!o.measured.empty()) return run_measured(o);
   if (!o.gpu.empty()) return bad("--gpu goes with --measured FILE");
   const SpecCatalog catalog(config_root());
   const std::filesystem::path dir = o.dir.empty() ? catalog.root() / "validation" : std::filesystem::path(o.dir);
   try {
+    if (o.fit) {
+      std::cout << render_calibrations(fit_calibrations(dir, catalog));
+      return kExitOk;
+    }
     const ValidationReport report = run_validation(dir, catalog);
     std::cout << render_validation(report, format_of(o.format));
     return kExitOk;
@@ -77,6 +84,8 @@ Action add_validate_command(CLI::App& app) {
   cmd->add_option("--measured", o->measured,
                   "A CSV from our CUDA suite (bench/cuda, hpcsim-cuda-bench) to compare with the GPU model instead");
   cmd->add_option("--gpu", o->gpu, "With --measured: the GPU spec of the measured GPU (see `hpcsim list gpus`)");
+  cmd->add_flag("--fit", o->fit,
+                "Refit each spec parameter its calibration rows calibrate (least squares) and print shipped vs fitted");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "csv", "markdown"}));
   return [o] { return run(*o); };
 }

@@ -6,6 +6,8 @@
 
 #include "analysis/validation.h"
 #include "configs/catalog.h"
+#include "configs/config_node.h"
+#include "models/gpu/gpu_spec.h"
 
 namespace hpcsim::validation_detail {
 
@@ -15,5 +17,11 @@ inline constexpr const char* kMicrobenchmarksFile = "microbenchmarks.yaml";
 ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog& catalog);
 // Every entry of microbenchmarks.yaml, in file order.
 std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& file, const SpecCatalog& catalog);
+
+// microbenchmarks.yaml read into `storage` and checked against its schema (ConfigError otherwise).
+const ConfigNode& load_microbenchmarks(const std::filesystem::path& file, ConfigNode& storage);
+// The prediction of a gemm (TFLOP/s) or lstm (ms) entry on `gpu`, in the entry's measured unit; calibration
+// refits a spec parameter through it. ConfigError for other entries.
+double predict_on_gpu(const ConfigNode& entry, const GpuSpec& gpu);
 
 }  // namespace hpcsim::validation_detail

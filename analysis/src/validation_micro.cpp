@@ -102,8 +102,7 @@ Precision precision_of(const ConfigNode& node, const GpuSpec& gpu) {
 }
 
 // TFLOP/s of C[m,n] = A[m,k] B[k,n]: 2mnk operations over the kernel model's time.
-double gemm_tflops(const ConfigNode& entry, const SpecCatalog& catalog) {
-  const GpuSpec gpu = gpu_of(entry, catalog, "gemm");
+double gemm_tflops(const ConfigNode& entry, const GpuSpec& gpu) {
   const ConfigNode& g = entry.at("gemm");
   const GemmShape shape{g.get_int("m"), g.get_int("n"), g.get_int("k"), 1, precision_of(g.at("precision"), gpu)};
   const OpTime t = estimate_op(gpu, {gemm(gpu, shape)});
@@ -142,8 +141,7 @@ double allreduce_busbw(const ConfigNode& entry, const SpecCatalog& catalog) {
 }
 
 // Milliseconds of one LSTM layer: forward, or forward + backward data + backward weights.
-double lstm_ms(const ConfigNode& entry, const SpecCatalog& catalog) {
-  const GpuSpec gpu = gpu_of(entry, catalog, "lstm");
+double lstm_ms(const ConfigNode& entry, const GpuSpec& gpu) {
   const ConfigNode& l = entry.at("lstm");
   RecurrentShape shape;
   shape.cell = RecurrentCell::lstm;
@@ -160,9 +158,21 @@ double lstm_ms(const ConfigNode& entry, const SpecCatalog& catalog) {
 
 }  // namespace
 
+const ConfigNode& load_microbenchmarks(const std::filesystem::path& file, ConfigNode& storage) {
+  storage = load_config(file, {});
+  microbenchmarks_schema().validate(storage);
+  return storage;
+}
+
+double predict_on_gpu(const ConfigNode& entry, const GpuSpec& gpu) {
+  if (entry.has("gemm")) return gemm_tflops(entry, gpu);
+  if (entry.has("lstm")) return lstm_ms(entry, gpu);
+  throw ConfigError(entry.loc(), "only gemm and lstm entries are predicted from a GPU spec alone");
+}
+
 std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& file, const SpecCatalog& catalog) {
-  const ConfigNode root = load_config(file, {});
-  microbenchmarks_schema().validate(root);
+  ConfigNode storage;
+  const ConfigNode& root = load_microbenchmarks(file, storage);
   std::vector<ValidationRow> rows;
   for (const ConfigNode& entry : root.at("benchmarks").items()) {
     const OpKind& op = op_of(entry);
@@ -174,9 +184,8 @@ std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& fil
     row.unit = op.unit;
     row.measured = measured.get_number("value");
     try {
-      row.predicted = row.kind == "gemm"        ? gemm_tflops(entry, catalog)
-                      : row.kind == "allreduce" ? allreduce_busbw(entry, catalog)
-                                                : lstm_ms(entry, catalog);
+      row.predicted = row.kind == "allreduce" ? allreduce_busbw(entry, catalog)
+                                              : predict_on_gpu(entry, gpu_of(entry, catalog, op.key));
     } catch (const std::invalid_argument& e) {  // a shape the op models reject
       throw ConfigError(entry.at(op.key).loc(), e.what());
     }
