@@ -64,7 +64,7 @@ void run(const NodeSpec& node, const NetworkSpec& net, int gpus, bool replay) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   std::string dir = "configs";
   bool full = false;
   int only = 0;
@@ -73,6 +73,13 @@ int main(int argc, char** argv) {
       full = true;
     } else if (std::strcmp(argv[i], "--gpus") == 0 && i + 1 < argc) {
       only = std::atoi(argv[++i]);
+      if (only < 1) {
+        std::fprintf(stderr, "collective_bench: --gpus needs a positive count\n");
+        return 2;
+      }
+    } else if (argv[i][0] == '-') {
+      std::fprintf(stderr, "usage: collective_bench [CONFIG_DIR] [--gpus N] [--full]\n");
+      return std::strcmp(argv[i], "--help") == 0 ? 0 : 2;
     } else {
       dir = argv[i];
     }
@@ -89,4 +96,7 @@ int main(int argc, char** argv) {
   run(node, net, 8192, true);
   if (full) run(node, net, 1024, false);
   return 0;
+} catch (const std::exception& e) {  // a missing or bad config folder
+  std::fprintf(stderr, "collective_bench: %s\n", e.what());
+  return 2;
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "configs/config_error.h"
+#include "topology_connectivity.h"
 #include "topology_graph.h"
 
 namespace hpcsim {
@@ -40,7 +41,8 @@ struct Topology::Impl {
   mutable std::vector<Reach> reach;  // per destination switch, filled on first use
 
   // Distances towards `dst`, labelled at least as far as switch `from` (plain BFS over the flat
-  // adjacency: Boost's BFS over the adjacency_list cost several times more and searched every switch).
+  // adjacency: Boost's BFS over the adjacency_list cost several times more and searched every switch;
+  // Boost.Graph checks connectivity once, in topology_connectivity.cpp).
   // Each level is found by scanning for the previous one, which keeps no queue per destination.
   const std::vector<int>& distances(int dst, int from) const {
     Reach& r = reach[static_cast<std::size_t>(dst)];
@@ -62,27 +64,6 @@ struct Topology::Impl {
       }
     }
     return r.dist;
-  }
-
-  // The lowest-numbered switch that switch 0 cannot reach (the switch count when all are connected).
-  std::size_t first_unreachable() const {
-    std::vector<char> seen(static_cast<std::size_t>(g.switches), 0);
-    std::vector<int> queue;
-    if (g.switches > 0) {
-      seen[0] = 1;
-      queue.push_back(0);
-    }
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const int at = queue[head];
-      for (int i = adj_begin[at]; i < adj_begin[at + 1]; ++i) {
-        const int n = adj[static_cast<std::size_t>(i)].first;
-        if (!seen[static_cast<std::size_t>(n)]) {
-          seen[static_cast<std::size_t>(n)] = 1;
-          queue.push_back(n);
-        }
-      }
-    }
-    return static_cast<std::size_t>(std::find(seen.begin(), seen.end(), 0) - seen.begin());
   }
 };
 
@@ -122,7 +103,7 @@ Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node,
     impl->adj[fill[a]++] = {b, static_cast<int>(2 * l)};
     impl->adj[fill[b]++] = {a, static_cast<int>(2 * l + 1)};
   }
-  const std::size_t lost = impl->first_unreachable();
+  const std::size_t lost = topology_detail::first_unreachable_switch(g.switches, g.links);
   if (lost < static_cast<std::size_t>(g.switches)) {
     const auto name = [&](std::size_t s) {
       return spec.kind == TopologyKind::edge_list ? "'" + spec.switch_names[s] + "'" : "switch " + std::to_string(s);
