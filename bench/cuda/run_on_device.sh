@@ -21,3 +21,9 @@ if command -v nvidia-smi >/dev/null 2>&1; then
 fi
 "$tmp/hpcsim-cuda-bench" --out "$out/cuda-bench-$stamp.csv" "$@"
 echo "wrote $out/cuda-bench-$stamp.csv" >&2
+# PyTorch's host cost per eager call, where a CUDA PyTorch is installed (the framework profiles' dispatch).
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+  python3 "$src/pytorch_dispatch.py" --out "$out/pytorch-dispatch-$stamp.csv" && echo "wrote $out/pytorch-dispatch-$stamp.csv" >&2
+else
+  echo "run_on_device.sh: no CUDA PyTorch here; skipping pytorch_dispatch.py" >&2
+fi
