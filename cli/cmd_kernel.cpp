@@ -64,8 +64,7 @@ int run(const KernelOptions& o, const CLI::App* kernel) {
   GpuSpec gpu;
   try {
     const SpecCatalog catalog(config_root());
-    const ConfigNode name = ConfigNode::make_scalar(o.gpu, SourceLoc{"--gpu " + o.gpu});
-    gpu = parse_gpu_spec(catalog.load("gpus", name, "GPU"), o.gpu);
+    gpu = gpu_from_flag(catalog, o.gpu);
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;

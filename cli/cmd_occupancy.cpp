@@ -52,8 +52,7 @@ int run(const OccupancyOptions& o) {
   if (!o.gpu.empty()) {
     try {
       const SpecCatalog catalog(config_root());
-      const ConfigNode name = ConfigNode::make_scalar(o.gpu, SourceLoc{"--gpu", 0, 0});
-      const GpuSpec gpu = parse_gpu_spec(catalog.load("gpus", name, "GPU"), o.gpu);
+      const GpuSpec gpu = gpu_from_flag(catalog, o.gpu);
       if (gpu.compute_capability.empty()) {
         return bad("--gpu " + o.gpu + ": the CUDA occupancy rules do not apply to a " + gpu.vendor +
                    " GPU (no compute capability)");

@@ -40,8 +40,7 @@ int run_measured(const ValidateOptions& o) {
   if (!o.dir.empty()) return bad("give a validation folder or --measured FILE, not both");
   try {
     const SpecCatalog catalog(config_root());
-    const ConfigNode name = ConfigNode::make_scalar(o.gpu, SourceLoc{"--gpu", 0, 0});
-    const GpuSpec gpu = parse_gpu_spec(catalog.load("gpus", name, "GPU"), o.gpu);
+    const GpuSpec gpu = gpu_from_flag(catalog, o.gpu);
     const DeviceMeasurements measured = read_device_measurements(o.measured);
     std::cout << render_device_comparison(compare_device_measurements(measured, gpu), format_of(o.format));
     return kExitOk;

@@ -2,6 +2,10 @@
 // Each `hpcsim` subcommand registers its options on the app and returns the action to run.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+
+#include "configs/catalog.h"
+#include "models/gpu/gpu_spec.h"
 
 namespace hpcsim::cli {
 
@@ -24,5 +28,8 @@ Action add_validate_command(CLI::App& app);
 
 // The folder of shipped specs: $HPCSIM_CONFIG_DIR, else the source tree's configs/.
 std::string config_root();
+
+// The GPU spec a command's --gpu flag names; ConfigError "--gpu NAME: ..." when there is none.
+GpuSpec gpu_from_flag(const SpecCatalog& catalog, const std::string& name);
 
 }  // namespace hpcsim::cli

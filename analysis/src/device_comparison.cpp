@@ -94,7 +94,7 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
   const std::string& b = row.benchmark;
   const bool time = row.metric == "time_us";
   if (b == "launch") {
-    if (time || row.metric == "host_us") {
+    if (row.metric == "host_us") {
       out.note = "host time: the framework's dispatch cost, not the GPU spec's";
       return;
     }
