@@ -23,7 +23,8 @@ struct ValidateOptions {
   std::string format = "table";
   std::string measured;  // a hpcsim-cuda-bench CSV instead of the validation folder
   std::string gpu;       // the GPU spec that predicts it
-  bool fit = false;      // refit the spec parameters the calibration rows calibrate
+  bool fit = false;      // refit the calibrated parameters over every row
+  bool cv = false;       // cross-validate them, one source family left out at a time
 };
 
 int bad(const std::string& message) {
@@ -53,7 +54,10 @@ int run_measured(const ValidateOptions& o) {
 }
 
 int run(const ValidateOptions& o) {
-  if (o.fit && !o.measured.empty()) return bad("--fit refits from the validation folder, not from --measured");
+  if ((o.fit || o.cv) && !o.measured.empty()) return bad("--fit and --cv work on the validation folder, not on --measured");
+  if (o.fit && o.cv) return bad("--fit and --cv are separate reports: give one");
+  if (o.format == "json" && !o.cv) return bad("--format json goes with --cv (the plain table has csv and markdown)");
+  if (o.cv && (o.format == "csv" || o.format == "markdown")) return bad("--cv prints a table or --format json");
   if (!o.measured.empty()) return run_measured(o);
   if (!o.gpu.empty()) return bad("--gpu goes with --measured FILE");
   const SpecCatalog catalog(config_root());
@@ -61,6 +65,11 @@ int run(const ValidateOptions& o) {
   try {
     if (o.fit) {
       std::cout << render_calibrations(fit_calibrations(dir, catalog));
+      return kExitOk;
+    }
+    if (o.cv) {
+      std::cout << render_cross_validation(cross_validate(dir, catalog), o.format == "json" ? CrossValidationFormat::json
+                                                                                           : CrossValidationFormat::table);
       return kExitOk;
     }
     const ValidationReport report = run_validation(dir, catalog);
@@ -84,8 +93,13 @@ Action add_validate_command(CLI::App& app) {
                   "A CSV from our CUDA suite (bench/cuda, hpcsim-cuda-bench) to compare with the GPU model instead");
   cmd->add_option("--gpu", o->gpu, "With --measured: the GPU spec of the measured GPU (see `hpcsim list gpus`)");
   cmd->add_flag("--fit", o->fit,
-                "Refit each spec parameter its calibration rows calibrate (least squares) and print shipped vs fitted");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "csv", "markdown"}));
+                "Refit every calibrated parameter (configs/calibration.yaml) over all rows; print shipped vs fitted, "
+                "the rows informing each, and every row's residual");
+  cmd->add_flag("--cv", o->cv,
+                "Cross-validate: refit the calibrated parameters with one source family left out at a time and predict "
+                "its rows; in-sample and cross-validated MAPE, per category and per row");
+  cmd->add_option("--format", o->format, "Output format (json only with --cv)")
+      ->check(CLI::IsMember({"table", "csv", "markdown", "json"}));
   return [o] { return run(*o); };
 }
 

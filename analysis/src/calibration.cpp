@@ -1,141 +1,192 @@
-// Refits the spec parameters the validation rows calibrate: relative residuals r_i(p) = pred_i(p) / m_i - 1
-// through the models, minimised by Gauss-Newton with a central-difference Jacobian.
+// Fits the calibrated parameters over every validation row (least absolute log error by iteratively
+// reweighted least squares on a log-log Jacobian) and cross-validates them one source family at a time.
 #include "analysis/calibration.h"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <functional>
-#include <sstream>
-
-#include "configs/config_error.h"
-#include "models/gpu/gpu_spec.h"
-#include "validation_cases.h"
+#include <map>
+#include <set>
+#include <stdexcept>
 
 namespace hpcsim {
 
 namespace {
 
-// The spec fields a calibration may fit, by their YAML path.
-struct FittableField {
-  const char* name;
-  double GpuSpec::*field;
-};
-constexpr FittableField kFields[] = {{"achievable.matmul", &GpuSpec::matmul_fraction},
-                                     {"achievable.simt_matmul", &GpuSpec::simt_matmul_fraction},
-                                     {"achievable.memory", &GpuSpec::memory_fraction}};
+constexpr double kStep = 0.01;       // relative parameter step of the finite-difference Jacobian
+constexpr double kInforms = 1e-2;    // |d log prediction / d log parameter| above which a row informs it
 
-const FittableField* field_named(const std::string& name) {
-  for (const FittableField& f : kFields) {
-    if (name == f.name) return &f;
-  }
-  return nullptr;
+std::vector<double> shipped_values(const SpecCatalog& catalog) {
+  std::vector<double> v;
+  for (const CalibratedParameter& p : catalog.calibrated()) v.push_back(p.value);
+  return v;
 }
 
-struct Group {
-  CalibrationFit fit;
-  GpuSpec spec;
-  double GpuSpec::*field = nullptr;
-  std::vector<const ConfigNode*> entries;
-  std::vector<double> measured;
+// The rows at `values` and the log-log Jacobian of their predictions there.
+struct Linearization {
+  ValidationReport report;
+  Eigen::MatrixXd jacobian;  // rows x parameters
 };
 
-Eigen::VectorXd residuals(Group& g, double value) {
-  GpuSpec gpu = g.spec;
-  gpu.*g.field = value;
-  Eigen::VectorXd r(static_cast<Eigen::Index>(g.entries.size()));
-  for (std::size_t i = 0; i < g.entries.size(); ++i) {
-    r(static_cast<Eigen::Index>(i)) = validation_detail::predict_on_gpu(*g.entries[i], gpu) / g.measured[i] - 1;
+Linearization linearize(const std::filesystem::path& dir, const SpecCatalog& catalog, const std::vector<double>& values) {
+  Linearization l;
+  l.report = run_validation(dir, catalog.with_calibrated_values(values));
+  const auto n = static_cast<Eigen::Index>(l.report.rows.size());
+  l.jacobian = Eigen::MatrixXd::Zero(n, static_cast<Eigen::Index>(values.size()));
+  for (std::size_t j = 0; j < values.size(); ++j) {
+    std::vector<double> moved = values;
+    moved[j] *= 1 + kStep;
+    const ValidationReport r = run_validation(dir, catalog.with_calibrated_values(moved));
+    for (Eigen::Index i = 0; i < n; ++i) {
+      l.jacobian(i, static_cast<Eigen::Index>(j)) =
+          std::log(r.rows[i].predicted / l.report.rows[i].predicted) / std::log1p(kStep);
+    }
   }
-  return r;
+  return l;
 }
 
-double rms(const Eigen::VectorXd& r) { return std::sqrt(r.squaredNorm() / static_cast<double>(r.size())); }
-
-// Gauss-Newton on a fraction in (0, 1]: the models are smooth in it (a GEMM's time is its compute time
-// at the fraction, or a memory or latency bound that does not depend on it), so a few steps converge.
-double gauss_newton(Group& g, double start) {
-  Eigen::VectorXd p(1);
-  p(0) = start;
-  for (int iteration = 0; iteration < 50; ++iteration) {
-    const double h = 1e-6 * std::max(p(0), 1e-3);
-    Eigen::MatrixXd jacobian(static_cast<Eigen::Index>(g.entries.size()), 1);
-    jacobian.col(0) = (residuals(g, p(0) + h) - residuals(g, p(0) - h)) / (2 * h);
-    if (jacobian.squaredNorm() == 0) break;  // the rows do not depend on it: keep the value
-    const Eigen::VectorXd step = jacobian.colPivHouseholderQr().solve(-residuals(g, p(0)));
-    p(0) = std::clamp(p(0) + step(0), 1e-3, 1.0);
-    if (std::abs(step(0)) < 1e-10) break;
+Eigen::VectorXd log_errors(const ValidationReport& r) {
+  Eigen::VectorXd y(static_cast<Eigen::Index>(r.rows.size()));
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    y(static_cast<Eigen::Index>(i)) = std::log(r.rows[i].predicted / r.rows[i].measured);
   }
-  return p(0);
+  return y;
+}
+
+// Minimises sum over the `used` rows of |y + J delta| (delta: change of the log-parameters), each
+// parameter kept in its [min, max]; parameters no used row informs stay where they are.
+std::vector<double> solve_l1(const Linearization& l, const std::vector<bool>& used, const SpecCatalog& catalog,
+                             const std::vector<double>& values) {
+  const std::vector<CalibratedParameter>& params = catalog.calibrated();
+  const Eigen::VectorXd y = log_errors(l.report);
+  const Eigen::Index n = y.size();
+  const auto k = static_cast<Eigen::Index>(values.size());
+  std::vector<bool> free(values.size(), false);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!used[static_cast<std::size_t>(i)]) continue;
+    for (Eigen::Index j = 0; j < k; ++j) free[static_cast<std::size_t>(j)] = free[static_cast<std::size_t>(j)] || std::abs(l.jacobian(i, j)) > kInforms;
+  }
+  Eigen::VectorXd delta = Eigen::VectorXd::Zero(k);
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    Eigen::MatrixXd normal = Eigen::MatrixXd::Zero(k, k);
+    Eigen::VectorXd rhs = Eigen::VectorXd::Zero(k);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (!used[static_cast<std::size_t>(i)]) continue;
+      const double residual = y(i) + l.jacobian.row(i).dot(delta);
+      const double weight = 1.0 / std::max(std::abs(residual), 1e-3);  // IRLS weights for |r|
+      normal += weight * l.jacobian.row(i).transpose() * l.jacobian.row(i);
+      rhs -= weight * l.jacobian.row(i).transpose() * y(i);
+    }
+    for (Eigen::Index j = 0; j < k; ++j) {
+      if (!free[static_cast<std::size_t>(j)]) {  // pin it: delta_j = 0
+        normal.row(j).setZero();
+        normal.col(j).setZero();
+        normal(j, j) = 1;
+        rhs(j) = 0;
+      }
+      normal(j, j) += 1e-9;
+    }
+    Eigen::VectorXd next = normal.ldlt().solve(rhs);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const CalibratedParameter& p = params[static_cast<std::size_t>(j)];
+      const double v0 = values[static_cast<std::size_t>(j)];
+      next(j) = std::clamp(next(j), std::log(p.min / v0), std::log(p.max / v0));
+    }
+    const double change = (next - delta).cwiseAbs().maxCoeff();
+    delta = next;
+    if (change < 1e-9) break;
+  }
+  std::vector<double> out = values;
+  for (Eigen::Index j = 0; j < k; ++j) out[static_cast<std::size_t>(j)] *= std::exp(delta(j));
+  return out;
+}
+
+void require_parameters(const SpecCatalog& catalog) {
+  if (catalog.calibrated().empty()) {
+    throw std::runtime_error("no calibrated parameters: " + (catalog.root() / "calibration.yaml").string() +
+                             " is missing or empty");
+  }
 }
 
 }  // namespace
 
-std::vector<CalibrationFit> fit_calibrations(const std::filesystem::path& validation_dir, const SpecCatalog& catalog) {
-  ConfigNode storage;
-  const ConfigNode& root =
-      validation_detail::load_microbenchmarks(validation_dir / validation_detail::kMicrobenchmarksFile, storage);
-  std::vector<Group> groups;
-  for (const ConfigNode& entry : root.at("benchmarks").items()) {
-    const ConfigNode* calibrates = entry.find("calibrates");
-    if (!calibrates) continue;
-    std::istringstream words(calibrates->as_string());
-    std::string spec_name, parameter, extra;
-    words >> spec_name >> parameter;
-    if (spec_name.empty() || parameter.empty() || (words >> extra)) {
-      throw ConfigError(calibrates->loc(), "calibrates is \"<gpu spec> <parameter>\"");
-    }
-    const FittableField* field = field_named(parameter);
-    if (!field) {
-      throw ConfigError(calibrates->loc(), "unknown parameter " + parameter +
-                                               " (fittable: achievable.matmul, achievable.simt_matmul, achievable.memory)");
-    }
-    if (!entry.has("gemm") && !entry.has("lstm")) {
-      throw ConfigError(calibrates->loc(), "only gemm and lstm rows calibrate a GPU spec (an allreduce depends on the fabric)");
-    }
-    Group* group = nullptr;
-    for (Group& g : groups) {
-      if (g.fit.spec == spec_name && g.fit.parameter == parameter) group = &g;
-    }
-    if (!group) {
-      const ConfigNode name = ConfigNode::make_scalar(spec_name, calibrates->loc());
-      Group g;
-      g.spec = parse_gpu_spec(catalog.load("gpus", name, "GPU"), spec_name);
-      g.field = field->field;
-      g.fit.spec = spec_name;
-      g.fit.parameter = parameter;
-      g.fit.shipped = g.spec.*g.field;
-      groups.push_back(std::move(g));
-      group = &groups.back();
-    }
-    group->entries.push_back(&entry);
-    group->measured.push_back(entry.at("measured").get_number("value"));
-    group->fit.rows.push_back(entry.get_string("id"));
+CalibrationResult fit_calibrations(const std::filesystem::path& dir, const SpecCatalog& catalog) {
+  require_parameters(catalog);
+  const std::vector<double> shipped = shipped_values(catalog);
+  std::vector<double> values = shipped;
+  Linearization l = linearize(dir, catalog, values);
+  CalibrationResult result;
+  result.shipped = l.report;
+  const std::vector<bool> all(l.report.rows.size(), true);
+  for (int round = 0; round < 4; ++round) {  // relinearise until the values settle
+    const std::vector<double> next = solve_l1(l, all, catalog, values);
+    double change = 0;
+    for (std::size_t j = 0; j < next.size(); ++j) change = std::max(change, std::abs(next[j] / values[j] - 1));
+    values = next;
+    if (change < 1e-4) break;
+    l = linearize(dir, catalog, values);
   }
-  std::vector<CalibrationFit> fits;
-  for (Group& g : groups) {
-    g.fit.fitted = gauss_newton(g, g.fit.shipped);
-    g.fit.rms_shipped = rms(residuals(g, g.fit.shipped));
-    g.fit.rms_fitted = rms(residuals(g, g.fit.fitted));
-    fits.push_back(g.fit);
+  result.fitted = run_validation(dir, catalog.with_calibrated_values(values));
+  for (std::size_t j = 0; j < values.size(); ++j) {
+    ParameterFit fit{catalog.calibrated()[j].name, shipped[j], values[j], {}, 0};
+    std::set<std::string> families;
+    for (std::size_t i = 0; i < l.report.rows.size(); ++i) {
+      if (std::abs(l.jacobian(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j))) <= kInforms) continue;
+      fit.rows.push_back(l.report.rows[i].id);
+      families.insert(l.report.rows[i].family);
+    }
+    fit.families = static_cast<int>(families.size());
+    result.parameters.push_back(std::move(fit));
   }
-  return fits;
+  return result;
 }
 
-std::string render_calibrations(const std::vector<CalibrationFit>& fits) {
-  std::string out;
-  char line[512];
-  std::snprintf(line, sizeof line, "%-16s %-24s %8s %8s %10s %10s  %s\n", "spec", "parameter", "shipped", "fitted",
-                "rms(ship)", "rms(fit)", "rows");
-  out += line;
-  for (const CalibrationFit& f : fits) {
-    std::string rows;
-    for (const std::string& r : f.rows) rows += (rows.empty() ? "" : ", ") + r;
-    std::snprintf(line, sizeof line, "%-16s %-24s %8.4f %8.4f %9.2f%% %9.2f%%  %s\n", f.spec.c_str(), f.parameter.c_str(),
-                  f.shipped, f.fitted, f.rms_shipped * 100, f.rms_fitted * 100, rows.c_str());
-    out += line;
+CrossValidation cross_validate(const std::filesystem::path& dir, const SpecCatalog& catalog) {
+  require_parameters(catalog);
+  const std::vector<double> shipped = shipped_values(catalog);
+  const Linearization l = linearize(dir, catalog, shipped);
+  CrossValidation cv;
+  cv.in_sample = l.report;
+  for (const CalibratedParameter& p : catalog.calibrated()) cv.parameter_names.push_back(p.name);
+  const std::vector<ValidationRow>& rows = l.report.rows;
+  cv.predicted.assign(rows.size(), 0);
+  std::vector<std::string> families;
+  for (const ValidationRow& row : rows) {
+    if (std::find(families.begin(), families.end(), row.family) == families.end()) families.push_back(row.family);
   }
-  return out;
+  for (const std::string& family : families) {
+    std::vector<bool> used(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) used[i] = rows[i].family != family;
+    CrossValidation::Fold fold{family, solve_l1(l, used, catalog, shipped)};
+    std::set<std::string> ids;
+    for (const ValidationRow& row : rows) {
+      if (row.family == family) ids.insert(row.id);
+    }
+    std::map<std::string, double> predicted;
+    if (fold.values == shipped) {
+      for (const ValidationRow& row : rows) {
+        if (ids.count(row.id)) predicted[row.id] = row.predicted;
+      }
+    } else {
+      const ValidationReport r = run_validation(dir, catalog.with_calibrated_values(fold.values),
+                                                [&ids](const std::string& id) { return ids.count(id) > 0; });
+      for (const ValidationRow& row : r.rows) predicted[row.id] = row.predicted;
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].family == family) cv.predicted[i] = predicted.at(rows[i].id);
+    }
+    cv.folds.push_back(std::move(fold));
+  }
+  double sum = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    cv.error.push_back((cv.predicted[i] - rows[i].measured) / rows[i].measured);
+    sum += std::abs(cv.error.back());
+    if (cv.worst < 0 || std::abs(cv.error.back()) > std::abs(cv.error[static_cast<std::size_t>(cv.worst)])) {
+      cv.worst = static_cast<int>(i);
+    }
+  }
+  cv.mape = rows.empty() ? 0 : sum / static_cast<double>(rows.size());
+  return cv;
 }
 
 }  // namespace hpcsim

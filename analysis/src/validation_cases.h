@@ -16,7 +16,8 @@ inline constexpr const char* kMicrobenchmarksFile = "microbenchmarks.yaml";
 // A training scenario with a `measured:` section, simulated as `hpcsim run` does.
 ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog& catalog);
 // Every entry of microbenchmarks.yaml, in file order.
-std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& file, const SpecCatalog& catalog);
+std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& file, const SpecCatalog& catalog,
+                                                const CaseFilter& include = {});
 
 // microbenchmarks.yaml read into `storage` and checked against its schema (ConfigError otherwise).
 const ConfigNode& load_microbenchmarks(const std::filesystem::path& file, ConfigNode& storage);

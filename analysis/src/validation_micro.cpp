@@ -56,8 +56,9 @@ const Schema& microbenchmarks_schema() {
                                                          required("unit", Schema::string()),
                                                          required("source", Schema::string()),
                                                          optional("trust", Schema::string()),
-                                                         optional("note", Schema::string())})),
-                       optional("calibrates", Schema::string()),
+                                                         optional("note", Schema::string()),
+                                                         required("category", validation_category_schema()),
+                                                         required("family", Schema::string())})),
                    }))
           .non_empty())});
   return schema;
@@ -170,13 +171,15 @@ double predict_on_gpu(const ConfigNode& entry, const GpuSpec& gpu) {
   throw ConfigError(entry.loc(), "only gemm and lstm entries are predicted from a GPU spec alone");
 }
 
-std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& file, const SpecCatalog& catalog) {
+std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& file, const SpecCatalog& catalog,
+                                                const CaseFilter& include) {
   ConfigNode storage;
   const ConfigNode& root = load_microbenchmarks(file, storage);
   std::vector<ValidationRow> rows;
   for (const ConfigNode& entry : root.at("benchmarks").items()) {
     const OpKind& op = op_of(entry);
     const ConfigNode& measured = entry.at("measured");
+    if (include && !include(entry.get_string("id"))) continue;
     ValidationRow row;
     row.id = entry.get_string("id");
     row.kind = op.key;
@@ -191,7 +194,8 @@ std::vector<ValidationRow> microbenchmark_cases(const std::filesystem::path& fil
     }
     row.trust = measured.get_string_or("trust", "");
     row.source = measured.get_string("source");
-    row.calibrates = entry.get_string_or("calibrates", "");
+    row.category = measured.get_string("category");
+    row.family = measured.get_string("family");
     row.file = file.filename().string();
     rows.push_back(std::move(row));
   }

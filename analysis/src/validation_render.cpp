@@ -28,10 +28,6 @@ std::string summary_line(const ValidationReport& r) {
     s += "; worst " + w.id + " " + percent(w.error, true);
   }
   s += "; " + std::to_string(in_band(r)) + " of " + std::to_string(r.rows.size()) + " within their band";
-  if (r.calibration_rows > 0 && r.calibration_rows < static_cast<int>(r.rows.size())) {
-    s += "; " + std::to_string(r.calibration_rows) + " calibration rows (fit): MAPE " + percent(r.prediction_mape, false) +
-         " over the other " + std::to_string(static_cast<int>(r.rows.size()) - r.calibration_rows);
-  }
   return s;
 }
 
@@ -45,19 +41,19 @@ std::string render_table(const ValidationReport& r) {
     std::snprintf(line, sizeof line, "%-62s %-38s %12s %12s %10s %6s  %s\n", row.id.c_str(),
                   (row.metric + " [" + row.unit + "]").c_str(), value(row.measured).c_str(),
                   value(row.predicted).c_str(), percent(row.error, true).c_str(), format("%.0f%%", row.band * 100).c_str(),
-                  row.within_band() ? (row.calibrates.empty() ? "" : "fit") : "OUT");
+                  row.within_band() ? "" : "OUT");
     out += line;
   }
   return out + summary_line(r) + "\n";
 }
 
 std::string render_csv(const ValidationReport& r) {
-  std::string out = "id,kind,metric,unit,measured,predicted,error,band,within_band,trust,source,calibrates\n";
+  std::string out = "id,kind,metric,unit,measured,predicted,error,band,within_band,trust,source,category,family\n";
   for (const ValidationRow& row : r.rows) {
     out += csv_field(row.id) + "," + row.kind + "," + row.metric + "," + csv_field(row.unit) + "," +
            format("%.10g", row.measured) + "," + format("%.10g", row.predicted) + "," + format("%.6f", row.error) + "," +
            format("%.2f", row.band) + "," + (row.within_band() ? "yes" : "no") + "," + csv_field(row.trust) + "," +
-           csv_field(row.source) + "," + csv_field(row.calibrates) + "\n";
+           csv_field(row.source) + "," + row.category + "," + csv_field(row.family) + "\n";
   }
   return out + "# " + summary_line(r) + "\n";
 }
@@ -66,7 +62,7 @@ std::string render_markdown(const ValidationReport& r) {
   std::string out = "| case | metric | unit | measured | predicted | error | band |\n|---|---|---|---:|---:|---:|---:|\n";
   for (const ValidationRow& row : r.rows) {
     const std::string error = percent(row.error, true);
-    out += "| " + row.id + (row.calibrates.empty() ? "" : " (fit)") + " | " + row.metric + " | " + row.unit + " | " + value(row.measured) + " | " +
+    out += "| " + row.id + " | " + row.metric + " | " + row.unit + " | " + value(row.measured) + " | " +
            value(row.predicted) + " | " + (row.within_band() ? error : "**" + error + "**") + " | " +
            format("%.0f %%", row.band * 100) + " |\n";
   }

@@ -39,6 +39,9 @@ ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog
   const Scenario s = parse_scenario(root, catalog, file.stem().string());
   if (!s.measured) throw ConfigError(root.loc(), "a validation case needs a measured: section");
   const ConfigNode& measured = root.at("measured");
+  for (const char* key : {"category", "family"}) {
+    if (!measured.has(key)) throw ConfigError(measured.loc(), std::string("a validation case needs measured.") + key);
+  }
 
   const ModelStepReport report = simulate_scenario(s);
   ValidationRow row;
@@ -50,6 +53,8 @@ ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog
   row.predicted = predicted_value(s, report, measured.at("metric"));
   row.trust = measured.get_string_or("trust", "");
   row.source = s.measured->source;
+  row.category = s.measured->category;
+  row.family = s.measured->family;
   row.file = file.filename().string();
   if (!std::isfinite(row.predicted) || row.predicted <= 0) {
     throw std::runtime_error(file.string() + ": the simulation predicted " + std::to_string(row.predicted) + " " +

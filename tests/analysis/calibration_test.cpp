@@ -1,21 +1,20 @@
-// Calibration fits: every fitted spec parameter the shipped validation set calibrates is the least-squares
-// fit it claims to be (to the 3 decimals specs write), the solver recovers a known fraction, and a bad
-// `calibrates` value is refused at its location.
+// Calibrated parameters (configs/calibration.yaml): each shipped value is the fit over every validation
+// row it informs, none is a per-case constant (three rows from two source families at least), the solver
+// recovers a known value, cross-validation leaves each family out, and a malformed calibration file is
+// refused at its location.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 
 #include "analysis/calibration.h"
 #include "analysis/temp_path.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
-#include "models/gpu/gpu_spec.h"
-#include "models/gpu/ops/gemm.h"
-#include "models/gpu/ops/op_kernel.h"
 
 using namespace hpcsim;
 using hpcsim::test::TempPath;
@@ -27,6 +26,17 @@ const SpecCatalog& catalog() {
   return c;
 }
 
+const std::filesystem::path kValidationDir = std::filesystem::path(HPCSIM_SOURCE_CONFIG_DIR) / "validation";
+
+const CalibrationResult& shipped_fit() {
+  static const CalibrationResult fit = [] {
+    CalibrationResult r = fit_calibrations(kValidationDir, catalog());
+    std::cout << "\nCalibrated parameters (hpcsim validate --fit):\n" << render_calibrations(r) << std::flush;
+    return r;
+  }();
+  return fit;
+}
+
 // A validation folder holding only microbenchmarks.yaml with `entries`.
 std::filesystem::path folder_with(const TempPath& dir, const std::string& entries) {
   std::filesystem::create_directories(dir.str());
@@ -34,79 +44,98 @@ std::filesystem::path folder_with(const TempPath& dir, const std::string& entrie
   return dir.str();
 }
 
-std::string gemm_entry(const std::string& calibrates, double tflops) {
+std::string gemm_entry(const std::string& id, const std::string& family, int k, double tflops) {
   char value[64];
   std::snprintf(value, sizeof value, "%.17g", tflops);
-  return "  - id: g\n    calibrates: \"" + calibrates + "\"\n    gpu: a100-sxm4-80gb\n"
-         "    gemm: {m: 3456, n: 4096, k: 8192, precision: fp16}\n"
-         "    measured: {metric: tflops, value: " + value + ", unit: \"TFLOP/s\", source: test}\n";
-}
-
-double a100_fp16_tflops(double matmul_fraction) {
-  GpuSpec gpu = parse_gpu_spec(catalog().load("gpus", ConfigNode::make_scalar("a100-sxm4-80gb", SourceLoc{}), "GPU"),
-                               "a100-sxm4-80gb");
-  gpu.matmul_fraction = matmul_fraction;
-  const GemmShape shape{3456, 4096, 8192, 1, Precision::fp16};
-  return 2.0 * 3456 * 4096 * 8192 / estimate_op(gpu, {gemm(gpu, shape)}).time_s / 1e12;
+  return "  - id: " + id + "\n    gpu: a100-sxm4-80gb\n    gemm: {m: 3456, n: 4096, k: " + std::to_string(k) +
+         ", precision: fp16}\n    measured: {metric: tflops, value: " + value +
+         ", unit: \"TFLOP/s\", source: test, category: micro, family: " + family + "}\n";
 }
 
 }  // namespace
 
-TEST_CASE("calibration: every shipped fitted parameter is its rows' least-squares fit", "[calibration]") {
-  const std::vector<CalibrationFit> fits =
-      fit_calibrations(std::filesystem::path(HPCSIM_SOURCE_CONFIG_DIR) / "validation", catalog());
-  REQUIRE(fits.size() >= 5);
-  for (const CalibrationFit& f : fits) {
-    INFO(f.spec << " " << f.parameter << ": shipped " << f.shipped << ", fitted " << f.fitted);
-    CHECK(std::abs(f.fitted - f.shipped) <= 0.0005 + 1e-12);  // specs write fractions to 3 decimals
-    CHECK(f.rms_fitted <= f.rms_shipped + 1e-12);
-    CHECK_FALSE(f.rows.empty());
+TEST_CASE("calibration: every shipped parameter is its fit over every row it informs", "[calibration]") {
+  const CalibrationResult& fit = shipped_fit();
+  REQUIRE(fit.parameters.size() == catalog().calibrated().size());
+  for (const ParameterFit& p : fit.parameters) {
+    INFO(p.name << ": shipped " << p.shipped << ", fitted " << p.fitted);
+    CHECK(p.fitted == Approx(p.shipped).epsilon(0.01));  // within 1 %: refit with `hpcsim validate --fit`
   }
-  const std::string table = render_calibrations(fits);
-  CHECK(table.find("a100-sxm4-80gb   achievable.matmul") != std::string::npos);
+  CHECK(fit.fitted.mape <= fit.shipped.mape + 0.002);
 }
 
-TEST_CASE("calibration: the solver recovers the fraction a measurement was made with", "[calibration]") {
+TEST_CASE("calibration: no per-case constants (each parameter informed by >= 3 rows from >= 2 families)",
+          "[calibration]") {
+  std::cout << "\nparameter          rows  families\n";
+  for (const ParameterFit& p : shipped_fit().parameters) {
+    std::printf("%-16s %6zu %9d\n", p.name.c_str(), p.rows.size(), p.families);
+    INFO(p.name);
+    CHECK(p.rows.size() >= 3);
+    CHECK(p.families >= 2);
+  }
+  std::fflush(stdout);
+}
+
+TEST_CASE("calibration: the solver recovers the value measurements were made with", "[calibration]") {
+  // Three GEMMs "measured" with tensor_matmul = truth; the fit from the shipped value finds it again.
+  const std::vector<CalibratedParameter>& params = catalog().calibrated();
+  REQUIRE(params.front().name == "tensor_matmul");
   for (double truth : {0.55, 0.7, 0.93}) {
     const TempPath dir("calibration");
-    const auto fits = fit_calibrations(folder_with(dir, gemm_entry("a100-sxm4-80gb achievable.matmul", a100_fp16_tflops(truth))),
-                                       catalog());
-    REQUIRE(fits.size() == 1);
-    CHECK(fits[0].fitted == Approx(truth).epsilon(1e-6));
-    CHECK(fits[0].shipped == 0.815);
-    CHECK(fits[0].rms_fitted < 1e-8);
+    std::vector<double> values;
+    for (const CalibratedParameter& p : params) values.push_back(p.name == "tensor_matmul" ? truth : p.value);
+    std::string entries;
+    int i = 0;
+    for (int k : {1024, 4096, 8192}) {
+      const std::string id = "g" + std::to_string(i++);
+      const std::filesystem::path probe = folder_with(dir, gemm_entry(id, "f", k, 100));
+      const double at_truth = run_validation(probe, catalog().with_calibrated_values(values)).rows.at(0).predicted;
+      entries += gemm_entry(id, i == 1 ? "a" : "b", k, at_truth);
+    }
+    const CalibrationResult fit = fit_calibrations(folder_with(dir, entries), catalog());
+    CHECK(fit.parameters.front().fitted == Approx(truth).epsilon(1e-3));
+    CHECK(fit.parameters.front().rows.size() == 3);
+    CHECK(fit.parameters.front().families == 2);
+    CHECK(fit.fitted.mape < 1e-3);
+    // Leaving family "a" out still fits "b"'s rows exactly and predicts "a"'s row.
+    const CrossValidation cv = cross_validate(dir.str(), catalog());
+    REQUIRE(cv.folds.size() == 2);
+    CHECK(cv.folds[0].family == "a");
+    CHECK(cv.folds[0].values.front() == Approx(truth).epsilon(0.01));
+    CHECK(cv.mape < 0.01);  // one linearised solve from the shipped 0.84, far from the truth here
   }
-  // Two rows measured 10 % apart pull the fit between them: residuals +-5 % around their mean.
-  const TempPath dir("calibration");
-  const double at = a100_fp16_tflops(0.7);
-  const auto fits = fit_calibrations(
-      folder_with(dir, gemm_entry("a100-sxm4-80gb achievable.matmul", at * 1.05) +
-                           gemm_entry("a100-sxm4-80gb achievable.matmul", at * 0.95)),
-      catalog());
-  REQUIRE(fits.size() == 1);
-  CHECK(fits[0].rows.size() == 2);
-  CHECK(fits[0].fitted == Approx(0.7).epsilon(0.01));
-  CHECK(fits[0].rms_fitted == Approx(0.05).epsilon(0.02));
 }
 
-TEST_CASE("calibration: a calibrates value that cannot be fitted is refused where it is written", "[calibration]") {
-  auto error_of = [](const std::string& entries) {
-    const TempPath dir("calibration");
+TEST_CASE("calibration: a malformed calibration.yaml is refused where it is written", "[calibration]") {
+  auto error_of = [](const std::string& text) {
+    const TempPath dir("calibration-root");
+    std::filesystem::create_directories(dir.str());
+    std::ofstream(std::filesystem::path(dir.str()) / "calibration.yaml") << text;
     try {
-      fit_calibrations(folder_with(dir, entries), catalog());
+      SpecCatalog c(dir.str());
     } catch (const ConfigError& e) {
       const std::string what = e.what();
-      return what.substr(what.find("microbenchmarks.yaml"));
+      return what.substr(what.find("calibration.yaml"));
     }
     return std::string("no error");
   };
-  CHECK(error_of(gemm_entry("a100-sxm4-80gb achievable.clock", 200)) ==
-        "microbenchmarks.yaml:3:17: unknown parameter achievable.clock (fittable: achievable.matmul, "
-        "achievable.simt_matmul, achievable.memory)");
-  CHECK(error_of(gemm_entry("a100-sxm4-80gb", 200)) == "microbenchmarks.yaml:3:17: calibrates is \"<gpu spec> <parameter>\"");
-  CHECK(error_of(gemm_entry("no-such-gpu achievable.matmul", 200)).find("no-such-gpu") != std::string::npos);
-  CHECK(error_of("  - id: a\n    calibrates: \"a100-sxm4-80gb achievable.memory\"\n"
-                 "    cluster: {node: dgx-a100-80gb, nodes: 1}\n    allreduce: {bytes: 1GiB, gpus: 8}\n"
-                 "    measured: {metric: busbw, value: 200, unit: \"GB/s\", source: test}\n")
-            .find("only gemm and lstm rows calibrate a GPU spec") != std::string::npos);
+  const std::string head = "parameters:\n  - {name: x, kind: gpus, path: achievable.matmul, ";
+  CHECK(error_of(head + "value: 1.5, min: 0.1, max: 1}\n") ==
+        "calibration.yaml:2:59: x: value must lie in [min, max] with min < max");
+  CHECK(error_of(head + "value: 0.5, min: 0.1, max: 1}\n" + "  - {name: x, kind: gpus, path: a, value: 1, min: 0, max: 2}\n")
+            .find("parameter x is given twice") != std::string::npos);
+  CHECK(error_of("parameters:\n  - {name: x, kind: cpus, path: a, value: 1, min: 0, max: 2}\n").find("calibration.yaml:2:") == 0);
+  CHECK(error_of("parameters: []\n") == "no error");
+}
+
+TEST_CASE("calibration: a parameter fills only the specs that do not set it", "[calibration]") {
+  const ConfigNode a100 = catalog().load("gpus", ConfigNode::make_scalar("a100-sxm4-80gb", SourceLoc{}), "GPU");
+  const ConfigNode mi300x = catalog().load("gpus", ConfigNode::make_scalar("mi300x", SourceLoc{}), "GPU");
+  CHECK(a100.at("achievable").get_number("matmul") == catalog().calibrated().front().value);
+  CHECK(mi300x.at("achievable").get_number("matmul") == 0.514);  // its own sourced measurement
+  std::vector<double> moved;
+  for (const CalibratedParameter& p : catalog().calibrated()) moved.push_back(p.value * 0.5);
+  const ConfigNode half = catalog().with_calibrated_values(moved).load(
+      "gpus", ConfigNode::make_scalar("a100-sxm4-80gb", SourceLoc{}), "GPU");
+  CHECK(half.at("achievable").get_number("matmul") == catalog().calibrated().front().value * 0.5);
 }

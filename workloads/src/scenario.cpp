@@ -44,6 +44,10 @@ const std::vector<std::string>& optimizer_names() {
 
 }  // namespace
 
+Schema validation_category_schema() {
+  return Schema::one_of({"cnn", "rnn", "gan", "transformer", "scaling", "micro"});
+}
+
 const Schema& scenario_schema() {
   static const Schema schema = Schema::map({
       optional("extends", Schema::string()),
@@ -109,6 +113,8 @@ const Schema& scenario_schema() {
                                required("source", Schema::string()),
                                optional("trust", Schema::string()),
                                optional("note", Schema::string()),
+                               optional("category", validation_category_schema()),
+                               optional("family", Schema::string()),
                            })),
   });
   return schema;
@@ -470,7 +476,8 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
 
   if (const ConfigNode* m = root.find("measured")) {
     s.measured = MeasuredValue{m->get_string("metric"), m->get_number("value"), m->get_string("unit"),
-                               m->get_string("source")};
+                               m->get_string("source"), m->get_string_or("category", ""),
+                               m->get_string_or("family", "")};
   }
   return s;
 }

@@ -1,32 +1,62 @@
 #pragma once
-// Calibration: the GPU spec parameters that are fitted, not read off a datasheet (a spec's `achievable`
-// fractions), refitted from the validation rows marked `calibrates: "<spec> <parameter>"` in
-// microbenchmarks.yaml. Each parameter is the least-squares fit (Gauss-Newton, Eigen) of the relative
-// errors of all its rows through the same models that predict them, so a spec value can be checked
-// against the fit it claims to be, and refitted when a model changes.
+// Calibration: the parameters of configs/calibration.yaml (numbers no datasheet gives) fitted to every
+// validation row whose prediction depends on them, and the leave-one-source-family-out estimate of how
+// well the calibrated model predicts rows it was not fitted to.
+//
+// The criterion is the sum of |log(predicted / measured)| over the rows (the MAPE's own measure, robust
+// to the rows listed as known deviations), minimised in the log-parameters by iteratively reweighted least
+// squares on the models' log-log Jacobian (Eigen), relinearised until the values settle. A row informs a
+// parameter when a 1 % change of the parameter moves its prediction by more than 0.01 %.
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "analysis/validation.h"
 #include "configs/catalog.h"
 
 namespace hpcsim {
 
-struct CalibrationFit {
-  std::string spec;        // the GPU spec file holding the parameter, e.g. a100-sxm4-80gb
-  std::string parameter;   // achievable.matmul, achievable.simt_matmul or achievable.memory
-  double shipped = 0;      // the value the spec has
-  double fitted = 0;       // minimises the sum of squared relative errors of `rows`
-  std::vector<std::string> rows;       // the validation ids fitted, in file order
-  double rms_shipped = 0, rms_fitted = 0;  // root-mean-square relative error of those rows
+struct ParameterFit {
+  std::string name;
+  double shipped = 0;   // the value in calibration.yaml
+  double fitted = 0;    // the value that minimises the criterion over every row
+  std::vector<std::string> rows;  // the rows that inform it, in validation order
+  int families = 0;               // distinct source families among them
 };
 
-// The parameters fitted from `validation_dir`/microbenchmarks.yaml, in order of first appearance.
-// ConfigError at the `calibrates` value for an unknown spec or parameter, or a row whose op is not
-// predicted from a GPU spec alone (allreduce).
-std::vector<CalibrationFit> fit_calibrations(const std::filesystem::path& validation_dir, const SpecCatalog& catalog);
+struct CalibrationResult {
+  std::vector<ParameterFit> parameters;
+  ValidationReport shipped;  // every row at the shipped values
+  ValidationReport fitted;   // every row at the fitted values
+};
 
-// One line per parameter: spec, parameter, shipped, fitted, rms error at each, the rows.
-std::string render_calibrations(const std::vector<CalibrationFit>& fits);
+CalibrationResult fit_calibrations(const std::filesystem::path& validation_dir, const SpecCatalog& catalog);
+
+// Cross-validation: for each source family, the parameters refitted on every row of the other families
+// (one linearised solve at the shipped values' Jacobian), and that family's rows predicted with them.
+struct CrossValidation {
+  ValidationReport in_sample;       // every row at the shipped values
+  std::vector<double> predicted;    // per row of in_sample: predicted with its family left out
+  std::vector<double> error;        // (predicted - measured) / measured
+  double mape = 0;
+  int worst = -1;                   // index of the largest |error|
+  struct Fold {
+    std::string family;
+    std::vector<double> values;     // the parameters fitted without it
+  };
+  std::vector<Fold> folds;
+  std::vector<std::string> parameter_names;
+};
+
+CrossValidation cross_validate(const std::filesystem::path& validation_dir, const SpecCatalog& catalog);
+
+// One line per parameter: shipped, fitted, rows and families informing it, then every row's residual at
+// the fitted values.
+std::string render_calibrations(const CalibrationResult& result);
+
+enum class CrossValidationFormat { table, json };
+// In-sample and cross-validated MAPE and worst case, per category and per row. JSON (a contract):
+// {"in_sample": {"mape", "worst"}, "cross_validated": {"mape", "worst"}, "rows": [...]}, MAPE in percent.
+std::string render_cross_validation(const CrossValidation& cv, CrossValidationFormat format);
 
 }  // namespace hpcsim

@@ -4,6 +4,7 @@
 // `hpcsim run` does) and microbenchmarks.yaml (GEMMs, all-reduce bus bandwidth, LSTM layers, each timed
 // through the models layer). Nothing here is tuned per case: every case uses the shipped specs.
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,28 +24,47 @@ struct ValidationRow {
   double band = 0;        // |error| the case is expected to stay within (see validation_error_band)
   std::string trust;      // the source's trust label
   std::string source;
+  std::string category;   // cnn, rnn, gan, transformer, scaling or micro
+  std::string family;     // source family: the rows of one publication or benchmark table (left out together by --cv)
   std::string file;       // the case file (microbenchmarks: microbenchmarks.yaml)
-  // Non-empty for a calibration row: the spec parameter fitted to this measurement (it checks the fit,
-  // it is not a prediction), e.g. "a100-sxm4-80gb achievable.matmul".
-  std::string calibrates;
+  // Training scenarios: the prediction class their uncertainty band is drawn from (prediction_interval.h);
+  // empty for microbenchmarks.
+  std::string interval_class;
+  // Predicted over true step time (or op time): predicted / measured for a time metric, the inverse for a
+  // rate. > 1: the prediction is too slow.
+  double time_ratio() const;
   bool within_band() const;
 };
 
 struct ValidationReport {
   std::vector<ValidationRow> rows;  // training scenarios by file name, then microbenchmarks in file order
   double mape = 0;                  // mean |error| over every row
-  double prediction_mape = 0;       // mean |error| over the rows that are not calibration
-  int calibration_rows = 0;
   int worst = -1;                   // index of the row with the largest |error|; -1 when there are none
 };
+
+// MAPE (fraction) and the index of the largest |error| of `rows`, with each row's error recomputed from
+// measured and predicted; -1 when there are none.
+void summarize_validation(ValidationReport& report);
 
 // The error band a case is held to, from the trust its source is given: 25 % for "high", 35 % (the
 // acceptance's worst-case bound) for anything less certain. One global rule, never a per-case number.
 double validation_error_band(std::string_view trust);
 
-// Runs every case of `dir` (not its subfolders). ConfigError for a case that does not parse, names an
-// unknown spec or lacks a measurement; std::runtime_error when `dir` is not a folder.
-ValidationReport run_validation(const std::filesystem::path& dir, const SpecCatalog& catalog);
+// Runs every case of `dir` (not its subfolders), or those whose id `include` accepts. ConfigError for a
+// case that does not parse, names an unknown spec or lacks a measurement; std::runtime_error when `dir`
+// is not a folder.
+using CaseFilter = std::function<bool(const std::string& id)>;
+ValidationReport run_validation(const std::filesystem::path& dir, const SpecCatalog& catalog,
+                                const CaseFilter& include = {});
+
+// Mean |error| (fraction) and row count per category (cnn, rnn, gan, transformer, scaling, micro), in
+// that order; categories without rows are left out. `errors` parallels `rows`.
+struct CategoryScore {
+  std::string category;
+  int rows = 0;
+  double mape = 0, worst = 0;  // worst: the signed error of largest magnitude
+};
+std::vector<CategoryScore> score_by_category(const std::vector<ValidationRow>& rows, const std::vector<double>& errors);
 
 enum class ValidationFormat { table, csv, markdown };
 // One line per case (id, metric, measured, predicted, error, band), then MAPE and the worst case.

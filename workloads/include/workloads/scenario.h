@@ -76,6 +76,8 @@ struct MeasuredValue {
   std::string metric;  // samples_per_s, tokens_per_s, tflops_per_gpu, hardware_tflops_per_gpu, step_time_s, s_per_kimg
   double value = 0;
   std::string unit, source;
+  std::string category;  // cnn, rnn, gan, transformer, scaling or micro (validation figures per category)
+  std::string family;    // the source family: every row of one publication or benchmark table shares it
 };
 
 struct Scenario {
@@ -100,6 +102,8 @@ struct Scenario {
   }
 };
 
+// The categories validation figures are reported in (measured.category).
+Schema validation_category_schema();
 const Schema& scenario_schema();
 // The `cluster:` section alone (hpcsim collective reads it from any YAML file).
 const Schema& cluster_schema();
