@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "analysis/prediction_interval.h"
 #include "analysis/results_store.h"
 #include "analysis/scaling.h"
 #include "analysis/step_report.h"
@@ -80,9 +81,11 @@ int run_one(const RunOptions& o) {
   const std::string started_at = iso8601_utc_now();
   ConfigNode root;
   Scenario scenario;
+  IntervalTable intervals;
   try {
     root = load_config(o.scenario, o.overrides);
     scenario = parse_scenario(root, SpecCatalog(config_root()), std::filesystem::path(o.scenario).stem().string());
+    intervals = IntervalTable::load(config_root());
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
@@ -100,7 +103,8 @@ int run_one(const RunOptions& o) {
   const ModelStepReport report = simulate_scenario(scenario, !o.trace.empty());
   const StepResult& result = report.result;
   const double wall_s = seconds_since(wall_start);
-  const std::vector<Metric> metrics = step_metrics(result, wall_s);
+  const std::vector<Metric> metrics =
+      step_metrics(result, wall_s, intervals.interval(prediction_class(scenario), result.step_time_s));
 
   if (o.format == "json") {
     std::cout << metrics_to_json(scenario.name, metrics);
@@ -130,7 +134,9 @@ int run_scale(const RunOptions& o) {
   Scenario base;
   std::vector<ScaledConfig> configs;
   std::vector<Scenario> scenarios;
+  IntervalTable intervals;
   try {
+    intervals = IntervalTable::load(config_root());
     counts = parse_gpu_counts(o.scale, flag);
     root = load_config(o.scenario, o.overrides);
     base = parse_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
@@ -170,7 +176,9 @@ int run_scale(const RunOptions& o) {
     warn_if_oom(scenarios[i], report, scenarios[i].name);
     points.push_back({counts[i], configs[i].nodes, report.result});
     records.push_back(make_record(scenarios[i], configs[i].root, started_at, wall_s, report.result,
-                                  step_metrics(report.result, wall_s)));
+                                  step_metrics(report.result, wall_s,
+                                               intervals.interval(prediction_class(scenarios[i]),
+                                                                  report.result.step_time_s))));
   }
 
   const std::vector<ScalingRow> rows = scaling_rows(points);

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "analysis/calibration.h"
+#include "analysis/prediction_interval.h"
 #include "analysis/device_comparison.h"
 #include "analysis/device_measurements.h"
 #include "analysis/validation.h"
@@ -25,6 +26,7 @@ struct ValidateOptions {
   std::string gpu;       // the GPU spec that predicts it
   bool fit = false;      // refit the calibrated parameters over every row
   bool cv = false;       // cross-validate them, one source family left out at a time
+  bool intervals = false;  // the prediction-interval table derived from the cross-validation
 };
 
 int bad(const std::string& message) {
@@ -55,7 +57,9 @@ int run_measured(const ValidateOptions& o) {
 
 int run(const ValidateOptions& o) {
   if ((o.fit || o.cv) && !o.measured.empty()) return bad("--fit and --cv work on the validation folder, not on --measured");
-  if (o.fit && o.cv) return bad("--fit and --cv are separate reports: give one");
+  if (int(o.fit) + int(o.cv) + int(o.intervals) > 1) return bad("--fit, --cv and --intervals are separate reports: give one");
+  if (o.intervals && !o.measured.empty()) return bad("--intervals works on the validation folder, not on --measured");
+  if (o.intervals && o.format != "table") return bad("--intervals prints YAML: it takes no --format");
   if (o.format == "json" && !o.cv) return bad("--format json goes with --cv (the plain table has csv and markdown)");
   if (o.cv && (o.format == "csv" || o.format == "markdown")) return bad("--cv prints a table or --format json");
   if (!o.measured.empty()) return run_measured(o);
@@ -65,6 +69,10 @@ int run(const ValidateOptions& o) {
   try {
     if (o.fit) {
       std::cout << render_calibrations(fit_calibrations(dir, catalog));
+      return kExitOk;
+    }
+    if (o.intervals) {
+      std::cout << IntervalTable::derive(cross_validate(dir, catalog)).to_yaml();
       return kExitOk;
     }
     if (o.cv) {
@@ -98,6 +106,9 @@ Action add_validate_command(CLI::App& app) {
   cmd->add_flag("--cv", o->cv,
                 "Cross-validate: refit the calibrated parameters with one source family left out at a time and predict "
                 "its rows; in-sample and cross-validated MAPE, per category and per row");
+  cmd->add_flag("--intervals", o->intervals,
+                "Print the prediction-interval table (configs/prediction-intervals.yaml) derived from the "
+                "cross-validated errors");
   cmd->add_option("--format", o->format, "Output format (json only with --cv)")
       ->check(CLI::IsMember({"table", "csv", "markdown", "json"}));
   return [o] { return run(*o); };

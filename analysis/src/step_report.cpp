@@ -79,9 +79,9 @@ std::string human(const Metric& m) {
 
 }  // namespace
 
-std::vector<Metric> step_metrics(const StepResult& r, double sim_wall_s) {
+std::vector<Metric> step_metrics(const StepResult& r, double sim_wall_s, const std::optional<PredictionInterval>& interval) {
   const StepBreakdown& b = r.breakdown;
-  return {
+  std::vector<Metric> metrics = {
       {"step_time_s", r.step_time_s, "s"},
       {"throughput.samples_per_s", r.samples_per_s, "1/s"},
       {"throughput.tokens_per_s", r.tokens_per_s, "1/s"},
@@ -115,6 +115,19 @@ std::vector<Metric> step_metrics(const StepResult& r, double sim_wall_s) {
       {"sim_wall_s", sim_wall_s, "s"},
       {"events", static_cast<double>(r.events), "count"},
   };
+  if (interval) {
+    const auto after = [&metrics](const std::string& name) {
+      return std::find_if(metrics.begin(), metrics.end(), [&](const Metric& m) { return m.name == name; }) + 1;
+    };
+    // The throughput band is the step-time band turned over: samples per step are fixed.
+    const double samples_per_step = r.samples_per_s * r.step_time_s;
+    metrics.insert(after("throughput.samples_per_s"),
+                   {{"throughput.samples_per_s_interval[0]", samples_per_step / interval->high_s, "1/s"},
+                    {"throughput.samples_per_s_interval[1]", samples_per_step / interval->low_s, "1/s"}});
+    metrics.insert(after("step_time_s"),
+                   {{"step_time_interval_s[0]", interval->low_s, "s"}, {"step_time_interval_s[1]", interval->high_s, "s"}});
+  }
+  return metrics;
 }
 
 std::string metrics_to_json(const std::string& scenario, const std::vector<Metric>& metrics) {
@@ -122,9 +135,15 @@ std::string metrics_to_json(const std::string& scenario, const std::vector<Metri
   std::ostringstream out;
   out << "{\n  \"scenario\": " << json_string(scenario);
   std::vector<std::string> open;  // object path currently open
-  for (const Metric& m : metrics) {
+  for (std::size_t index = 0; index < metrics.size(); ++index) {
+    const Metric& m = metrics[index];
     std::vector<std::string> parts = split_dots(m.name);
-    const std::string leaf = parts.back();
+    std::string leaf = parts.back();
+    const std::size_t bracket = leaf.find('[');
+    if (bracket != std::string::npos) {
+      if (leaf.compare(bracket, std::string::npos, "[0]") != 0) continue;  // written with element 0
+      leaf.erase(bracket);
+    }
     parts.pop_back();
     std::size_t common = 0;
     while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
@@ -137,7 +156,17 @@ std::string metrics_to_json(const std::string& scenario, const std::vector<Metri
       out << "\n" << std::string(2 * (open.size() + 1), ' ') << json_string(parts[i]) << ": {";
       open.push_back(parts[i]);
     }
-    out << "\n" << std::string(2 * (open.size() + 1), ' ') << json_string(leaf) << ": " << json_value(m);
+    out << "\n" << std::string(2 * (open.size() + 1), ' ') << json_string(leaf) << ": ";
+    if (bracket == std::string::npos) {
+      out << json_value(m);
+      continue;
+    }
+    const std::string base = m.name.substr(0, m.name.find('['));
+    out << "[" << json_value(m);
+    for (std::size_t next = index + 1; next < metrics.size() && metrics[next].name.rfind(base + "[", 0) == 0; ++next) {
+      out << ", " << json_value(metrics[next]);
+    }
+    out << "]";
   }
   while (!open.empty()) {
     open.pop_back();
@@ -153,8 +182,20 @@ std::string metrics_to_table(const std::string& scenario, const std::vector<Metr
   std::ostringstream out;
   out << "scenario: " << scenario << "\n";
   out << std::string(width + 2 + 24, '-') << "\n";
-  for (const Metric& m : metrics) {
-    out << m.name << std::string(width + 2 - m.name.size(), ' ') << human(m) << "\n";
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const Metric& m = metrics[i];
+    const std::size_t bracket = m.name.find('[');
+    if (bracket == std::string::npos) {
+      out << m.name << std::string(width + 2 - m.name.size(), ' ') << human(m) << "\n";
+      continue;
+    }
+    if (m.name.compare(bracket, std::string::npos, "[0]") != 0) continue;  // shown with element 0
+    const std::string base = m.name.substr(0, bracket);
+    out << base << std::string(width + 2 - base.size(), ' ') << human(m);
+    for (std::size_t next = i + 1; next < metrics.size() && metrics[next].name.rfind(base + "[", 0) == 0; ++next) {
+      out << " .. " << human(metrics[next]);
+    }
+    out << "\n";
   }
   return out.str();
 }

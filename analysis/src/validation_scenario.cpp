@@ -6,6 +6,7 @@
 
 #include "configs/config_error.h"
 #include "configs/loader.h"
+#include "analysis/prediction_interval.h"
 #include "validation_cases.h"
 #include "workloads/scenario.h"
 #include "workloads/training/simulate_scenario.h"
@@ -38,6 +39,10 @@ ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog
   const ConfigNode root = load_config(file, {});
   const Scenario s = parse_scenario(root, catalog, file.stem().string());
   if (!s.measured) throw ConfigError(root.loc(), "a validation case needs a measured: section");
+  if (s.name != file.stem().string()) {
+    throw ConfigError(root.has("name") ? root.at("name").loc() : root.loc(),
+                      "a validation case is named after its file: " + file.stem().string());
+  }
   const ConfigNode& measured = root.at("measured");
   for (const char* key : {"category", "family"}) {
     if (!measured.has(key)) throw ConfigError(measured.loc(), std::string("a validation case needs measured.") + key);
@@ -55,6 +60,7 @@ ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog
   row.source = s.measured->source;
   row.category = s.measured->category;
   row.family = s.measured->family;
+  row.interval_class = prediction_class(s);
   row.file = file.filename().string();
   if (!std::isfinite(row.predicted) || row.predicted <= 0) {
     throw std::runtime_error(file.string() + ": the simulation predicted " + std::to_string(row.predicted) + " " +

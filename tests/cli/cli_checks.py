@@ -33,6 +33,11 @@ def check_json_keys():
     expect(doc["gpus"] == 16, "quickstart uses 16 GPUs", proc)
     expect(isinstance(doc["fits_in_memory"], bool), "fits_in_memory is a JSON boolean", proc)
     expect(doc["events"] > 0, "the engine processed events", proc)
+    low, high = doc["step_time_interval_s"]
+    expect(low <= doc["step_time_s"] * 1.5 and high >= doc["step_time_s"] * 0.5 and low < high,
+           "step_time_interval_s is a band [low, high] around the prediction", proc)
+    slow, fast = doc["throughput"]["samples_per_s_interval"]
+    expect(abs(slow * high - fast * low) <= 1e-6 * slow * high, "the throughput band is the step-time band turned over", proc)
     parts = sum(v for v in doc["breakdown_s"].values())
     expect(abs(parts - doc["step_time_s"]) <= 1e-6 * doc["step_time_s"], "breakdown adds up to the step time", proc)
 

@@ -2,6 +2,7 @@
 """End-to-end checks of `hpcsim validate`: the public validation table with MAPE, its formats, errors.
 Usage: validate_checks.py HPCSIM SOURCE_DIR CHECK"""
 import csv
+import json
 import io
 import os
 import tempfile
@@ -71,5 +72,27 @@ def check_validate_measured():
         expect_bad_input(hpcsim("validate", "--measured", bad, "--gpu", "v100-sxm2-16gb"), "bad.csv:3:19:")
 
 
+def check_validate_cv():
+    proc = hpcsim("validate", "--cv", "--format", "json")
+    expect(proc.returncode == 0, "validate --cv --format json should succeed", proc)
+    doc = json.loads(proc.stdout)
+    for part in ("in_sample", "cross_validated"):
+        expect(set(doc[part]) >= {"mape", "worst"}, f"{part} has mape and worst", proc)
+    expect(len(doc["rows"]) >= 40, "one row per case", proc)
+    mape = sum(abs(r["cv_error"]) for r in doc["rows"]) / len(doc["rows"])
+    expect(abs(mape - doc["cross_validated"]["mape"]) < 1e-3, "the cross-validated MAPE is the rows' mean, in percent", proc)
+    for row in doc["rows"]:
+        expect(row["family"] and row["category"], f"{row['id']} has a family and a category", proc)
+    table = hpcsim("validate", "--cv")
+    expect(table.returncode == 0 and "cross-validated (leave one source family out): MAPE" in table.stdout,
+           "the table closes with the cross-validated MAPE", table)
+    expect_bad_input(hpcsim("validate", "--cv", "--fit"), "separate reports")
+    expect_bad_input(hpcsim("validate", "--format", "json"), "--format json goes with --cv")
+    derived = hpcsim("validate", "--intervals")
+    expect(derived.returncode == 0 and derived.stdout.startswith("# Prediction intervals"), "--intervals prints the table",
+           derived)
+
+
 run_check({"validate_table": check_validate_table, "validate_formats": check_validate_formats,
-           "validate_errors": check_validate_errors, "validate_measured": check_validate_measured})
+           "validate_errors": check_validate_errors, "validate_measured": check_validate_measured,
+           "validate_cv": check_validate_cv})
