@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "configs/yaml_text.h"
 #include "workloads/scenario.h"
 #include "workloads/training/simulate_scenario.h"
+#include "workloads/zoo/zoo.h"
 
 namespace hpcsim::cli {
 
@@ -76,6 +78,46 @@ int store_runs(const RunOptions& o, const std::vector<RunRecord>& records) {
   return kExitOk;
 }
 
+// The scenario with its --set overrides. A --set workload.model=NAME swaps the model for a what-if, so
+// the file's sizes of the old model that NAME does not take (the quickstart's seq_len, layers, ...) are
+// dropped with a note, instead of each being an error; sizes given with --set are kept and checked.
+ConfigNode load_with_overrides(const RunOptions& o) {
+  ConfigNode root = load_config(o.scenario, o.overrides);
+  bool model_set = false;
+  std::vector<std::string> set_keys;
+  for (const std::string& flag : o.overrides) {
+    const std::string key = flag.substr(0, flag.find('='));
+    model_set = model_set || key == "workload.model";
+    set_keys.push_back(key);
+  }
+  ConfigNode* workload = root.find("workload");
+  const ConfigNode* model = workload != nullptr ? workload->find("model") : nullptr;
+  if (!model_set || model == nullptr || !model->is_scalar()) return root;
+  const std::vector<std::string> takes = model_size_keys(model->as_string());
+  std::string dropped;
+  for (const char* key : {"seq_len", "resolution", "layers", "hidden", "heads", "ffn", "vocab"}) {
+    if (!workload->has(key) || std::find(takes.begin(), takes.end(), key) != takes.end()) continue;
+    if (std::find(set_keys.begin(), set_keys.end(), std::string("workload.") + key) != set_keys.end()) continue;
+    workload->erase(key);
+    dropped += (dropped.empty() ? "" : ", ") + std::string(key);
+  }
+  if (!dropped.empty()) {
+    std::cerr << "note: --set workload.model=" << model->as_string() << ": the file's " << dropped
+              << " (sizes of its own model) do not apply to " << model->as_string() << " and are dropped\n";
+  }
+  return root;
+}
+
+// A layout smaller than the cluster leaves GPUs idle: say so, it is rarely what a what-if means.
+void note_idle_gpus(const Scenario& s) {
+  const ParallelismConfig& p = s.parallelism;
+  const int used = p.dp * p.tp * p.pp * p.cp;
+  if (used >= s.cluster.gpus()) return;
+  std::cerr << "note: the run uses " << used << " of the cluster's " << s.cluster.gpus() << " GPUs (dp " << p.dp
+            << " x tp " << p.tp << " x pp " << p.pp << " x cp " << p.cp
+            << "); leave parallelism.dp unset to use them all\n";
+}
+
 int run_one(const RunOptions& o) {
   const auto wall_start = Clock::now();
   const std::string started_at = iso8601_utc_now();
@@ -83,13 +125,14 @@ int run_one(const RunOptions& o) {
   Scenario scenario;
   IntervalTable intervals;
   try {
-    root = load_config(o.scenario, o.overrides);
+    root = load_with_overrides(o);
     scenario = parse_scenario(root, SpecCatalog(config_root()), std::filesystem::path(o.scenario).stem().string());
     intervals = IntervalTable::load(config_root());
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
+  note_idle_gpus(scenario);
   // Opened before simulating so that an unwritable path fails at once; like --db, exit 1.
   std::ofstream trace;
   if (!o.trace.empty()) {
@@ -138,7 +181,7 @@ int run_scale(const RunOptions& o) {
   try {
     intervals = IntervalTable::load(config_root());
     counts = parse_gpu_counts(o.scale, flag);
-    root = load_config(o.scenario, o.overrides);
+    root = load_with_overrides(o);
     base = parse_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";

@@ -101,6 +101,19 @@ std::vector<double> solve_l1(const Linearization& l, const std::vector<bool>& us
   return out;
 }
 
+// The rows (and their distinct families) whose prediction moves with each parameter.
+void add_informing_rows(const Linearization& l, std::vector<ParameterFit>& fits) {
+  for (std::size_t j = 0; j < fits.size(); ++j) {
+    std::set<std::string> families;
+    for (std::size_t i = 0; i < l.report.rows.size(); ++i) {
+      if (std::abs(l.jacobian(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j))) <= kInforms) continue;
+      fits[j].rows.push_back(l.report.rows[i].id);
+      families.insert(l.report.rows[i].family);
+    }
+    fits[j].families = static_cast<int>(families.size());
+  }
+}
+
 void require_parameters(const SpecCatalog& catalog) {
   if (catalog.calibrated().empty()) {
     throw std::runtime_error("no calibrated parameters: " + (catalog.root() / "calibration.yaml").string() +
@@ -128,16 +141,9 @@ CalibrationResult fit_calibrations(const std::filesystem::path& dir, const SpecC
   }
   result.fitted = run_validation(dir, catalog.with_calibrated_values(values));
   for (std::size_t j = 0; j < values.size(); ++j) {
-    ParameterFit fit{catalog.calibrated()[j].name, shipped[j], values[j], {}, 0};
-    std::set<std::string> families;
-    for (std::size_t i = 0; i < l.report.rows.size(); ++i) {
-      if (std::abs(l.jacobian(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j))) <= kInforms) continue;
-      fit.rows.push_back(l.report.rows[i].id);
-      families.insert(l.report.rows[i].family);
-    }
-    fit.families = static_cast<int>(families.size());
-    result.parameters.push_back(std::move(fit));
+    result.parameters.push_back({catalog.calibrated()[j].name, shipped[j], values[j], {}, 0});
   }
+  add_informing_rows(l, result.parameters);
   return result;
 }
 
@@ -147,8 +153,12 @@ CrossValidation cross_validate(const std::filesystem::path& dir, const SpecCatal
   const Linearization l = linearize(dir, catalog, shipped);
   CrossValidation cv;
   cv.in_sample = l.report;
-  for (const CalibratedParameter& p : catalog.calibrated()) cv.parameter_names.push_back(p.name);
   const std::vector<ValidationRow>& rows = l.report.rows;
+  const std::vector<double> all_rows = solve_l1(l, std::vector<bool>(rows.size(), true), catalog, shipped);
+  for (std::size_t j = 0; j < shipped.size(); ++j) {
+    cv.parameters.push_back({catalog.calibrated()[j].name, shipped[j], all_rows[j], {}, 0});
+  }
+  add_informing_rows(l, cv.parameters);
   cv.predicted.assign(rows.size(), 0);
   std::vector<std::string> families;
   for (const ValidationRow& row : rows) {

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <atomic>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 
 #include "validation_cases.h"
 
@@ -11,6 +14,37 @@ namespace hpcsim {
 bool ValidationRow::within_band() const { return std::abs(error) <= band; }
 
 double validation_error_band(std::string_view trust) { return trust == "high" ? 0.25 : 0.35; }
+
+namespace {
+
+// Cases are independent simulations: run them on every core, each result in its case's place (the
+// report does not depend on the thread count). The first error, in case order, is rethrown.
+template <typename Case, typename Run>
+std::vector<ValidationRow> run_in_parallel(const std::vector<Case>& cases, const Run& run) {
+  std::vector<ValidationRow> rows(cases.size());
+  std::vector<std::exception_ptr> errors(cases.size());
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < cases.size(); i = next++) {
+      try {
+        rows[i] = run(cases[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads && t < cases.size(); ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  return rows;
+}
+
+}  // namespace
 
 bool is_time_metric(const std::string& metric) {
   return metric == "time_ms" || metric == "step_time_s" || metric == "s_per_kimg";
@@ -51,7 +85,7 @@ ValidationReport run_validation(const std::filesystem::path& dir, const SpecCata
   std::sort(scenarios.begin(), scenarios.end());  // directory order is not deterministic
 
   ValidationReport report;
-  for (const fs::path& file : scenarios) report.rows.push_back(validation_detail::scenario_case(file, catalog));
+  report.rows = run_in_parallel(scenarios, [&catalog](const fs::path& file) { return validation_detail::scenario_case(file, catalog); });
   if (!micro.empty()) {
     for (ValidationRow& row : validation_detail::microbenchmark_cases(micro, catalog, include)) {
       report.rows.push_back(std::move(row));

@@ -118,6 +118,36 @@ def check_run_model_errors():
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.optimizer_impl=turbo"), "optimizer_impl")
 
 
+def check_quickstart_what_ifs():
+    # Every what-if the quickstart's own comment suggests runs and changes the answer.
+    text = open(QUICKSTART).read()
+    base = hpcsim("run", QUICKSTART, "--no-db", "--format", "json")
+    expect(base.returncode == 0 and base.stderr == "", "the quickstart runs quietly", base)
+    base_doc = json.loads(base.stdout)
+    for flag in ("cluster.network=eth-100g-tcp", "cluster.nodes=4", "workload.model=resnet50"):
+        expect(f"--set {flag}" in text, f"the quickstart suggests --set {flag}", base)
+        proc = hpcsim("run", QUICKSTART, "--no-db", "--format", "json", "--set", flag)
+        expect(proc.returncode == 0, f"--set {flag} runs", proc)
+        doc = json.loads(proc.stdout)
+        expect(doc["step_time_s"] != base_doc["step_time_s"] or doc["gpus"] != base_doc["gpus"],
+               f"--set {flag} changes the answer", proc)
+        if flag == "cluster.nodes=4":
+            expect(doc["gpus"] == 32, "four nodes train on all 32 GPUs", proc)
+        if flag == "workload.model=resnet50":
+            expect("seq_len" in proc.stderr and "dropped" in proc.stderr, "the dropped gpt sizes are named", proc)
+            expect(doc["throughput"]["tokens_per_s"] is None, "resnet50 has no tokens", proc)
+    # A layout smaller than the cluster is said on stderr.
+    idle = hpcsim("run", QUICKSTART, "--no-db", "--set", "parallelism.dp=8")
+    expect(idle.returncode == 0 and "uses 8 of the cluster's 16 GPUs" in idle.stderr, "idle GPUs are named", idle)
+    # Keys the new model does not take, written on the command line, stay errors.
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.model=resnet50", "--set", "workload.vocab=100"),
+                     "--set workload.vocab=100", "takes no 'vocab'")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.memory_format=nhwc"), "has no convolutions")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.d_steps=1"), "d_steps needs a model with a generator")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.model=resnet50", "--set", "workload.attention=flash"),
+                     "no self-attention layer")
+
+
 def check_run_parallelism_errors():
     # Inconsistent layouts and batches are bad input that names where the value came from.
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.tp=32"), "tp x pp x cp = 32")
@@ -299,7 +329,7 @@ def check_kernel_errors():
 run_check({"json_keys": check_json_keys, "deterministic": check_deterministic, "store": check_store,
  "errors": check_errors, "list_version": check_list_and_version,
            "run_zoo_model": check_run_zoo_model, "run_oom": check_run_oom, "run_model_errors": check_run_model_errors,
-           "run_parallelism_errors": check_run_parallelism_errors,
+           "run_parallelism_errors": check_run_parallelism_errors, "quickstart_what_ifs": check_quickstart_what_ifs,
  "collective_busbw": check_collective_busbw, "collective_rows": check_collective_rows,
  "collective_errors": check_collective_errors, "occupancy": check_occupancy,
  "kernel_reference": check_kernel_reference, "kernel_errors": check_kernel_errors})

@@ -270,7 +270,25 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
     c.gan.augment = gan->get_bool_or("augment", c.gan.augment);
     c.gan.weight_average = gan->get_bool_or("ema", c.gan.weight_average);
   }
-  if (c.d_steps > 1 && c.built.networks.size() < 2) {
+  // Keys about layers the model does not have would be silently ignored: say so at the key.
+  const auto has_layer = [&c](std::initializer_list<std::string_view> types) {
+    for (const Network& net : c.built.networks) {
+      for (const LayerNode& node : net.nodes()) {
+        if (node.layer && std::find(types.begin(), types.end(), node.layer->type()) != types.end()) return true;
+      }
+    }
+    return false;
+  };
+  if (const ConfigNode* format = w.find("memory_format");
+      format != nullptr && !has_layer({"conv2d", "conv2d_transpose", "modulated_conv2d"})) {
+    throw ConfigError(format->loc(), "memory_format is the layout of image tensors; model '" + c.model +
+                                         "' has no convolutions");
+  }
+  if (const ConfigNode* attention = w.find("attention"); attention != nullptr && !has_layer({"attention"})) {
+    throw ConfigError(attention->loc(), "attention picks the self-attention kernels; model '" + c.model +
+                                            "' has no self-attention layer");
+  }
+  if (w.has("d_steps") && c.built.networks.size() < 2) {
     throw ConfigError(w.at("d_steps").loc(), "d_steps needs a model with a generator and a discriminator (a GAN); " +
                                                  c.model + " has one network");
   }

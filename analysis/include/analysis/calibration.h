@@ -45,7 +45,9 @@ struct CrossValidation {
     std::vector<double> values;     // the parameters fitted without it
   };
   std::vector<Fold> folds;
-  std::vector<std::string> parameter_names;
+  // Every parameter solved on all rows from the same linearisation (the fit, to first order), with the
+  // rows informing it: a test holds the shipped values to these without a second fit.
+  std::vector<ParameterFit> parameters;
 };
 
 CrossValidation cross_validate(const std::filesystem::path& validation_dir, const SpecCatalog& catalog);

@@ -1,0 +1,193 @@
+// The public validation sets (configs/validation): every case runs; the calibrated parameters are their
+// fit over every row, none a per-case constant; the cross-validated error (each source family predicted
+// with the parameters refitted without it) and the prediction intervals drawn from it. One test case:
+// the cross-validation simulates the whole set several times, and CTest runs each test case in a process
+// of its own. Accuracy goals not met yet are [!mayfail] test cases below (see docs/validation.md).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+
+#include "analysis/calibration.h"
+#include "analysis/prediction_interval.h"
+#include "analysis/validation.h"
+#include "configs/catalog.h"
+
+using namespace hpcsim;
+
+namespace {
+
+const std::filesystem::path kConfigDir = HPCSIM_SOURCE_CONFIG_DIR;
+const std::filesystem::path kValidationDir = kConfigDir / "validation";
+
+// Words in backticks in the bullets (first lines "- ...", continuation lines indented) of
+// docs/validation.md's "Known deviations" subsection: the case ids listed there.
+std::set<std::string> known_deviations() {
+  std::ifstream in(std::filesystem::path(HPCSIM_SOURCE_DIR) / "docs" / "validation.md");
+  REQUIRE(in.good());
+  std::set<std::string> ids;
+  bool inside = false, in_bullet = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("#", 0) == 0) {
+      inside = line.find("Known deviations") != std::string::npos;
+      continue;
+    }
+    in_bullet = line.rfind("- ", 0) == 0 || (in_bullet && line.rfind("  ", 0) == 0);
+    if (!inside || !in_bullet) continue;
+    for (std::size_t open = line.find('`'); open != std::string::npos; open = line.find('`', open + 1)) {
+      const std::size_t close = line.find('`', open + 1);
+      if (close == std::string::npos) break;
+      ids.insert(line.substr(open + 1, close - open - 1));
+      open = close;
+    }
+  }
+  return ids;
+}
+
+bool covers(const IntervalTable& table, const ValidationRow& row) {
+  const std::optional<IntervalEntry> e = table.lookup(row.interval_class);
+  REQUIRE(e);
+  const double ratio = row.time_ratio();  // predicted over measured step time
+  return ratio >= e->low_ratio && ratio <= e->high_ratio;
+}
+
+}  // namespace
+
+TEST_CASE("public validation sets: cases, calibration, cross-validation and prediction intervals", "[validation][cv]") {
+  const SpecCatalog catalog(kConfigDir);
+  const CrossValidation cv = cross_validate(kValidationDir, catalog);
+  const ValidationReport& report = cv.in_sample;
+  std::cout << "\nPublic validation sets (" << kValidationDir.string() << "):\n"
+            << render_validation(report, ValidationFormat::table) << "\nCross-validation (hpcsim validate --cv):\n"
+            << render_cross_validation(cv, CrossValidationFormat::table) << std::flush;
+
+  // Every case parses, runs and gives a finite prediction; ids are unique; each names category and family.
+  std::size_t scenario_files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kValidationDir)) {
+    if (e.is_regular_file() && e.path().extension() == ".yaml" && e.path().filename() != "microbenchmarks.yaml") {
+      ++scenario_files;
+    }
+  }
+  std::size_t scenarios = 0;
+  std::set<std::string> ids;
+  for (const ValidationRow& row : report.rows) {
+    INFO(row.id);
+    CHECK(ids.insert(row.id).second);
+    CHECK(std::isfinite(row.predicted));
+    CHECK(row.predicted > 0);
+    CHECK(row.measured > 0);
+    CHECK_FALSE(row.source.empty());
+    CHECK_FALSE(row.family.empty());
+    CHECK_FALSE(row.category.empty());
+    CHECK(row.error == Approx((row.predicted - row.measured) / row.measured));
+    if (row.kind == "scenario") ++scenarios;
+  }
+  CHECK(scenarios == scenario_files);
+  CHECK(scenarios >= 80);  // both public sets
+  for (const char* kind : {"gemm", "allreduce", "lstm"}) {
+    INFO(kind);
+    CHECK(std::any_of(report.rows.begin(), report.rows.end(), [&](const ValidationRow& r) { return r.kind == kind; }));
+  }
+
+  // The same inputs give the same table (a subset re-run: the fast cases).
+  const ValidationReport again = run_validation(kValidationDir, catalog, [](const std::string& id) {
+    return id.find("mlperf") == std::string::npos && id.find("llm") == std::string::npos;
+  });
+  for (const ValidationRow& row : again.rows) {
+    const auto same = std::find_if(report.rows.begin(), report.rows.end(), [&](const ValidationRow& r) { return r.id == row.id; });
+    REQUIRE(same != report.rows.end());
+    CHECK(same->predicted == row.predicted);
+  }
+
+  // Each case is within its band or listed under Known deviations in docs/validation.md.
+  const std::set<std::string> listed = known_deviations();
+  for (const ValidationRow& row : report.rows) {
+    INFO(row.id << ": error " << row.error * 100 << " %, band " << row.band * 100 << " %");
+    CHECK((row.within_band() || listed.count(row.id) == 1));
+  }
+
+  // Calibrated parameters: the shipped values are the fit over every row (to 1 %), and none is a per-case
+  // constant: each is informed by at least three rows from at least two source families.
+  std::printf("\nparameter          shipped   fitted  rows  families\n");
+  REQUIRE(cv.parameters.size() == catalog.calibrated().size());
+  for (const ParameterFit& p : cv.parameters) {
+    std::printf("%-16s %8.4f %8.4f %5zu %9d\n", p.name.c_str(), p.shipped, p.fitted, p.rows.size(), p.families);
+    INFO(p.name << ": refit with `hpcsim validate --fit`");
+    CHECK(p.fitted == Approx(p.shipped).epsilon(0.01));
+    CHECK(p.rows.size() >= 3);
+    CHECK(p.families >= 2);
+  }
+
+  // Cross-validation: every family is left out once; the cross-validated MAPE stays at most 18 %.
+  std::map<std::string, int> families;
+  for (const ValidationRow& row : report.rows) ++families[row.family];
+  CHECK(cv.folds.size() == families.size());
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    INFO(report.rows[i].id);
+    CHECK(std::isfinite(cv.predicted[i]));
+    CHECK(cv.error[i] == Approx((cv.predicted[i] - report.rows[i].measured) / report.rows[i].measured));
+  }
+  std::printf("MAPE in-sample %.1f %%, cross-validated %.1f %% over %zu rows\n", report.mape * 100, cv.mape * 100,
+              report.rows.size());
+  CHECK(cv.mape <= 0.18);
+
+  // Prediction intervals: the shipped table is the derivation from this cross-validation, and the measured
+  // value falls inside its row's interval for at least 80 % of the rows.
+  const IntervalTable shipped = IntervalTable::load(kConfigDir);
+  const IntervalTable derived = IntervalTable::derive(cv);
+  {
+    INFO("regenerate with: hpcsim validate --intervals > configs/prediction-intervals.yaml");
+    REQUIRE(shipped.entries().size() == derived.entries().size());
+    for (std::size_t i = 0; i < derived.entries().size(); ++i) {
+      const IntervalEntry& a = shipped.entries()[i];
+      const IntervalEntry& b = derived.entries()[i];
+      INFO(b.cls);
+      CHECK(a.cls == b.cls);
+      CHECK(a.rows == b.rows);
+      CHECK(a.low_ratio == Approx(b.low_ratio).margin(1e-3));
+      CHECK(a.high_ratio == Approx(b.high_ratio).margin(1e-3));
+    }
+  }
+  int rows = 0, inside = 0, inside_left_out = 0;
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const ValidationRow& row = report.rows[i];
+    if (row.interval_class.empty()) continue;  // microbenchmarks carry no step-time interval
+    ++rows;
+    inside += covers(shipped, row) ? 1 : 0;
+    // The stricter figure: the interval drawn without the row's own source family.
+    CrossValidation others = cv;
+    others.in_sample.rows.clear();
+    others.predicted.clear();
+    for (std::size_t j = 0; j < report.rows.size(); ++j) {
+      if (report.rows[j].family == row.family) continue;
+      others.in_sample.rows.push_back(report.rows[j]);
+      others.predicted.push_back(cv.predicted[j]);
+    }
+    ValidationRow left_out = row;
+    left_out.predicted = cv.predicted[i];
+    inside_left_out += covers(IntervalTable::derive(others), left_out) ? 1 : 0;
+  }
+  REQUIRE(rows > 0);
+  std::printf("interval coverage: %d of %d rows (%.0f %%); with each row's family left out of its interval: %d (%.0f %%)\n",
+              inside, rows, 100.0 * inside / rows, inside_left_out, 100.0 * inside_left_out / rows);
+  std::fflush(stdout);
+  CHECK(inside >= 0.8 * rows);
+}
+
+TEST_CASE("public validation accuracy: MAPE at most 12 %, worst under 40 % apart from the listed deviations",
+          "[validation][!mayfail]") {
+  const ValidationReport report = run_validation(kValidationDir, SpecCatalog(kConfigDir));
+  CHECK(report.mape <= 0.12);
+  const std::set<std::string> listed = known_deviations();
+  for (const ValidationRow& row : report.rows) {
+    if (listed.count(row.id)) continue;
+    INFO(row.id);
+    CHECK(std::abs(row.error) < 0.40);
+  }
+}
