@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "configs/catalog.h"
 #include "configs/loader.h"
 #include "models/gpu/gpu_spec.h"
 #include "models/gpu/kernel_model.h"
@@ -18,7 +19,7 @@ namespace {
 
 // The shipped H100 SXM5 spec, so the benchmark times the model on the numbers users get.
 GpuSpec h100_like() {
-  return parse_gpu_spec(load_config_file(HPCSIM_SOURCE_CONFIG_DIR "/gpus/h100-sxm5-80gb.yaml"), "h100-sxm5-80gb");
+  return parse_gpu_spec(SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("h100-sxm5-80gb", SourceLoc{}), "GPU"), "h100-sxm5-80gb");
 }
 
 // A mix like a transformer step's: GEMMs of several shapes, elementwise, norm and softmax kernels.

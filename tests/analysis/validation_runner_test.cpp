@@ -33,7 +33,7 @@ std::string resnet_case(const std::string& metric, double value) {
   return "cluster: {node: dgx-a100-80gb, gpus_per_node: 1}\n"
          "workload: {model: resnet50, batch_per_gpu: 64, precision: fp16, optimizer: momentum}\n"
          "measured: {metric: " + metric + ", value: " + std::to_string(value) +
-         ", unit: x, source: test, trust: high}\n";
+         ", unit: x, source: test, trust: high, category: cnn, family: f}\n";
 }
 
 double simulated_samples_per_s(const std::filesystem::path& file) {
@@ -70,11 +70,11 @@ TEST_CASE("validation microbenchmarks: a GEMM's TFLOP/s, an all-reduce's bus ban
   write(std::filesystem::path(dir.str()) / "microbenchmarks.yaml",
         "benchmarks:\n"
         "  - {id: g, gpu: a100-sxm4-80gb, gemm: {m: 4096, n: 4096, k: 4096, precision: bf16},\n"
-        "     measured: {metric: tflops, value: 250, unit: TFLOP/s, source: s, trust: medium}}\n"
+        "     measured: {metric: tflops, value: 250, unit: TFLOP/s, source: s, trust: medium, category: micro, family: f}}\n"
         "  - {id: r, cluster: {node: dgx-a100-80gb}, allreduce: {bytes: 1 GiB, gpus: 8},\n"
-        "     measured: {metric: busbw, value: 200, unit: GB/s, source: s}}\n"
+        "     measured: {metric: busbw, value: 200, unit: GB/s, source: s, category: micro, family: f}}\n"
         "  - {id: l, gpu: v100-sxm2-16gb, lstm: {hidden: 1024, batch: 64, steps: 10, precision: fp16, pass: forward},\n"
-        "     measured: {metric: time_ms, value: 1, unit: ms, source: s}}\n");
+        "     measured: {metric: time_ms, value: 1, unit: ms, source: s, category: micro, family: f}}\n");
   const ValidationReport r = run_validation(dir.str(), catalog());
   REQUIRE(r.rows.size() == 3);
   CHECK(r.rows[0].kind == "gemm");
@@ -102,17 +102,17 @@ TEST_CASE("validation cases that are not valid are ConfigErrors at their key", "
   SECTION("a microbenchmark with two ops") {
     write(micro, "benchmarks:\n  - {id: g, gpu: a100-sxm4-80gb, gemm: {m: 1, n: 1, k: 1, precision: bf16},\n"
                  "     lstm: {hidden: 1, batch: 1, steps: 1, precision: fp16, pass: forward},\n"
-                 "     measured: {metric: tflops, value: 1, unit: TFLOP/s, source: s}}\n");
+                 "     measured: {metric: tflops, value: 1, unit: TFLOP/s, source: s, category: micro, family: f}}\n");
     CHECK_THROWS_AS(run_validation(dir.str(), catalog()), ConfigError);
   }
   SECTION("a metric that does not belong to the op") {
     write(micro, "benchmarks:\n  - {id: g, gpu: a100-sxm4-80gb, gemm: {m: 1, n: 1, k: 1, precision: bf16},\n"
-                 "     measured: {metric: busbw, value: 1, unit: GB/s, source: s}}\n");
+                 "     measured: {metric: busbw, value: 1, unit: GB/s, source: s, category: micro, family: f}}\n");
     CHECK_THROWS_WITH(run_validation(dir.str(), catalog()), Catch::Contains("microbenchmarks.yaml:3"));
   }
   SECTION("a precision the GPU lacks") {
     write(micro, "benchmarks:\n  - {id: g, gpu: v100-sxm2-16gb, gemm: {m: 8, n: 8, k: 8, precision: bf16},\n"
-                 "     measured: {metric: tflops, value: 1, unit: TFLOP/s, source: s}}\n");
+                 "     measured: {metric: tflops, value: 1, unit: TFLOP/s, source: s, category: micro, family: f}}\n");
     CHECK_THROWS_WITH(run_validation(dir.str(), catalog()), Catch::Contains("no bf16"));
   }
   SECTION("a folder that does not exist") {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "models/gpu/gpu_spec.h"
@@ -16,12 +17,12 @@ namespace {
 
 const std::filesystem::path kGpus = std::filesystem::path(HPCSIM_SOURCE_CONFIG_DIR) / "gpus";
 
-GpuSpec load(const std::string& name) { return parse_gpu_spec(load_config_file(kGpus / (name + ".yaml")), name); }
+GpuSpec load(const std::string& name) { return parse_gpu_spec(SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar(name, SourceLoc{}), "GPU"), name); }
 
 // A shipped spec with `patch` (YAML text, located as patch.yaml) merged over it; the error text or "ok".
 std::string patched(const std::string& name, const std::string& patch) {
   try {
-    parse_gpu_spec(merge_configs(load_config_file(kGpus / (name + ".yaml")), parse_config_text(patch, "patch.yaml")),
+    parse_gpu_spec(merge_configs(SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar(name, SourceLoc{}), "GPU"), parse_config_text(patch, "patch.yaml")),
                    name);
   } catch (const ConfigError& e) {
     return e.what();
@@ -132,7 +133,7 @@ TEST_CASE("GPU spec errors carry file:line:column") {
 }
 
 TEST_CASE("An NVIDIA spec needs a compute capability; a spec without one must state its SM limits") {
-  const ConfigNode h100 = load_config_file(kGpus / "h100-sxm5-80gb.yaml");
+  const ConfigNode h100 = SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("h100-sxm5-80gb", SourceLoc{}), "GPU");
   ConfigNode no_cc = h100;
   no_cc.erase("compute_capability");
   CHECK_THROWS_AS(parse_gpu_spec(no_cc, "x"), ConfigError);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "configs/catalog.h"
 #include "configs/loader.h"
 #include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/conv.h"
@@ -21,7 +22,7 @@ using namespace hpcsim;
 namespace {
 
 GpuSpec shipped(const std::string& name) {
-  return parse_gpu_spec(load_config(std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/gpus/" + name + ".yaml", {}), name);
+  return parse_gpu_spec(SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar(name, SourceLoc{}), "GPU"), name);
 }
 
 double gemm_tflops(const GpuSpec& g, std::int64_t m, std::int64_t n, std::int64_t k, Precision p = Precision::bf16) {
@@ -145,15 +146,17 @@ TEST_CASE("GEMM picks a tile and pads it: wasted tile work costs time") {
   CHECK_THROWS_AS(gemm(g, {0, 64, 64, 1, Precision::bf16}), std::invalid_argument);
 }
 
-TEST_CASE("memory-bound ops run at the achievable bandwidth") {
+TEST_CASE("memory-bound ops run at the achievable bandwidth; a framework's pointwise kernels at their share of it") {
   const GpuSpec g = shipped("a100-sxm4-80gb");
   const double achievable = g.achievable_memory_bandwidth();
+  REQUIRE(g.pointwise_memory_fraction < 1);  // the calibrated parameter fills the spec
   CHECK(estimate_op(g, copy_op(1e9)).bytes_per_s == Approx(achievable).epsilon(0.01));
+  const double pointwise = achievable * g.pointwise_memory_fraction;
   const ElementwiseChain add{1e9, 1, 2, 1, Precision::fp32, false};
-  CHECK(estimate_op(g, elementwise_chain(add)).bytes_per_s == Approx(achievable).epsilon(0.01));
+  CHECK(estimate_op(g, elementwise_chain(add)).bytes_per_s == Approx(pointwise).epsilon(0.01));
   const OpTime ln = estimate_op(g, layer_norm(65536, 4096, Precision::bf16));
   CHECK(ln.bound == Bound::memory);
-  CHECK(ln.bytes_per_s == Approx(achievable).epsilon(0.05));
+  CHECK(ln.bytes_per_s == Approx(pointwise).epsilon(0.05));
 }
 
 TEST_CASE("fusing an elementwise chain saves the intermediate round trips") {
@@ -210,6 +213,32 @@ TEST_CASE("convolution passes are implicit GEMMs with the same FLOPs") {
   ConvShape bad = c;
   bad.h = 1, bad.pad = 0;
   CHECK_THROWS_AS(conv2d(g, bad, ConvPass::forward), std::invalid_argument);
+}
+
+TEST_CASE("Winograd F(4x4, 3x3): a quarter of the multiply-adds, chosen for 3x3 fp32 convolutions only") {
+  const GpuSpec v100 = shipped("v100-sxm2-32gb");
+  const ConvShape c{64, 256, 56, 56, 256, 3, 3, 1, 1, Precision::fp32};  // a VGG/ResNet 3x3 layer
+  for (ConvPass pass : {ConvPass::forward, ConvPass::backward_data}) {
+    const std::vector<Kernel> w = conv2d_winograd(v100, c, pass);
+    REQUIRE(w.size() == 4);  // filter transform, input transform, 36 batched GEMMs, output transform
+    const Kernel& batched = w[2];
+    // 36 GEMMs over ceil(56/4)^2 tiles per image: 36/16 = 2.25 multiply-adds per output, not 9.
+    CHECK(batched.work.flops == Approx(2.0 * 36 * (64 * 14 * 14) * 256 * 256));
+    const std::vector<Kernel> fastest = conv2d_fastest(v100, c, pass);
+    CHECK(fastest.size() == 4);  // on the vector unit Winograd is faster here
+    CHECK(estimate_op(v100, fastest).time_s < estimate_op(v100, {conv2d(v100, c, pass)}).time_s);
+  }
+  CHECK(conv2d_winograd(v100, c, ConvPass::backward_weight).empty());
+  ConvShape strided = c;
+  strided.stride = 2;
+  CHECK(conv2d_winograd(v100, strided, ConvPass::forward).empty());
+  ConvShape pointwise = c;
+  pointwise.r = pointwise.s = 1, pointwise.pad = 0;
+  CHECK(conv2d_winograd(v100, pointwise, ConvPass::forward).empty());
+  // Tensor-core precisions stay implicit GEMM (cuDNN's tensor-core convolutions).
+  ConvShape half = c;
+  half.precision = Precision::fp16;
+  CHECK(conv2d_fastest(v100, half, ConvPass::forward).size() == 1);
 }
 
 TEST_CASE("optimizer implementations: fused < foreach < per-tensor loop for many small tensors") {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "configs/catalog.h"
 #include "configs/loader.h"
 #include "models/gpu/ops/recurrent.h"
 
@@ -13,7 +14,7 @@ using namespace hpcsim;
 namespace {
 
 GpuSpec shipped(const std::string& name) {
-  return parse_gpu_spec(load_config(std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/gpus/" + name + ".yaml", {}), name);
+  return parse_gpu_spec(SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar(name, SourceLoc{}), "GPU"), name);
 }
 
 bool any_named(const std::vector<Kernel>& ks, const std::string& part) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "configs/catalog.h"
 #include "configs/loader.h"
 #include "models/gpu/gpu_spec.h"
 #include "models/gpu/ops/elementwise.h"
@@ -18,7 +19,7 @@ namespace {
 
 const GpuSpec& a100() {
   static const GpuSpec gpu = parse_gpu_spec(
-      load_config(std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/gpus/a100-sxm4-80gb.yaml", {}), "a100-sxm4-80gb");
+      SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("a100-sxm4-80gb", SourceLoc{}), "GPU"), "a100-sxm4-80gb");
   return gpu;
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "configs/catalog.h"
 #include "configs/loader.h"
 #include "models/gpu/gpu_spec.h"
 #include "workloads/layers/additive_attention.h"
@@ -26,7 +27,7 @@ using namespace hpcsim;
 namespace {
 
 GpuSpec a100() {
-  return parse_gpu_spec(load_config(std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/gpus/a100-sxm4-80gb.yaml", {}),
+  return parse_gpu_spec(SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("a100-sxm4-80gb", SourceLoc{}), "GPU"),
                         "a100-sxm4-80gb");
 }
 

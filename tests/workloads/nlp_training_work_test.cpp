@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "configs/catalog.h"
 #include "configs/loader.h"
 #include "models/gpu/gpu_spec.h"
 #include "workloads/layers/reshape.h"
@@ -17,7 +18,7 @@ using namespace hpcsim;
 namespace {
 
 GpuSpec a100() {
-  return parse_gpu_spec(load_config(std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/gpus/a100-sxm4-80gb.yaml", {}),
+  return parse_gpu_spec(SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("a100-sxm4-80gb", SourceLoc{}), "GPU"),
                         "a100-sxm4-80gb");
 }
 
@@ -104,6 +105,29 @@ TEST_CASE("zoo gnmt: DLE's dropout 0.2 on every LSTM input, residuals from the t
   // zoo_params_test (a stack of 3 is one encoder and one decoder LSTM smaller).
   CHECK(m.params() - zoo("gnmt", {.layers = 3}).params() == 8392704 + 12587008);
   CHECK(count_type(zoo("gnmt", {.layers = 2}).networks[0], "add") == 0);
+}
+
+TEST_CASE("zoo gnmt-tf: the same network with a decoder run one target step at a time") {
+  const Model tf = zoo("gnmt-tf"), pt = zoo("gnmt");
+  CHECK(tf.params() == pt.params());
+  const GpuSpec v100 = parse_gpu_spec(
+      SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("v100-sxm2-32gb", SourceLoc{}), "GPU"),
+      "v100-sxm2-32gb");
+  const LayerRun run{128, Precision::fp16};
+  auto launches = [&](const Model& m, const std::string& layer) {
+    const LayerNode& n = node(m.networks[0], layer);
+    std::int64_t count = 0;
+    const LayerKernels k = n.layer->kernels(v100, n.input_shapes, run);
+    for (const auto* list : {&k.forward, &k.backward_data, &k.backward_weight}) {
+      for (const Kernel& kernel : *list) count += kernel.count;
+    }
+    return count;
+  };
+  // Encoder layers are fused library ops in both; decoder layers and attention launch per target step.
+  CHECK(launches(tf, "encoder_1") == launches(pt, "encoder_1"));
+  CHECK(launches(tf, "decoder_1") > 50 * 40);  // 50 steps x (GEMMs + 19 forward and 38 backward cell ops)
+  CHECK(launches(tf, "decoder_1") > 10 * launches(pt, "decoder_1"));
+  CHECK(launches(tf, "attention") > 50 * launches(pt, "attention") / 2);
 }
 
 TEST_CASE("zoo bert pretraining: the masked-LM head runs on 15 % of the positions") {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "configs/catalog.h"
 #include "configs/loader.h"
 #include "models/gpu/gpu_spec.h"
 #include "models/gpu/ops/op_kernel.h"
@@ -92,7 +93,7 @@ TEST_CASE("zoo: stylegan2 rejects unsupported resolutions, naming the parameter"
 
 TEST_CASE("zoo: every inception-v3 and stylegan2 layer issues kernels that the GPU model can time") {
   const GpuSpec gpu = parse_gpu_spec(
-      load_config(std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/gpus/a100-sxm4-80gb.yaml", {}), "a100-sxm4-80gb");
+      SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("a100-sxm4-80gb", SourceLoc{}), "GPU"), "a100-sxm4-80gb");
   const LayerRun run{4, Precision::fp16};
   for (const Model& m : {zoo("inception-v3"), zoo("stylegan2")}) {
     for (const Network& net : m.networks) {

@@ -68,7 +68,7 @@ const Schema& scenario_schema() {
                                optional("ffn", positive_int()),
                                optional("vocab", positive_int()),
                                required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8"})),
-                               optional("framework", Schema::one_of({"pytorch", "pytorch1", "tensorflow", "mxnet", "jax", "megatron"})),
+                               optional("framework", Schema::one_of({"pytorch", "pytorch1", "tensorflow", "tensorflow1", "mxnet", "jax", "megatron"})),
                                required("optimizer", Schema::one_of(optimizer_names())),
                                optional("optimizer_impl", Schema::one_of({"unfused", "foreach", "fused"})),
                                optional("compile", Schema::boolean()),

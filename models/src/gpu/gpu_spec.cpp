@@ -148,6 +148,7 @@ const Schema& gpu_spec_schema() {
                                  required("matmul", fraction()),
                                  required("memory", fraction()),
                                  optional("simt_matmul", fraction()),
+                                 optional("pointwise_memory", fraction()),
                              })),
       required("launch_overhead", Schema::quantity(Dimension::time).at_least(0)),
       required("pcie", Schema::map({
@@ -212,6 +213,7 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
   const ConfigNode& achievable = node.at("achievable");
   g.matmul_fraction = achievable.get_number("matmul");
   g.simt_matmul_fraction = achievable.get_number_or("simt_matmul", 1.0);
+  g.pointwise_memory_fraction = achievable.get_number_or("pointwise_memory", 1.0);
   g.memory_fraction = achievable.get_number("memory");
   g.launch_overhead_s = node.get_quantity("launch_overhead", Dimension::time);
   const ConfigNode& pcie = node.at("pcie");

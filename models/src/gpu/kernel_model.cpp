@@ -142,7 +142,8 @@ KernelTime estimate_kernel(const GpuSpec& gpu, const KernelLaunch& launch, const
       read_requests += a.bytes / (kWarpLanes * a.element_bytes);
     }
   }
-  t.hbm_s = t.hbm_bytes / gpu.achievable_memory_bandwidth();
+  t.hbm_s = t.hbm_bytes / (gpu.achievable_memory_bandwidth() *
+                           (work.framework_pointwise ? gpu.pointwise_memory_fraction : 1.0));
   t.lsu_s = memory_instructions * share / (kMemoryInstructionsPerClock * clock);
   if (mem.l2_bandwidth > 0) t.l2_s = t.l2_bytes / mem.l2_bandwidth;
 

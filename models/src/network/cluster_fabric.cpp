@@ -187,6 +187,26 @@ void ClusterFabric::add_gpu_legs(Hop& hop, int g, int nic, bool outbound, int n)
   const std::size_t base = static_cast<std::size_t>(n) * node_.pcie.switches;
   const std::size_t gi = static_cast<std::size_t>(n) * gpus_per_node_ + g;
   const bool via_root = sg != sn || !node_.nics.gpudirect_rdma;
+  // NCCL's PXN (on by default, NCCL_PXN_DISABLE=0; src/graph/paths.cc PATH_PXN): on an NVSwitch node a GPU
+  // reaches a NIC on another PCIe switch through the GPU beside that NIC, over NVLink, instead of through
+  // the CPU's root complex.
+  const std::string& kind = node_.gpu_link.kind;
+  if (via_root && node_.nics.gpudirect_rdma && kind != "nvlink" && kind != "pcie") {
+    const int proxy = gpu_near_nic(nic);
+    if (node_.pcie_switch_of_gpu(proxy) == sn && proxy != g) {
+      const std::size_t node_base = static_cast<std::size_t>(n) * gpus_per_node_;
+      if (outbound) {
+        hop.path.push_back(gpu_out_[node_base + g]);
+        hop.path.push_back(gpu_in_[node_base + proxy]);
+        hop.path.push_back(pcie_up_[node_base + proxy]);
+      } else {
+        hop.path.push_back(pcie_down_[node_base + proxy]);
+        hop.path.push_back(gpu_out_[node_base + proxy]);
+        hop.path.push_back(gpu_in_[node_base + g]);
+      }
+      return;
+    }
+  }
   if (outbound) {
     hop.path.push_back(pcie_up_[gi]);
     if (via_root) {

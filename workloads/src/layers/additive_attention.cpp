@@ -29,7 +29,7 @@ Kernel pairwise(const char* name, double elements, double flops, std::vector<Ele
 
 }  // namespace
 
-AdditiveAttention::AdditiveAttention(std::int64_t units) : units_(units) {
+AdditiveAttention::AdditiveAttention(std::int64_t units, bool stepwise) : units_(units), stepwise_(stepwise) {
   if (units < 1) throw std::invalid_argument("additive_attention: units must be >= 1");
 }
 
@@ -63,7 +63,24 @@ double AdditiveAttention::activation_bytes(const Shapes& in, const LayerRun& run
 }
 
 LayerKernels AdditiveAttention::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {
+  if (!stepwise_) return kernels_for(gpu, in, run, 0);
+  // One step's queries at a time, repeated for every step; the keys' projection and its gradients once.
   const Dims d = dims_of(in);
+  LayerKernels step = kernels_for(gpu, in, run, 1);
+  const LayerKernels whole = kernels_for(gpu, in, run, 0);
+  for (std::vector<Kernel>* list : {&step.forward, &step.backward_data, &step.backward_weight}) {
+    for (Kernel& k : *list) k.count *= d.tq;
+  }
+  step.forward[1] = whole.forward[1];                              // Wk k
+  step.backward_data.back() = whole.backward_data.back();          // dk += dk' Wk^T
+  step.backward_weight[1] = whole.backward_weight[1];              // dWk
+  return step;
+}
+
+LayerKernels AdditiveAttention::kernels_for(const GpuSpec& gpu, const Shapes& in, const LayerRun& run,
+                                            std::int64_t query_steps) const {
+  Dims d = dims_of(in);
+  if (query_steps > 0) d.tq = query_steps;
   const Precision p = run.precision;
   const double e = value_bytes(p), n = static_cast<double>(units_);
   const std::int64_t b = run.batch;

@@ -86,9 +86,15 @@ LayerKernels Conv2d::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
   const ConvShape s = cost_shape(run.batch, in[0][0] / c_.groups, c_.filters / c_.groups, out[1], out[2], c_,
                                  run.precision);
   LayerKernels k;
-  // Grouped convolutions run one implicit GEMM per group.
-  k.forward = times(conv2d(gpu, s, ConvPass::forward), c_.groups);
-  k.backward_data = times(conv2d(gpu, s, ConvPass::backward_data), c_.groups);
+  // Grouped convolutions run one implicit GEMM per group; ungrouped ones what cuDNN's autotuner picks
+  // (Winograd for stride-1 3x3 filters on the vector unit when it is faster).
+  if (c_.groups == 1 && c_.dilation == 1) {
+    k.forward = conv2d_fastest(gpu, s, ConvPass::forward);
+    k.backward_data = conv2d_fastest(gpu, s, ConvPass::backward_data);
+  } else {
+    k.forward = times(conv2d(gpu, s, ConvPass::forward), c_.groups);
+    k.backward_data = times(conv2d(gpu, s, ConvPass::backward_data), c_.groups);
+  }
   k.backward_weight = times(conv2d(gpu, s, ConvPass::backward_weight), c_.groups);
   if (c_.bias) {
     for (Kernel& r : row_reduction(c_.filters, run.batch * out[1] * out[2], run.precision)) {

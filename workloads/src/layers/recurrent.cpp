@@ -40,6 +40,35 @@ std::vector<Kernel> simple_rnn(const GpuSpec& gpu, std::int64_t units, std::int6
           named(gemm(gpu, {rows, input, units, 1, p}), "input_backward_data")};
 }
 
+// One LSTM layer as TensorFlow's LSTMCell runs it inside a while loop (RecurrentConfig::stepwise). Per
+// step, forward (tensorflow/python/ops/rnn_cell_impl.py, LSTMCell.call): concat([x, h]), matmul, bias_add,
+// split, the forget-bias add, 3 sigmoids, 2 tanh, 3 multiplies and an add: one GEMM and 13 elementwise
+// kernels over the batch's cells; the DropoutWrapper on the input (random_uniform, add, floor, multiply:
+// 4) and automatic mixed precision's casts of the matmul's activation input and output (2). Under mixed
+// precision the fp32 kernel is cast to fp16 in every iteration too (the cast sits inside the loop body).
+// Backward per step: two gradient kernels per forward elementwise op, d[x, h] = dgates W^T,
+// dW = [x, h]^T dgates and its fp32 accumulation into the loop's gradient accumulator
+// (control_flow_ops.py, WhileContext.AddBackpropAccumulator).
+std::vector<Kernel> stepwise_lstm(const GpuSpec& gpu, std::int64_t units, std::int64_t input, std::int64_t batch,
+                                  std::int64_t steps, Precision p) {
+  const std::int64_t gates = 4 * units, xh = input + units;
+  const double cells = static_cast<double>(batch * units);
+  constexpr int kForwardOps = 13 + 4 + 2;
+  constexpr int kBackwardOps = 2 * kForwardOps;
+  std::vector<Kernel> out = {
+      named(gemm(gpu, {batch, gates, xh, 1, p}), "cell_matmul", steps),
+      named(pointwise("cell_op", cells, 1, 2, 1, p), "cell_pointwise", steps * kForwardOps),
+      named(pointwise("cell_op_grad", cells, 1, 2, 1, p), "cell_pointwise_backward", steps * kBackwardOps),
+      named(gemm(gpu, {batch, xh, gates, 1, p}), "cell_matmul_backward_data", steps),
+      named(gemm(gpu, {xh, gates, batch, 1, p}), "cell_matmul_backward_weight", steps),
+      named(pointwise("dw_accumulate", static_cast<double>(xh * gates), 1, 2, 1, Precision::fp32),
+            "cell_accumulate_backward_weight", steps)};
+  if (bytes_per_element(p) < 4) {
+    out.push_back(named(pointwise("kernel_cast", static_cast<double>(xh * gates), 0, 1, 1, p), "cell_cast", steps));
+  }
+  return out;
+}
+
 void sort_into(LayerKernels& out, const std::vector<Kernel>& kernels, std::int64_t directions) {
   for (Kernel k : kernels) {
     k.count *= directions;
@@ -57,6 +86,7 @@ void sort_into(LayerKernels& out, const std::vector<Kernel>& kernels, std::int64
 
 Recurrent::Recurrent(RecurrentConfig config) : c_(config) {
   if (c_.units < 1 || c_.layers < 1) throw std::invalid_argument("recurrent: units and layers must be >= 1");
+  if (c_.stepwise && c_.cell != CellType::lstm) throw std::invalid_argument("recurrent: stepwise cells are LSTM only");
 }
 
 std::string Recurrent::type() const {
@@ -112,7 +142,9 @@ LayerKernels Recurrent::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   LayerKernels out;
   for (int l = 0; l < c_.layers; ++l) {
     const std::int64_t input = layer_input(in[0], l);
-    if (c_.cell == CellType::simple) {
+    if (c_.stepwise) {
+      sort_into(out, stepwise_lstm(gpu, c_.units, input, run.batch, steps, run.precision), dirs);
+    } else if (c_.cell == CellType::simple) {
       sort_into(out, simple_rnn(gpu, c_.units, input, run.batch, steps, run.precision), dirs);
     } else {
       const RecurrentShape s{c_.cell == CellType::lstm ? RecurrentCell::lstm : RecurrentCell::gru,

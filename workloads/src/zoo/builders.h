@@ -18,6 +18,7 @@ Model gpt(const std::string& name, const ModelParams& p);                   // t
 Model llama3(const std::string& name, const ModelParams& p);                // transformer.cpp
 Model bilstm(const ModelParams& p);                                         // recurrent_models.cpp
 Model gnmt(const ModelParams& p);                                           // recurrent_models.cpp
+Model gnmt_tf(const ModelParams& p);                                        // recurrent_models.cpp
 Model dcgan(const ModelParams& p);                                          // gan.cpp
 
 // conv (no bias) + batch norm (+ ReLU): returns the last node.

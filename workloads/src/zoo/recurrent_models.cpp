@@ -25,7 +25,30 @@ Model bilstm(const ModelParams& p) {
   return {"bilstm", {net}};
 }
 
-Model gnmt(const ModelParams& p) {
+namespace {
+
+// How a GNMT decoder runs: DLE PyTorch's over whole sequences (cuDNN), or TensorFlow's nmt one target
+// step at a time (stepwise cells and attention).
+Model build_gnmt(const ModelParams& p, bool stepwise_decoder);
+
+}  // namespace
+
+Model gnmt(const ModelParams& p) { return build_gnmt(p, false); }
+
+// GNMT v2 as tensorflow/nmt trains it (DeepLearningExamples TensorFlow/Translation/GNMT, nmt.py defaults:
+// use_fused_lstm true for the encoder, use_fused_lstm_dec false): the same network, but the decoder runs
+// under dynamic_decode, a tf.while_loop over target steps (gnmt_model.py, GNMTAttentionMultiCell): every
+// decoder LSTM layer is a stepwise LSTMCell and the attention is computed one step at a time. The encoder's
+// LSTMBlockFusedCell runs its whole sequence in one op, as cuDNN does.
+Model gnmt_tf(const ModelParams& p) {
+  Model m = build_gnmt(p, true);
+  m.name = "gnmt-tf";
+  return m;
+}
+
+namespace {
+
+Model build_gnmt(const ModelParams& p, bool stepwise_decoder) {
   // GNMT v2 as NVIDIA DeepLearningExamples trains it (PyTorch/Translation/GNMT, seq2seq/models/encoder.py,
   // decoder.py, gnmt.py; train.py defaults): `layers` LSTM layers of 1,024 units per stack (default 4; Wu
   // et al. 2016 used 8). Encoder: a bidirectional layer (1,024 per direction), a layer over its 2,048-wide
@@ -39,8 +62,8 @@ Model gnmt(const ModelParams& p) {
   const int layers = static_cast<int>(p.layers.value_or(4));
   if (layers < 2) throw std::invalid_argument("gnmt: layers must be at least 2");
   static constexpr double kDropout = 0.2, kSmoothing = 0.1;
-  auto lstm = [units](bool bidirectional = false) {
-    return std::make_shared<Recurrent>(RecurrentConfig{CellType::lstm, units, 1, bidirectional, true});
+  auto lstm = [units](bool bidirectional = false, bool stepwise = false) {
+    return std::make_shared<Recurrent>(RecurrentConfig{CellType::lstm, units, 1, bidirectional, true, stepwise});
   };
   auto dropout = [] { return std::make_shared<Dropout>(kDropout); };
   Network net("gnmt");
@@ -59,14 +82,14 @@ Model gnmt(const ModelParams& p) {
     memory = net.add("encoder_residual_" + id, std::make_shared<Add>(), {y, residual});
   }
   net.add("target_embedding", std::make_shared<Embedding>(vocab, units, /*tied=*/true), {tgt});
-  int x = net.add("decoder_0", lstm());
-  const int ctx = net.add("attention", std::make_shared<AdditiveAttention>(units), {x, memory});
+  int x = net.add("decoder_0", lstm(false, stepwise_decoder));
+  const int ctx = net.add("attention", std::make_shared<AdditiveAttention>(units, stepwise_decoder), {x, memory});
   for (int l = 1; l < layers; ++l) {
     const std::string id = std::to_string(l);
     const int residual = x;
     const int dropped = net.add("decoder_dropout_" + id, dropout(), {x});
     const int in = net.add("decoder_concat_" + id, std::make_shared<Concat>(-1), {dropped, ctx});
-    x = net.add("decoder_" + id, lstm(), {in});
+    x = net.add("decoder_" + id, lstm(false, stepwise_decoder), {in});
     if (l >= 2) x = net.add("decoder_residual_" + id, std::make_shared<Add>(), {x, residual});
   }
   net.add("logits", std::make_shared<Linear>(vocab), {x});
@@ -76,5 +99,7 @@ Model gnmt(const ModelParams& p) {
   model.tokens_per_sample = 2 * seq;
   return model;
 }
+
+}  // namespace
 
 }  // namespace hpcsim::zoo

@@ -25,6 +25,7 @@ const std::map<std::string, Builder>& builders() {
       {"inception-v3", zoo::inception_v3},
       {"bilstm", zoo::bilstm},
       {"gnmt", zoo::gnmt},
+      {"gnmt-tf", zoo::gnmt_tf},
       {"dcgan", zoo::dcgan},
       {"stylegan2", zoo::stylegan2},
       {"bert-base", [](const ModelParams& p) { return zoo::bert("bert-base", p); }},
@@ -84,7 +85,7 @@ std::vector<std::string> model_size_keys(const std::string& name) {
   }
   if (name == "stylegan2") return {"resolution", "layers", "hidden"};  // hidden: channel_base
   if (name == "bilstm") return {"seq_len", "hidden", "vocab"};
-  if (name == "gnmt") return {"seq_len", "layers", "hidden", "vocab"};
+  if (name == "gnmt" || name == "gnmt-tf") return {"seq_len", "layers", "hidden", "vocab"};
   return transformer_keys();  // BERT, RoBERTa, Transformer-big, GPT, Llama
 }
 

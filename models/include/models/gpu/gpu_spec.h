@@ -69,6 +69,7 @@ struct GpuSpec {
   std::array<std::optional<double>, kPrecisionCount> tensor_flops_per_clock_per_sm{};
   double matmul_fraction = 0;        // of the tensor peak that large well-shaped GEMMs reach
   double simt_matmul_fraction = 1;   // of the vector peak that SIMT (CUDA-core) GEMMs reach; 1: not measured
+  double pointwise_memory_fraction = 1;  // of the streaming bandwidth a framework's pointwise kernels reach
   double memory_fraction = 0;        // of HBM bandwidth that streaming kernels reach
   double launch_overhead_s = 0;
   int pcie_generation = 0, pcie_lanes = 0;

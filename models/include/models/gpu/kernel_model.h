@@ -50,6 +50,10 @@ struct KernelWork {
   double requests_in_flight = 1;  // global loads each warp keeps outstanding (unrolling, async copies)
   double working_set_bytes = -1;  // data re-read from L2 during the kernel; < 0: all unique bytes
   double block_latency_cycles = 0;  // serial latency each block pays once (pipeline fill, epilogue)
+  // A framework's pointwise, normalization or optimizer kernel: it reaches the GPU's
+  // pointwise_memory_fraction of the streaming bandwidth (a calibrated parameter), where copies and
+  // library kernels reach the measured streaming bandwidth itself.
+  bool framework_pointwise = false;
 
   // Adds an access stream; throws std::length_error past kMaxGlobalAccesses.
   KernelWork& add(const GlobalAccess& access);

@@ -1,5 +1,6 @@
 #include "models/gpu/ops/conv.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace hpcsim {
@@ -39,6 +40,52 @@ Kernel conv2d(const GpuSpec& gpu, const ConvShape& c, ConvPass pass) {
       break;
   }
   return kern;
+}
+
+std::vector<Kernel> conv2d_winograd(const GpuSpec& gpu, const ConvShape& c, ConvPass pass) {
+  if (c.r != 3 || c.s != 3 || c.stride != 1 || pass == ConvPass::backward_weight) return {};
+  conv2d(gpu, c, pass);  // the same size checks
+  constexpr double kTile = 6 * 6;  // alpha^2 transformed elements per tile (alpha = m + r - 1 = 6)
+  constexpr double kOut = 4;       // m: output pixels per tile side
+  // Backward data is a forward convolution of the output gradient with the rotated filter: K in, C out.
+  const bool forward = pass == ConvPass::forward;
+  const std::int64_t in_ch = forward ? c.c : c.k, out_ch = forward ? c.k : c.c;
+  const std::int64_t out_h = forward ? c.out_h() : c.h, out_w = forward ? c.out_w() : c.w;
+  const std::int64_t in_h = forward ? c.h : c.out_h(), in_w = forward ? c.w : c.out_w();
+  const double tiles = static_cast<double>(c.n) * std::ceil(static_cast<double>(out_h) / kOut) *
+                       std::ceil(static_cast<double>(out_w) / kOut);
+  const double e = bytes_per_element(c.precision);
+  const double in_elements = static_cast<double>(c.n * in_ch * in_h * in_w);
+  const double out_elements = static_cast<double>(c.n * out_ch * out_h * out_w);
+  const double v = kTile * tiles * static_cast<double>(in_ch);   // transformed input
+  const double m = kTile * tiles * static_cast<double>(out_ch);  // products, before the output transform
+  const double u = kTile * static_cast<double>(in_ch * out_ch);  // transformed filter
+  // Each transform is B^T d B (or A^T m A) on a 6x6 tile: two 6x6 by 6x6 products of small integer
+  // matrices, about 2 x 6 adds per transformed element.
+  std::vector<Kernel> out;
+  out.push_back(elementwise_kernel("winograd_filter_transform", u, 12,
+                                   {{e * 9 * static_cast<double>(in_ch * out_ch) / u, false}, {e, true}}));
+  out.push_back(elementwise_kernel("winograd_input_transform", v, 12, {{e * in_elements / v, false}, {e, true}}));
+  GemmShape g;
+  g.m = static_cast<std::int64_t>(tiles), g.n = out_ch, g.k = in_ch, g.batch = static_cast<std::int64_t>(kTile);
+  g.precision = c.precision;
+  Kernel batched = gemm(gpu, g);
+  batched.name = "winograd_gemm_" + batched.name;
+  out.push_back(batched);
+  out.push_back(elementwise_kernel("winograd_output_transform", m, 12, {{e, false}, {e * out_elements / m, true}}));
+  for (Kernel& k : out) {
+    k.name = std::string(forward ? "conv_fprop_" : "conv_dgrad_") + k.name;
+    k.work.framework_pointwise = false;  // cuDNN's own transform kernels
+  }
+  return out;
+}
+
+std::vector<Kernel> conv2d_fastest(const GpuSpec& gpu, const ConvShape& c, ConvPass pass) {
+  std::vector<Kernel> implicit{conv2d(gpu, c, pass)};
+  if (gpu.tensor_flops_per_clock_per_sm[static_cast<int>(c.precision)].has_value()) return implicit;
+  std::vector<Kernel> winograd = conv2d_winograd(gpu, c, pass);
+  if (winograd.empty() || estimate_op(gpu, winograd).time_s >= estimate_op(gpu, implicit).time_s) return implicit;
+  return winograd;
 }
 
 }  // namespace hpcsim

@@ -10,7 +10,9 @@ namespace hpcsim {
 std::vector<Kernel> copy_op(double bytes) {
   if (!(bytes >= 1)) throw std::invalid_argument("a copy needs at least one byte");
   // Counted in bytes: one "element" per byte, 16-byte vectors.
-  return {elementwise_kernel("copy", bytes, 0, {{1, false}, {1, true}})};
+  Kernel k = elementwise_kernel("copy", bytes, 0, {{1, false}, {1, true}});
+  k.work.framework_pointwise = false;  // a copy streams at the measured bandwidth
+  return {k};
 }
 
 std::vector<Kernel> elementwise_chain(const ElementwiseChain& c) {
@@ -53,6 +55,7 @@ std::vector<Kernel> row_reduction(std::int64_t rows, std::int64_t cols, Precisio
   k.work.add({static_cast<double>(rows * cols) * e, -1, 16, 1, false});
   k.work.add({static_cast<double>(rows) * 4, -1, 4, 1, true});
   k.work.requests_in_flight = 2;  // the loop is unrolled twice
+  k.work.framework_pointwise = true;
   return {k};
 }
 

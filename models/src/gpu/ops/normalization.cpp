@@ -25,6 +25,7 @@ Kernel row_kernel(std::string name, std::int64_t rows, std::int64_t cols, double
     reads += s.write ? 0 : 1;
   }
   k.work.requests_in_flight = std::max(1, reads);
+  k.work.framework_pointwise = true;
   return k;
 }
 

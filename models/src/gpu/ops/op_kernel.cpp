@@ -59,6 +59,7 @@ Kernel elementwise_kernel(std::string name, double elements, double flops_per_el
   }
   // Loads of the different inputs are independent, so they are all in flight together.
   k.work.requests_in_flight = std::max(1, reads);
+  k.work.framework_pointwise = true;
   return k;
 }
 

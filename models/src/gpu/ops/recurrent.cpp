@@ -23,9 +23,17 @@ Kernel named(Kernel k, const std::string& what, std::int64_t count = 1) {
 // 16 TFLOP/s at hidden 1024 and 65 at hidden 4096. UNSURE: the tile is inferred from those timings
 // (forward and backward, hidden 1024 and 4096), not from a kernel trace. SIMT GEMMs take the fastest
 // tile, as cuBLAS's SGEMM heuristics do.
+// cuDNN's own gate kernels stream at the measured bandwidth (not a framework's pointwise kernels).
+Kernel library_pointwise(Kernel k) {
+  k.work.framework_pointwise = false;
+  return k;
+}
+
 Kernel step_gemm(const GpuSpec& gpu, const GemmShape& shape) {
   if (gpu.tensor_flops_per_clock_per_sm[static_cast<int>(shape.precision)].has_value()) {
-    return gemm_kernel(gpu, shape, {128, 128});
+    // A batch of 64 rows or fewer takes cuBLAS's 64-row tile (Volta's volta_h884gemm_64x128 kernels)
+    // rather than padding half of a 128-row one.
+    return gemm_kernel(gpu, shape, {shape.m <= 64 ? 64 : 128, 128});
   }
   Kernel best;
   double best_time = 0;
@@ -61,12 +69,12 @@ std::vector<Kernel> recurrent_layer(const GpuSpec& gpu, const RecurrentShape& r)
   out.push_back(named(step_gemm(gpu, {r.batch, gh, r.hidden, 1, r.precision}), "recurrent", r.steps));
   std::vector<ElementStream> fwd = {{2 * gates * e, false}, {e, false}, {(1 + state) * e, true}};
   if (r.train) fwd.push_back({gates * e, true});  // gate activations saved for backward
-  out.push_back(named(elementwise_kernel("gates", cells, gate_flops, fwd), "pointwise", r.steps));
+  out.push_back(named(library_pointwise(elementwise_kernel("gates", cells, gate_flops, fwd)), "pointwise", r.steps));
   if (!r.train) return out;
 
   // Backward through time: gate gradients, then dh_{t-1} = dgates W_hh^T, one step at a time.
   std::vector<ElementStream> bwd = {{gates * e, false}, {(2 + state) * e, false}, {gates * e, true}, {(1 + state) * e, true}};
-  out.push_back(named(elementwise_kernel("gates_backward", cells, gate_flops, bwd), "pointwise", r.steps));
+  out.push_back(named(library_pointwise(elementwise_kernel("gates_backward", cells, gate_flops, bwd)), "pointwise", r.steps));
   out.push_back(named(step_gemm(gpu, {r.batch, r.hidden, gh, 1, r.precision}), "recurrent_backward_data", r.steps));
   // After the loop, over all steps at once: dW_hh, dW_ih and dx.
   if (r.weight_gradients) {

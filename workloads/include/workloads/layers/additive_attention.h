@@ -8,7 +8,10 @@ namespace hpcsim {
 
 class AdditiveAttention : public Layer {
  public:
-  explicit AdditiveAttention(std::int64_t units);
+  // stepwise: computed one query step at a time inside a decoder loop (TensorFlow's AttentionWrapper under
+  // dynamic_decode): every query-side kernel runs once per step over that step's queries; the keys'
+  // projection runs once.
+  explicit AdditiveAttention(std::int64_t units, bool stepwise = false);
   std::string type() const override { return "additive_attention"; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
@@ -17,7 +20,9 @@ class AdditiveAttention : public Layer {
   LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
 
  private:
+  LayerKernels kernels_for(const GpuSpec& gpu, const Shapes& in, const LayerRun& run, std::int64_t query_steps) const;
   std::int64_t units_;
+  bool stepwise_ = false;
 };
 
 }  // namespace hpcsim

@@ -14,6 +14,12 @@ struct RecurrentConfig {
   int layers = 1;
   bool bidirectional = false;       // directions' outputs are concatenated
   bool return_sequences = false;    // [steps, units*dirs], else the last step [units*dirs]
+  // The framework's own cell run one time step at a time (TensorFlow's LSTMCell under tf.nn.dynamic_rnn or
+  // dynamic_decode, a tf.while_loop), not a fused library op over the sequence: per step one GEMM over
+  // [x_t, h_t-1] and each of the cell's elementwise operations as a kernel of its own, forward and
+  // backward, and the weight gradient computed and accumulated in every iteration (TensorFlow 1.x's
+  // while-loop gradient accumulators). LSTM only.
+  bool stepwise = false;
 };
 
 class Recurrent : public Layer {
