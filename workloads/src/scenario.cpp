@@ -73,6 +73,7 @@ const Schema& scenario_schema() {
                                optional("optimizer_impl", Schema::one_of({"unfused", "foreach", "fused"})),
                                optional("compile", Schema::boolean()),
                                optional("cuda_graphs", Schema::boolean()),
+                               optional("overlap_gradient_reduce", Schema::boolean()),
                                optional("activation_checkpointing", Schema::boolean()),
                                optional("steps", positive_int()),
                                optional("dataset", Schema::string()),
@@ -237,6 +238,7 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   c.framework = w.get_string_or("framework", "pytorch");
   c.compile = w.get_bool_or("compile", false);
   c.cuda_graphs = w.get_bool_or("cuda_graphs", false);
+  if (w.has("overlap_gradient_reduce")) c.overlap_gradient_reduce = w.get_bool("overlap_gradient_reduce");
   c.activation_checkpointing = w.get_bool_or("activation_checkpointing", false);
   c.page_cache_warm = w.get_bool_or("page_cache_warm", false);
   c.steps = static_cast<int>(w.get_int_or("steps", 1));

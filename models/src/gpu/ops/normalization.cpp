@@ -58,6 +58,13 @@ std::vector<Kernel> layer_norm(std::int64_t rows, std::int64_t cols, Precision p
   return {dx, dparams};
 }
 
+// Batch norm is cuDNN's (cudnnBatchNormalizationForwardTraining / BackwardEx, which PyTorch, TensorFlow
+// and MXNet call on the GPU): library kernels stream at the measured bandwidth.
+static std::vector<Kernel> library_kernels(std::vector<Kernel> kernels) {
+  for (Kernel& k : kernels) k.work.framework_pointwise = false;
+  return kernels;
+}
+
 std::vector<Kernel> batch_norm(std::int64_t n, std::int64_t c, std::int64_t hw, Precision precision, bool backward) {
   if (n < 1 || c < 1 || hw < 1) throw std::invalid_argument("batch norm sizes must be at least 1");
   const double e = bytes_per_element(precision);
@@ -67,11 +74,11 @@ std::vector<Kernel> batch_norm(std::int64_t n, std::int64_t c, std::int64_t hw, 
   if (!backward) {
     Kernel stats = row_kernel("batch_norm_stats", c, per_channel, 3, {{e, false}});
     Kernel apply = elementwise_kernel("batch_norm_apply", elements, 4, {{e, false}, {e, true}});
-    return {stats, apply};
+    return library_kernels({stats, apply});
   }
   Kernel reduce = row_kernel("batch_norm_backward_reduce", c, per_channel, 4, {{e, false}, {e, false}});
   Kernel dx = elementwise_kernel("batch_norm_backward_input", elements, 8, {{e, false}, {e, false}, {e, true}});
-  return {reduce, dx};
+  return library_kernels({reduce, dx});
 }
 
 }  // namespace hpcsim
