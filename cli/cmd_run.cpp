@@ -217,11 +217,11 @@ int run_scale(const RunOptions& o) {
     const ModelStepReport report = simulate_scenario(scenarios[i]);
     const double wall_s = seconds_since(wall_start);
     warn_if_oom(scenarios[i], report, scenarios[i].name);
-    points.push_back({counts[i], configs[i].nodes, report.result});
+    const std::optional<PredictionInterval> interval =
+        intervals.interval(prediction_class(scenarios[i]), report.result.step_time_s);
+    points.push_back({counts[i], configs[i].nodes, report.result, interval});
     records.push_back(make_record(scenarios[i], configs[i].root, started_at, wall_s, report.result,
-                                  step_metrics(report.result, wall_s,
-                                               intervals.interval(prediction_class(scenarios[i]),
-                                                                  report.result.step_time_s))));
+                                  step_metrics(report.result, wall_s, interval)));
   }
 
   const std::vector<ScalingRow> rows = scaling_rows(points);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/prediction_interval.h"
 #include "configs/config_node.h"
 #include "workloads/scenario.h"
 #include "workloads/training/step_result.h"
@@ -30,12 +31,14 @@ ScaledConfig scale_config(const ConfigNode& root, const Scenario& base, int gpus
 struct ScalingPoint {
   int gpus = 0, nodes = 0;
   StepResult result;
+  std::optional<PredictionInterval> interval;  // the band of the true step time (prediction_interval.h)
 };
 
 struct ScalingRow {
   int gpus = 0, nodes = 0;
   double step_time_s = 0, samples_per_s = 0;
   std::optional<double> tokens_per_s;
+  std::optional<PredictionInterval> interval;
   double speedup = 1;     // samples_per_s over the first point's
   double efficiency = 1;  // speedup / (gpus / first point's gpus)
 };
