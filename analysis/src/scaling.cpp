@@ -118,7 +118,7 @@ std::string scaling_to_table(const std::string& scenario, const std::vector<Scal
   std::snprintf(line, sizeof line, "%6s %6s %14s %14s", "gpus", "nodes", "step_time_s", "samples_per_s");
   out += line;
   if (tokens) out += "   tokens_per_s";
-  out += "  speedup  efficiency  step_time_interval_s\n";
+  out += "  speedup  efficiency\n";
   for (const ScalingRow& r : rows) {
     std::snprintf(line, sizeof line, "%6d %6d %14.6g %14.1f", r.gpus, r.nodes, r.step_time_s, r.samples_per_s);
     out += line;
@@ -130,13 +130,7 @@ std::string scaling_to_table(const std::string& scenario, const std::vector<Scal
       }
       out += line;
     }
-    std::snprintf(line, sizeof line, " %8s %11s", fixed(r.speedup, 2).c_str(), fixed(r.efficiency, 3).c_str());
-    out += line;
-    if (r.interval) {
-      std::snprintf(line, sizeof line, "  %.4g .. %.4g\n", r.interval->low_s, r.interval->high_s);
-    } else {
-      std::snprintf(line, sizeof line, "  n/a\n");
-    }
+    std::snprintf(line, sizeof line, " %8s %11s\n", fixed(r.speedup, 2).c_str(), fixed(r.efficiency, 3).c_str());
     out += line;
   }
   return out;
@@ -158,12 +152,11 @@ std::string scaling_to_json(const std::vector<ScalingRow>& rows) {
 }
 
 std::string scaling_to_csv(const std::vector<ScalingRow>& rows) {
-  std::string out = "gpus,nodes,step_time_s,samples_per_s,tokens_per_s,speedup,efficiency,step_time_low_s,step_time_high_s\n";
+  std::string out = "gpus,nodes,step_time_s,samples_per_s,tokens_per_s,speedup,efficiency\n";
   for (const ScalingRow& r : rows) {
     out += std::to_string(r.gpus) + "," + std::to_string(r.nodes) + "," + num(r.step_time_s) + "," +
            num(r.samples_per_s) + "," + (r.tokens_per_s ? num(*r.tokens_per_s) : std::string()) + "," +
-           num(r.speedup) + "," + num(r.efficiency) + "," + (r.interval ? num(r.interval->low_s) : std::string()) + "," +
-           (r.interval ? num(r.interval->high_s) : std::string()) + "\n";
+           num(r.speedup) + "," + num(r.efficiency) + "\n";
   }
   return out;
 }

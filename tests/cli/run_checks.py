@@ -68,6 +68,9 @@ def check_run_scale():
     expect([r["nodes"] for r in rows] == [1, 1, 1, 1, 2], "16 GPUs take two 8-GPU nodes", proc)
     expect(rows[0]["efficiency"] == 1 and rows[0]["speedup"] == 1, "efficiency 1 at the first count", proc)
     for r in rows:
+        low, high = r["step_time_interval_s"]
+        expect(low < r["step_time_s"] * 1.5 and high > r["step_time_s"] * 0.5 and low < high,
+               "each point carries its step-time interval", proc)
         for key in ("step_time_s", "samples_per_s", "tokens_per_s", "speedup", "efficiency"):
             expect(key in r, f"row has {key}", proc)
         expect(r["tokens_per_s"] is None, "ResNet-50 has no tokens", proc)
