@@ -14,15 +14,6 @@ using report_format::format;
 using report_format::percent;
 using report_format::value;
 
-std::string json_text(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
-  }
-  return out + "\"";
-}
-
 std::string worst_text(const std::vector<ValidationRow>& rows, const std::vector<double>& errors, int worst) {
   return worst < 0 ? "none" : rows[static_cast<std::size_t>(worst)].id + " " + percent(errors[static_cast<std::size_t>(worst)], true);
 }
@@ -72,7 +63,7 @@ std::string render_cross_validation(const CrossValidation& cv, CrossValidationFo
     const auto in_cat = score_by_category(rows, in_errors);
     const auto cv_cat = score_by_category(rows, cv.error);
     for (std::size_t c = 0; c < in_cat.size(); ++c) {
-      out += std::string(c ? "," : "") + "\n    {\"category\": " + json_text(in_cat[c].category) +
+      out += std::string(c ? "," : "") + "\n    {\"category\": " + report_format::json_string(in_cat[c].category) +
              ", \"rows\": " + std::to_string(in_cat[c].rows) + ", \"in_sample_mape\": " + format("%.4f", in_cat[c].mape * 100) +
              ", \"cross_validated_mape\": " + format("%.4f", cv_cat[c].mape * 100) +
              ", \"cross_validated_worst\": " + format("%.4f", cv_cat[c].worst * 100) + "}";
@@ -80,8 +71,8 @@ std::string render_cross_validation(const CrossValidation& cv, CrossValidationFo
     out += "\n  ],\n  \"rows\": [";
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const ValidationRow& r = rows[i];
-      out += std::string(i ? "," : "") + "\n    {\"id\": " + json_text(r.id) + ", \"category\": " + json_text(r.category) +
-             ", \"family\": " + json_text(r.family) + ", \"metric\": " + json_text(r.metric) +
+      out += std::string(i ? "," : "") + "\n    {\"id\": " + report_format::json_string(r.id) + ", \"category\": " + report_format::json_string(r.category) +
+             ", \"family\": " + report_format::json_string(r.family) + ", \"metric\": " + report_format::json_string(r.metric) +
              ", \"measured\": " + format("%.10g", r.measured) + ", \"predicted\": " + format("%.10g", r.predicted) +
              ", \"error\": " + format("%.4f", r.error * 100) + ", \"cv_predicted\": " + format("%.10g", cv.predicted[i]) +
              ", \"cv_error\": " + format("%.4f", cv.error[i] * 100) + "}";

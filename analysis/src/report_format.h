@@ -24,4 +24,22 @@ inline std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
+// A JSON string literal: quotes and backslashes escaped, control characters as \u00XX.
+inline std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 }  // namespace hpcsim::report_format

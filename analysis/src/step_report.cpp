@@ -1,5 +1,7 @@
 #include "analysis/step_report.h"
 
+#include "report_format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,22 +27,6 @@ std::string json_value(const Metric& m) {
   return number(*m.value, m.unit);
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::vector<std::string> split_dots(const std::string& name) {
   std::vector<std::string> parts;
@@ -133,7 +119,7 @@ std::vector<Metric> step_metrics(const StepResult& r, double sim_wall_s, const s
 std::string metrics_to_json(const std::string& scenario, const std::vector<Metric>& metrics) {
   // Metrics sharing a dotted prefix are adjacent, so nesting is a walk that opens and closes objects.
   std::ostringstream out;
-  out << "{\n  \"scenario\": " << json_string(scenario);
+  out << "{\n  \"scenario\": " << report_format::json_string(scenario);
   std::vector<std::string> open;  // object path currently open
   for (std::size_t index = 0; index < metrics.size(); ++index) {
     const Metric& m = metrics[index];
@@ -153,10 +139,10 @@ std::string metrics_to_json(const std::string& scenario, const std::vector<Metri
     }
     out << ",";  // a newly opened object's first member needs none: the comma goes before its key
     for (std::size_t i = common; i < parts.size(); ++i) {
-      out << "\n" << std::string(2 * (open.size() + 1), ' ') << json_string(parts[i]) << ": {";
+      out << "\n" << std::string(2 * (open.size() + 1), ' ') << report_format::json_string(parts[i]) << ": {";
       open.push_back(parts[i]);
     }
-    out << "\n" << std::string(2 * (open.size() + 1), ' ') << json_string(leaf) << ": ";
+    out << "\n" << std::string(2 * (open.size() + 1), ' ') << report_format::json_string(leaf) << ": ";
     if (bracket == std::string::npos) {
       out << json_value(m);
       continue;
