@@ -16,7 +16,7 @@
 #include "configs/loader.h"
 #include "configs/units.h"
 #include "models/collectives/collective_runner.h"
-#include "workloads/scenario.h"
+#include "models/platform/cluster_config.h"
 
 namespace hpcsim::cli {
 

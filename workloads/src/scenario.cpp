@@ -15,19 +15,6 @@ namespace {
 Schema positive_int() { return Schema::integer().at_least(1); }
 }  // namespace
 
-const Schema& cluster_schema() {
-  static const Schema schema = Schema::map({
-      required("node", Schema::string()),
-      optional("nodes", positive_int()),
-      optional("gpus_per_node", positive_int()),
-      optional("network", Schema::string()),
-      optional("mtu", Schema::quantity(Dimension::bytes).positive()),
-      optional("topology", topology_spec_schema()),
-      optional("storage", Schema::string()),
-  });
-  return schema;
-}
-
 namespace {
 
 const std::vector<std::string>& optimizer_names() {
@@ -119,45 +106,6 @@ const Schema& scenario_schema() {
                            })),
   });
   return schema;
-}
-
-ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog) {
-  cluster_schema().validate(cluster);
-  ClusterConfig c;
-  const ConfigNode& node_name = cluster.at("node");
-  const ConfigNode node_spec = catalog.load("nodes", node_name, "node");
-  c.node = parse_node_spec(node_spec, node_name.as_string(), catalog);
-  if (c.node.gpus == 0) {
-    throw ConfigError(node_spec.at("gpus").loc(), "a " + c.node.name + " has no GPUs to train on");
-  }
-  c.nodes = static_cast<int>(cluster.get_int_or("nodes", 1));
-  c.gpus_per_node = static_cast<int>(cluster.get_int_or("gpus_per_node", c.node.gpus));
-  if (c.gpus_per_node > c.node.gpus) {
-    throw ConfigError(cluster.at("gpus_per_node").loc(),
-                      "gpus_per_node is " + std::to_string(c.gpus_per_node) + " but a " +
-                          c.node.name + " has " + std::to_string(c.node.gpus) + " GPUs");
-  }
-  if (const ConfigNode* net = cluster.find("network")) {
-    c.network = parse_network_spec(catalog.load("networks", *net, "network"), net->as_string());
-  } else if (c.nodes > 1) {
-    throw ConfigError(cluster.loc(), "cluster.network is required when nodes > 1");
-  }
-  if (const ConfigNode* mtu = cluster.find("mtu")) {
-    if (!c.network) throw ConfigError(mtu->loc(), "cluster.mtu needs a cluster.network");
-    try {
-      c.network = c.network->with_mtu(mtu->as_quantity(Dimension::bytes));
-    } catch (const std::invalid_argument& e) {
-      throw ConfigError(mtu->loc(), e.what());
-    }
-  }
-  if (const ConfigNode* topology = cluster.find("topology")) {
-    c.topology = parse_topology_spec(*topology);
-    if (c.nodes > 1) {  // a topology that cannot hold the cluster is reported at its key now
-      const NicSpec& nics = c.node.nics;
-      Topology::build(c.topology, c.nodes, nics.count, nics.rails > 0 ? nics.rails : nics.count);
-    }
-  }
-  return c;
 }
 
 namespace {

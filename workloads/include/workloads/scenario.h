@@ -8,9 +8,7 @@
 #include "configs/config_node.h"
 #include "models/gpu/ops/optimizer.h"
 #include "models/gpu/precision.h"
-#include "models/network/network_spec.h"
-#include "models/network/topology_spec.h"
-#include "models/node/node_spec.h"
+#include "models/platform/cluster_config.h"
 #include "models/storage/storage_spec.h"
 #include "workloads/layers/network.h"
 #include "workloads/training/dataset_spec.h"
@@ -22,14 +20,6 @@
 
 namespace hpcsim {
 
-struct ClusterConfig {
-  NodeSpec node;
-  int nodes = 1;
-  int gpus_per_node = 0;  // defaults to every GPU of the node
-  std::optional<NetworkSpec> network;  // with cluster.mtu applied when given
-  TopologySpec topology;               // crossbar unless cluster.topology says otherwise
-  int gpus() const { return nodes * gpus_per_node; }
-};
 
 // What is trained: a zoo model (or a model YAML) with its size parameters, and how.
 // Batches: `micro_batch` samples go through one forward/backward pass on a model replica (default:
@@ -108,9 +98,6 @@ struct Scenario {
 // The categories validation figures are reported in (measured.category).
 Schema validation_category_schema();
 const Schema& scenario_schema();
-// The `cluster:` section alone (hpcsim collective reads it from any YAML file).
-const Schema& cluster_schema();
-ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog);
 // Validates the tree, resolves node and network names through the catalog and builds the model.
 // Inconsistent values (dp x tp x pp x cp other than the GPU count, a global batch that the micro batch
 // and dp do not divide, a precision the GPU lacks, an impossible model size) are ConfigErrors at their key.
