@@ -34,8 +34,7 @@ void Executor::set_fixed_duration(OpType type, DurationFn duration) {
   set_handler(type, [this, duration = std::move(duration)](OpId op, Completion done) {
     const Time d = duration(op);
     if (d < Time::zero()) {
-      throw ExecutionError("op " + op_label(graph_, op) + " has a negative duration (" +
-                           std::to_string(d.picoseconds()) + " ps)");
+      throw ExecutionError("op " + op_label(graph_, op) + " has a negative duration (" + d.to_string() + ")");
     }
     sim_.schedule_in(d, [done] { done(); });
   });

@@ -59,9 +59,10 @@ Time FairShare::Impl::due_time(std::uint32_t slot) const {
   if (!(rate > 0)) return Time::max();
   const double ps = f.remaining / rate * 1e12;
   const double rounded = std::ceil(ps * (1.0 - kSnapFraction));
-  const double room = static_cast<double>(Time::max().picoseconds() - f.updated_at.picoseconds());
-  if (rounded >= room) return Time::max();
-  return f.updated_at + Time::ps(static_cast<std::int64_t>(rounded));
+  if (rounded < 9.2e18) return f.updated_at + Time::ps(static_cast<std::int64_t>(rounded));
+  // Beyond 64 bits of picoseconds (106 days): exact 128-bit arithmetic, "never" past the end of time.
+  if (rounded >= (Time::max() - f.updated_at).to_seconds() * 1e12) return Time::max();
+  return f.updated_at + Time::ps_exact(static_cast<Time::Rep>(rounded));
 }
 
 void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
@@ -76,7 +77,7 @@ void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
   }
   h.rate = new_rate;
   h.solved = true;
-  due.stage(slot, due_time(slot).picoseconds(), f.seq);  // settle() commits the batch
+  due.stage(slot, static_cast<DueHeap::Key>(due_time(slot).picoseconds()), f.seq);  // settle() commits the batch
 }
 
 void FairShare::Impl::set_path(std::uint32_t slot, std::span<const ResourceId> p) {
@@ -139,7 +140,7 @@ void FairShare::Impl::request_wake() {
   if (dirty) {
     desired = sim.now();
   } else if (!due.empty()) {
-    desired = std::max(sim.now(), Time::ps(due.top().due_ps));
+    desired = std::max(sim.now(), Time::ps_exact(static_cast<Time::Rep>(due.top().due_ps())));
   }
   if (desired == Time::max()) {
     if (pending) sim.cancel(wake);
@@ -165,7 +166,7 @@ void FairShare::Impl::on_wake() {
     while (!due.empty()) {
       const std::uint32_t slot = due.top().slot;
       Flow& f = flows[slot];
-      if (due.top().due_ps > now.picoseconds() && !is_done(slot, now)) break;
+      if (due.top().due_ps() > static_cast<DueHeap::Key>(now.picoseconds()) && !is_done(slot, now)) break;
       const FlowId id = id_of(slot);
       Callback cb = std::move(f.on_done);
       detach(slot);
@@ -238,7 +239,7 @@ FlowId FairShare::start_flow(std::span<const ResourceId> path, double amount, Ca
 
   if (amount == 0) {  // nothing to carry: completes at this instant, through the wake-up event
     h.solved = true;
-    s.due.set(slot, now.picoseconds(), p.seq);
+    s.due.set(slot, static_cast<DueHeap::Key>(now.picoseconds()), p.seq);
     s.request_wake();
     return s.id_of(slot);
   }

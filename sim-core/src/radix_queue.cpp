@@ -9,9 +9,10 @@ std::size_t RadixQueue::capacity_bytes() const {
 }
 
 void RadixQueue::push(const QueueEntry& e) {
-  const int b = bucket_of(e.time);
+  const QueueKey t = e.time();
+  const int b = bucket_of(t);
   auto& bucket = buckets_[b];
-  if (bucket.size() == (b == 0 ? head0_ : 0) || e.time < bucket_min_[b]) bucket_min_[b] = e.time;
+  if (bucket.size() == (b == 0 ? head0_ : 0) || t < bucket_min_[b]) bucket_min_[b] = t;
   bucket.push_back(e);
   ++size_;
 }
@@ -24,7 +25,7 @@ int RadixQueue::lowest_nonempty() const {
   return -1;
 }
 
-std::uint64_t RadixQueue::min_time() const {
+QueueKey RadixQueue::min_time() const {
   const int b = lowest_nonempty();
   return b == 0 ? last_ : bucket_min_[b];
 }

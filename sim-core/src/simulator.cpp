@@ -25,15 +25,15 @@ std::size_t Simulator::memory_bytes() const {
 
 EventId Simulator::schedule_at(Time t, Callback cb) {
   if (t < now_) {
-    throw std::invalid_argument("schedule_at: time " + std::to_string(t.picoseconds()) +
-                                " ps is before now (" + std::to_string(now_.picoseconds()) + " ps)");
+    throw std::invalid_argument("schedule_at: time " + t.to_string() + " is before now (" + now_.to_string() + ")");
   }
+  if (t > Time::max()) Time::ps_exact(t.picoseconds());  // throws TimeRangeError naming t
   if (!cb) throw std::invalid_argument("schedule_at: empty callback");
   const std::uint32_t slot = acquire_slot();
   Slot& s = slots_[slot];
   s.callback = std::move(cb);
   ++live_;
-  queue_->push(detail::QueueEntry{static_cast<std::uint64_t>(t.picoseconds()), slot, s.generation});
+  queue_->push(detail::QueueEntry::make(static_cast<detail::QueueKey>(t.picoseconds()), slot, s.generation));
   return EventId{slot, s.generation};
 }
 
@@ -74,14 +74,14 @@ void Simulator::release_slot(std::uint32_t slot) {
 
 bool Simulator::step(Time limit) {
   while (!queue_->empty()) {
-    if (queue_->min_time() > static_cast<std::uint64_t>(limit.picoseconds())) return false;
+    if (queue_->min_time() > static_cast<detail::QueueKey>(limit.picoseconds())) return false;
     // Slots are read in queue order, i.e. randomly: prefetch those of the events that pop next.
     const detail::QueueEntry e = queue_->pop([this](const detail::QueueEntry& soon) {
       __builtin_prefetch(&slots_[soon.slot]);
     });
     Slot& s = slots_[e.slot];
     if (s.generation != e.generation || !s.callback) continue;  // cancelled: a stale entry
-    now_ = Time::ps(static_cast<std::int64_t>(e.time));
+    now_ = Time::ps_exact(static_cast<Time::Rep>(e.time()));
     // Move the callback out first: it may schedule new events that reuse or grow the slot pool.
     Callback cb = std::move(s.callback);
     release_slot(e.slot);

@@ -53,7 +53,7 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     latency_ps_.clear();
     for (const Transfer& t : transfers_) {
       hops_.push_back(&fabric_.route(group_.gpu(t.src), group_.gpu(t.dst), t.rail));
-      latency_ps_.push_back(Time::seconds(hops_.back()->latency_s).picoseconds());
+      latency_ps_.push_back(static_cast<std::int64_t>(Time::seconds(hops_.back()->latency_s).picoseconds()));
     }
     order_by_latency();
     outstanding_ = transfers_.size();
@@ -109,7 +109,7 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   }
 
   void finish_step() {
-    if (exclusive_ && fs_.active_flows() == 0) measured_ps_[pattern_] = (sim_.now() - step_start_).picoseconds();
+    if (exclusive_ && fs_.active_flows() == 0) measured_ps_[pattern_] = static_cast<std::int64_t>((sim_.now() - step_start_).picoseconds());
     ++step_;
     next_step();
   }

@@ -1,0 +1,112 @@
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim-core/simulator.h"
+#include "sim-core/time.h"
+
+using hpcsim::Simulator;
+using hpcsim::Time;
+using hpcsim::TimeRangeError;
+
+namespace {
+
+constexpr std::int64_t kNsPerDay = 86'400'000'000'000;
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const TimeRangeError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("Time spans years at picosecond resolution", "[time]") {
+  const Time two_years = Time::days(730);
+  CHECK(two_years.nanoseconds() == 730 * kNsPerDay);
+  // One picosecond still tells two times apart two years in.
+  CHECK(two_years + Time::ps(1) > two_years);
+  CHECK((two_years + Time::ps(1) - two_years).picoseconds() == 1);
+  CHECK(Time::seconds(730 * 86400.0) == two_years);
+  CHECK(two_years.to_seconds() == 730 * 86400.0);
+  CHECK(Time::days(730).to_string() == "63072000000000000000 ps");
+  // Up to 2^63 ps (106 days) values convert as the 64-bit clock did: rounded half away from zero.
+  CHECK(Time::seconds(1e6 + 0.4e-12).picoseconds() == Time::seconds(1e6).picoseconds());
+  CHECK(Time::ns(-1.5).picoseconds() == -1500);
+  CHECK(Time::ns(-1.5).nanoseconds() == -2);
+}
+
+TEST_CASE("An out-of-range time is an error naming the value", "[time]") {
+  CHECK_THAT(message_of([] { Time::seconds(1e30); }), Catch::Contains("time 1e+30 s is out of range"));
+  CHECK_THAT(message_of([] { Time::days(-2e12); }), Catch::Contains("time -2000000000000 days is out of range"));
+  CHECK_THAT(message_of([] { Time::seconds(std::numeric_limits<double>::quiet_NaN()); }), Catch::Contains("nan s"));
+  CHECK_THROWS_AS(Time::us(std::numeric_limits<double>::infinity()), TimeRangeError);
+  CHECK_NOTHROW(Time::seconds(3e16));  // about a billion years: still in range
+  // Past the end of time the simulator refuses the event and names it in exact picoseconds.
+  Simulator sim;
+  const Time past_end = Time::max() + Time::ps(1);
+  CHECK_THAT(message_of([&] { sim.schedule_at(past_end, [] {}); }),
+             Catch::Contains("time 39614081257132168796771975168 ps is out of range"));
+  CHECK(sim.pending() == 0);
+  CHECK_NOTHROW(sim.schedule_at(Time::max(), [] {}));
+}
+
+TEST_CASE("730 days of events run in exact nanosecond order", "[time][simulator]") {
+  // Events at random nanoseconds over two years, many sharing a time, plus chains that tick every
+  // nanosecond across the 2^63 ps boundary (day 106.75) and at the end: each event checks the clock
+  // reads exactly its scheduled nanosecond and that no event ran out of (time, insertion) order.
+  Simulator sim;
+  std::mt19937_64 rng(20261203);
+  std::uniform_int_distribution<std::int64_t> day_ns(0, 730 * kNsPerDay);
+  struct Seen {
+    std::int64_t ns;
+    int seq;
+  };
+  std::vector<Seen> seen;
+  int errors = 0;
+  int seq = 0;
+  auto expect_at = [&](std::int64_t ns) {
+    const int my_seq = seq++;
+    return [&, ns, my_seq] {
+      if (sim.now() != Time::ps_exact(Time::Rep{ns} * 1000)) ++errors;
+      seen.push_back({ns, my_seq});
+    };
+  };
+  std::vector<std::int64_t> shared_times;
+  for (int i = 0; i < 20000; ++i) {
+    const std::int64_t ns = i % 4 == 0 && !shared_times.empty() ? shared_times[rng() % shared_times.size()] : day_ns(rng);
+    if (i % 4 == 1) shared_times.push_back(ns);
+    sim.schedule_at(Time::ps_exact(Time::Rep{ns} * 1000), expect_at(ns));
+  }
+  // A chain of one-nanosecond steps: each event schedules the next, relative to now.
+  const std::int64_t boundary_ns = std::numeric_limits<std::int64_t>::max() / 1000;  // 2^63 ps
+  for (const std::int64_t start : {boundary_ns - 500, 730 * kNsPerDay - 1000}) {
+    auto remaining = std::make_shared<int>(1000);
+    auto tick = std::make_shared<std::function<void()>>();
+    *tick = [&, remaining, tick] {
+      const std::int64_t now_ns = static_cast<std::int64_t>(sim.now().nanoseconds());
+      seen.push_back({now_ns, seq++});
+      if (--*remaining > 0) sim.schedule_in(Time::ns(1), [tick] { (*tick)(); });
+    };
+    sim.schedule_at(Time::ps_exact(Time::Rep{start} * 1000), [tick] { (*tick)(); });
+  }
+  sim.run();
+  CHECK(errors == 0);
+  REQUIRE(seen.size() == 20000 + 2000);
+  int out_of_order = 0;
+  for (std::size_t i = 1; i < seen.size(); ++i) {
+    if (seen[i].ns < seen[i - 1].ns || (seen[i].ns == seen[i - 1].ns && seen[i].seq < seen[i - 1].seq)) ++out_of_order;
+  }
+  CHECK(out_of_order == 0);
+  CHECK(sim.now() >= Time::days(730) - Time::ns(1));  // the second chain's last tick
+  CHECK(sim.now() <= Time::days(730));
+}
