@@ -67,6 +67,7 @@ class Executor {
   const std::vector<Time>& op_starts() const { return op_start_; }
   const std::vector<Time>& op_ends() const { return op_end_; }
   const ExecutionGraph& graph() const { return graph_; }
+  Simulator& simulator() const { return sim_; }
 
  private:
   enum class State : std::uint8_t { waiting, ready, running, done };

@@ -1,0 +1,151 @@
+#pragma once
+// Processes: long-lived activities on the engine (a job queue, a serving replica, a load generator) written
+// as straight-line code that waits, wakes and submits work, in the spirit of SimGrid's actors.
+//
+// A process is a C++20 coroutine returning Process. It runs only inside simulator events: start() schedules
+// its first step at now(), and every wait resumes it from an event (the engine's (time, insertion) order),
+// so runs stay deterministic and no thread is involved. The coroutine frame is allocated once, when the
+// process is created; waiting allocates nothing (an event captures one coroutine handle).
+//
+//   Process arrivals(Simulator& sim, Signal& arrived) {
+//     for (int i = 0; i < 10; ++i) {
+//       co_await sleep_for(sim, Time::ms(3));
+//       arrived.notify_all();
+//     }
+//   }
+//
+// Waits: sleep_for / sleep_until (a time), a Signal (an event another activity raises), run_graph (an
+// ExecutionGraph on an Executor ends), transfer (a FairShare flow arrives) and another Process finishing.
+// An exception thrown by a process leaves through the Simulator::run() call that resumed it.
+#include <coroutine>
+#include <exception>
+#include <span>
+#include <vector>
+
+#include "sim-core/executor.h"
+#include "sim-core/fair_share.h"
+#include "sim-core/simulator.h"
+#include "sim-core/time.h"
+
+namespace hpcsim {
+
+// An event processes wait on. notify_all() wakes every process waiting now, in the order they began to
+// wait, each from its own zero-delay event; a process that waits after the notification waits for the next.
+class Signal {
+ public:
+  explicit Signal(Simulator& sim) : sim_(&sim) {}
+  Signal(const Signal&) = delete;
+  Signal& operator=(const Signal&) = delete;
+
+  void notify_all();
+  std::size_t waiting() const { return waiters_.size(); }
+
+  // co_await signal: suspends until the next notify_all().
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) { waiters_.push_back(h); }
+  void await_resume() const noexcept {}
+
+ private:
+  Simulator* sim_;
+  std::vector<std::coroutine_handle<>> waiters_;
+};
+
+class Process {
+ public:
+  struct promise_type {
+    Simulator* sim = nullptr;  // set by start()
+    std::vector<std::coroutine_handle<>> joiners;  // processes waiting for this one to finish
+    bool done = false;
+
+    Process get_return_object() { return Process(std::coroutine_handle<promise_type>::from_promise(*this)); }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    auto final_suspend() noexcept {
+      struct Final {
+        bool await_ready() noexcept { return false; }
+        void await_suspend(std::coroutine_handle<promise_type> h) noexcept {
+          promise_type& p = h.promise();
+          p.done = true;
+          for (const std::coroutine_handle<> j : p.joiners) p.sim->schedule_in(Time::zero(), [j] { j.resume(); });
+          p.joiners.clear();
+        }
+        void await_resume() noexcept {}
+      };
+      return Final{};
+    }
+    void return_void() {}
+    // Rethrown to whoever resumed the process: the simulator event, hence Simulator::run()'s caller.
+    void unhandled_exception() { throw; }
+  };
+
+  Process(Process&& o) noexcept;
+  Process& operator=(Process&& o) noexcept;
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+  ~Process();  // destroys the coroutine frame (a process still waiting is abandoned)
+
+  // Schedules the first step at sim.now(). Processes started at one instant begin in start order.
+  // Starting twice throws std::logic_error.
+  void start(Simulator& sim);
+  bool started() const { return handle_ && handle_.promise().sim != nullptr; }
+  bool done() const { return handle_ && handle_.promise().done; }
+
+  // co_await process: suspends until it has finished (at once if it already has); the process may be
+  // started later.
+  bool await_ready() const noexcept { return done(); }
+  void await_suspend(std::coroutine_handle<> h) { handle_.promise().joiners.push_back(h); }
+  void await_resume() const noexcept {}
+
+ private:
+  explicit Process(std::coroutine_handle<promise_type> h) : handle_(h) {}
+  std::coroutine_handle<promise_type> handle_;
+};
+
+// co_await sleep_for(sim, d): resumes after the non-negative delay d.
+struct SleepFor {
+  Simulator& sim;
+  Time delay;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) { sim.schedule_in(delay, [h] { h.resume(); }); }
+  void await_resume() const noexcept {}
+};
+inline SleepFor sleep_for(Simulator& sim, Time delay) { return {sim, delay}; }
+
+// co_await sleep_until(sim, t): resumes at t (not before now: std::invalid_argument, as schedule_at).
+struct SleepUntil {
+  Simulator& sim;
+  Time at;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) { sim.schedule_at(at, [h] { h.resume(); }); }
+  void await_resume() const noexcept {}
+};
+inline SleepUntil sleep_until(Simulator& sim, Time at) { return {sim, at}; }
+
+// co_await run_graph(executor): starts the executor's graph now and resumes when its last op ends; the
+// result is the makespan. The executor must have its handlers set and must not have an on_finished.
+struct RunGraph {
+  Executor& executor;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h);
+  Time await_resume() const { return executor.makespan(); }
+};
+inline RunGraph run_graph(Executor& executor) { return {executor}; }
+
+// co_await transfer(fair_share, path, amount): a flow of `amount` units over `path`, resuming when the last
+// unit arrives (FairShare::start_flow's rules and errors).
+struct Transfer {
+  FairShare& fair_share;
+  std::span<const ResourceId> path;
+  double amount;
+  double rate_cap = FairShare::kNoCap;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    fair_share.start_flow(path, amount, [h](FlowId) { h.resume(); }, rate_cap);
+  }
+  void await_resume() const noexcept {}
+};
+inline Transfer transfer(FairShare& fair_share, std::span<const ResourceId> path, double amount,
+                         double rate_cap = FairShare::kNoCap) {
+  return {fair_share, path, amount, rate_cap};
+}
+
+}  // namespace hpcsim
