@@ -17,6 +17,7 @@
 #include "configs/units.h"
 #include "models/collectives/collective_runner.h"
 #include "models/platform/cluster_config.h"
+#include "models/platform/platform.h"
 
 namespace hpcsim::cli {
 
@@ -117,10 +118,8 @@ int run(const CollectiveOptions& o) {
     const CollectiveOp op = *parse_op(o.op);
     const std::vector<double> sizes = sizes_of(o);
     const ClusterConfig cluster = cluster_of(o, catalog);
-    Simulator sim;
-    FairShare fs(sim);
-    const ClusterFabric fabric(fs, cluster.node, cluster.nodes, cluster.gpus_per_node, cluster.network,
-                               cluster.topology);
+    Platform platform(cluster);
+    const ClusterFabric& fabric = platform.fabric();
     if (o.gpus && (*o.gpus < 1 || *o.gpus > fabric.gpus())) {
       throw FlagError{"--gpus must be 1.." + std::to_string(fabric.gpus()) + " for this cluster, got " +
                       std::to_string(*o.gpus)};
@@ -139,10 +138,9 @@ int run(const CollectiveOptions& o) {
       request.bytes = bytes;
       Row row;
       row.bytes = bytes;
-      row.algorithm = start_collective(sim, fs, fabric, group, request, [&row](const CollectiveStats& s) {
-        row.seconds = (s.end - s.start).to_seconds();
-      });
-      sim.run();
+      row.algorithm = start_collective(platform.sim(), platform.fair_share(), fabric, group, request,
+                                       [&row](const CollectiveStats& s) { row.seconds = (s.end - s.start).to_seconds(); });
+      platform.sim().run();
       rows.push_back(row);
     }
     if (o.format == "json") {

@@ -15,6 +15,7 @@
 #include "models/gpu/ops/gemm.h"
 #include "models/gpu/ops/recurrent.h"
 #include "validation_cases.h"
+#include "models/platform/platform.h"
 #include "workloads/scenario.h"
 
 namespace hpcsim::validation_detail {
@@ -116,10 +117,8 @@ double allreduce_busbw(const ConfigNode& entry, const SpecCatalog& catalog) {
   if (!cluster_node) throw ConfigError(entry.loc(), "an allreduce entry needs cluster:");
   const ClusterConfig cluster = parse_cluster(*cluster_node, catalog);
   const ConfigNode& a = entry.at("allreduce");
-  Simulator sim;
-  FairShare fair_share(sim);
-  const ClusterFabric fabric(fair_share, cluster.node, cluster.nodes, cluster.gpus_per_node, cluster.network,
-                             cluster.topology);
+  Platform platform(cluster);
+  const ClusterFabric& fabric = platform.fabric();
   const int gpus = static_cast<int>(a.get_int("gpus"));
   if (gpus > fabric.gpus()) {
     throw ConfigError(a.at("gpus").loc(), "the cluster has " + std::to_string(fabric.gpus()) + " GPUs");
@@ -135,9 +134,9 @@ double allreduce_busbw(const ConfigNode& entry, const SpecCatalog& catalog) {
     }
   }
   double seconds = 0;
-  start_collective(sim, fair_share, fabric, group, request,
+  start_collective(platform.sim(), platform.fair_share(), fabric, group, request,
                    [&seconds](const CollectiveStats& s) { seconds = (s.end - s.start).to_seconds(); });
-  sim.run();
+  platform.sim().run();
   return request.bytes / seconds * busbw_factor(request.op, gpus) / 1e9;
 }
 

@@ -34,11 +34,21 @@ void Process::start(Simulator& sim) {
   sim.schedule_in(Time::zero(), [h = handle_] { h.resume(); });
 }
 
-void RunGraph::await_suspend(std::coroutine_handle<> h) {
-  // Resumed from its own event, not inside Executor::complete, so the process may drop the executor.
+namespace {
+
+// Resumed from its own event, not inside Executor::complete, so the process may drop the executor.
+void resume_when_finished(Executor& executor, std::coroutine_handle<> h) {
   Simulator& sim = executor.simulator();
   executor.on_finished([&sim, h](Time) { sim.schedule_in(Time::zero(), [h] { h.resume(); }); });
+}
+
+}  // namespace
+
+void RunGraph::await_suspend(std::coroutine_handle<> h) {
+  resume_when_finished(executor, h);
   executor.start();
 }
+
+void GraphFinished::await_suspend(std::coroutine_handle<> h) { resume_when_finished(executor, h); }
 
 }  // namespace hpcsim

@@ -14,8 +14,8 @@
 //     }
 //   }
 //
-// Waits: sleep_for / sleep_until (a time), a Signal (an event another activity raises), run_graph (an
-// ExecutionGraph on an Executor ends), transfer (a FairShare flow arrives) and another Process finishing.
+// Waits: sleep_for / sleep_until (a time), a Signal (an event another activity raises), run_graph and
+// graph_finished (an ExecutionGraph on an Executor ends), transfer (a FairShare flow arrives) and another Process finishing.
 // An exception thrown by a process leaves through the Simulator::run() call that resumed it.
 #include <coroutine>
 #include <exception>
@@ -129,6 +129,16 @@ struct RunGraph {
   Time await_resume() const { return executor.makespan(); }
 };
 inline RunGraph run_graph(Executor& executor) { return {executor}; }
+
+// co_await graph_finished(executor): for a graph already started (by whoever built it), resumes when its
+// last op ends (at once if it has). The executor must not have an on_finished of its own.
+struct GraphFinished {
+  Executor& executor;
+  bool await_ready() const noexcept { return executor.finished(); }
+  void await_suspend(std::coroutine_handle<> h);
+  Time await_resume() const { return executor.makespan(); }
+};
+inline GraphFinished graph_finished(Executor& executor) { return {executor}; }
 
 // co_await transfer(fair_share, path, amount): a flow of `amount` units over `path`, resuming when the last
 // unit arrives (FairShare::start_flow's rules and errors).

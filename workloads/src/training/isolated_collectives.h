@@ -7,10 +7,7 @@
 
 #include "models/collectives/collective_group.h"
 #include "models/collectives/collective_runner.h"
-#include "models/network/cluster_fabric.h"
-#include "sim-core/fair_share.h"
-#include "sim-core/simulator.h"
-#include "workloads/scenario.h"
+#include "models/platform/platform.h"
 
 namespace hpcsim::training_detail {
 
@@ -19,9 +16,7 @@ namespace hpcsim::training_detail {
 class IsolatedCollectives {
  public:
   IsolatedCollectives(const ClusterConfig& cluster, const std::vector<int>& gpus)
-      : fair_share_(sim_),
-        fabric_(fair_share_, cluster.node, cluster.nodes, cluster.gpus_per_node, cluster.network, cluster.topology),
-        group_(CollectiveGroup::of(fabric_, gpus)) {}
+      : platform_(cluster), group_(CollectiveGroup::of(platform_.fabric(), gpus)) {}
 
   double time(CollectiveOp op, double bytes) {
     if (bytes <= 0 || group_.size() < 2) return 0;
@@ -30,18 +25,18 @@ class IsolatedCollectives {
     CollectiveRequest request;
     request.op = op;
     request.bytes = bytes;
-    const Time start = sim_.now();
+    Simulator& sim = platform_.sim();
+    const Time start = sim.now();
     Time end = start;
-    start_collective(sim_, fair_share_, fabric_, group_, request, [&end](const CollectiveStats& s) { end = s.end; });
-    sim_.run();
+    start_collective(sim, platform_.fair_share(), platform_.fabric(), group_, request,
+                     [&end](const CollectiveStats& s) { end = s.end; });
+    sim.run();
     it->second = (end - start).to_seconds();
     return it->second;
   }
 
  private:
-  Simulator sim_;
-  FairShare fair_share_;
-  ClusterFabric fabric_;
+  Platform platform_;  // idle but for these collectives
   CollectiveGroup group_;
   std::map<std::pair<int, double>, double> cache_;
 };

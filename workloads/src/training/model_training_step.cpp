@@ -1,5 +1,7 @@
 #include "workloads/training/model_training_step.h"
 
+#include "workloads/training/training_step_job.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -29,7 +31,7 @@ namespace hpcsim {
 
 namespace training_detail {
 
-ModelStepReport StepBuilder::simulate() {
+void StepBuilder::prepare() {
   costs_ = training_detail::layer_costs(model_, gpu_, run_);
   if (layout_.tp > 1) {
     bool splits = false;
@@ -40,59 +42,73 @@ ModelStepReport StepBuilder::simulate() {
     }
     std::vector<int> gpus;
     for (int r = 0; r < layout_.tp; ++r) gpus.push_back(layout_.gpu(0, 0, r, 0));
-    tp_.emplace(cluster_, gpus);
+    tp_.emplace(placement_.platform, placement_.gpus(gpus));
   }
   if (layout_.cp > 1) {
     std::vector<int> gpus;
     for (int c = 0; c < layout_.cp; ++c) gpus.push_back(layout_.gpu(0, 0, 0, c));
-    cp_.emplace(cluster_, gpus);
+    cp_.emplace(placement_.platform, placement_.gpus(gpus));
   }
   cost_stages();
   plan_groups();
   build();
+}
 
-  Simulator sim;
-  FairShare fair_share(sim);
-  const ClusterFabric fabric(fair_share, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
-                             cluster_.topology);
-  std::vector<std::vector<CollectiveGroup>> groups(dp_gpus_.size());
+void StepBuilder::start(Platform& platform, JobId job) {
+  platform_ = &platform;
+  Simulator& sim = platform.sim();
+  groups_.assign(dp_gpus_.size(), {});
   for (std::size_t s = 0; s < dp_gpus_.size(); ++s) {
-    for (const std::vector<int>& gpus : dp_gpus_[s]) groups[s].push_back(CollectiveGroup::of(fabric, gpus));
+    for (const std::vector<int>& gpus : dp_gpus_[s]) {
+      groups_[s].push_back(CollectiveGroup::of(platform.fabric(), platform.gpus(job, gpus)));
+    }
   }
-  // Repeated steps replay only while one collective has the fabric to itself.
-  const bool alone = layout_.pp == 1 && run_.zero < 3 && layout_.tp * layout_.cp == 1;
-  Executor executor(sim, graph_);
+  // Repeated steps replay only while one collective has the fabric to itself: the platform knows no other
+  // job shares it, and this step runs one data-parallel collective at a time.
+  const bool one_collective_at_a_time = layout_.pp == 1 && run_.zero < 3 && layout_.tp * layout_.cp == 1;
+  replay_ = platform.alone(job) && one_collective_at_a_time;
+  executor_ = std::make_unique<Executor>(sim, graph_);
   // Compute overlapped with a data-parallel collective gets the SMs NCCL leaves it, for as long as they overlap.
   const double sms = gpu_.sm_count;
-  SmContention contention(sim, layout_.pp, (sms - cluster_.node.collective_sms) / sms);
-  executor.set_handler(kFixedDuration, [&](OpId op, Completion done) {
+  contention_ = std::make_unique<SmContention>(sim, layout_.pp, (sms - cluster_.node.collective_sms) / sms);
+  executor_->set_handler(kFixedDuration, [this](OpId op, Completion done) {
     const double t = seconds_[graph_.payload(op)];
     const StreamId stream = graph_.stream(op);
     if (graph_.tag(op) == kComputeTag && stream < static_cast<StreamId>(layout_.pp)) {
-      contention.start(static_cast<int>(stream), t, done);
+      contention_->start(static_cast<int>(stream), t, done);
     } else {
-      sim.schedule_in(Time::seconds(t), [done] { done(); });
+      platform_->sim().schedule_in(Time::seconds(t), [done] { done(); });
     }
   });
-  executor.set_handler(kCollective, [&](OpId op, Completion done) {
+  executor_->set_handler(kCollective, [this](OpId op, Completion done) {
     const Call& call = calls_[graph_.payload(op)];
     CollectiveRequest request;
     request.op = call.op;
     request.bytes = call.bytes;
-    request.replay_repeated_steps = alone;
+    request.replay_repeated_steps = replay_;
     // Every tp x cp rank's group reduces its own shard at once; the op ends with the last of them.
-    auto left = std::make_shared<int>(static_cast<int>(groups[call.stage].size()));
+    auto left = std::make_shared<int>(static_cast<int>(groups_[call.stage].size()));
     const int stage = call.stage;
-    contention.collective_started(stage);
-    for (const CollectiveGroup& group : groups[call.stage]) {
-      start_collective(sim, fair_share, fabric, group, request, [left, done, stage, &contention](const CollectiveStats&) {
-        if (--*left > 0) return;
-        contention.collective_ended(stage);
-        done();
-      });
+    SmContention* contention = contention_.get();
+    contention->collective_started(stage);
+    for (const CollectiveGroup& group : groups_[call.stage]) {
+      start_collective(platform_->sim(), platform_->fair_share(), platform_->fabric(), group, request,
+                       [left, done, stage, contention](const CollectiveStats&) {
+                         if (--*left > 0) return;
+                         contention->collective_ended(stage);
+                         done();
+                       });
     }
   });
-  const Time makespan = executor.run();
+  executor_->start();
+}
+
+bool StepBuilder::finished() const { return executor_ && executor_->finished(); }
+
+ModelStepReport StepBuilder::report() const {
+  if (!finished()) throw std::logic_error("the training step has not finished: no report yet");
+  const Executor& executor = *executor_;
+  const Time makespan = executor.makespan();
   const CriticalPath path = critical_path(executor);
 
   ModelStepReport report;
@@ -171,7 +187,7 @@ ModelStepReport StepBuilder::simulate() {
   r.memory = MemoryBreakdown{report.memory.weights, report.memory.gradients, report.memory.optimizer_state,
                              report.memory.activations, report.memory.workspace};
   r.fits_in_memory = r.memory_per_gpu_bytes <= gpu_.memory_bytes();
-  r.events = sim.events_processed();
+  r.events = platform_->sim().events_processed();
   if (run_.record_timeline) {
     for (OpId op = 0; op < graph_.size(); ++op) {
       const OpTag tag = graph_.tag(op);
@@ -198,11 +214,13 @@ std::string StepBuilder::lane(StreamId stream) const {
 using training_detail::StepBuilder;
 
 ModelStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster, const TrainingRun& run) {
-  ModelStepReport report = StepBuilder(model, cluster, run).simulate();
-  if (const std::int64_t tokens = model.counted_tokens(); tokens > 0) {
-    report.result.tokens_per_s = report.result.samples_per_s * static_cast<double>(tokens);
-  }
-  return report;
+  Platform platform(cluster);
+  const JobId job = platform.attach(model.name);
+  TrainingStepJob step(platform, job, model, run);
+  step.start();
+  platform.sim().run();
+  if (!step.finished()) throw ExecutionError("the training step stalled: some op never completed");
+  return step.report();
 }
 
 ModelStepReport simulate_model_training_step(const Model& model, const ClusterConfig& cluster,

@@ -3,6 +3,7 @@
 // model_training_step.h says what the step models.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,10 +12,13 @@
 #include "gan_kernels.h"
 #include "isolated_collectives.h"
 #include "layer_costs.h"
+#include "sm_contention.h"
 #include "models/collectives/collective_group.h"
 #include "models/collectives/collective_runner.h"
 #include "models/network/cluster_fabric.h"
+#include "models/platform/platform.h"
 #include "sim-core/execution_graph.h"
+#include "sim-core/executor.h"
 #include "sim-core/fair_share.h"
 #include "sim-core/simulator.h"
 #include "workloads/training/model_training_step.h"
@@ -62,14 +66,25 @@ int gan_iterations(const GanRecipe& g);
 
 class StepBuilder {
  public:
-  StepBuilder(const Model& model, const ClusterConfig& cluster, const TrainingRun& run)
-      : model_(model), cluster_(cluster), run_(run), layout_(make_layout(cluster, run)), gpu_(cluster.node.gpu) {}
+  // GPU numbers are the job's; `placement` maps them to the platform's, where every fabric is built.
+  StepBuilder(const Model& model, JobPlacement placement, const TrainingRun& run)
+      : model_(model), placement_(std::move(placement)), cluster_(placement_.job_view()), run_(run),
+        layout_(make_layout(cluster_, run)), gpu_(cluster_.node.gpu) {}
+  StepBuilder(const StepBuilder&) = delete;
+  StepBuilder& operator=(const StepBuilder&) = delete;
 
-  ModelStepReport simulate();
+  // Costs, memory and the execution graph: everything that does not depend on other traffic.
+  void prepare();
+  // Runs the graph on the platform from now; the data-parallel collectives use the job's GPUs there.
+  void start(Platform& platform, JobId job);
+  bool finished() const;
+  Executor* executor() const { return executor_.get(); }
+  ModelStepReport report() const;  // once finished (std::logic_error before)
 
  private:
   const Model& model_;
-  const ClusterConfig& cluster_;
+  const JobPlacement placement_;
+  const ClusterConfig cluster_;  // the job's view: its node count, for the layout (no fabric from it)
   const TrainingRun& run_;
   Layout layout_;
   const GpuSpec& gpu_;
@@ -89,6 +104,13 @@ class StepBuilder {
   std::vector<std::vector<std::vector<int>>> dp_gpus_;
   std::vector<std::vector<OpId>> pass_ops_;  // per pipeline stage: its forward/backward ops
   int collectives_issued_ = 0;
+
+  // While running on a platform.
+  Platform* platform_ = nullptr;
+  std::vector<std::vector<CollectiveGroup>> groups_;  // per pipeline stage, on the platform's fabric
+  bool replay_ = false;
+  std::unique_ptr<Executor> executor_;
+  std::unique_ptr<SmContention> contention_;
 
   StreamId compute_stream(int stage) const { return stage; }
   StreamId dp_stream(int stage) const { return layout_.pp + stage; }

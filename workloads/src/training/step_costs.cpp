@@ -82,17 +82,15 @@ void StepBuilder::plan_groups() {
 // Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
 // between nodes, as far as the node has rails), then the tp group all-gathers the pieces.
 std::vector<double> StepBuilder::p2p_seconds() {
-  Simulator sim;
-  FairShare solver(sim);
-  const ClusterFabric fabric(solver, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
-                             cluster_.topology);
+  const Platform idle(placement_.platform);  // routes only: nothing runs on it
+  const ClusterFabric& fabric = idle.fabric();
   const int senders = layout_.tp * layout_.cp;
   std::vector<double> seconds(static_cast<std::size_t>(layout_.virtual_stages()), 0.0);
   for (int v = 0; v + 1 < layout_.virtual_stages(); ++v) {
     const double bytes = stages_[v].send_bytes;
     if (bytes <= 0) continue;
     const int a = layout_.gpu(v % layout_.pp, 0, 0, 0), b = layout_.gpu((v + 1) % layout_.pp, 0, 0, 0);
-    const Hop& hop = fabric.route(a, b, 0);
+    const Hop& hop = fabric.route(placement_.gpu(a), placement_.gpu(b), 0);
     const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
     seconds[v] = hop.latency_s + bytes / (hop.bandwidth * parallel);
     if (tp_) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
