@@ -111,11 +111,10 @@ ConfigNode load_with_overrides(const RunOptions& o) {
 // A layout smaller than the cluster leaves GPUs idle: say so, it is rarely what a what-if means.
 void note_idle_gpus(const Scenario& s) {
   const ParallelismConfig& p = s.parallelism;
-  const int used = p.dp * p.tp * p.pp * p.cp;
+  const int used = p.layout.gpus();
   if (used >= s.cluster.gpus()) return;
-  std::cerr << "note: the run uses " << used << " of the cluster's " << s.cluster.gpus() << " GPUs (dp " << p.dp
-            << " x tp " << p.tp << " x pp " << p.pp << " x cp " << p.cp
-            << "); leave parallelism.dp unset to use them all\n";
+  std::cerr << "note: the run uses " << used << " of the cluster's " << s.cluster.gpus() << " GPUs ("
+            << p.layout.to_string() << "); leave parallelism.dp unset to use them all\n";
 }
 
 int run_one(const RunOptions& o) {

@@ -60,11 +60,11 @@ std::vector<int> parse_gpu_counts(const std::string& text, const std::string& fl
 ScaledConfig scale_config(const ConfigNode& root, const Scenario& base, int gpus, const std::string& flag) {
   const SourceLoc loc{flag};
   const ParallelismConfig& par = base.parallelism;
-  const int model_parallel = par.tp * par.pp * par.cp;
+  const int model_parallel = par.layout.model_parallel();
   if (gpus % model_parallel != 0) {
     throw ConfigError(loc, std::to_string(gpus) + " GPUs is not a multiple of tp x pp x cp = " +
-                               std::to_string(par.tp) + " x " + std::to_string(par.pp) + " x " +
-                               std::to_string(par.cp) + " = " + std::to_string(model_parallel));
+                               std::to_string(par.layout.tp) + " x " + std::to_string(par.layout.pp) + " x " +
+                               std::to_string(par.layout.cp) + " = " + std::to_string(model_parallel));
   }
   const int node_gpus = base.cluster.node.gpus;
   ScaledConfig out;

@@ -97,7 +97,7 @@ TEST_CASE("1F1B with equal stages idles (p-1)/(m+p-1) of the pipeline", "[pipeli
   const ClusterConfig c = dgx_a100(1);
   for (int m : {4, 8, 16}) {
     TrainingRun run;
-    run.micro_batch = 1, run.microbatches = m, run.dp = 1, run.pp = 4;
+    run.micro_batch = 1, run.microbatches = m, run.layout.dp = 1, run.layout.pp = 4;
     run.optimizer = OptimizerKind::sgd;  // a light update, so the step is nearly all pipeline
     const ModelStepReport r = simulate_training_step(model, c, run);
     const double expected = 3.0 / (m + 3);
@@ -118,12 +118,12 @@ TEST_CASE("Interleaving shrinks the bubble; GPipe holds every microbatch's activ
   const Model model = equal_layers(16);
   const ClusterConfig c = dgx_a100(1);
   TrainingRun run;
-  run.micro_batch = 1, run.microbatches = 8, run.dp = 1, run.pp = 4;
+  run.micro_batch = 1, run.microbatches = 8, run.layout.dp = 1, run.layout.pp = 4;
   const ModelStepReport one_f_one_b = simulate_training_step(model, c, run);
-  run.vp = 2, run.schedule = PipelineSchedule::interleaved;
+  run.layout.vp = 2, run.schedule = PipelineSchedule::interleaved;
   const ModelStepReport interleaved = simulate_training_step(model, c, run);
   CHECK(interleaved.pipeline_bubble_fraction < 0.75 * one_f_one_b.pipeline_bubble_fraction);
-  run.vp = 1, run.schedule = PipelineSchedule::gpipe;
+  run.layout.vp = 1, run.schedule = PipelineSchedule::gpipe;
   const ModelStepReport gpipe = simulate_training_step(model, c, run);
   CHECK(gpipe.memory.activations > 1.5 * one_f_one_b.memory.activations);
 }
@@ -138,10 +138,10 @@ TEST_CASE("Layer-wise model parallelism splits CNNs and LSTMs over GPUs: memory 
     INFO(name);
     const Model model = build_model(name, {}, HPCSIM_SOURCE_CONFIG_DIR);
     TrainingRun run;
-    run.micro_batch = 32, run.dp = 1, run.optimizer = OptimizerKind::sgd;
+    run.micro_batch = 32, run.layout.dp = 1, run.optimizer = OptimizerKind::sgd;
     run.schedule = PipelineSchedule::gpipe;
     const ModelStepReport one = simulate_training_step(model, c, run);
-    run.pp = 4;
+    run.layout.pp = 4;
     const ModelStepReport split = simulate_training_step(model, c, run);
     CHECK(split.stages == 4);
     CHECK(split.pipeline_bubble_fraction == Approx(0.75).epsilon(0.05));  // (p - 1) / p idle
@@ -164,9 +164,9 @@ TEST_CASE("Tensor parallelism splits a transformer's weights and work and adds a
   const Model model = gpt(4, 2048, 16);
   const ClusterConfig c = dgx_a100(1);
   TrainingRun run;
-  run.micro_batch = 4, run.dp = 1;
+  run.micro_batch = 4, run.layout.dp = 1;
   const ModelStepReport one = simulate_training_step(model, c, run);
-  run.tp = 4;
+  run.layout.tp = 4;
   const ModelStepReport four = simulate_training_step(model, c, run);
   CHECK(four.memory.weights == Approx(one.memory.weights / 4).epsilon(0.05));  // norms stay replicated
   CHECK(four.result.step_time_s < one.result.step_time_s / 2);
@@ -182,7 +182,7 @@ TEST_CASE("ZeRO stages shard optimizer state, gradients and weights over the dat
   const Model model = gpt(4, 1024, 16);
   const ClusterConfig c = dgx_a100(1);
   TrainingRun run;
-  run.micro_batch = 2, run.dp = 8;
+  run.micro_batch = 2, run.layout.dp = 8;
   const ModelStepReport z0 = simulate_training_step(model, c, run);
   run.zero = 1;
   const ModelStepReport z1 = simulate_training_step(model, c, run);
@@ -203,7 +203,7 @@ TEST_CASE("Gradient accumulation runs m passes and reduces once", "[accumulation
   const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig c = cluster("  node: dgx-a100-80gb\n  nodes: 2\n  network: eth-25g-tcp\n");
   TrainingRun run;
-  run.micro_batch = 32, run.dp = 16;
+  run.micro_batch = 32, run.layout.dp = 16;
   const ModelStepReport once = simulate_training_step(model, c, run);
   run.microbatches = 4;
   const ModelStepReport four = simulate_training_step(model, c, run);
@@ -216,7 +216,7 @@ TEST_CASE("fp8 training runs the GEMMs in fp8 and the rest in bf16 (Transformer 
   const Model model = gpt(12, 2048, 16, 2048);
   const ClusterConfig h100 = cluster("  node: dgx-h100\n  nodes: 1\n  gpus_per_node: 1\n");
   TrainingRun run;
-  run.micro_batch = 4, run.dp = 1;
+  run.micro_batch = 4, run.layout.dp = 1;
   run.precision = Precision::bf16;
   const ModelStepReport bf16 = simulate_training_step(model, h100, run);
   run.precision = Precision::fp8;
@@ -238,7 +238,7 @@ TEST_CASE("Activation checkpointing trades a recomputed forward for memory", "[c
   const Model model = gpt(8, 1024, 16, 8192);
   const ClusterConfig c = dgx_a100(1);
   TrainingRun run;
-  run.micro_batch = 4, run.dp = 1;
+  run.micro_batch = 4, run.layout.dp = 1;
   const ModelStepReport plain = simulate_training_step(model, c, run);
   run.activation_checkpointing = true;
   const ModelStepReport checkpointed = simulate_training_step(model, c, run);
@@ -251,13 +251,13 @@ TEST_CASE("A GAN step runs d_steps discriminator updates per generator update", 
   const Model model = build_model("dcgan", {}, HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig c = dgx_a100(1);
   TrainingRun run;
-  run.micro_batch = 64, run.dp = 1;
+  run.micro_batch = 64, run.layout.dp = 1;
   const ModelStepReport one = simulate_training_step(model, c, run);
   run.d_steps = 3;
   const ModelStepReport three = simulate_training_step(model, c, run);
   CHECK(three.result.step_time_s > 1.5 * one.result.step_time_s);
   CHECK(three.model_flops > one.model_flops);
-  run.pp = 2, run.d_steps = 1;
+  run.layout.pp = 2, run.d_steps = 1;
   CHECK_THROWS_AS(simulate_training_step(model, c, run), std::invalid_argument);
 }
 
@@ -268,7 +268,7 @@ workload: {model: gpt, layers: 8, hidden: 2048, heads: 16, seq_len: 1024, micro_
            precision: bf16, optimizer: adamw, framework: megatron}
 parallelism: {tp: 4, pp: 2}
 )");
-  CHECK(s.parallelism.dp == 4);
+  CHECK(s.parallelism.layout.dp == 4);
   CHECK(s.parallelism.microbatches == 8);
   CHECK(s.global_batch() == 64);
   const ModelStepReport r = simulate_scenario(s);
@@ -346,13 +346,13 @@ workload: {model: gpt, layers: 2, hidden: 512, heads: 8, seq_len: 1024, tokens_p
 )");
   CHECK(s.workload.batch_per_gpu == 8);
   CHECK(s.workload.optimizer_impl == OptimizerImpl::fused);
-  CHECK(s.parallelism.dp == 8);
+  CHECK(s.parallelism.layout.dp == 8);
 }
 
 TEST_CASE("Channels-first tensors cost tensor-core convolutions their layout transposes", "[layout]") {
   const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
   TrainingRun run;
-  run.micro_batch = 64, run.dp = 1, run.precision = Precision::fp16;
+  run.micro_batch = 64, run.layout.dp = 1, run.precision = Precision::fp16;
   const ClusterConfig a100 = dgx_a100(1);
   const double nhwc = simulate_training_step(model, a100, run).result.step_time_s;
   run.channels_last = false;
@@ -371,7 +371,7 @@ TEST_CASE("Megatron reduces gradients after backward; DDP overlaps its buckets",
   ClusterConfig c = dgx_a100(2);
   c.node.collective_sms = 0;  // overlap alone; NCCL's SM contention is its own test below
   TrainingRun run;
-  run.micro_batch = 16, run.dp = 16;
+  run.micro_batch = 16, run.layout.dp = 16;
   const ModelStepReport overlapped = simulate_training_step(model, c, run);
   run.overlap_gradient_reduce = false;
   const ModelStepReport after = simulate_training_step(model, c, run);
@@ -417,7 +417,7 @@ TEST_CASE("Compute overlapping a data-parallel collective runs on the SMs NCCL l
   CHECK(slow_nccl.result.step_time_s - slow_free > 5 * (contended - free));
   CHECK(slow_nccl.result.step_time_s - slow_free <= slow_nccl.allreduce_time_s * (108.0 / (108 - 24) - 1) + 1e-9);
   // One GPU has no collective to contend with.
-  run.dp = 1;
+  run.layout.dp = 1;
   const double one = simulate_training_step(model, c, run).result.step_time_s;
   c.node.collective_sms = 24;
   CHECK(simulate_training_step(model, c, run).result.step_time_s == Approx(one));
@@ -430,9 +430,9 @@ TEST_CASE("Context parallelism splits the sequence; its ranks reduce gradients w
   const Model model = build_model("gpt", p, HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig c = dgx_a100(1);
   TrainingRun run;
-  run.micro_batch = 1, run.dp = 8, run.zero = 1;
+  run.micro_batch = 1, run.layout.dp = 8, run.zero = 1;
   const ModelStepReport plain = simulate_training_step(model, c, run);
-  run.dp = 4, run.cp = 2;
+  run.layout.dp = 4, run.layout.cp = 2;
   const ModelStepReport split = simulate_training_step(model, c, run);
   CHECK(split.memory.activations == Approx(plain.memory.activations / 2).epsilon(0.05));
   CHECK(split.memory.optimizer_state == Approx(plain.memory.optimizer_state));  // sharded over dp x cp = 8

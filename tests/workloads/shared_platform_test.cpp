@@ -28,7 +28,7 @@ ClusterConfig two_leaves() {
 TrainingRun data_parallel_run() {
   TrainingRun run;
   run.micro_batch = 64;
-  run.dp = 2;
+  run.layout.dp = 2;
   run.precision = Precision::fp32;
   run.overlap_gradient_reduce = false;  // one all-reduce after backward: its time adds to the step's
   return run;

@@ -287,17 +287,17 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
   const ConfigNode& w = root.at("workload");
   const ConfigNode& at = p != nullptr ? *p : root;
   ParallelismConfig& par = s.parallelism;
-  par.tp = degree(p, "tp"), par.pp = degree(p, "pp"), par.vp = degree(p, "vp"), par.cp = degree(p, "cp");
+  par.layout.tp = degree(p, "tp"), par.layout.pp = degree(p, "pp"), par.layout.vp = degree(p, "vp"), par.layout.cp = degree(p, "cp");
   const int gpus = s.cluster.gpus();
-  const int model_parallel = par.tp * par.pp * par.cp;
+  const int model_parallel = par.layout.model_parallel();
   if (model_parallel > gpus) {
     inconsistent(at, "tp x pp x cp = " + std::to_string(model_parallel) + " but the cluster has " +
                          std::to_string(gpus) + " GPUs");
   }
   if (p != nullptr && p->has("dp")) {
-    par.dp = static_cast<int>(p->get_int("dp"));
-    if (par.dp * model_parallel > gpus) {
-      inconsistent(p->at("dp"), "dp x tp x pp x cp = " + std::to_string(par.dp * model_parallel) +
+    par.layout.dp = static_cast<int>(p->get_int("dp"));
+    if (par.layout.dp * model_parallel > gpus) {
+      inconsistent(p->at("dp"), "dp x tp x pp x cp = " + std::to_string(par.layout.dp * model_parallel) +
                                     " but the cluster has " + std::to_string(gpus) + " GPUs");
     }
   } else {
@@ -305,7 +305,7 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
       inconsistent(at, "the cluster's " + std::to_string(gpus) + " GPUs do not divide into tp x pp x cp = " +
                            std::to_string(model_parallel) + " groups; set parallelism.dp");
     }
-    par.dp = gpus / model_parallel;
+    par.layout.dp = gpus / model_parallel;
   }
 
   // Pipeline schedule: interleaved exactly when there are virtual stages.
@@ -314,14 +314,14 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
     par.schedule = name == "gpipe" ? PipelineSchedule::gpipe
                    : name == "1f1b" ? PipelineSchedule::one_f_one_b
                                     : PipelineSchedule::interleaved;
-    if ((par.schedule == PipelineSchedule::interleaved) != (par.vp > 1)) {
-      inconsistent(p->at("schedule"), par.vp > 1 ? "vp > 1 (virtual stages) needs schedule: interleaved"
+    if ((par.schedule == PipelineSchedule::interleaved) != (par.layout.vp > 1)) {
+      inconsistent(p->at("schedule"), par.layout.vp > 1 ? "vp > 1 (virtual stages) needs schedule: interleaved"
                                                  : "schedule: interleaved needs vp > 1 virtual stages per GPU");
     }
-  } else if (par.vp > 1) {
+  } else if (par.layout.vp > 1) {
     par.schedule = PipelineSchedule::interleaved;
   }
-  if (par.vp > 1 && par.pp == 1) inconsistent(p->at("vp"), "vp (virtual pipeline stages) needs pp > 1");
+  if (par.layout.vp > 1 && par.layout.pp == 1) inconsistent(p->at("vp"), "vp (virtual pipeline stages) needs pp > 1");
 
   // Sharding.
   par.zero = p != nullptr && p->has("zero") ? static_cast<int>(p->get_int("zero")) : 0;
@@ -330,7 +330,7 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
     if (p->has("zero") && par.zero != 3) inconsistent(p->at("zero"), "fsdp shards like zero: 3; zero is " + std::to_string(par.zero));
     par.zero = 3;
   }
-  if (par.zero >= 2 && par.pp > 1) {
+  if (par.zero >= 2 && par.layout.pp > 1) {
     inconsistent(p->has("zero") ? p->at("zero") : p->at("fsdp"),
                  "ZeRO stage 2 and 3 (and FSDP) shard gradients, which pipeline parallelism accumulates over "
                  "microbatches; use zero: 1 with pp > 1 (as DeepSpeed requires)");
@@ -349,10 +349,10 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
     m = given;
   }
   if (const ConfigNode* global = w.find("global_batch")) {
-    const std::int64_t per_step = micro * par.dp;
+    const std::int64_t per_step = micro * par.layout.dp;
     if (global->as_int() % per_step != 0) {
       inconsistent(*global, "global_batch " + std::to_string(global->as_int()) + " is not a multiple of micro batch " +
-                                std::to_string(micro) + " x dp " + std::to_string(par.dp) + " = " + std::to_string(per_step));
+                                std::to_string(micro) + " x dp " + std::to_string(par.layout.dp) + " = " + std::to_string(per_step));
     }
     const std::int64_t from_global = global->as_int() / per_step;
     if (m && *m != from_global) {
@@ -363,9 +363,9 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
     m = from_global;
   }
   par.microbatches = static_cast<int>(m.value_or(1));
-  if (par.schedule == PipelineSchedule::interleaved && par.microbatches % par.pp != 0) {
+  if (par.schedule == PipelineSchedule::interleaved && par.microbatches % par.layout.pp != 0) {
     inconsistent(p->at("vp"), "the interleaved schedule needs microbatches (" + std::to_string(par.microbatches) +
-                                  ") to be a multiple of pp (" + std::to_string(par.pp) + ")");
+                                  ") to be a multiple of pp (" + std::to_string(par.layout.pp) + ")");
   }
 }
 
@@ -427,7 +427,7 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
     if (s.workload.length_bin) {
       // Every data-parallel rank draws its batch from the same bin and pads it to its own longest sample;
       // the synchronous step waits for the longest, so the step runs at the longest of dp x batch samples.
-      const std::int64_t drawn = std::int64_t{s.workload.batch_per_gpu} * s.parallelism.dp;
+      const std::int64_t drawn = std::int64_t{s.workload.batch_per_gpu} * s.parallelism.layout.dp;
       for (const PaddedLength& p :
            binned_batch_lengths(*s.sequence_lengths, *s.workload.length_bin, drawn, s.workload.pad_multiple)) {
         ModelParams params = s.workload.params;

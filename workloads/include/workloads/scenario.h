@@ -14,6 +14,7 @@
 #include "workloads/training/dataset_spec.h"
 #include "workloads/training/framework_profile.h"
 #include "workloads/training/gan_recipe.h"
+#include "workloads/training/parallel_layout.h"
 #include "workloads/training/pipeline_schedule.h"
 #include "workloads/training/sequence_lengths.h"
 #include "workloads/zoo/zoo.h"
@@ -57,7 +58,7 @@ struct WorkloadConfig {
 };
 
 struct ParallelismConfig {
-  int dp = 1, tp = 1, pp = 1, vp = 1, cp = 1;
+  ParallelLayout layout;  // dp resolved when read: every GPU tp x pp x cp leave unless parallelism.dp says
   int zero = 0;       // ZeRO stage 0-3 (3 = fully sharded, as FSDP)
   bool fsdp = false;  // FSDP: ZeRO-3 sharding with per-unit all-gathers (same traffic as zero: 3)
   int microbatches = 1;  // passes per optimizer step (pipeline microbatches or accumulation steps)
@@ -91,7 +92,7 @@ struct Scenario {
   ParallelismConfig parallelism;
   std::optional<MeasuredValue> measured;
   std::int64_t global_batch() const {
-    return std::int64_t{workload.batch_per_gpu} * parallelism.microbatches * parallelism.dp;
+    return std::int64_t{workload.batch_per_gpu} * parallelism.microbatches * parallelism.layout.dp;
   }
 };
 

@@ -47,7 +47,7 @@ bool relu_output_held_by_consumer(const Network& net, std::size_t node) {
 
 std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run) {
   const bool op_by_op = run.fusion == FusionScope::none;
-  const LayerRun local{run.micro_batch, run.precision, run.tp, run.channels_last, run.flash_attention,
+  const LayerRun local{run.micro_batch, run.precision, run.layout.tp, run.channels_last, run.flash_attention,
                        run.linear_bias_epilogue, op_by_op};
   const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last, run.flash_attention,
                        run.linear_bias_epilogue, op_by_op};
@@ -57,7 +57,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
   std::vector<LayerKernels> kernels;
   for (std::size_t netix = 0; netix < model.networks.size(); ++netix) {
     const Network& net = model.networks[netix];
-    const std::vector<bool> sharded = sharded_outputs(net, run.tp);
+    const std::vector<bool> sharded = sharded_outputs(net, run.layout.tp);
     for (std::size_t i = 0; i < net.nodes().size(); ++i) {
       const LayerNode& n = net.nodes()[i];
       if (!n.layer) continue;
@@ -66,7 +66,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       for (std::size_t k = 0; k < n.inputs.size(); ++k) {
         const LayerNode& src = net.nodes()[n.inputs[k]];
         from_layer |= static_cast<bool>(src.layer);
-        if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = (in[k].back() + run.tp - 1) / run.tp;
+        if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = (in[k].back() + run.layout.tp - 1) / run.layout.tp;
       }
       LayerRun at = local, at_whole = whole;  // the layer's own precision (fp8 only where it has fp8 GEMMs)
       at.precision = at_whole.precision = layer_precision(n.layer->type(), run.precision);
@@ -77,7 +77,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       c.unit = net.name() + "/" + n.name.substr(0, n.name.find('.'));
       c.forward_flops = n.layer->forward_flops(n.input_shapes, at_whole);
       c.tp = n.layer->tp_traffic(in, at);
-      c.params = static_cast<double>(n.layer->params_per_rank(in, run.tp));
+      c.params = static_cast<double>(n.layer->params_per_rank(in, run.layout.tp));
       c.tensors = c.params > 0 ? 2 : 0;
       c.activation_bytes = relu_output_held_by_consumer(net, i) ? 0 : n.layer->activation_bytes(in, at);
       for (const Shape& s : in) c.input_bytes += static_cast<double>(elements(s)) * static_cast<double>(run.micro_batch) * e;

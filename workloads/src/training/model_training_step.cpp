@@ -119,7 +119,7 @@ ModelStepReport StepBuilder::report() const {
   }
   double forward_flops = 0;
   for (const StageCost& s : stages_) forward_flops += s.forward_flops;
-  const double model_parallel = static_cast<double>(layout_.tp) * layout_.pp * layout_.cp;
+  const double model_parallel = layout_.model_parallel();
   report.model_flops = 3 * forward_flops * run_.microbatches / model_parallel;
   double samples_per_step = static_cast<double>(run_.micro_batch) * run_.microbatches * layout_.dp;
   if (is_gan()) {
@@ -153,8 +153,9 @@ ModelStepReport StepBuilder::report() const {
   r.step_time_s = makespan.to_seconds();
   r.training_time_s = r.step_time_s;
   derive_step_rates(report, samples_per_step, gpu_.peak(run_.precision));
-  r.layout = {layout_.dp, layout_.tp, layout_.pp, layout_.vp, layout_.cp, run_.microbatches,
-              static_cast<double>(run_.micro_batch) * run_.microbatches * layout_.dp};
+  r.layout = layout_;
+  r.microbatches = run_.microbatches;
+  r.global_batch = static_cast<double>(run_.micro_batch) * run_.microbatches * layout_.dp;
   double compute = path.time_by_tag[kComputeTag].to_seconds();
   double communication = path.time_by_tag[kCommunicationTag].to_seconds();
   r.breakdown.optimizer = path.time_by_tag[kOptimizerTag].to_seconds();
@@ -233,7 +234,7 @@ ModelStepReport simulate_model_training_step(const Model& model, const ClusterCo
   }
   TrainingRun t;
   t.micro_batch = run.batch_per_gpu;
-  t.dp = dp;
+  t.layout.dp = dp;
   t.precision = run.precision;
   t.optimizer = run.optimizer;
   t.optimizer_impl = run.optimizer_impl;

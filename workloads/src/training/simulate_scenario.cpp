@@ -14,7 +14,7 @@ TrainingRun training_run(const Scenario& s) {
   TrainingRun run;
   run.micro_batch = w.batch_per_gpu;
   run.microbatches = p.microbatches;
-  run.dp = p.dp, run.tp = p.tp, run.pp = p.pp, run.vp = p.vp, run.cp = p.cp;
+  run.layout.dp = p.layout.dp, run.layout.tp = p.layout.tp, run.layout.pp = p.layout.pp, run.layout.vp = p.layout.vp, run.layout.cp = p.layout.cp;
   run.zero = p.zero;
   run.schedule = p.schedule;
   run.precision = w.precision;
@@ -112,7 +112,7 @@ ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline) {
   if (s.dataset) {
     // One loader per data-parallel replica (pipeline and tensor-parallel ranks share their replica's
     // input), spread over the job's nodes.
-    const int loaders_per_node = std::clamp(s.parallelism.dp / s.cluster.nodes, 1, s.cluster.gpus_per_node);
+    const int loaders_per_node = std::clamp(s.parallelism.layout.dp / s.cluster.nodes, 1, s.cluster.gpus_per_node);
     LoaderConfig loader;
     loader.workers_per_gpu = s.workload.loader_workers.value_or(s.framework.loader_workers_per_gpu);
     loader.page_cache_warm = s.workload.page_cache_warm;

@@ -28,15 +28,9 @@ namespace hpcsim::training_detail {
 enum OpKind : OpType { kFixedDuration = 0, kCollective = 1 };
 enum Tag : OpTag { kComputeTag = 0, kCommunicationTag = 1, kOptimizerTag = 2 };
 
-struct Layout {
-  int dp = 1, tp = 1, pp = 1, vp = 1, cp = 1;
-  int virtual_stages() const { return pp * vp; }
-  int gpu(int stage, int d, int r, int c) const { return r + tp * (c + cp * (d + dp * stage)); }
-  int gpus() const { return dp * tp * pp * cp; }
-  int replicas() const { return dp * cp; }  // ranks holding the same weights: what ZeRO shards over
-};
-
-Layout make_layout(const ClusterConfig& cluster, const TrainingRun& run);
+// The run's layout with dp resolved (0: every GPU the model-parallel degrees leave); std::invalid_argument
+// for degrees below 1 or more GPUs than the cluster has.
+ParallelLayout make_layout(const ClusterConfig& cluster, const TrainingRun& run);
 
 // Contiguous cut of the layers into `parts` runs of about equal forward + backward time (cut points, parts + 1).
 std::vector<std::size_t> partition_by_time(const std::vector<LayerCost>& costs, int parts);
@@ -86,7 +80,7 @@ class StepBuilder {
   const JobPlacement placement_;
   const ClusterConfig cluster_;  // the job's view: its node count, for the layout (no fabric from it)
   const TrainingRun& run_;
-  Layout layout_;
+  ParallelLayout layout_;
   const GpuSpec& gpu_;
   std::vector<LayerCost> costs_;
   std::vector<StageCost> stages_;  // by virtual stage

@@ -6,13 +6,12 @@
 
 namespace hpcsim::training_detail {
 
-Layout make_layout(const ClusterConfig& cluster, const TrainingRun& run) {
-  Layout l{run.dp, run.tp, run.pp, run.vp, run.cp};
+ParallelLayout make_layout(const ClusterConfig& cluster, const TrainingRun& run) {
+  ParallelLayout l = run.layout;
   if (run.micro_batch < 1 || run.microbatches < 1) throw std::invalid_argument("micro batch and microbatches must be >= 1");
   if (l.tp < 1 || l.pp < 1 || l.vp < 1 || l.cp < 1 || l.dp < 0) throw std::invalid_argument("parallel degrees must be >= 1");
   if (run.zero < 0 || run.zero > 3) throw std::invalid_argument("ZeRO stage must be 0..3");
-  const int model_parallel = l.tp * l.pp * l.cp;
-  if (l.dp == 0) l.dp = std::max(1, cluster.gpus() / model_parallel);
+  if (l.dp == 0) l.dp = std::max(1, cluster.gpus() / l.model_parallel());
   if (l.gpus() > cluster.gpus()) {
     throw std::invalid_argument("dp x tp x pp x cp = " + std::to_string(l.gpus()) + " outside 1.." +
                                 std::to_string(cluster.gpus()) + " (the cluster's GPUs)");

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "workloads/training/parallel_layout.h"
+
 namespace hpcsim {
 
 struct StepBreakdown {
@@ -36,11 +38,9 @@ struct StepResult {
   MemoryBreakdown memory;
   bool fits_in_memory = true;
   int gpus = 0;
-  // The parallel layout that ran: degrees, passes per optimizer step, samples per optimizer step.
-  struct Layout {
-    int dp = 1, tp = 1, pp = 1, vp = 1, cp = 1, microbatches = 1;
-    double global_batch = 0;
-  } layout;
+  ParallelLayout layout;    // the parallel layout that ran
+  int microbatches = 1;     // passes per optimizer step
+  double global_batch = 0;  // samples per optimizer step
   int steps = 1;                       // workload.steps: the run's length in optimizer steps
   double training_time_s = 0;          // steps x step time, plus the input pipeline's first fill
   std::uint64_t events = 0;            // simulator events processed

@@ -1,7 +1,6 @@
 #pragma once
-// How a model is trained on a cluster: batch, precision, optimizer and the parallel layout.
-// GPUs are numbered Megatron-style: tp fastest, then cp, then dp, then pipeline stage
-// (gpu = tp_rank + tp * (cp_rank + cp * (dp_rank + dp * stage))), node-major on the cluster.
+// How a model is trained on a cluster: batch, precision, optimizer and the parallel layout (GPUs numbered
+// as parallel_layout.h says, node-major on the cluster).
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "workloads/training/compile_fusion.h"
 #include "workloads/training/gan_recipe.h"
 #include "workloads/training/kernel_issue.h"
+#include "workloads/training/parallel_layout.h"
 #include "workloads/training/pipeline_schedule.h"
 
 namespace hpcsim {
@@ -20,8 +20,7 @@ namespace hpcsim {
 struct TrainingRun {
   std::int64_t micro_batch = 1;  // samples per forward/backward pass of one replica
   int microbatches = 1;          // passes per optimizer step (pipeline microbatches or accumulation)
-  int dp = 0;                    // 0: every GPU left over by tp x pp x cp
-  int tp = 1, pp = 1, vp = 1, cp = 1;
+  ParallelLayout layout{.dp = 0};  // dp 0: every GPU left over by tp x pp x cp
   int zero = 0;                  // ZeRO stage 0-3 over the data-parallel group
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
   Precision precision = Precision::bf16;
