@@ -21,7 +21,10 @@ StudyPoint scaled_point(const ScaledConfig& config) {
 
 std::string counts_text(const std::vector<ScalingStudyPoint>& points) {
   std::string out;
-  for (const ScalingStudyPoint& p : points) out += (out.empty() ? "" : ",") + std::to_string(p.gpus);
+  for (const ScalingStudyPoint& p : points) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(p.gpus);
+  }
   return out;
 }
 
