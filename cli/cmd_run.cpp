@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -7,16 +6,19 @@
 #include <memory>
 
 #include "analysis/prediction_interval.h"
+#include "analysis/report_render.h"
 #include "analysis/results_store.h"
 #include "analysis/scaling.h"
-#include "analysis/step_report.h"
+#include "analysis/scaling_study.h"
 #include "analysis/trace_writer.h"
+#include "analysis/training_step_run.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "workloads/scenario.h"
+#include "workloads/scenario_kind.h"
 #include "workloads/training/simulate_scenario.h"
 #include "workloads/zoo/zoo.h"
 
@@ -34,12 +36,6 @@ struct RunOptions {
   std::string scale;  // GPU counts, e.g. "8,16,32"
 };
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // `where`: which run of a --scale sweep, or empty.
 void warn_if_oom(const Scenario& scenario, const ModelStepReport& report, const std::string& where = {}) {
   if (report.result.fits_in_memory) return;
@@ -52,25 +48,10 @@ void warn_if_oom(const Scenario& scenario, const ModelStepReport& report, const 
             << scenario.cluster.node.gpu.memory_bytes() / kGiB << " GiB; timings assume it fitted\n";
 }
 
-RunRecord make_record(const Scenario& scenario, const ConfigNode& root, const std::string& started_at,
-                      double wall_s, const StepResult& result, std::vector<Metric> metrics) {
-  RunRecord record;
-  record.scenario_name = scenario.name;
-  record.scenario_text = to_yaml_text(root);
-  record.tool_version = HPCSIM_VERSION;
-  record.started_at = started_at;
-  record.wall_s = wall_s;
-  record.status = result.fits_in_memory ? "ok" : "oom";
-  if (!result.fits_in_memory) record.message = "memory per GPU exceeds the GPU's capacity";
-  record.metrics = std::move(metrics);
-  return record;
-}
-
-int store_runs(const RunOptions& o, const std::vector<RunRecord>& records) {
+int store_run(const RunOptions& o, const RunRecord& record) {
   if (o.no_db) return kExitOk;
   try {
-    ResultsStore store(o.db);
-    for (const RunRecord& record : records) store.record_run(record);
+    ResultsStore(o.db).record_run(record);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim run: " << e.what() << "\n";
     return kExitFailure;
@@ -117,14 +98,11 @@ void note_idle_gpus(const Scenario& s) {
             << p.layout.to_string() << "); leave parallelism.dp unset to use them all\n";
 }
 
-int run_one(const RunOptions& o) {
-  const auto wall_start = Clock::now();
-  const std::string started_at = iso8601_utc_now();
-  ConfigNode root;
+// A `kind: training` scenario, run once.
+int run_training(const RunOptions& o, const ConfigNode& root) {
   Scenario scenario;
   IntervalTable intervals;
   try {
-    root = load_with_overrides(o);
     scenario = parse_scenario(root, SpecCatalog(config_root()), std::filesystem::path(o.scenario).stem().string());
     intervals = IntervalTable::load(config_root());
   } catch (const ConfigError& e) {
@@ -142,88 +120,74 @@ int run_one(const RunOptions& o) {
     }
   }
 
-  const ModelStepReport report = simulate_scenario(scenario, !o.trace.empty());
-  const StepResult& result = report.result;
-  const double wall_s = seconds_since(wall_start);
-  const std::vector<Metric> metrics =
-      step_metrics(result, wall_s, intervals.interval(prediction_class(scenario), result.step_time_s));
-
+  const TrainingStepRun run = run_training_step(scenario, root, intervals, HPCSIM_VERSION, !o.trace.empty());
+  const Report& report = run.record.report;
   if (o.format == "json") {
-    std::cout << metrics_to_json(scenario.name, metrics);
+    std::cout << report_to_json(report);
   } else if (o.format == "csv") {
-    std::cout << metrics_to_csv(metrics);
+    std::cout << report_to_csv(report);
   } else {
-    std::cout << metrics_to_table(scenario.name, metrics);
+    std::cout << report_to_table(report);
   }
-  warn_if_oom(scenario, report);
+  warn_if_oom(scenario, run.step);
   if (trace.is_open()) {
-    trace << chrome_trace_json(scenario.name, report.timeline);
+    trace << chrome_trace_json(scenario.name, run.step.timeline);
     trace.close();
     if (!trace) {
       std::cerr << "hpcsim run: --trace " << o.trace << ": writing the file failed\n";
       return kExitFailure;
     }
   }
-  return store_runs(o, {make_record(scenario, root, started_at, wall_s, result, metrics)});
+  return store_run(o, run.record);
 }
 
 // --scale: every count is checked and parsed before any is simulated, so bad input costs no time.
-int run_scale(const RunOptions& o) {
+int run_scale(const RunOptions& o, const ConfigNode& root) {
   const std::string flag = "--scale " + o.scale;
   const SpecCatalog catalog(config_root());
-  std::vector<int> counts;
-  ConfigNode root;
   Scenario base;
-  std::vector<ScaledConfig> configs;
-  std::vector<Scenario> scenarios;
+  std::vector<ScalingStudyPoint> points;
   IntervalTable intervals;
   try {
     intervals = IntervalTable::load(config_root());
-    counts = parse_gpu_counts(o.scale, flag);
-    root = load_with_overrides(o);
+    const std::vector<int> counts = parse_gpu_counts(o.scale, flag);
     base = parse_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
+    for (const int gpus : counts) points.push_back({gpus, scale_config(root, base, gpus, flag), {}});
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-  for (const int gpus : counts) {
+  for (ScalingStudyPoint& p : points) {
     try {
-      configs.push_back(scale_config(root, base, gpus, flag));
+      p.scenario = parse_scenario(p.config.root, catalog, base.name);
     } catch (const ConfigError& e) {
-      std::cerr << e.what() << "\n";
+      std::cerr << "hpcsim run: " << flag << ": at " << p.gpus << " GPUs: " << e.what() << "\n";
       return kExitBadInput;
     }
-    try {
-      scenarios.push_back(parse_scenario(configs.back().root, catalog, base.name));
-    } catch (const ConfigError& e) {
-      std::cerr << "hpcsim run: " << flag << ": at " << gpus << " GPUs: " << e.what() << "\n";
-      return kExitBadInput;
-    }
-    scenarios.back().name = base.name + " @" + std::to_string(gpus) + " gpus";
+    p.scenario.name = base.name + " @" + std::to_string(p.gpus) + " gpus";
   }
-  if (!configs.empty() && configs.front().weak) {
+  if (!points.empty() && points.front().config.weak) {
     const ConfigNode& global = root.at("workload").at("global_batch");
     std::cerr << "note: the scenario fixes workload.global_batch = " << global.as_int() << "; --scale keeps each "
               << "replica's batch (" << base.workload.batch_per_gpu << " x " << base.parallelism.microbatches
               << " microbatches) instead, so the global batch grows with the GPU count (weak scaling)\n";
   }
 
-  std::vector<ScalingPoint> points;
-  std::vector<RunRecord> records;
-  for (std::size_t i = 0; i < scenarios.size(); ++i) {
-    const auto wall_start = Clock::now();
-    const std::string started_at = iso8601_utc_now();
-    const ModelStepReport report = simulate_scenario(scenarios[i]);
-    const double wall_s = seconds_since(wall_start);
-    warn_if_oom(scenarios[i], report, scenarios[i].name);
-    const std::optional<PredictionInterval> interval =
-        intervals.interval(prediction_class(scenarios[i]), report.result.step_time_s);
-    points.push_back({counts[i], configs[i].nodes, report.result, interval});
-    records.push_back(make_record(scenarios[i], configs[i].root, started_at, wall_s, report.result,
-                                  step_metrics(report.result, wall_s, interval)));
+  std::vector<ScalingPoint> done;
+  try {
+    // Opened before the first point, so that a bad --db costs no simulation; each point is stored as it completes.
+    std::optional<ResultsStore> store;
+    if (!o.no_db) store.emplace(o.db);
+    done = run_scaling_study(base.name, root, points, intervals, HPCSIM_VERSION, store ? &*store : nullptr,
+                             [](const Scenario& scenario, const ModelStepReport& step) {
+                               warn_if_oom(scenario, step, scenario.name);
+                             });
+  } catch (const StoreError& e) {
+    std::cerr << "hpcsim run: " << e.what() << "\n";
+    return kExitFailure;
   }
 
-  const std::vector<ScalingRow> rows = scaling_rows(points);
+  const std::vector<ScalingRow> rows = scaling_rows(done);
   if (o.format == "json") {
     std::cout << scaling_to_json(rows);
   } else if (o.format == "csv") {
@@ -231,7 +195,30 @@ int run_scale(const RunOptions& o) {
   } else {
     std::cout << scaling_to_table(base.name, rows);
   }
-  return store_runs(o, records);
+  return kExitOk;
+}
+
+// Reads the scenario and runs it as its kind says.
+int run_scenario(const RunOptions& o, bool scale) {
+  ConfigNode root;
+  ScenarioKind kind;
+  try {
+    root = load_with_overrides(o);
+    kind = runnable_scenario_kind(root);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  }
+  switch (kind) {
+    case ScenarioKind::training:
+      return scale ? run_scale(o, root) : run_training(o, root);
+    case ScenarioKind::schedule:
+    case ScenarioKind::serve:
+    case ScenarioKind::plan:
+      break;  // runnable_scenario_kind refused these: not built yet
+  }
+  std::cerr << "hpcsim run: scenario kind '" << to_string(kind) << "' cannot be run\n";
+  return kExitBadInput;
 }
 
 }  // namespace
@@ -254,7 +241,7 @@ Action add_run_command(CLI::App& app) {
       ->type_name("N1,N2,...")
       ->excludes(trace);
   // count(), not an empty string: "--scale ''" is a list to reject, not a plain run.
-  return [o, scale] { return scale->count() > 0 ? run_scale(*o) : run_one(*o); };
+  return [o, scale] { return run_scenario(*o, scale->count() > 0); };
 }
 
 }  // namespace hpcsim::cli

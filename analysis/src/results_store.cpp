@@ -6,180 +6,18 @@
 #include <filesystem>
 #include <utility>
 
+#include "sqlite_connection.h"
+#include "store_schema.h"
+
 namespace hpcsim {
 
+using sqlite::Connection;
+using sqlite::DbHandle;
+using sqlite::ResetOnExit;
+using sqlite::Statement;
+using sqlite::Transaction;
+
 namespace {
-
-// Journal mode: SQLite's default rollback journal, not WAL. results.db often lives on a shared or
-// network file system where WAL's shared-memory index is unsupported, a sweep commits only one small
-// transaction per run, and the rollback journal keeps the store a single self-contained file.
-
-constexpr int kSchemaVersion = 1;
-constexpr int kApplicationId = 0x48504353;  // "HPCS": tells our files from other SQLite databases
-constexpr int kBusyTimeoutMs = 10000;       // concurrent sweeps wait for each other this long
-
-constexpr const char* kCreateSchema = R"sql(
-CREATE TABLE runs(
-  id INTEGER PRIMARY KEY,
-  scenario_name TEXT,
-  scenario_text TEXT NOT NULL,
-  scenario_hash TEXT NOT NULL,
-  tool_version TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  wall_s REAL NOT NULL,
-  status TEXT NOT NULL CHECK(status IN ('ok','oom','error')),
-  message TEXT);
-CREATE TABLE metrics(
-  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  value REAL,
-  unit TEXT NOT NULL,
-  PRIMARY KEY(run_id, name));
-CREATE INDEX runs_by_scenario_hash ON runs(scenario_hash);
-)sql";
-
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
-};
-using DbHandle = std::unique_ptr<sqlite3, DbCloser>;
-
-// The open database plus the file name every error must carry.
-struct Connection {
-  std::string path;
-  DbHandle db;
-
-  [[noreturn]] void fail(const std::string& context) const {
-    throw StoreError(path, context + ": " + sqlite3_errmsg(db.get()));
-  }
-  void exec(const char* sql, const std::string& context) const {
-    if (sqlite3_exec(db.get(), sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(context);
-  }
-};
-
-// A prepared statement; reset() after every use so no read lock outlives a call.
-class Statement {
- public:
-  Statement(const Connection& conn, const char* sql) : conn_(&conn) {
-    if (sqlite3_prepare_v2(conn.db.get(), sql, -1, &stmt_, nullptr) != SQLITE_OK)
-      conn.fail(std::string("preparing \"") + sql + "\"");
-  }
-  ~Statement() { sqlite3_finalize(stmt_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-
-  void bind(int i, std::string_view text) {
-    check(sqlite3_bind_text(stmt_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT));
-  }
-  void bind(int i, double value) { check(sqlite3_bind_double(stmt_, i, value)); }
-  void bind(int i, std::int64_t value) { check(sqlite3_bind_int64(stmt_, i, value)); }
-  void bind_null(int i) { check(sqlite3_bind_null(stmt_, i)); }
-
-  // True while a row is available; throws StoreError naming `context` on failure.
-  bool step(const std::string& context) {
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    conn_->fail(context);
-  }
-  void reset() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-
-  std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
-  double real(int col) const { return sqlite3_column_double(stmt_, col); }
-  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-  std::string text(int col) const {
-    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
-    return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))) : std::string();
-  }
-
- private:
-  void check(int rc) const {
-    if (rc != SQLITE_OK) conn_->fail("binding a parameter");
-  }
-  const Connection* conn_;
-  sqlite3_stmt* stmt_ = nullptr;
-};
-
-class ResetOnExit {
- public:
-  explicit ResetOnExit(Statement& s) : s_(s) {}
-  ~ResetOnExit() { s_.reset(); }
-  ResetOnExit(const ResetOnExit&) = delete;
-  ResetOnExit& operator=(const ResetOnExit&) = delete;
-
- private:
-  Statement& s_;
-};
-
-// BEGIN IMMEDIATE takes the write lock up front, so two writers queue on the busy timeout
-// instead of deadlocking on a lock upgrade. Anything but commit() rolls back.
-class Transaction {
- public:
-  Transaction(const Connection& conn, const std::string& context) : conn_(conn) {
-    conn_.exec("BEGIN IMMEDIATE", context + ": starting a transaction");
-  }
-  ~Transaction() {
-    if (!committed_) sqlite3_exec(conn_.db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
-  }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  void commit(const std::string& context) {
-    conn_.exec("COMMIT", context + ": committing");
-    committed_ = true;
-  }
-
- private:
-  const Connection& conn_;
-  bool committed_ = false;
-};
-
-enum class SchemaState { Empty, Current, Newer, Older, Foreign };
-
-int pragma_int(const Connection& conn, const char* sql) {
-  Statement s(conn, sql);
-  if (!s.step("reading the file header (is it an SQLite database?)")) return 0;
-  return static_cast<int>(s.int64(0));
-}
-
-SchemaState inspect_schema(const Connection& conn) {
-  const int app_id = pragma_int(conn, "PRAGMA application_id");
-  const int version = pragma_int(conn, "PRAGMA user_version");
-  if (app_id != kApplicationId) {
-    const int objects = pragma_int(conn, "SELECT count(*) FROM sqlite_master");
-    return objects == 0 ? SchemaState::Empty : SchemaState::Foreign;
-  }
-  if (version > kSchemaVersion) return SchemaState::Newer;
-  return version == kSchemaVersion ? SchemaState::Current : SchemaState::Older;
-}
-
-[[noreturn]] void reject(const Connection& conn, SchemaState state) {
-  if (state == SchemaState::Foreign)
-    throw StoreError(conn.path, "is an SQLite database but not an hpcsim results store");
-  if (state == SchemaState::Newer)
-    throw StoreError(conn.path, "results store schema version " +
-                                    std::to_string(pragma_int(conn, "PRAGMA user_version")) +
-                                    " is newer than this hpcsim supports (" +
-                                    std::to_string(kSchemaVersion) + "); upgrade hpcsim");
-  throw StoreError(conn.path, "results store has an unknown schema version 0");
-}
-
-void ensure_schema(const Connection& conn) {
-  SchemaState state = inspect_schema(conn);
-  if (state == SchemaState::Current) return;
-  if (state != SchemaState::Empty) reject(conn, state);
-  // Look again under the write lock: another process may have created the schema meanwhile.
-  Transaction tx(conn, "creating the schema");
-  state = inspect_schema(conn);
-  if (state == SchemaState::Current) return;
-  if (state != SchemaState::Empty) reject(conn, state);
-  conn.exec(kCreateSchema, "creating the schema");
-  const std::string stamp = "PRAGMA application_id = " + std::to_string(kApplicationId) +
-                            "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";";
-  conn.exec(stamp.c_str(), "stamping the schema version");
-  tx.commit("creating the schema");
-}
 
 DbHandle open_database(const std::string& path) {
   std::error_code ignored;
@@ -206,15 +44,29 @@ struct ResultsStore::Impl {
   Connection conn;  // declared first so every statement is finalized before the close
   Statement insert_run{conn,
                        "INSERT INTO runs(scenario_name, scenario_text, scenario_hash, tool_version, "
-                       "started_at, wall_s, status, message) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"};
+                       "started_at, wall_s, status, message, kind) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"};
   Statement insert_metric{conn, "INSERT INTO metrics(run_id, name, value, unit) VALUES(?1, ?2, ?3, ?4)"};
   Statement select_runs{conn,
                         "SELECT id, scenario_name, scenario_text, scenario_hash, tool_version, started_at, "
-                        "wall_s, status, message FROM runs ORDER BY id"};
+                        "wall_s, status, message, kind FROM runs ORDER BY id"};
   Statement select_metrics{conn, "SELECT name, value, unit FROM metrics WHERE run_id = ?1 ORDER BY rowid"};
   Statement select_by_hash{conn,
                            "SELECT id FROM runs WHERE scenario_hash = ?1 AND status = 'ok' "
                            "ORDER BY id DESC LIMIT 1"};
+  Statement insert_study{conn,
+                         "INSERT INTO studies(name, base_scenario_hash, parameters, created_at) "
+                         "VALUES(?1, ?2, ?3, ?4)"};
+  Statement insert_point{conn,
+                         "INSERT INTO study_points(study_id, point_index, parameter_values, status, run_id) "
+                         "VALUES(?1, ?2, ?3, ?4, ?5)"};
+  Statement complete_point{conn,
+                           "UPDATE study_points SET status = ?3, run_id = ?4 "
+                           "WHERE study_id = ?1 AND point_index = ?2"};
+  Statement select_studies{conn,
+                           "SELECT id, name, base_scenario_hash, parameters, created_at FROM studies ORDER BY id"};
+  Statement select_points{conn,
+                          "SELECT point_index, parameter_values, status, run_id FROM study_points "
+                          "WHERE study_id = ?1 ORDER BY point_index"};
   std::function<void(std::size_t)> metric_written_hook;
 
   explicit Impl(Connection c) : conn(std::move(c)) {}
@@ -224,8 +76,8 @@ namespace {
 Connection connect(const std::string& path) {
   Connection conn{path, open_database(path)};
   sqlite3_extended_result_codes(conn.db.get(), 1);
-  sqlite3_busy_timeout(conn.db.get(), kBusyTimeoutMs);
-  ensure_schema(conn);
+  sqlite3_busy_timeout(conn.db.get(), sqlite::kBusyTimeoutMs);
+  sqlite::ensure_schema(conn);
   conn.exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
   return conn;
 }
@@ -238,18 +90,22 @@ ResultsStore& ResultsStore::operator=(ResultsStore&&) noexcept = default;
 
 const std::string& ResultsStore::path() const { return impl_->conn.path; }
 
-std::int64_t ResultsStore::record_run(const RunRecord& run) {
+std::string ResultsStore::run_context(const RunRecord& run) const {
+  return "recording run of '" + run.report.scenario + "'";
+}
+
+// The run row and its metric rows, inside the caller's transaction.
+std::int64_t ResultsStore::insert_run(const RunRecord& run) {
   const std::string& file = impl_->conn.path;
-  const std::string context = "recording run of '" + run.scenario_name + "'";
+  const std::string context = run_context(run);
   check_finite(file, run.wall_s, context + ": wall_s");
-  for (const Metric& m : run.metrics)
+  for (const Metric& m : run.report.metrics)
     if (m.value) check_finite(file, *m.value, context + ": metric '" + m.name + "'");
 
-  Transaction tx(impl_->conn, context);
   Statement& ins = impl_->insert_run;
   {
     ResetOnExit r(ins);
-    ins.bind(1, run.scenario_name);
+    ins.bind(1, run.report.scenario);
     ins.bind(2, run.scenario_text);
     ins.bind(3, content_hash(run.scenario_text));
     ins.bind(4, run.tool_version);
@@ -257,13 +113,14 @@ std::int64_t ResultsStore::record_run(const RunRecord& run) {
     ins.bind(6, run.wall_s);
     ins.bind(7, run.status);
     if (run.message.empty()) ins.bind_null(8); else ins.bind(8, run.message);
+    ins.bind(9, run.report.kind);
     ins.step(context);
   }
   const std::int64_t id = sqlite3_last_insert_rowid(impl_->conn.db.get());
 
   Statement& met = impl_->insert_metric;
   std::size_t written = 0;
-  for (const Metric& m : run.metrics) {
+  for (const Metric& m : run.report.metrics) {
     {
       ResetOnExit r(met);
       met.bind(1, id);
@@ -275,8 +132,64 @@ std::int64_t ResultsStore::record_run(const RunRecord& run) {
     ++written;
     if (impl_->metric_written_hook) impl_->metric_written_hook(written);
   }
+  return id;
+}
+
+std::int64_t ResultsStore::record_run(const RunRecord& run) {
+  const std::string context = run_context(run);
+  Transaction tx(impl_->conn, context);
+  const std::int64_t id = insert_run(run);
   tx.commit(context);
   return id;
+}
+
+std::int64_t ResultsStore::record_study(const Study& study) {
+  const std::string context = "recording study '" + study.name + "'";
+  Transaction tx(impl_->conn, context);
+  Statement& ins = impl_->insert_study;
+  {
+    ResetOnExit r(ins);
+    ins.bind(1, study.name);
+    ins.bind(2, content_hash(study.base_scenario_text));
+    ins.bind(3, parameters_json(study.parameters));
+    ins.bind(4, iso8601_utc_now());
+    ins.step(context);
+  }
+  const std::int64_t id = sqlite3_last_insert_rowid(impl_->conn.db.get());
+  Statement& point = impl_->insert_point;
+  for (std::size_t i = 0; i < study.points.size(); ++i) {
+    ResetOnExit r(point);
+    point.bind(1, id);
+    point.bind(2, static_cast<std::int64_t>(i));
+    point.bind(3, point_values_json(study.points[i]));
+    point.bind(4, to_string(study.points[i].status));
+    if (study.points[i].run_id) point.bind(5, *study.points[i].run_id); else point.bind_null(5);
+    point.step(context + ": point " + std::to_string(i));
+  }
+  tx.commit(context);
+  return id;
+}
+
+std::int64_t ResultsStore::record_study_point(std::int64_t study_id, std::size_t index, const RunRecord& run) {
+  const std::string context =
+      "recording point " + std::to_string(index) + " of study " + std::to_string(study_id);
+  const std::optional<PointStatus> status = point_status_from(run.status);
+  if (!status || *status == PointStatus::pending)
+    throw StoreError(impl_->conn.path, context + ": run status '" + run.status + "' is not a completed point's");
+  Transaction tx(impl_->conn, context);
+  const std::int64_t run_id = insert_run(run);
+  Statement& update = impl_->complete_point;
+  {
+    ResetOnExit r(update);
+    update.bind(1, study_id);
+    update.bind(2, static_cast<std::int64_t>(index));
+    update.bind(3, to_string(*status));
+    update.bind(4, run_id);
+    update.step(context);
+  }
+  if (sqlite3_changes(impl_->conn.db.get()) != 1) throw StoreError(impl_->conn.path, context + ": no such point");
+  tx.commit(context);
+  return run_id;
 }
 
 std::vector<StoredRun> ResultsStore::runs() const {
@@ -294,6 +207,7 @@ std::vector<StoredRun> ResultsStore::runs() const {
     run.wall_s = s.real(6);
     run.status = s.text(7);
     run.message = s.text(8);
+    run.kind = s.text(9);
     out.push_back(std::move(run));
   }
   return out;
@@ -308,6 +222,36 @@ std::vector<Metric> ResultsStore::metrics(std::int64_t run_id) const {
     Metric m{s.text(0), std::nullopt, s.text(2)};
     if (!s.is_null(1)) m.value = s.real(1);
     out.push_back(std::move(m));
+  }
+  return out;
+}
+
+Report ResultsStore::report(const StoredRun& run) const {
+  return Report{run.scenario_name, run.kind, metrics(run.id)};
+}
+
+std::vector<StoredStudy> ResultsStore::studies() const {
+  Statement& s = impl_->select_studies;
+  ResetOnExit r(s);
+  std::vector<StoredStudy> out;
+  while (s.step("listing studies")) out.push_back({s.int64(0), s.text(1), s.text(2), s.text(3), s.text(4)});
+  return out;
+}
+
+std::vector<StoredStudyPoint> ResultsStore::study_points(std::int64_t study_id) const {
+  Statement& s = impl_->select_points;
+  ResetOnExit r(s);
+  s.bind(1, study_id);
+  std::vector<StoredStudyPoint> out;
+  const std::string context = "listing the points of study " + std::to_string(study_id);
+  while (s.step(context)) {
+    StoredStudyPoint point;
+    point.index = s.int64(0);
+    point.values_json = s.text(1);
+    // The table's CHECK admits only known names.
+    point.status = point_status_from(s.text(2)).value_or(PointStatus::error);
+    if (!s.is_null(3)) point.run_id = s.int64(3);
+    out.push_back(std::move(point));
   }
   return out;
 }

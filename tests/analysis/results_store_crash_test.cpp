@@ -23,12 +23,12 @@ constexpr std::size_t kKilledAfter = 25000;
 
 RunRecord big_run(const std::string& name) {
   RunRecord r;
-  r.scenario_name = name;
+  r.report.scenario = name;
   r.scenario_text = "name: " + name + "\n";
   r.tool_version = "0.1.0";
   r.wall_s = 2.0;
   for (std::size_t i = 0; i < kMetrics; ++i)
-    r.metrics.push_back({"layer_" + std::to_string(i) + "_forward_backward_time_including_comm_s",
+    r.report.metrics.push_back({"layer_" + std::to_string(i) + "_forward_backward_time_including_comm_s",
                          static_cast<double>(i), "s"});
   return r;
 }

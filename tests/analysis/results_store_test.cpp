@@ -20,13 +20,13 @@ namespace {
 
 RunRecord sample_run(const std::string& name = "gpt-small") {
   RunRecord r;
-  r.scenario_name = name;
+  r.report.scenario = name;
   r.scenario_text = "name: " + name + "\nbatch: 32\n";
   r.tool_version = "0.1.0";
   r.started_at = "2024-05-01T12:00:00Z";
   r.wall_s = 1.25;
   r.status = "ok";
-  r.metrics = {{"step_time_s", 0.0123456789, "s"},
+  r.report.metrics = {{"step_time_s", 0.0123456789, "s"},
                {"tokens_per_s", std::nullopt, "tokens/s"},
                {"hbm_peak_bytes", 7.5e10, "B"}};
   return r;
@@ -55,7 +55,7 @@ TEST_CASE("a run and its metrics survive a reopen unchanged", "[analysis][store]
   REQUIRE(runs.size() == 1);
   const auto& r = runs[0];
   CHECK(r.id == id);
-  CHECK(r.scenario_name == run.scenario_name);
+  CHECK(r.scenario_name == run.report.scenario);
   CHECK(r.scenario_text == run.scenario_text);
   CHECK(r.scenario_hash == hpcsim::content_hash(run.scenario_text));
   CHECK(r.tool_version == "0.1.0");
@@ -82,8 +82,8 @@ TEST_CASE("metric values come back bit for bit", "[analysis][store]") {
   RunRecord run = sample_run();
   const double values[] = {0.1 + 0.2, -1.0 / 3.0, 1e308, std::numeric_limits<double>::denorm_min(),
                            std::numeric_limits<double>::infinity()};
-  run.metrics.clear();
-  for (std::size_t i = 0; i < std::size(values); ++i) run.metrics.push_back({"m" + std::to_string(i), values[i], "1"});
+  run.report.metrics.clear();
+  for (std::size_t i = 0; i < std::size(values); ++i) run.report.metrics.push_back({"m" + std::to_string(i), values[i], "1"});
   const auto back = store.metrics(store.record_run(run));
   REQUIRE(back.size() == std::size(values));
   for (std::size_t i = 0; i < std::size(values); ++i) {
@@ -97,7 +97,7 @@ TEST_CASE("negative zero reads back as zero", "[analysis][store]") {
   TempPath db("negzero.db");
   ResultsStore store(db.str());
   RunRecord run = sample_run();
-  run.metrics = {{"delta", -0.0, "s"}};
+  run.report.metrics = {{"delta", -0.0, "s"}};
   const auto back = store.metrics(store.record_run(run));
   REQUIRE(back.size() == 1);
   CHECK(back[0].value == 0.0);
@@ -145,7 +145,7 @@ TEST_CASE("a duplicate metric name fails the whole run and leaves no row", "[ana
   TempPath db("dup.db");
   ResultsStore store(db.str());
   RunRecord run = sample_run();
-  run.metrics.push_back({"step_time_s", 2.0, "s"});
+  run.report.metrics.push_back({"step_time_s", 2.0, "s"});
   try {
     store.record_run(run);
     FAIL("expected a StoreError");
@@ -174,7 +174,7 @@ TEST_CASE("bad run fields are refused before anything is written", "[analysis][s
   }
   SECTION("NaN metric value") {
     RunRecord run = sample_run();
-    run.metrics.push_back({"mfu", std::nan(""), "1"});
+    run.report.metrics.push_back({"mfu", std::nan(""), "1"});
     CHECK_THROWS_WITH(store.record_run(run), Catch::Contains(db.str()) && Catch::Contains("'mfu'") &&
                                                  Catch::Contains("NaN"));
   }

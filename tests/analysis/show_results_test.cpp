@@ -29,7 +29,7 @@ const std::string* find_line_starting(const std::vector<std::string>& lines, con
 
 RunRecord run_named(const std::string& name, const std::string& status) {
   RunRecord r;
-  r.scenario_name = name;
+  r.report.scenario = name;
   r.scenario_text = "name: " + name + "\n";
   r.tool_version = "0.1.0";
   r.started_at = "2024-05-01T12:00:00Z";
@@ -44,7 +44,7 @@ TEST_CASE("format_runs_table lists each run with its aligned metrics", "[analysi
   TempPath db("show.db");
   ResultsStore store(db.str());
   RunRecord ok = run_named("gpt-small", "ok");
-  ok.metrics = {{"step_time_s", 0.123456789, "s"},
+  ok.report.metrics = {{"step_time_s", 0.123456789, "s"},
                 {"tokens_per_s", std::nullopt, "tokens/s"},
                 {"hbm_peak_bytes", 75000000000.0, "B"}};
   store.record_run(ok);

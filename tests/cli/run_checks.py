@@ -3,6 +3,7 @@
 and scaling efficiency per GPU count). Usage: run_checks.py HPCSIM SOURCE_DIR CHECK"""
 import json
 import os
+import sqlite3
 import tempfile
 
 from cli_support import DATA, SOURCE, expect, expect_bad_input, hpcsim, run_check
@@ -102,6 +103,60 @@ def check_run_scale_store():
             expect(f"scale-small-resnet50 @{n} gpus" in shown.stdout, f"the {n}-GPU point is its own run", shown)
 
 
+def check_run_scale_study():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "results.db")
+        proc = hpcsim("run", SCALE_SMALL, "--db", db, "--scale", "4,8,16")
+        expect(proc.returncode == 0, "run --scale stores", proc)
+        with sqlite3.connect(db) as conn:
+            studies = conn.execute("SELECT id, name, base_scenario_hash, parameters FROM studies").fetchall()
+            expect(len(studies) == 1, f"one study per --scale sweep: {studies}")
+            study_id, name, base_hash, parameters = studies[0]
+            expect("scale-small-resnet50" in name and "4,8,16" in name, f"the study is named for the sweep: {name}")
+            expect(json.loads(parameters)["parallelism.dp"] == ["4", "8", "16"], f"dp varies: {parameters}")
+            expect(json.loads(parameters)["cluster.nodes"] == ["1", "1", "2"], f"nodes vary: {parameters}")
+            points = conn.execute("SELECT p.point_index, p.status, p.parameter_values, r.scenario_name, r.kind "
+                                  "FROM study_points p JOIN runs r ON r.id = p.run_id "
+                                  "WHERE p.study_id = ? ORDER BY p.point_index", (study_id,)).fetchall()
+            expect([p[0] for p in points] == [0, 1, 2], f"every point is linked to its run: {points}")
+            for (index, status, values, run_name, kind), gpus in zip(points, (4, 8, 16)):
+                expect(status == "ok", f"point {index} completed: {status}")
+                expect(run_name == f"scale-small-resnet50 @{gpus} gpus", f"point {index} is the {gpus}-GPU run")
+                expect(json.loads(values)["parallelism.dp"] == str(gpus), f"point {index} values: {values}")
+                expect(kind == "training", f"the runs are training runs: {kind}")
+            hashes = conn.execute("SELECT count(DISTINCT scenario_hash) FROM runs").fetchone()[0]
+            expect(hashes == 3 and base_hash, "each point stores its own scenario; the study its base's hash")
+        shown = hpcsim("show", db)
+        expect(shown.returncode == 0 and "1 study" in shown.stdout, "show lists the study", shown)
+        expect("4,8,16" in shown.stdout and "pending" not in shown.stdout, "show lists its completed points", shown)
+        # An OOM point is stored as such: Llama 3 70B data parallel on one DGX A100 does not fit.
+        oom = hpcsim("run", os.path.join(DATA, "oom.yaml"), "--db", db, "--scale", "8", "--format", "csv")
+        expect(oom.returncode == 0, "an OOM sweep still completes", oom)
+        with sqlite3.connect(db) as conn:
+            last = conn.execute("SELECT status FROM study_points WHERE study_id = "
+                                "(SELECT max(id) FROM studies)").fetchall()
+            expect(last == [("oom",)], f"the OOM point's status is oom: {last}", oom)
+
+
+def check_run_kinds():
+    # No kind: training; an explicit training kind is the same run.
+    plain = hpcsim("run", SCALE_SMALL, "--no-db", "--format", "csv")
+    explicit = hpcsim("run", SCALE_SMALL, "--no-db", "--format", "csv", "--set", "kind=training")
+    expect(plain.returncode == 0 and explicit.returncode == 0, "training runs", explicit)
+    strip = lambda text: [l for l in text.splitlines() if not l.startswith("sim_wall_s,")]
+    expect(strip(plain.stdout) == strip(explicit.stdout), "kind: training is the default", explicit)
+    # Kinds still to come: an error at the key, exit 2, for a run and a sweep alike.
+    for args in ((), ("--scale", "8,16")):
+        proc = hpcsim("run", os.path.join(DATA, "kind_serve.yaml"), "--no-db", *args)
+        expect_bad_input(proc, "kind_serve.yaml:3:7:", "'serve'", "not built yet")
+        expect(proc.stdout == "", "nothing is printed", proc)
+    for kind in ("schedule", "plan"):
+        expect_bad_input(hpcsim("run", QUICKSTART, "--no-db", "--set", f"kind={kind}"), f"--set kind={kind}",
+                         f"'{kind}'", "not built yet")
+    expect_bad_input(hpcsim("run", os.path.join(DATA, "kind_unknown.yaml"), "--no-db"), "kind_unknown.yaml:5:9:",
+                     "did you mean 'training'")
+
+
 def check_run_scale_weak():
     # 8 GPUs x 64 x 2 microbatches: the fixed global batch is dropped and each replica keeps 2 x 64.
     base = ["--no-db", "--set", "workload.global_batch=1024"]
@@ -128,4 +183,5 @@ def check_run_scale_errors():
 
 run_check({"run_trace": check_run_trace, "run_trace_errors": check_run_trace_errors, "run_scale": check_run_scale,
            "run_scale_store": check_run_scale_store, "run_scale_weak": check_run_scale_weak,
-           "run_scale_errors": check_run_scale_errors})
+           "run_scale_errors": check_run_scale_errors, "run_scale_study": check_run_scale_study,
+           "run_kinds": check_run_kinds})

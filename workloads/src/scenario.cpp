@@ -8,6 +8,7 @@
 
 #include "configs/config_error.h"
 #include "models/network/topology.h"
+#include "workloads/scenario_kind.h"
 
 namespace hpcsim {
 
@@ -38,6 +39,7 @@ Schema validation_category_schema() {
 const Schema& scenario_schema() {
   static const Schema schema = Schema::map({
       optional("extends", Schema::string()),
+      optional("kind", scenario_kind_schema()),
       optional("name", Schema::string()),
       optional("description", Schema::string()),
       required("cluster", cluster_schema()),
@@ -372,6 +374,9 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
 }  // namespace
 
 Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name) {
+  // Checked before the schema: another kind's file need not have a training scenario's sections.
+  if (runnable_scenario_kind(root) != ScenarioKind::training)
+    throw ConfigError(root.at("kind").loc(), "not a training scenario (kind: " + root.at("kind").as_string() + ")");
   scenario_schema().validate(root);
   Scenario s;
   s.name = root.get_string_or("name", std::move(name));

@@ -1,5 +1,5 @@
 #pragma once
-// A SQLite file of simulation runs and their metrics (results.db).
+// A SQLite file of simulation runs and their metrics (results.db), and of the studies that ran them.
 
 #include <cstddef>
 #include <cstdint>
@@ -11,30 +11,37 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/metric.h"
+#include "analysis/study.h"
+
 namespace hpcsim {
 
-struct Metric {
-  std::string name;
-  std::optional<double> value;  // empty: undefined here (e.g. tokens_per_s of a non-sequence model);
-                                // NaN is refused, -0.0 reads back as 0.0
-  std::string unit;
-};
-
 struct RunRecord {
-  std::string scenario_name;
+  Report report;              // scenario name, kind and metrics
   std::string scenario_text;  // the scenario as run; its content_hash is stored beside it
   std::string tool_version;
   std::string started_at;     // ISO-8601 UTC; empty means "now"
   double wall_s = 0.0;
   std::string status = "ok";  // "ok", "oom" or "error"
   std::string message;
-  std::vector<Metric> metrics;  // names unique within a run
 };
 
 struct StoredRun {
   std::int64_t id = 0;
-  std::string scenario_name, scenario_text, scenario_hash, tool_version, started_at, status, message;
+  std::string scenario_name, kind, scenario_text, scenario_hash, tool_version, started_at, status, message;
   double wall_s = 0.0;
+};
+
+struct StoredStudy {
+  std::int64_t id = 0;
+  std::string name, base_scenario_hash, parameters_json, created_at;
+};
+
+struct StoredStudyPoint {
+  std::int64_t index = 0;
+  std::string values_json;
+  PointStatus status = PointStatus::pending;
+  std::optional<std::int64_t> run_id;
 };
 
 // what() reads "<file>: <message>".
@@ -56,8 +63,17 @@ class ResultsStore {
   // Writes the run row and all its metric rows in one transaction: all or nothing.
   std::int64_t record_run(const RunRecord& run);
 
+  // Writes the study and all its points as pending in one transaction; returns the study id.
+  std::int64_t record_study(const Study& study);
+  // Writes the run of point `index` and sets the point's status (the run's) and run id, in one transaction:
+  // a point is stored as it completes, so a sweep cut short keeps every point it finished.
+  std::int64_t record_study_point(std::int64_t study_id, std::size_t index, const RunRecord& run);
+
   std::vector<StoredRun> runs() const;                          // by id
   std::vector<Metric> metrics(std::int64_t run_id) const;       // in recorded order
+  Report report(const StoredRun& run) const;                    // its name, kind and metrics
+  std::vector<StoredStudy> studies() const;                     // by id
+  std::vector<StoredStudyPoint> study_points(std::int64_t study_id) const;  // by index
   std::optional<std::int64_t> find_by_hash(std::string_view scenario_hash) const;  // latest "ok" run
 
   // Called after each metric row is written, inside the still-open transaction, so tests can
@@ -65,6 +81,9 @@ class ResultsStore {
   void set_metric_written_hook(std::function<void(std::size_t written)> hook);
 
  private:
+  std::string run_context(const RunRecord& run) const;
+  std::int64_t insert_run(const RunRecord& run);  // inside a transaction the caller holds
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -1,0 +1,25 @@
+#pragma once
+// A report as a plain list of metrics: what every scenario kind produces, and all that the renderers
+// (report_render.h), the results store and `hpcsim show` need to know about a run.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hpcsim {
+
+// Dotted names are nested JSON keys ("throughput.samples_per_s"); adjacent "name[0]", "name[1]" an array.
+// Units the renderers know: "s", "1/s", "TFLOP/s", "ratio", "bytes", "bool" (1 or 0), "count".
+struct Metric {
+  std::string name;
+  std::optional<double> value;  // empty: undefined here (e.g. tokens_per_s of a non-sequence model);
+                                // NaN is refused, -0.0 reads back as 0.0
+  std::string unit;
+};
+
+struct Report {
+  std::string scenario;          // the scenario's name
+  std::string kind = "training";  // the scenario kind's name (workloads/scenario_kind.h)
+  std::vector<Metric> metrics;   // names unique within a report
+};
+
+}  // namespace hpcsim

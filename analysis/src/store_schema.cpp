@@ -1,0 +1,104 @@
+#include "store_schema.h"
+
+#include <iterator>
+#include <string>
+
+namespace hpcsim::sqlite {
+
+namespace {
+
+// Journal mode: SQLite's default rollback journal, not WAL. results.db often lives on a shared or
+// network file system where WAL's shared-memory index is unsupported, a sweep commits only one small
+// transaction per run, and the rollback journal keeps the store a single self-contained file.
+
+constexpr int kApplicationId = 0x48504353;  // "HPCS": tells our files from other SQLite databases
+
+// Version 1: runs and their metrics.
+constexpr const char* kCreateVersion1 = R"sql(
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  scenario_name TEXT,
+  scenario_text TEXT NOT NULL,
+  scenario_hash TEXT NOT NULL,
+  tool_version TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  wall_s REAL NOT NULL,
+  status TEXT NOT NULL CHECK(status IN ('ok','oom','error')),
+  message TEXT);
+CREATE TABLE metrics(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  value REAL,
+  unit TEXT NOT NULL,
+  PRIMARY KEY(run_id, name));
+CREATE INDEX runs_by_scenario_hash ON runs(scenario_hash);
+)sql";
+
+// Each step upgrades version N to N + 1; a new file is version 1 plus every step, so new and upgraded
+// files have the same tables. Steps only add (columns with defaults, tables): old rows stay readable.
+constexpr const char* kUpgrades[] = {
+    // 1 -> 2: the scenario kind of each run (every run before kinds was a training step), and studies:
+    // a base scenario run at several points, each point stored, with its run, as it completes.
+    R"sql(
+ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'training';
+CREATE TABLE studies(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  base_scenario_hash TEXT NOT NULL,
+  parameters TEXT NOT NULL,
+  created_at TEXT NOT NULL);
+CREATE TABLE study_points(
+  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+  point_index INTEGER NOT NULL,
+  parameter_values TEXT NOT NULL,
+  status TEXT NOT NULL CHECK(status IN ('pending','ok','oom','error')),
+  run_id INTEGER REFERENCES runs(id),
+  PRIMARY KEY(study_id, point_index));
+)sql",
+};
+
+constexpr int kSchemaVersion = 1 + static_cast<int>(std::size(kUpgrades));
+
+int pragma_int(const Connection& conn, const char* sql) {
+  Statement s(conn, sql);
+  if (!s.step("reading the file header (is it an SQLite database?)")) return 0;
+  return static_cast<int>(s.int64(0));
+}
+
+// The file's schema version: 0 for an empty file; StoreError for a file we must not touch.
+int usable_version(const Connection& conn) {
+  const int app_id = pragma_int(conn, "PRAGMA application_id");
+  const int version = pragma_int(conn, "PRAGMA user_version");
+  if (app_id != kApplicationId) {
+    if (pragma_int(conn, "SELECT count(*) FROM sqlite_master") == 0) return 0;
+    throw StoreError(conn.path, "is an SQLite database but not an hpcsim results store");
+  }
+  if (version > kSchemaVersion)
+    throw StoreError(conn.path, "results store schema version " + std::to_string(version) +
+                                    " is newer than this hpcsim supports (" + std::to_string(kSchemaVersion) +
+                                    "); upgrade hpcsim");
+  if (version < 1) throw StoreError(conn.path, "results store has an unknown schema version " + std::to_string(version));
+  return version;
+}
+
+}  // namespace
+
+void ensure_schema(const Connection& conn) {
+  if (usable_version(conn) == kSchemaVersion) return;
+  // Look again under the write lock: another process may have created or upgraded the schema meanwhile.
+  Transaction tx(conn, "preparing the schema");
+  int version = usable_version(conn);
+  if (version == kSchemaVersion) return;
+  if (version == 0) {
+    conn.exec(kCreateVersion1, "creating the schema");
+    version = 1;
+  }
+  for (; version < kSchemaVersion; ++version)
+    conn.exec(kUpgrades[version - 1], "upgrading the schema from version " + std::to_string(version));
+  const std::string stamp = "PRAGMA application_id = " + std::to_string(kApplicationId) +
+                            "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";";
+  conn.exec(stamp.c_str(), "stamping the schema version");
+  tx.commit("preparing the schema");
+}
+
+}  // namespace hpcsim::sqlite

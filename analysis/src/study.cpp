@@ -1,0 +1,64 @@
+#include "analysis/study.h"
+
+#include <algorithm>
+#include <array>
+
+#include "report_format.h"
+
+namespace hpcsim {
+
+namespace {
+
+constexpr std::array<std::pair<PointStatus, std::string_view>, 4> kStatusNames = {{
+    {PointStatus::pending, "pending"},
+    {PointStatus::ok, "ok"},
+    {PointStatus::oom, "oom"},
+    {PointStatus::error, "error"},
+}};
+
+}  // namespace
+
+std::string_view to_string(PointStatus status) {
+  for (const auto& [s, name] : kStatusNames)
+    if (s == status) return name;
+  return "error";
+}
+
+std::optional<PointStatus> point_status_from(std::string_view name) {
+  for (const auto& [status, status_name] : kStatusNames)
+    if (status_name == name) return status;
+  return std::nullopt;
+}
+
+std::string parameters_json(const std::vector<StudyParameter>& parameters) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + report_format::json_string(parameters[i].key) + ": [";
+    for (std::size_t v = 0; v < parameters[i].values.size(); ++v)
+      out += (v == 0 ? "" : ", ") + report_format::json_string(parameters[i].values[v]);
+    out += "]";
+  }
+  return out + "}";
+}
+
+std::string point_values_json(const StudyPoint& point) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < point.values.size(); ++i)
+    out += (i == 0 ? "" : ", ") + report_format::json_string(point.values[i].first) + ": " +
+           report_format::json_string(point.values[i].second);
+  return out + "}";
+}
+
+std::vector<StudyParameter> varied_parameters(const std::vector<StudyPoint>& points) {
+  std::vector<StudyParameter> parameters;
+  for (const StudyPoint& point : points) {
+    for (const auto& [key, value] : point.values) {
+      auto it = std::find_if(parameters.begin(), parameters.end(), [&](const StudyParameter& p) { return p.key == key; });
+      if (it == parameters.end()) it = parameters.insert(parameters.end(), StudyParameter{key, {}});
+      it->values.push_back(value);
+    }
+  }
+  return parameters;
+}
+
+}  // namespace hpcsim
