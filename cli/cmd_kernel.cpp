@@ -240,20 +240,16 @@ Action add_kernel_command(CLI::App& app) {
   auto* opt_cmd = add_op(kernel, opts, "optimizer", "One optimizer step (fp32 parameters and state)",
                          [opt, kind, impl](const GpuSpec&, Precision) {
                            OptimizerStep s = *opt;
-                           s.kind = *kind == "sgd" ? OptimizerKind::sgd
-                                    : *kind == "momentum" ? OptimizerKind::momentum
-                                    : *kind == "adam" ? OptimizerKind::adam
-                                    : *kind == "lamb" ? OptimizerKind::lamb : OptimizerKind::adamw;
-                           s.impl = *impl == "unfused" ? OptimizerImpl::unfused
-                                    : *impl == "foreach" ? OptimizerImpl::foreach : OptimizerImpl::fused;
+                           s.kind = *kOptimizerKindNames.parse(*kind);  // flags checked against the tables
+                           s.impl = *kOptimizerImplNames.parse(*impl);
                            if (s.tensors > s.parameters) throw FlagError("--tensors: more tensors than --params");
                            return optimizer_step(s);
                          });
   size(opt_cmd, "--params", opt->parameters, "parameters");
   size(opt_cmd, "--tensors", opt->tensors, "parameter tensors (default 1)", false);
   opt_cmd->add_option("--kind", *kind, "sgd, momentum, adam, adamw or lamb")
-      ->check(CLI::IsMember({"sgd", "momentum", "adam", "adamw", "lamb"}));
-  opt_cmd->add_option("--impl", *impl, "unfused, foreach or fused")->check(CLI::IsMember({"unfused", "foreach", "fused"}));
+      ->check(CLI::IsMember(kOptimizerKindNames.names()));
+  opt_cmd->add_option("--impl", *impl, "unfused, foreach or fused")->check(CLI::IsMember(kOptimizerImplNames.names()));
 
   auto e = std::make_shared<EmbeddingShape>();
   auto scatter = std::make_shared<bool>(false);

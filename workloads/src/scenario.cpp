@@ -21,9 +21,9 @@ namespace {
 const std::vector<std::string>& optimizer_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    for (const char* kind : {"sgd", "momentum", "adam", "adamw", "lamb"}) {
-      out.emplace_back(kind);
-      for (const char* impl : {"-fused", "-foreach", "-unfused"}) out.push_back(std::string(kind) + impl);
+    for (const auto& [kind, kind_name] : kOptimizerKindNames.entries) {
+      out.emplace_back(kind_name);
+      for (const char* impl : {"fused", "foreach", "unfused"}) out.push_back(std::string(kind_name) + "-" + impl);
     }
     return out;
   }();
@@ -59,7 +59,7 @@ const Schema& scenario_schema() {
                                required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8"})),
                                optional("framework", Schema::one_of({"pytorch", "pytorch1", "tensorflow", "tensorflow1", "mxnet", "jax", "megatron"})),
                                required("optimizer", Schema::one_of(optimizer_names())),
-                               optional("optimizer_impl", Schema::one_of({"unfused", "foreach", "fused"})),
+                               optional("optimizer_impl", Schema::one_of(kOptimizerImplNames.names())),
                                optional("compile", Schema::boolean()),
                                optional("cuda_graphs", Schema::boolean()),
                                optional("overlap_gradient_reduce", Schema::boolean()),
@@ -92,7 +92,7 @@ const Schema& scenario_schema() {
                                   optional("zero", Schema::integer().at_least(0).at_most(3)),
                                   optional("fsdp", Schema::boolean()),
                                   optional("microbatches", positive_int()),
-                                  optional("schedule", Schema::one_of({"gpipe", "1f1b", "interleaved"})),
+                                  optional("schedule", Schema::one_of(kPipelineScheduleNames.names())),
                               })),
       optional("measured", Schema::map({
                                required("metric", Schema::one_of({"samples_per_s", "tokens_per_s", "tflops_per_gpu",
@@ -153,11 +153,7 @@ void parse_optimizer(const ConfigNode& w, WorkloadConfig& c) {
   const ConfigNode& node = w.at("optimizer");
   const std::string text = node.as_string();
   const std::string kind = text.substr(0, text.find('-'));
-  c.optimizer = kind == "sgd" ? OptimizerKind::sgd
-                : kind == "momentum" ? OptimizerKind::momentum
-                : kind == "adam" ? OptimizerKind::adam
-                : kind == "adamw" ? OptimizerKind::adamw
-                                  : OptimizerKind::lamb;
+  c.optimizer = *kOptimizerKindNames.parse(kind);  // the schema admits only the table's names
   std::optional<std::string> impl;
   if (text.find('-') != std::string::npos) impl = text.substr(text.find('-') + 1);
   if (const ConfigNode* given = w.find("optimizer_impl")) {
@@ -168,9 +164,7 @@ void parse_optimizer(const ConfigNode& w, WorkloadConfig& c) {
   }
   if (impl) {
     c.optimizer_impl_given = true;
-    c.optimizer_impl = *impl == "fused" ? OptimizerImpl::fused
-                       : *impl == "foreach" ? OptimizerImpl::foreach
-                                            : OptimizerImpl::unfused;
+    c.optimizer_impl = *kOptimizerImplNames.parse(*impl);
   }
 }
 
@@ -313,9 +307,7 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
   // Pipeline schedule: interleaved exactly when there are virtual stages.
   if (p != nullptr && p->has("schedule")) {
     const std::string name = p->get_string("schedule");
-    par.schedule = name == "gpipe" ? PipelineSchedule::gpipe
-                   : name == "1f1b" ? PipelineSchedule::one_f_one_b
-                                    : PipelineSchedule::interleaved;
+    par.schedule = *kPipelineScheduleNames.parse(name);
     if ((par.schedule == PipelineSchedule::interleaved) != (par.layout.vp > 1)) {
       inconsistent(p->at("schedule"), par.layout.vp > 1 ? "vp > 1 (virtual stages) needs schedule: interleaved"
                                                  : "schedule: interleaved needs vp > 1 virtual stages per GPU");

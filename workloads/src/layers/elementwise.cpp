@@ -38,6 +38,16 @@ std::string Activation::type() const {
   return "activation";
 }
 
+LayerTraits Activation::traits() const {
+  // relu (threshold_backward on the result), tanh and sigmoid differentiate from their output; the others
+  // from their input.
+  const bool from_output = kind_ == ActivationKind::relu || kind_ == ActivationKind::tanh || kind_ == ActivationKind::sigmoid;
+  return {.elementwise_forward = true,
+          .elementwise_backward = true,
+          .input_parts = kind_ == ActivationKind::swiglu ? 2 : 1,
+          .saves = from_output ? LayerTraits::Saves::output : LayerTraits::Saves::input};
+}
+
 Shape Activation::output_shape(const Shapes& in) const {
   Shape out = single_input(in, 0, "");
   if (kind_ == ActivationKind::swiglu) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -13,22 +12,12 @@ namespace hpcsim {
 
 namespace {
 
-const std::set<std::string> kActivations = {"relu", "leaky_relu", "gelu", "silu", "swiglu", "tanh", "sigmoid"};
-const std::set<std::string> kNorms = {"layer_norm", "rms_norm", "batch_norm", "softmax"};
-
-bool is_activation(const std::string& t) { return kActivations.count(t) > 0; }
-bool is_norm(const std::string& t) { return kNorms.count(t) > 0; }
-// Layers whose forward is one elementwise kernel over their input.
-bool forward_fusable(const std::string& t) {
-  return is_activation(t) || t == "dropout" || t == "add" || t == "position_embedding";
-}
-// Layers whose backward-data is one elementwise kernel reading the output gradient first.
-bool backward_fusable(const std::string& t) { return is_activation(t) || t == "dropout"; }
-// PyTorch's autograd formulas (tools/autograd/derivatives.yaml) differentiate these from their input, so
-// the pre-activation must reach HBM even when the activation is fused into its producer.
-bool saves_input(const std::string& t) { return t == "gelu" || t == "silu" || t == "swiglu" || t == "leaky_relu"; }
-// ... and these from their output (relu: threshold_backward on the result; tanh, sigmoid, softmax).
-bool saves_output(const std::string& t) { return t == "relu" || t == "tanh" || t == "sigmoid" || t == "softmax"; }
+// The layer traits the pass asks about (workloads/layers/layer.h).
+bool forward_fusable(const LayerTraits& t) { return t.elementwise_forward; }
+bool backward_fusable(const LayerTraits& t) { return t.elementwise_backward; }
+bool is_norm(const LayerTraits& t) { return t.normalization; }
+bool saves_input(const LayerTraits& t) { return t.saves == LayerTraits::Saves::input; }
+bool saves_output(const LayerTraits& t) { return t.saves == LayerTraits::Saves::output; }
 
 enum class Phase { forward, backward };
 
@@ -122,7 +111,7 @@ class Fuser {
     return p == Phase::forward ? k_[static_cast<std::size_t>(layer)].forward
                                : k_[static_cast<std::size_t>(layer)].backward_data;
   }
-  const std::string& type(int layer) const { return layers_[static_cast<std::size_t>(layer)].type; }
+  const LayerTraits& traits(int layer) const { return layers_[static_cast<std::size_t>(layer)].traits; }
   const std::vector<int>& consumers(int layer) const { return consumers_[static_cast<std::size_t>(layer)]; }
 
   // The output of a layer's forward (the last kernel that writes, its last write) or its input gradient
@@ -138,7 +127,7 @@ class Fuser {
   }
 
   bool host_allowed(int owner) const {
-    return scope_ == FusionScope::epilogue || forward_fusable(type(owner)) || is_norm(type(owner));
+    return scope_ == FusionScope::epilogue || forward_fusable(traits(owner)) || is_norm(traits(owner));
   }
 
   Edit& edit(Phase p, int layer, int kernel) {
@@ -204,16 +193,16 @@ class Fuser {
 
   void fuse_forward(int i, std::vector<Tensor>& out) {
     std::vector<Kernel>& fwd = list(Phase::forward, i);
-    if (!forward_fusable(type(i)) || fwd.size() != 1) return;
+    if (!forward_fusable(traits(i)) || fwd.size() != 1) return;
     int producer = -1;
     for (int in : layers_[static_cast<std::size_t>(i)].inputs) producer = std::max(producer, in);
     if (producer < 0) return;  // fed by network inputs only
     const Kernel c = fwd[0];
-    const int reads = type(i) == "swiglu" ? 2 : 1;  // [gate, up] are the two halves of one tensor
+    const int reads = traits(i).input_parts;  // swiglu: [gate, up] are the two halves of one tensor
     const Tensor& t = out[static_cast<std::size_t>(producer)];
     // Epilogue: computed where the producer's output is still in registers.
     if (t.valid() && host_allowed(t.layer) && same_size(bytes(Phase::forward, t), leading_reads(c, reads))) {
-      const bool write_needed = consumers(producer).size() > 1 || saves_input(type(i)) || saves_output(type(producer));
+      const bool write_needed = consumers(producer).size() > 1 || saves_input(traits(i)) || saves_output(traits(producer));
       out[static_cast<std::size_t>(i)] = {t.layer, t.kernel,
                                           merge(Phase::forward, t.layer, t.kernel, write_needed ? std::vector<int>{} : t.access,
                                                 c, reads, 1)};
@@ -226,7 +215,7 @@ class Fuser {
     for (int d : consumers(i)) {
       const std::vector<int>& d_in = layers_[static_cast<std::size_t>(d)].inputs;
       std::vector<Kernel>& host = list(Phase::forward, d);
-      if (!is_norm(type(d)) || d_in.size() != 1 || host.empty()) continue;
+      if (!is_norm(traits(d)) || d_in.size() != 1 || host.empty()) continue;
       const Kernel& h = host[0];
       int first_read = -1;
       for (int a = 0; a < h.work.global_count && first_read < 0; ++a) {
@@ -251,7 +240,7 @@ class Fuser {
 
   void fuse_backward(int i, std::vector<Tensor>& grad) {
     std::vector<Kernel>& bwd = list(Phase::backward, i);
-    if (!backward_fusable(type(i)) || bwd.size() != 1) return;
+    if (!backward_fusable(traits(i)) || bwd.size() != 1) return;
     bool fed_by_layer = false;
     for (int in : layers_[static_cast<std::size_t>(i)].inputs) fed_by_layer |= in >= 0;
     if (!fed_by_layer) return;  // the step runs no backward-data for it
@@ -260,7 +249,7 @@ class Fuser {
     if (consumers(i).size() != 1) return;  // several gradients are summed first
     int d = consumers(i)[0];
     bool through_add = false;
-    while (type(d) == "add" && list(Phase::backward, d).empty() && !grad[static_cast<std::size_t>(d)].valid()) {
+    while (traits(d).passes_gradient && list(Phase::backward, d).empty() && !grad[static_cast<std::size_t>(d)].valid()) {
       if (consumers(d).size() != 1) return;
       through_add = true;
       d = consumers(d)[0];
@@ -270,7 +259,7 @@ class Fuser {
     const Kernel c = bwd[0];
     if (!t.valid() || !host_allowed(t.layer) || !same_size(bytes(Phase::backward, t), leading_reads(c, 1))) return;
     // Past a residual add the gradient also flows down the skip path, so it must still be written.
-    const int outputs = type(i) == "swiglu" ? 2 : 1;  // d gate and d up
+    const int outputs = traits(i).input_parts;  // swiglu: d gate and d up
     grad[static_cast<std::size_t>(i)] = {t.layer, t.kernel,
                                          merge(Phase::backward, t.layer, t.kernel, through_add ? std::vector<int>{} : t.access,
                                                c, 1, outputs)};
@@ -303,14 +292,6 @@ class Fuser {
 
 }  // namespace
 
-std::string to_string(FusionScope scope) {
-  switch (scope) {
-    case FusionScope::none: return "none";
-    case FusionScope::chains: return "chains";
-    case FusionScope::epilogue: return "epilogue";
-  }
-  return "?";
-}
 
 std::vector<FusionLayer> fusion_layers(const Model& model) {
   std::vector<FusionLayer> out;
@@ -319,7 +300,7 @@ std::vector<FusionLayer> fusion_layers(const Model& model) {
     for (std::size_t n = 0; n < net.nodes().size(); ++n) {
       const LayerNode& node = net.nodes()[n];
       if (!node.layer) continue;
-      FusionLayer l{node.layer->type(), {}};
+      FusionLayer l{node.layer->type(), node.layer->traits(), {}};
       for (int in : node.inputs) l.inputs.push_back(index[static_cast<std::size_t>(in)]);
       index[n] = static_cast<int>(out.size());
       out.push_back(std::move(l));

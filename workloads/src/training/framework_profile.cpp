@@ -9,7 +9,7 @@ namespace {
 Schema mode_schema() {
   return Schema::map({
       required("dispatch", Schema::quantity(Dimension::time).at_least(0)),
-      required("fusion", Schema::one_of({"none", "chains", "epilogue"})),
+      required("fusion", Schema::one_of(kFusionScopeNames.names())),
       required("cuda_graphs", Schema::boolean()),
   });
 }
@@ -18,15 +18,13 @@ ExecutionMode parse_mode(const ConfigNode& node) {
   ExecutionMode m;
   m.dispatch_s = node.get_quantity("dispatch", Dimension::time);
   const std::string fusion = node.get_string("fusion");
-  m.fusion = fusion == "chains" ? FusionScope::chains : fusion == "epilogue" ? FusionScope::epilogue : FusionScope::none;
+  m.fusion = *kFusionScopeNames.parse(fusion);  // the schema admits only the table's names
   m.cuda_graphs = node.get_bool("cuda_graphs");
   return m;
 }
 
 OptimizerImpl optimizer_of(const std::string& text) {
-  if (text == "unfused") return OptimizerImpl::unfused;
-  if (text == "fused") return OptimizerImpl::fused;
-  return OptimizerImpl::foreach;  // the schema admits nothing else
+  return *kOptimizerImplNames.parse(text);  // the schema admits only the table's names
 }
 
 }  // namespace
@@ -38,7 +36,7 @@ const Schema& framework_profile_schema() {
       optional("compiled", mode_schema()),
       required("compiled_by_default", Schema::boolean()),
       required("loader_workers_per_gpu", Schema::integer().at_least(0)),
-      required("optimizer", Schema::one_of({"unfused", "foreach", "fused"})),
+      required("optimizer", Schema::one_of(kOptimizerImplNames.names())),
       required("memory_format", Schema::one_of({"nchw", "nhwc"})),
       required("overlaps_gradient_reduce", Schema::boolean()),
       required("attention", Schema::one_of({"flash", "unfused"})),

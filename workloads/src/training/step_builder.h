@@ -132,10 +132,7 @@ class StepBuilder {
   std::vector<Bucket> buckets(const StageCost& s, double bucket_bytes, bool by_unit) const;
   void build();
   void build_gan();
-  bool is_gan() const {
-    return model_.networks.size() == 2 && model_.networks[0].name() == "generator" &&
-           model_.networks[1].name() == "discriminator";
-  }
+  bool is_gan() const { return model_.adversarial; }
   double optimizer_seconds(double params, std::int64_t tensors) const;
   TrainingMemory stage_memory(int stage) const;
 };

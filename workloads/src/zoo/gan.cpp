@@ -60,7 +60,9 @@ Model dcgan(const ModelParams& p) {
   d.add("conv_out", std::make_shared<Conv2d>(k4(1, 1, 0)));
   d.add("flatten", std::make_shared<Flatten>());
   d.add("loss", std::make_shared<CrossEntropyLoss>());  // sigmoid + binary cross-entropy
-  return {"dcgan", {g, d}};
+  Model m{"dcgan", {g, d}};
+  m.adversarial = true;
+  return m;
 }
 
 }  // namespace hpcsim::zoo

@@ -242,6 +242,9 @@ Model parse_model_yaml(const ConfigNode& root, const std::string& default_name) 
       throw ConfigError(nets->loc(), "'networks' must map names to networks, got " + nets->describe());
     }
     for (const auto& entry : nets->entries()) model.networks.push_back(parse_network(entry.key, entry.value));
+    // A model file declares a GAN by its two networks' names, in this order.
+    model.adversarial = model.networks.size() == 2 && model.networks[0].name() == "generator" &&
+                        model.networks[1].name() == "discriminator";
   } else {
     model.networks.push_back(parse_network(model.name, root));
   }

@@ -121,7 +121,9 @@ Model stylegan2(const ModelParams& p) {
   if (channels.base < 4) {
     throw std::invalid_argument("stylegan2: hidden (channel_base) must be >= 4, got " + std::to_string(channels.base));
   }
-  return {"stylegan2", {generator(res, mapping_layers, channels), discriminator(res, channels)}};
+  Model m{"stylegan2", {generator(res, mapping_layers, channels), discriminator(res, channels)}};
+  m.adversarial = true;
+  return m;
 }
 
 }  // namespace hpcsim::zoo

@@ -11,6 +11,7 @@ class Activation : public Layer {
  public:
   explicit Activation(ActivationKind kind) : kind_(kind) {}
   std::string type() const override;
+  LayerTraits traits() const override;
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;
@@ -29,6 +30,7 @@ class Dropout : public Layer {
  public:
   explicit Dropout(double rate);  // 0 <= rate < 1
   std::string type() const override { return "dropout"; }
+  LayerTraits traits() const override { return {.elementwise_forward = true, .elementwise_backward = true}; }
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;
@@ -42,6 +44,7 @@ class Dropout : public Layer {
 class Add : public Layer {
  public:
   std::string type() const override { return "add"; }
+  LayerTraits traits() const override { return {.elementwise_forward = true, .passes_gradient = true}; }
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;

@@ -56,6 +56,18 @@ struct TensorParallelTraffic {
 // their output.
 enum class TensorSplit { none, column, row };
 
+// What a compiler's fusion pass (torch.compile, XLA) needs to know of a layer, declared by the layer itself.
+struct LayerTraits {
+  bool elementwise_forward = false;   // forward is one elementwise kernel over its input
+  bool elementwise_backward = false;  // backward-data is one elementwise kernel reading the output gradient first
+  bool normalization = false;         // a reduction over its input then a scale (norms, softmax)
+  bool passes_gradient = false;       // backward hands the output gradient to every input unchanged (residual add)
+  int input_parts = 1;                // streams its elementwise kernels read of its input (swiglu: [gate, up])
+  // The tensor autograd saves for backward (PyTorch's tools/autograd/derivatives.yaml): it must reach HBM
+  // even when the layer is fused into its producer.
+  enum class Saves { nothing, input, output } saves = Saves::nothing;
+};
+
 class Layer {
  public:
   virtual ~Layer() = default;
@@ -73,6 +85,7 @@ class Layer {
   // Tensor parallelism. `in` are the shapes this GPU sees (a row-parallel layer's input is already
   // sharded). Layers that do not split are replicated: every GPU of the group does all their work.
   virtual TensorSplit tensor_split() const { return TensorSplit::none; }
+  virtual LayerTraits traits() const { return {}; }
   virtual std::int64_t params_per_rank(const Shapes& in, int tp) const { (void)tp; return params(in); }
   virtual TensorParallelTraffic tp_traffic(const Shapes& in, const LayerRun& run) const {
     (void)in, (void)run;

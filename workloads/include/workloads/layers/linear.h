@@ -51,6 +51,7 @@ class PositionEmbedding : public Layer {
  public:
   explicit PositionEmbedding(std::int64_t max_positions);
   std::string type() const override { return "position_embedding"; }
+  LayerTraits traits() const override { return {.elementwise_forward = true}; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;

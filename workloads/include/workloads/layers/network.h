@@ -47,6 +47,9 @@ struct Model {
   std::vector<Network> networks;
   // Tokens one sample counts in throughput figures; 0: the length of the first network's token-id input.
   std::int64_t tokens_per_sample = 0;
+  // Two networks trained against each other (a GAN): networks[0] the generator, networks[1] the
+  // discriminator. The training step then runs the adversarial recipe.
+  bool adversarial = false;
 
   std::int64_t params() const;
   // Steps of the first network's token-id input (a network input feeding an embedding); 0 when none.

@@ -8,6 +8,7 @@ namespace hpcsim {
 class Softmax : public Layer {
  public:
   std::string type() const override { return "softmax"; }
+  LayerTraits traits() const override { return {.normalization = true, .saves = LayerTraits::Saves::output}; }
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;

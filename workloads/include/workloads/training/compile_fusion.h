@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "configs/enum_names.h"
 #include "workloads/layers/layer.h"
 
 namespace hpcsim {
@@ -21,11 +22,14 @@ struct Model;
 //            Megatron's bias-dropout-add and fused add+layernorm); GEMMs and convolutions stay library calls.
 //  epilogue: also into the epilogue of the producing GEMM or convolution (XLA's cuBLASLt/Triton epilogues).
 enum class FusionScope { none, chains, epilogue };
-std::string to_string(FusionScope scope);
+inline constexpr EnumNames<FusionScope, 3> kFusionScopeNames{
+    {{{FusionScope::none, "none"}, {FusionScope::chains, "chains"}, {FusionScope::epilogue, "epilogue"}}}};
+inline std::string to_string(FusionScope scope) { return std::string(kFusionScopeNames.name(scope)); }
 
 // One layer as the pass sees it: its Layer::type() and the layers feeding it.
 struct FusionLayer {
   std::string type;
+  LayerTraits traits;
   std::vector<int> inputs;  // indices into the same list, in input order; -1 for a network input
 };
 

@@ -8,9 +8,14 @@
 //    of pp (Megatron-LM, Narayanan et al. SC21), which shrinks the bubble by the number of chunks.
 #include <vector>
 
+#include "configs/enum_names.h"
+
 namespace hpcsim {
 
 enum class PipelineSchedule { gpipe, one_f_one_b, interleaved };
+
+inline constexpr EnumNames<PipelineSchedule, 3> kPipelineScheduleNames{
+    {{{PipelineSchedule::gpipe, "gpipe"}, {PipelineSchedule::one_f_one_b, "1f1b"}, {PipelineSchedule::interleaved, "interleaved"}}}};
 
 struct PipelinePass {
   bool forward = true;

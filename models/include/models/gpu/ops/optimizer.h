@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "configs/enum_names.h"
 #include "models/gpu/ops/op_kernel.h"
 
 namespace hpcsim {
@@ -12,6 +13,14 @@ namespace hpcsim {
 // lamb: AdamW's moments plus a per-tensor trust ratio ||w|| / ||update|| (You et al. 2020, algorithm 2).
 enum class OptimizerKind { sgd, momentum, adam, adamw, lamb };
 enum class OptimizerImpl { unfused, foreach, fused };
+
+inline constexpr EnumNames<OptimizerKind, 5> kOptimizerKindNames{{{{OptimizerKind::sgd, "sgd"},
+                                                                    {OptimizerKind::momentum, "momentum"},
+                                                                    {OptimizerKind::adam, "adam"},
+                                                                    {OptimizerKind::adamw, "adamw"},
+                                                                    {OptimizerKind::lamb, "lamb"}}}};
+inline constexpr EnumNames<OptimizerImpl, 3> kOptimizerImplNames{
+    {{{OptimizerImpl::unfused, "unfused"}, {OptimizerImpl::foreach, "foreach"}, {OptimizerImpl::fused, "fused"}}}};
 
 struct OptimizerStep {
   OptimizerKind kind = OptimizerKind::adamw;
