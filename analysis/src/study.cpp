@@ -3,32 +3,25 @@
 #include <algorithm>
 #include <array>
 
+#include "configs/enum_names.h"
 #include "report_format.h"
 
 namespace hpcsim {
 
 namespace {
 
-constexpr std::array<std::pair<PointStatus, std::string_view>, 4> kStatusNames = {{
+constexpr EnumNames<PointStatus, 4> kStatusNames{{{
     {PointStatus::pending, "pending"},
     {PointStatus::ok, "ok"},
     {PointStatus::oom, "oom"},
     {PointStatus::error, "error"},
-}};
+}}};
 
 }  // namespace
 
-std::string_view to_string(PointStatus status) {
-  for (const auto& [s, name] : kStatusNames)
-    if (s == status) return name;
-  return "error";
-}
+std::string_view to_string(PointStatus status) { return kStatusNames.name(status); }
 
-std::optional<PointStatus> point_status_from(std::string_view name) {
-  for (const auto& [status, status_name] : kStatusNames)
-    if (status_name == name) return status;
-  return std::nullopt;
-}
+std::optional<PointStatus> point_status_from(std::string_view name) { return kStatusNames.parse(name); }
 
 std::string parameters_json(const std::vector<StudyParameter>& parameters) {
   std::string out = "{";

@@ -9,10 +9,9 @@ std::size_t RadixQueue::capacity_bytes() const {
 }
 
 void RadixQueue::push(const QueueEntry& e) {
-  const QueueKey t = e.time();
-  const int b = bucket_of(t);
+  const int b = bucket_of(e.time);
   auto& bucket = buckets_[b];
-  if (bucket.size() == (b == 0 ? head0_ : 0) || t < bucket_min_[b]) bucket_min_[b] = t;
+  if (bucket.size() == (b == 0 ? head0_ : 0) || e.time < bucket_min_[b]) bucket_min_[b] = e.time;
   bucket.push_back(e);
   ++size_;
 }
@@ -25,7 +24,13 @@ int RadixQueue::lowest_nonempty() const {
   return -1;
 }
 
-QueueKey RadixQueue::min_time() const {
+void RadixQueue::rebase() {
+  buckets_[0].clear();
+  head0_ = 0;
+  last_ = 0;
+}
+
+std::uint64_t RadixQueue::min_time() const {
   const int b = lowest_nonempty();
   return b == 0 ? last_ : bucket_min_[b];
 }

@@ -1,5 +1,6 @@
 #include "sim-core/simulator.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -20,10 +21,47 @@ void Simulator::reserve(std::size_t events) {
 
 std::size_t Simulator::memory_bytes() const {
   return queue_->capacity_bytes() + slots_.capacity() * sizeof(Slot) +
-         free_slots_.capacity() * sizeof(std::uint32_t);
+         free_slots_.capacity() * sizeof(std::uint32_t) + far_.capacity() * sizeof(FarEvent);
+}
+
+void Simulator::route(const FarEvent& e) {
+  const Time::Rep offset = (e.time - epoch_).picoseconds();
+  if (offset < kEpochSpan) {
+    queue_->push(detail::QueueEntry{static_cast<std::uint64_t>(offset), e.slot, e.generation});
+  } else {
+    far_.push_back(e);
+  }
+}
+
+void Simulator::reset_epoch(Time epoch) {
+  // Every pending event in (time, insertion) order: the queue's in pop order, then the far ones (all
+  // later than the queue's) in insertion order. Routing them again keeps that order. A rare path: the
+  // clock jumped past 2^64 ps (213 days) with nothing in between.
+  std::vector<FarEvent> pending;
+  while (!queue_->empty()) {
+    const detail::QueueEntry e = queue_->pop([](const detail::QueueEntry&) {});
+    pending.push_back(FarEvent{epoch_ + Time::ps_unsigned(e.time), e.slot, e.generation});
+  }
+  pending.insert(pending.end(), far_.begin(), far_.end());
+  far_.clear();
+  epoch_ = epoch;
+  queue_->rebase();
+  for (const FarEvent& e : pending) route(e);
 }
 
 EventId Simulator::schedule_at(Time t, Callback cb) {
+  // Hot path: t within 64 bits of picoseconds after the epoch (one unsigned compare also rejects t before
+  // the epoch), not before now, not past the end of time.
+  const Time::Rep offset = (t - epoch_).picoseconds();
+  if (static_cast<Time::UnsignedRep>(offset) < static_cast<Time::UnsignedRep>(kEpochSpan) && t >= now_ &&
+      t <= Time::max() && cb) {
+    const std::uint32_t slot = acquire_slot();
+    Slot& s = slots_[slot];
+    s.callback = std::move(cb);
+    ++live_;
+    queue_->push(detail::QueueEntry{static_cast<std::uint64_t>(offset), slot, s.generation});
+    return EventId{slot, s.generation};
+  }
   if (t < now_) {
     throw std::invalid_argument("schedule_at: time " + t.to_string() + " is before now (" + now_.to_string() + ")");
   }
@@ -33,7 +71,8 @@ EventId Simulator::schedule_at(Time t, Callback cb) {
   Slot& s = slots_[slot];
   s.callback = std::move(cb);
   ++live_;
-  queue_->push(detail::QueueEntry::make(static_cast<detail::QueueKey>(t.picoseconds()), slot, s.generation));
+  if (t < epoch_) reset_epoch(t);  // only after a far jump whose first events were all cancelled
+  route(FarEvent{t, slot, s.generation});
   return EventId{slot, s.generation};
 }
 
@@ -73,15 +112,26 @@ void Simulator::release_slot(std::uint32_t slot) {
 }
 
 bool Simulator::step(Time limit) {
-  while (!queue_->empty()) {
-    if (queue_->min_time() > static_cast<detail::QueueKey>(limit.picoseconds())) return false;
+  while (true) {
+    if (queue_->empty()) {
+      if (far_.empty()) return false;
+      Time earliest = Time::max();
+      for (const FarEvent& e : far_) earliest = std::min(earliest, e.time);
+      if (earliest > limit) return false;
+      reset_epoch(earliest);
+    }
+    // The limit as an offset from the epoch: below it (never, since limit >= now_ in practice) nothing
+    // runs; beyond 64 bits everything queued does.
+    const Time::Rep limit_offset = (limit - epoch_).picoseconds();
+    if (limit_offset < 0) return false;
+    if (limit_offset < kEpochSpan && queue_->min_time() > static_cast<std::uint64_t>(limit_offset)) return false;
     // Slots are read in queue order, i.e. randomly: prefetch those of the events that pop next.
     const detail::QueueEntry e = queue_->pop([this](const detail::QueueEntry& soon) {
       __builtin_prefetch(&slots_[soon.slot]);
     });
     Slot& s = slots_[e.slot];
     if (s.generation != e.generation || !s.callback) continue;  // cancelled: a stale entry
-    now_ = Time::ps_exact(static_cast<Time::Rep>(e.time()));
+    now_ = epoch_ + Time::ps_unsigned(e.time);
     // Move the callback out first: it may schedule new events that reuse or grow the slot pool.
     Callback cb = std::move(s.callback);
     release_slot(e.slot);
@@ -89,7 +139,6 @@ bool Simulator::step(Time limit) {
     cb();
     return true;
   }
-  return false;
 }
 
 void Simulator::run() {

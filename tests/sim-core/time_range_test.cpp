@@ -110,3 +110,29 @@ TEST_CASE("730 days of events run in exact nanosecond order", "[time][simulator]
   CHECK(sim.now() >= Time::days(730) - Time::ns(1));  // the second chain's last tick
   CHECK(sim.now() <= Time::days(730));
 }
+
+TEST_CASE("Events more than 2^64 ps apart keep their order, cancelled ones included", "[time][simulator]") {
+  Simulator sim;
+  std::vector<int> order;
+  const hpcsim::EventId cancelled = sim.schedule_at(Time::days(300), [&] { order.push_back(-1); });
+  sim.schedule_at(Time::days(900), [&] { order.push_back(3); });
+  sim.schedule_at(Time::days(300) + Time::ps(1), [&] { order.push_back(1); });
+  sim.schedule_at(Time::days(900), [&] { order.push_back(4); });  // same time: after the first
+  sim.schedule_at(Time::days(600), [&] { order.push_back(2); });
+  CHECK(sim.cancel(cancelled));
+  sim.run();
+  CHECK(order == std::vector<int>{1, 2, 3, 4});
+  CHECK(sim.now() == Time::days(900));
+
+  // Only a cancelled event far ahead: the clock stays, and an event before it still runs at its time.
+  Simulator quiet;
+  quiet.cancel(quiet.schedule_at(Time::days(300), [] {}));
+  quiet.run();
+  CHECK(quiet.now() == Time::zero());
+  Time ran_at = Time::zero();
+  quiet.schedule_at(Time::days(1), [&] { ran_at = quiet.now(); });
+  quiet.schedule_at(Time::days(500), [] {});
+  quiet.run();
+  CHECK(ran_at == Time::days(1));
+  CHECK(quiet.now() == Time::days(500));
+}

@@ -5,33 +5,26 @@
 #include <utility>
 
 #include "configs/config_error.h"
+#include "configs/enum_names.h"
 
 namespace hpcsim {
 
 namespace {
 
 // The one name table: to_string, the schema and the parser all read it.
-constexpr std::array<std::pair<ScenarioKind, std::string_view>, 4> kKindNames = {{
+constexpr EnumNames<ScenarioKind, 4> kKindNames{{{
     {ScenarioKind::training, "training"},
     {ScenarioKind::schedule, "schedule"},
     {ScenarioKind::serve, "serve"},
     {ScenarioKind::plan, "plan"},
-}};
+}}};
 
 }  // namespace
 
-std::string_view to_string(ScenarioKind kind) {
-  for (const auto& [k, name] : kKindNames)
-    if (k == kind) return name;
-  return "unknown";
-}
+std::string_view to_string(ScenarioKind kind) { return kKindNames.name(kind); }
 
 const Schema& scenario_kind_schema() {
-  static const Schema schema = [] {
-    std::vector<std::string> names;
-    for (const auto& entry : kKindNames) names.emplace_back(entry.second);
-    return Schema::one_of(std::move(names));
-  }();
+  static const Schema schema = Schema::one_of(kKindNames.names());
   return schema;
 }
 
@@ -40,8 +33,7 @@ ScenarioKind scenario_kind(const ConfigNode& root) {
   if (key == nullptr) return ScenarioKind::training;
   scenario_kind_schema().validate(*key);  // an unknown name is an error at the key, with the choices
   const std::string name = key->as_string();
-  for (const auto& [kind, kind_name] : kKindNames)
-    if (kind_name == name) return kind;
+  if (const std::optional<ScenarioKind> kind = kKindNames.parse(name)) return *kind;
   throw ConfigError(key->loc(), "unknown scenario kind '" + name + "'");  // unreachable after validate
 }
 

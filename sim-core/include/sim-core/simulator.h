@@ -1,8 +1,9 @@
 #pragma once
 // The discrete-event engine: a clock and a queue of callbacks ordered by (time, insertion order).
 // Events at the same time run in the order they were scheduled, so every run is deterministic.
-// Event records live in a pooled store and the queue is a radix heap: no allocation per event once
-// the pools have grown to the peak number of pending events.
+// Event records live in a pooled store and the queue is a radix heap over 64-bit picosecond offsets from
+// an epoch (events 213 days or more ahead wait in a side list until the epoch moves up to them): no
+// allocation per event once the pools have grown to the peak number of pending events.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -62,6 +63,17 @@ class Simulator {
     std::uint32_t generation = 0;
   };
 
+  // An event at or beyond 2^64 ps after the epoch (213 days), waiting in insertion order until the queue
+  // runs dry and the epoch moves up to it.
+  struct FarEvent {
+    Time time;
+    std::uint32_t slot;
+    std::uint32_t generation;
+  };
+  static constexpr Time::Rep kEpochSpan = Time::Rep{1} << 64;
+
+  void route(const FarEvent& e);  // into the queue (as an offset from the epoch) or the far list
+  void reset_epoch(Time epoch);   // epoch <= every pending event's time
   std::uint32_t acquire_slot();
   void release_slot(std::uint32_t slot);
   bool step(Time limit);  // runs the next live event if its time <= limit
@@ -69,6 +81,8 @@ class Simulator {
   std::unique_ptr<detail::RadixQueue> queue_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
+  std::vector<FarEvent> far_;
+  Time epoch_ = Time::zero();  // queue keys are picoseconds since the epoch, in 64 bits; at or before every pending event
   Time now_ = Time::zero();
   std::uint64_t processed_ = 0;
   std::size_t live_ = 0;

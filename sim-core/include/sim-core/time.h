@@ -27,12 +27,14 @@ namespace detail {
 class Time {
  public:
   __extension__ using Rep = __int128;  // picoseconds
+  __extension__ using UnsignedRep = unsigned __int128;
   static constexpr int kRangeBits = 95;
   static constexpr Rep kLimit = Rep{1} << kRangeBits;  // |t| < kLimit
 
   constexpr Time() = default;
 
   static constexpr Time ps(std::int64_t v) { return Time(v); }
+  static constexpr Time ps_unsigned(std::uint64_t v) { return Time(static_cast<Rep>(v)); }  // always in range
   // An exact count of picoseconds; TimeRangeError outside the range.
   static constexpr Time ps_exact(Rep v) {
     if (v >= kLimit || v <= -kLimit) {
