@@ -59,10 +59,15 @@ Time FairShare::Impl::due_time(std::uint32_t slot) const {
   if (!(rate > 0)) return Time::max();
   const double ps = f.remaining / rate * 1e12;
   const double rounded = std::ceil(ps * (1.0 - kSnapFraction));
-  if (rounded < 9.2e18) return f.updated_at + Time::ps(static_cast<std::int64_t>(rounded));
-  // Beyond 64 bits of picoseconds (106 days): exact 128-bit arithmetic, "never" past the end of time.
-  if (rounded >= (Time::max() - f.updated_at).to_seconds() * 1e12) return Time::max();
-  return f.updated_at + Time::ps_exact(static_cast<Time::Rep>(rounded));
+  if (rounded < 9.2e18) [[likely]] return f.updated_at + Time::ps(static_cast<std::int64_t>(rounded));
+  return far_due_time(f.updated_at, rounded);
+}
+
+// A flow that ends 2^63 ps (106 days) or more from now: exact 128-bit arithmetic, "never" past the end of
+// time. Out of line, so the common case above stays small enough to inline.
+[[gnu::noinline]] Time FairShare::Impl::far_due_time(Time from, double rounded_ps) {
+  if (rounded_ps >= (Time::max() - from).to_seconds() * 1e12) return Time::max();
+  return from + Time::ps_exact(static_cast<Time::Rep>(rounded_ps));
 }
 
 void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {

@@ -77,6 +77,7 @@ struct FairShare::Impl {
   bool is_done(std::uint32_t slot, Time now) const;
   void set_rate(std::uint32_t slot, double rate, Time now);  // stages the due time: due.commit() after
   Time due_time(std::uint32_t slot) const;
+  static Time far_due_time(Time from, double rounded_ps);
   void set_path(std::uint32_t slot, std::span<const ResourceId> path);
   std::span<const ResourceId> path(std::uint32_t slot) const {
     const FlowHot& h = hot[slot];

@@ -10,9 +10,19 @@ Platform::Platform(ClusterConfig cluster, Tenancy tenancy, std::optional<Storage
       tenancy_(tenancy),
       storage_(std::move(storage)),
       fair_share_(sim_),
-      fabric_(fair_share_, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
-              cluster_.topology),
-      node_owner_(static_cast<std::size_t>(cluster_.nodes), -1) {}
+      node_owner_(static_cast<std::size_t>(cluster_.nodes), -1) {
+  if (cluster_.nodes > 1 && !cluster_.network) {
+    throw std::invalid_argument("a platform of " + std::to_string(cluster_.nodes) + " nodes needs a network");
+  }
+}
+
+const ClusterFabric& Platform::fabric() {
+  if (!fabric_) {
+    fabric_.emplace(fair_share_, cluster_.node, cluster_.nodes, cluster_.gpus_per_node, cluster_.network,
+                    cluster_.topology);
+  }
+  return *fabric_;
+}
 
 JobId Platform::attach(std::string name, std::vector<int> nodes) {
   if (tenancy_ == Tenancy::single && !jobs_.empty()) {

@@ -82,7 +82,7 @@ void StepBuilder::plan_groups() {
 // Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
 // between nodes, as far as the node has rails), then the tp group all-gathers the pieces.
 std::vector<double> StepBuilder::p2p_seconds() {
-  const Platform idle(placement_.platform);  // routes only: nothing runs on it
+  Platform idle(placement_.platform);  // routes only: nothing runs on it
   const ClusterFabric& fabric = idle.fabric();
   const int senders = layout_.tp * layout_.cp;
   std::vector<double> seconds(static_cast<std::size_t>(layout_.virtual_stages()), 0.0);

@@ -38,8 +38,8 @@ class Platform {
  public:
   enum class Tenancy { single, shared };
 
-  // std::invalid_argument as ClusterFabric's constructor (no network for several nodes, a topology
-  // that cannot hold them).
+  // std::invalid_argument for several nodes without a network; a topology that cannot hold the nodes
+  // throws (as ClusterFabric's constructor) when the fabric is first used.
   explicit Platform(ClusterConfig cluster, Tenancy tenancy = Tenancy::single,
                     std::optional<StorageSpec> storage = std::nullopt);
   Platform(const Platform&) = delete;
@@ -50,7 +50,9 @@ class Platform {
   Tenancy tenancy() const { return tenancy_; }
   Simulator& sim() { return sim_; }
   FairShare& fair_share() { return fair_share_; }
-  const ClusterFabric& fabric() const { return fabric_; }
+  // Built on first use, so a driver can prepare its jobs (which may build idle platforms of their own)
+  // before the machine's links take memory.
+  const ClusterFabric& fabric();
 
   // Places a job on these nodes of the platform (every node when empty). std::invalid_argument for a
   // node outside the platform or listed twice, a node another running job holds, or a second job on a
@@ -82,7 +84,7 @@ class Platform {
   std::optional<StorageSpec> storage_;
   Simulator sim_;
   FairShare fair_share_;
-  ClusterFabric fabric_;
+  std::optional<ClusterFabric> fabric_;
   std::vector<Job> jobs_;
   std::vector<JobId> node_owner_;  // per node: the running job holding it, or -1
 };
