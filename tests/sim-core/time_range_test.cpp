@@ -8,12 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "sim-core/process.h"
 #include "sim-core/simulator.h"
 #include "sim-core/time.h"
 
+using hpcsim::Process;
 using hpcsim::Simulator;
 using hpcsim::Time;
 using hpcsim::TimeRangeError;
+using hpcsim::sleep_for;
+using hpcsim::sleep_until;
 
 namespace {
 
@@ -87,19 +91,23 @@ TEST_CASE("730 days of events run in exact nanosecond order", "[time][simulator]
     if (i % 4 == 1) shared_times.push_back(ns);
     sim.schedule_at(Time::ps_exact(Time::Rep{ns} * 1000), expect_at(ns));
   }
-  // A chain of one-nanosecond steps: each event schedules the next, relative to now.
+  // Two processes ticking every nanosecond, each wait relative to now: across the 2^63 ps boundary and at
+  // the end of the two years.
   const std::int64_t boundary_ns = std::numeric_limits<std::int64_t>::max() / 1000;  // 2^63 ps
-  for (const std::int64_t start : {boundary_ns - 500, 730 * kNsPerDay - 1000}) {
-    auto remaining = std::make_shared<int>(1000);
-    auto tick = std::make_shared<std::function<void()>>();
-    *tick = [&, remaining, tick] {
-      const std::int64_t now_ns = static_cast<std::int64_t>(sim.now().nanoseconds());
-      seen.push_back({now_ns, seq++});
-      if (--*remaining > 0) sim.schedule_in(Time::ns(1), [tick] { (*tick)(); });
-    };
-    sim.schedule_at(Time::ps_exact(Time::Rep{start} * 1000), [tick] { (*tick)(); });
-  }
+  auto ticker = [](Simulator& s, std::int64_t start_ns, std::vector<Seen>& out, int& next_seq) -> Process {
+    co_await sleep_until(s, Time::ps_exact(Time::Rep{start_ns} * 1000));
+    for (int tick = 0; tick < 1000; ++tick) {
+      out.push_back({static_cast<std::int64_t>(s.now().nanoseconds()), next_seq++});
+      if (tick + 1 < 1000) co_await sleep_for(s, Time::ns(1));
+    }
+  };
+  Process across_boundary = ticker(sim, boundary_ns - 500, seen, seq);
+  Process at_the_end = ticker(sim, 730 * kNsPerDay - 1000, seen, seq);
+  across_boundary.start(sim);
+  at_the_end.start(sim);
   sim.run();
+  CHECK(across_boundary.done());
+  CHECK(at_the_end.done());
   CHECK(errors == 0);
   REQUIRE(seen.size() == 20000 + 2000);
   int out_of_order = 0;
