@@ -1,0 +1,160 @@
+// The batch queue: hand-checked schedules where FCFS and EASY differ, a killed job, invariants on random
+// traces and on the real KTH SP2 trace, and the SWF reader's semantics and errors.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "configs/config_error.h"
+#include "workloads/scheduling/batch_queue.h"
+#include "workloads/scheduling/swf_trace.h"
+
+using namespace hpcsim;
+
+namespace {
+
+BatchJob job(std::int64_t id, double submit, int nodes, double run, double estimate) {
+  return BatchJob{id, submit, run, estimate, nodes};
+}
+
+// (start, end) per job, in queue order.
+std::vector<std::pair<double, double>> times(const std::vector<QueueRun>& runs) {
+  std::vector<std::pair<double, double>> out;
+  for (const QueueRun& r : runs) out.emplace_back(r.scheduled.start_s, r.scheduled.end_s);
+  return out;
+}
+
+using Times = std::vector<std::pair<double, double>>;
+
+// No node runs two jobs at once, nobody starts before its submit, every job runs its run time (or is
+// killed exactly at its estimate).
+void check_invariants(const std::vector<QueueRun>& runs, int nodes) {
+  std::map<int, std::vector<std::pair<double, double>>> by_node;
+  for (const QueueRun& r : runs) {
+    const ScheduledJob& s = r.scheduled;
+    REQUIRE(s.start_s >= s.job.submit_s);
+    REQUIRE(static_cast<int>(r.node_ids.size()) == s.job.nodes);
+    const double length = std::min(s.job.run_s, s.job.estimate_s);
+    REQUIRE(s.end_s == s.start_s + length);
+    REQUIRE(s.killed == (s.job.run_s > s.job.estimate_s));
+    for (const int n : r.node_ids) {
+      REQUIRE(n >= 0);
+      REQUIRE(n < nodes);
+      by_node[n].emplace_back(s.start_s, s.end_s);
+    }
+  }
+  for (auto& [node, intervals] : by_node) {
+    std::sort(intervals.begin(), intervals.end());
+    for (std::size_t i = 1; i < intervals.size(); ++i) REQUIRE(intervals[i].first >= intervals[i - 1].second);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("FCFS and EASY schedule a small trace differently, as worked out by hand", "[scheduling]") {
+  // 4 nodes. J1 (2 nodes, 10 s) starts at 0; J2 needs all 4 and waits for J1. J3 (1 node, 4 s) arrives at
+  // 1 and J4 (2 nodes, 20 s) at 2.
+  //  FCFS: J2 blocks the queue: J2 runs 10-15, then J3 15-19 and J4 15-35.
+  //  EASY: J2's reservation is J1's estimated end, 10 (2 free + 2 released = 4), spare 0. At 1, J3 fits the
+  //        2 free nodes and ends by 5 <= 10: it backfills, 1-5. At 5, J4 fits the 2 free nodes but would
+  //        end at 25 > 10 and needs 2 > spare 0: it waits. J2 10-15, J4 15-35.
+  const std::vector<BatchJob> jobs = {job(1, 0, 2, 10, 10), job(2, 0, 4, 5, 5), job(3, 1, 1, 4, 4), job(4, 2, 2, 20, 20)};
+  CHECK(times(simulate_batch_queue(jobs, 4, QueuePolicy::fcfs)) == Times{{0, 10}, {10, 15}, {15, 19}, {15, 35}});
+  CHECK(times(simulate_batch_queue(jobs, 4, QueuePolicy::easy)) == Times{{0, 10}, {10, 15}, {1, 5}, {15, 35}});
+}
+
+TEST_CASE("EASY backfills a long job into the spare nodes of the head's reservation", "[scheduling]") {
+  // 4 nodes. K1 (3 nodes, 10 s) starts at 0; K2 needs 2 and waits. Its reservation: K1's end at 10 frees
+  // 1 + 3 = 4 nodes, 2 more than K2 needs (spare 2). K3 (1 node, 50 s) arrives at 1: it would end at 51,
+  // after the reservation, but needs 1 <= spare: EASY starts it at 1 (ends 51); FCFS starts it with K2 at 10.
+  const std::vector<BatchJob> jobs = {job(1, 0, 3, 10, 10), job(2, 0, 2, 5, 5), job(3, 1, 1, 50, 50)};
+  CHECK(times(simulate_batch_queue(jobs, 4, QueuePolicy::fcfs)) == Times{{0, 10}, {10, 15}, {10, 60}});
+  CHECK(times(simulate_batch_queue(jobs, 4, QueuePolicy::easy)) == Times{{0, 10}, {10, 15}, {1, 51}});
+}
+
+TEST_CASE("A job that outruns its wall-time limit is killed at the limit", "[scheduling]") {
+  const std::vector<QueueRun> runs = simulate_batch_queue({job(1, 5, 1, 100, 30)}, 2, QueuePolicy::easy);
+  CHECK(runs[0].scheduled.killed);
+  CHECK(runs[0].scheduled.end_s == 35);
+}
+
+TEST_CASE("Random traces keep the queue's invariants under FCFS and EASY", "[scheduling]") {
+  std::mt19937_64 rng(12);
+  for (int trace = 0; trace < 20; ++trace) {
+    const int nodes = 1 + static_cast<int>(rng() % 16);
+    std::vector<BatchJob> jobs;
+    double submit = 0;
+    for (int i = 0; i < 200; ++i) {
+      submit += static_cast<double>(rng() % 30);
+      const double run = 1 + static_cast<double>(rng() % 500);
+      const double estimate = rng() % 5 == 0 ? run / 2 : run + static_cast<double>(rng() % 300);
+      jobs.push_back(job(i + 1, submit, 1 + static_cast<int>(rng() % nodes), run, std::max(1.0, estimate)));
+    }
+    for (const QueuePolicy policy : {QueuePolicy::fcfs, QueuePolicy::easy}) {
+      INFO("trace " << trace << " policy " << kQueuePolicyNames.name(policy));
+      check_invariants(simulate_batch_queue(jobs, nodes, policy), nodes);
+    }
+  }
+}
+
+TEST_CASE("The KTH SP2 trace runs through FCFS and EASY on 100 nodes", "[scheduling][trace]") {
+  const SwfTrace trace = load_swf(HPCSIM_TEST_DATA_DIR "/traces/KTH-SP2-1996-2.1-cln-first5000.swf");
+  CHECK(trace.max_procs == 100);
+  CHECK(trace.jobs.size() + static_cast<std::size_t>(trace.skipped) == 5000);
+  double fcfs_wait = 0, easy_wait = 0;
+  for (const QueuePolicy policy : {QueuePolicy::fcfs, QueuePolicy::easy}) {
+    const std::vector<QueueRun> runs = simulate_batch_queue(trace.jobs, 100, policy);
+    check_invariants(runs, 100);
+    double wait = 0;
+    for (const QueueRun& r : runs) wait += r.scheduled.wait_s();
+    (policy == QueuePolicy::fcfs ? fcfs_wait : easy_wait) = wait / static_cast<double>(runs.size());
+    std::cout << "KTH SP2, first 5000 records, " << kQueuePolicyNames.name(policy) << ": " << runs.size()
+              << " jobs, " << trace.skipped << " skipped, mean wait " << wait / static_cast<double>(runs.size())
+              << " s\n";
+  }
+  CHECK(easy_wait < fcfs_wait);  // backfilling's point
+}
+
+TEST_CASE("SWF fields follow the archive's semantics", "[scheduling][swf]") {
+  const std::string text =
+      "; MaxProcs: 8\n"
+      "; a comment\n"
+      "  3  100  5  50  4  -1 -1  4  40  -1 1 1 1 -1 -1 -1 -1 -1\n"   // estimate 40 < run 50: raised to 50
+      "  1  100  0  30 -1  -1 -1  2  -1  -1 1 1 1 -1 -1 -1 -1 -1\n"   // allocated -1: requested 2; estimate -1
+      "  2   90  0   0  2  -1 -1  2  60  -1 1 1 1 -1 -1 -1 -1 -1\n"   // run time 0: skipped
+      "  4   95  0  10 16  -1 -1 16  60  -1 1 1 1 -1 -1 -1 -1 -1\n"   // 16 > MaxProcs 8: skipped
+      "  5   80  0  10  1  -1 -1  1  60  -1 1 1 1 -1 -1 -1 -1 -1\n";
+  const SwfTrace t = parse_swf(text, "t.swf");
+  REQUIRE(t.jobs.size() == 3);
+  CHECK(t.skipped == 2);
+  CHECK(t.skipped_too_large == 1);
+  // Queue order: submit time, then id.
+  CHECK(t.jobs[0].id == 5);
+  CHECK(t.jobs[1].id == 1);
+  CHECK(t.jobs[2].id == 3);
+  CHECK(t.jobs[1].nodes == 2);
+  CHECK(t.jobs[1].estimate_s == 30);
+  CHECK(t.jobs[2].estimate_s == 50);
+  CHECK(t.jobs[2].nodes == 4);
+  SwfOptions cores;
+  cores.machine_nodes = 4;
+  cores.cores_per_node = 2;
+  cores.max_jobs = 2;
+  const SwfTrace c = parse_swf(text, "t.swf", cores);
+  REQUIRE(c.jobs.size() == 2);  // the first two valid jobs in file order: 3 and 1
+  CHECK(c.jobs[0].id == 1);
+  CHECK(c.jobs[0].nodes == 1);
+  CHECK(c.jobs[1].nodes == 2);
+}
+
+TEST_CASE("A malformed SWF line is an error naming file and line", "[scheduling][swf][errors]") {
+  CHECK_THROWS_WITH(parse_swf("; h\n1 2 3\n", "bad.swf"), Catch::Contains("bad.swf:2:1:") && Catch::Contains("has 3"));
+  CHECK_THROWS_WITH(parse_swf("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 x 18\n", "bad.swf"),
+                    Catch::Contains("bad.swf:1:") && Catch::Contains("field 17") && Catch::Contains("'x'"));
+  CHECK_THROWS_AS(load_swf("/nonexistent/trace.swf"), ConfigError);
+  CHECK_THROWS_WITH(simulate_batch_queue({}, 4, QueuePolicy::conservative), Catch::Contains("not built yet"));
+}

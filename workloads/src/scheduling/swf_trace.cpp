@@ -1,0 +1,111 @@
+#include "workloads/scheduling/swf_trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "configs/config_error.h"
+
+namespace hpcsim {
+
+namespace {
+
+constexpr int kFields = 18;
+
+// The value of a header line such as "; MaxProcs: 100", or -1.
+std::int64_t header_value(const std::string& line, const std::string& key) {
+  const std::size_t at = line.find(key + ":");
+  if (at == std::string::npos) return -1;
+  std::istringstream in(line.substr(at + key.size() + 1));
+  std::int64_t v = -1;
+  in >> v;
+  return in.fail() ? -1 : v;
+}
+
+}  // namespace
+
+SwfTrace parse_swf(const std::string& text, const std::string& file, const SwfOptions& options) {
+  SwfTrace trace;
+  std::int64_t max_nodes = -1, max_procs = -1;
+  std::istringstream lines(text);
+  std::string line;
+  int number = 0;
+  struct Valid {
+    BatchJob job;
+    std::int64_t procs;
+  };
+  std::vector<Valid> valid;
+  while (std::getline(lines, line)) {
+    ++number;
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    if (line[first] == ';') {
+      if (const std::int64_t v = header_value(line, "MaxNodes"); v > 0) max_nodes = v;
+      if (const std::int64_t v = header_value(line, "MaxProcs"); v > 0) max_procs = v;
+      continue;
+    }
+    std::istringstream in(line);
+    double f[kFields];
+    int count = 0;
+    for (std::string token; in >> token;) {
+      if (count == kFields) {
+        throw ConfigError({file, number, 1}, "an SWF job line has 18 fields; this one has more");
+      }
+      char* end = nullptr;
+      f[count] = std::strtod(token.c_str(), &end);
+      if (end == token.c_str() || *end != '\0' || !std::isfinite(f[count])) {
+        throw ConfigError({file, number, static_cast<int>(line.find(token)) + 1},
+                          "field " + std::to_string(count + 1) + " of an SWF job line is not a number: '" + token + "'");
+      }
+      ++count;
+    }
+    if (count != kFields) {
+      throw ConfigError({file, number, 1},
+                        "an SWF job line has 18 fields; this one has " + std::to_string(count));
+    }
+    const double run = f[3];
+    const std::int64_t procs = static_cast<std::int64_t>(f[4] != -1 ? f[4] : f[7]);
+    if (run <= 0 || procs <= 0) {
+      ++trace.skipped;
+      continue;
+    }
+    BatchJob job;
+    job.id = static_cast<std::int64_t>(f[0]);
+    job.submit_s = f[1];
+    job.run_s = run;
+    job.estimate_s = f[8] == -1 || f[8] < run ? run : f[8];
+    valid.push_back({job, procs});
+  }
+  trace.max_procs = std::max<std::int64_t>(0, max_procs > 0 ? max_procs : max_nodes);
+  // The machine: --nodes when given, else the header's MaxNodes (or MaxProcs); unknown: no limit.
+  const std::int64_t machine = options.machine_nodes > 0 ? options.machine_nodes
+                               : max_nodes > 0           ? max_nodes
+                                                         : trace.max_procs;
+  for (Valid& v : valid) {
+    const std::int64_t nodes =
+        options.cores_per_node > 0 ? (v.procs + options.cores_per_node - 1) / options.cores_per_node : v.procs;
+    if (machine > 0 && nodes > machine) {
+      ++trace.skipped;
+      ++trace.skipped_too_large;
+      continue;
+    }
+    if (options.max_jobs > 0 && static_cast<std::int64_t>(trace.jobs.size()) == options.max_jobs) break;
+    v.job.nodes = static_cast<int>(nodes);
+    trace.jobs.push_back(v.job);
+  }
+  std::stable_sort(trace.jobs.begin(), trace.jobs.end(), [](const BatchJob& a, const BatchJob& b) {
+    return a.submit_s != b.submit_s ? a.submit_s < b.submit_s : a.id < b.id;
+  });
+  return trace;
+}
+
+SwfTrace load_swf(const std::string& path, const SwfOptions& options) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError({path, 0, 0}, "cannot read the SWF trace");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_swf(text.str(), path, options);
+}
+
+}  // namespace hpcsim
