@@ -52,10 +52,14 @@ class BatchQueue {
   double now_s() const { return sim_.now().to_seconds(); }
 
   void pass() {
+    if (policy_ == QueuePolicy::conservative) {
+      pass_conservative();
+      return;
+    }
     while (!waiting_.empty() && jobs_[waiting_.front()].nodes <= free_count_) {
       const std::size_t head = waiting_.front();
       waiting_.pop_front();
-      start(head);
+      start_job(head);
     }
     if (waiting_.empty() || policy_ == QueuePolicy::fcfs) return;
     // EASY: the blocked head's reservation, then one backfilling scan of the rest.
@@ -72,6 +76,7 @@ class BatchQueue {
       if (available >= head.nodes) break;
     }
     int spare = available - head.nodes;
+    if (!runs_[waiting_.front()].reservation_s) runs_[waiting_.front()].reservation_s = shadow_s;
     const double now = now_s();
     for (auto it = std::next(waiting_.begin()); it != waiting_.end();) {
       const BatchJob& job = jobs_[*it];
@@ -81,7 +86,7 @@ class BatchQueue {
           if (!ends_in_time) spare -= job.nodes;
           const std::size_t index = *it;
           it = waiting_.erase(it);
-          start(index);
+          start_job(index);
           continue;
         }
       }
@@ -89,7 +94,76 @@ class BatchQueue {
     }
   }
 
-  void start(std::size_t i) {
+  // Conservative backfilling: the free nodes over time hold the running jobs (until their estimated ends)
+  // and every waiting job's reservation. In queue order each waiting job gives its reservation back and
+  // takes the earliest fit, which is never later than the one it gave back (compression when jobs end
+  // early); a job without one takes the earliest fit around the others'. Reservations at now start.
+  void pass_conservative() {
+    const double now = now_s();
+    std::vector<std::pair<double, int>> profile{{now, free_count_}};  // (from time, free nodes) steps
+    std::vector<Running> by_end(running_.begin(), running_.end());
+    std::sort(by_end.begin(), by_end.end(), [](const Running& a, const Running& b) {
+      return a.estimated_end_s < b.estimated_end_s;
+    });
+    for (const Running& r : by_end) {
+      const int freed = profile.back().second + jobs_[r.job].nodes;
+      if (r.estimated_end_s <= profile.back().first) {
+        profile.back().second = freed;
+      } else {
+        profile.emplace_back(r.estimated_end_s, freed);
+      }
+    }
+    for (const std::size_t i : waiting_) {
+      if (reserved_at_[i] >= 0) reserve(profile, reserved_at_[i], reserved_at_[i] + jobs_[i].estimate_s, jobs_[i].nodes);
+    }
+    for (auto it = waiting_.begin(); it != waiting_.end();) {
+      const std::size_t i = *it;
+      const BatchJob& job = jobs_[i];
+      if (reserved_at_[i] >= 0) reserve(profile, reserved_at_[i], reserved_at_[i] + job.estimate_s, -job.nodes);
+      const double start = earliest_fit(profile, job.nodes, job.estimate_s);
+      reserve(profile, start, start + job.estimate_s, job.nodes);
+      reserved_at_[i] = start;
+      if (!runs_[i].reservation_s && start > now) runs_[i].reservation_s = start;
+      if (start == now) {
+        it = waiting_.erase(it);
+        start_job(i);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  // The earliest step start at which `nodes` stay free for `length` seconds (the last step lasts forever).
+  static double earliest_fit(const std::vector<std::pair<double, int>>& profile, int nodes, double length) {
+    for (std::size_t i = 0; i < profile.size(); ++i) {
+      const double from = profile[i].first, until = from + length;
+      bool fits = true;
+      for (std::size_t k = i; k < profile.size() && profile[k].first < until; ++k) {
+        if (profile[k].second < nodes) {
+          fits = false;
+          break;
+        }
+      }
+      if (fits) return from;
+    }
+    return profile.back().first;  // unreachable: the last step has every node free
+  }
+
+  // Takes `nodes` off the profile over [from, until), splitting steps at the ends.
+  static void reserve(std::vector<std::pair<double, int>>& profile, double from, double until, int nodes) {
+    auto split_at = [&profile](double t) {
+      auto it = std::upper_bound(profile.begin(), profile.end(), t,
+                                 [](double v, const std::pair<double, int>& step) { return v < step.first; });
+      if (it != profile.begin() && std::prev(it)->first != t) profile.insert(it, {t, std::prev(it)->second});
+    };
+    split_at(from);
+    split_at(until);
+    for (auto& step : profile) {
+      if (step.first >= from && step.first < until) step.second -= nodes;
+    }
+  }
+
+  void start_job(std::size_t i) {
     const BatchJob& job = jobs_[i];
     QueueRun& run = runs_[i];
     for (int k = 0; k < job.nodes; ++k) {
@@ -121,15 +195,16 @@ class BatchQueue {
   std::deque<std::size_t> waiting_;  // queue order
   std::vector<Running> running_;
   std::vector<QueueRun> runs_;
+  std::vector<double> reserved_at_ = std::vector<double>(runs_.size(), -1.0);  // conservative; -1: none
   bool pass_pending_ = false;
 };
 
 }  // namespace
 
 std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, int nodes, QueuePolicy policy) {
-  if (policy == QueuePolicy::conservative || policy == QueuePolicy::priority) {
+  if (policy == QueuePolicy::priority) {
     throw std::invalid_argument("queue policy " + std::string(kQueuePolicyNames.name(policy)) +
-                                " is not built yet (fcfs and easy are)");
+                                " is not built yet (fcfs, easy and conservative are)");
   }
   if (nodes < 1) throw std::invalid_argument("a batch queue needs at least one node");
   for (std::size_t i = 0; i < jobs.size(); ++i) {
