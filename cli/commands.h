@@ -25,6 +25,7 @@ Action add_collective_command(CLI::App& app);
 Action add_io_command(CLI::App& app);
 Action add_occupancy_command(CLI::App& app);
 Action add_validate_command(CLI::App& app);
+Action add_schedule_command(CLI::App& app);
 
 // The folder of shipped specs: $HPCSIM_CONFIG_DIR, else the source tree's configs/.
 std::string config_root();

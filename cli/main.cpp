@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   add(add_io_command);
   add(add_occupancy_command);
   add(add_validate_command);
+  add(add_schedule_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,145 @@
+// hpcsim schedule: a batch queue (FCFS, EASY or conservative backfilling) over a job list or an SWF trace.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "analysis/results_store.h"
+#include "analysis/schedule_report.h"
+#include "commands.h"
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "models/platform/cluster_config.h"
+#include "workloads/scheduling/batch_queue.h"
+#include "workloads/scheduling/job_list.h"
+#include "workloads/scheduling/swf_trace.h"
+
+namespace hpcsim::cli {
+
+namespace {
+
+struct ScheduleOptions {
+  std::string jobs;
+  std::string cluster;
+  std::optional<int> nodes;
+  std::string policy;
+  std::int64_t max_jobs = 0;
+  int cores_per_node = 0;
+  std::string db = "results.db";
+  bool no_db = false;
+  std::string format = "table";
+};
+
+struct FlagError {
+  std::string message;
+};
+
+int run(const ScheduleOptions& o) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const std::string started_at = iso8601_utc_now();
+  try {
+    const std::optional<QueuePolicy> policy = kQueuePolicyNames.parse(o.policy);
+    if (*policy == QueuePolicy::priority) throw FlagError{"--policy priority is not built yet (fcfs, easy, conservative)"};
+    int nodes = 0;
+    if (o.nodes) {
+      nodes = *o.nodes;
+    } else {
+      const SpecCatalog catalog(config_root());
+      nodes = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog).nodes;
+    }
+    std::vector<BatchJob> jobs;
+    std::int64_t skipped = 0;
+    if (std::filesystem::path(o.jobs).extension() == ".swf") {
+      SwfOptions swf;
+      swf.machine_nodes = nodes;
+      swf.cores_per_node = o.cores_per_node;
+      swf.max_jobs = o.max_jobs;
+      SwfTrace trace = load_swf(o.jobs, swf);
+      jobs = std::move(trace.jobs);
+      skipped = trace.skipped;
+      if (trace.skipped_too_large > 0) {
+        std::cerr << "note: " << trace.skipped_too_large << " job(s) need more than the " << nodes
+                  << " nodes and were skipped\n";
+      }
+    } else {
+      for (BatchJob& job : parse_job_list(load_config(o.jobs, {}))) {
+        const int need = o.cores_per_node > 0 ? (job.nodes + o.cores_per_node - 1) / o.cores_per_node : job.nodes;
+        if (need > nodes) {
+          std::cerr << "note: job " << job.id << " needs " << need << " nodes of " << nodes << ": skipped\n";
+          ++skipped;
+          continue;
+        }
+        if (o.max_jobs > 0 && static_cast<std::int64_t>(jobs.size()) == o.max_jobs) break;
+        job.nodes = need;
+        jobs.push_back(job);
+      }
+    }
+    const std::vector<QueueRun> runs = simulate_batch_queue(jobs, nodes, *policy);
+    const ScheduleSummary summary = summarize_schedule(runs, skipped, nodes);
+    if (o.format == "json") {
+      std::cout << schedule_to_json(runs, summary);
+    } else if (o.format == "csv") {
+      std::cout << schedule_to_csv(runs);
+    } else {
+      std::cout << "policy " << o.policy << " on " << nodes << " nodes\n" << schedule_to_table(runs, summary);
+    }
+    if (o.no_db) return kExitOk;
+    RunRecord record;
+    record.report = Report{std::filesystem::path(o.jobs).stem().string() + " " + o.policy, "schedule",
+                           schedule_metrics(summary)};
+    std::ostringstream text;
+    text << "jobs: " << o.jobs << "\nnodes: " << nodes << "\npolicy: " << o.policy << "\nmax_jobs: " << o.max_jobs
+         << "\ncores_per_node: " << o.cores_per_node << "\n";
+    record.scenario_text = text.str();
+    record.tool_version = HPCSIM_VERSION;
+    record.started_at = started_at;
+    record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    try {
+      ResultsStore(o.db).record_run(record);
+    } catch (const StoreError& e) {
+      std::cerr << "hpcsim schedule: " << e.what() << "\n";
+      return kExitFailure;
+    }
+    return kExitOk;
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+  } catch (const FlagError& e) {
+    std::cerr << "hpcsim schedule: " << e.message << "\n";
+  }
+  return kExitBadInput;
+}
+
+}  // namespace
+
+Action add_schedule_command(CLI::App& app) {
+  auto o = std::make_shared<ScheduleOptions>();
+  CLI::App* cmd = app.add_subcommand("schedule", "Run a batch queue (FCFS, EASY or conservative backfilling) over jobs");
+  cmd->add_option("jobs", o->jobs, "A job list (YAML, jobs: [...]) or an SWF trace (.swf)")->required()->check(CLI::ExistingFile);
+  auto* cluster = cmd->add_option("--cluster", o->cluster, "A YAML file with a cluster: section (its node count)")
+                      ->check(CLI::ExistingFile);
+  auto* nodes = cmd->add_option("--nodes", o->nodes, "Nodes of the machine")->check(CLI::PositiveNumber);
+  cluster->excludes(nodes);
+  nodes->excludes(cluster);
+  cmd->add_option("--policy", o->policy, "fcfs, easy, conservative (priority to come)")
+      ->required()
+      ->check(CLI::IsMember(kQueuePolicyNames.names()));
+  cmd->add_option("--max-jobs", o->max_jobs, "Only the first N valid jobs")->check(CLI::PositiveNumber);
+  cmd->add_option("--cores-per-node", o->cores_per_node, "A trace's processors are cores, C per node")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--db", o->db, "SQLite results file (default: results.db)");
+  cmd->add_flag("--no-db", o->no_db, "Do not store the run");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+  return [o, cmd, cluster, nodes] {
+    if (cluster->count() == 0 && nodes->count() == 0) {
+      std::cerr << "hpcsim schedule: give the machine with --nodes N or --cluster FILE\n";
+      return kExitBadInput;
+    }
+    (void)cmd;
+    return run(*o);
+  };
+}
+
+}  // namespace hpcsim::cli

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `hpcsim schedule`: the JSON contract, the policies' schedules, the store, errors.
+Usage: schedule_checks.py HPCSIM SOURCE_DIR CHECK"""
+import json
+import os
+import tempfile
+
+from cli_support import DATA, SOURCE, expect, expect_bad_input, hpcsim, run_check
+
+JOBS = os.path.join(DATA, "schedule", "four-jobs.yaml")
+KTH = os.path.join(SOURCE, "tests", "data", "traces", "KTH-SP2-1996-2.1-cln-first5000.swf")
+
+
+def schedule(*args):
+    proc = hpcsim("schedule", *args, "--no-db", "--format", "json")
+    expect(proc.returncode == 0, "schedule should succeed", proc)
+    return json.loads(proc.stdout), proc
+
+
+def check_schedule_json():
+    doc, proc = schedule(JOBS, "--nodes", "4", "--policy", "easy")
+    for job in doc["jobs"]:
+        expect(set(job) == {"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed"}, "job keys", proc)
+    expect(set(doc["summary"]) == {"jobs", "skipped", "mean_wait_s", "p95_wait_s", "mean_bounded_slowdown",
+                                   "utilization", "makespan_s"}, "summary keys", proc)
+    expect(doc["summary"]["jobs"] == 4 and doc["summary"]["skipped"] == 1, "job 5 needs 9 of 4 nodes: skipped", proc)
+    expect("job 5 needs 9 nodes" in proc.stderr, "the skipped job is named", proc)
+    starts = {j["id"]: j["start_s"] for j in doc["jobs"]}
+    expect(starts == {1: 0, 2: 10, 3: 101, 4: 1}, f"EASY backfills job 4 at 1: {starts}", proc)
+    conservative, proc = schedule(JOBS, "--nodes", "4", "--policy", "conservative")
+    starts = {j["id"]: j["start_s"] for j in conservative["jobs"]}
+    expect(starts == {1: 0, 2: 10, 3: 20, 4: 30}, f"conservative keeps job 3's reservation: {starts}", proc)
+    summary = conservative["summary"]
+    # Busy node-seconds 3*10 + 2*10 + 4*10 + 1*100 = 190 over 4 nodes x 130 s.
+    expect(summary["makespan_s"] == 130 and abs(summary["utilization"] - 190 / 520) < 1e-9, "summary", proc)
+
+
+def check_schedule_trace():
+    fcfs, _ = schedule(KTH, "--nodes", "100", "--policy", "fcfs", "--max-jobs", "500")
+    easy, proc = schedule(KTH, "--nodes", "100", "--policy", "easy", "--max-jobs", "500")
+    expect(fcfs["summary"]["jobs"] == 500 == easy["summary"]["jobs"], "--max-jobs 500", proc)
+    expect(easy["summary"]["mean_wait_s"] <= fcfs["summary"]["mean_wait_s"], "EASY waits no longer on average", proc)
+    again, _ = schedule(KTH, "--nodes", "100", "--policy", "easy", "--max-jobs", "500")
+    expect(again == easy, "the same inputs give the same schedule", proc)
+
+
+def check_schedule_store():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "s.db")
+        proc = hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "fcfs", "--db", db)
+        expect(proc.returncode == 0, "stored", proc)
+        shown = hpcsim("show", db)
+        expect("schedule" in shown.stdout and "mean_wait_s" in shown.stdout, "show lists the schedule run", shown)
+
+
+def check_schedule_errors():
+    expect_bad_input(hpcsim("schedule", JOBS, "--policy", "easy", "--no-db"), "--nodes N or --cluster FILE")
+    expect_bad_input(hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "lottery", "--no-db"), "--policy")
+    expect_bad_input(hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "priority", "--no-db"), "not built yet")
+    short = os.path.join(DATA, "schedule", "short-line.swf")
+    expect_bad_input(hpcsim("schedule", short, "--nodes", "4", "--policy", "easy", "--no-db"),
+                     "short-line.swf:3:1:", "has 8")
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "bad.yaml")
+        with open(bad, "w") as f:
+            f.write("jobs:\n  - {submit: 0 s, nodes: 0, run: 1 s}\n")
+        db = os.path.join(tmp, "s.db")
+        expect_bad_input(hpcsim("schedule", bad, "--nodes", "2", "--policy", "fcfs", "--db", db), "bad.yaml:2:")
+        expect(not os.path.exists(db), "nothing stored for bad input")
+
+
+run_check({"schedule_json": check_schedule_json, "schedule_trace": check_schedule_trace,
+           "schedule_store": check_schedule_store, "schedule_errors": check_schedule_errors})
