@@ -133,18 +133,22 @@ class BatchQueue {
     }
   }
 
-  // The earliest step start at which `nodes` stay free for `length` seconds (the last step lasts forever).
+  // The earliest step start at which `nodes` stay free for `length` seconds (the last step lasts forever):
+  // one sweep keeping the start of the current run of steps with enough free nodes.
   static double earliest_fit(const std::vector<std::pair<double, int>>& profile, int nodes, double length) {
-    for (std::size_t i = 0; i < profile.size(); ++i) {
-      const double from = profile[i].first, until = from + length;
-      bool fits = true;
-      for (std::size_t k = i; k < profile.size() && profile[k].first < until; ++k) {
-        if (profile[k].second < nodes) {
-          fits = false;
-          break;
-        }
+    std::size_t window = 0;
+    bool open = false;
+    for (std::size_t k = 0; k < profile.size(); ++k) {
+      if (profile[k].second < nodes) {
+        open = false;
+        continue;
       }
-      if (fits) return from;
+      if (!open) {
+        window = k;
+        open = true;
+      }
+      const bool last = k + 1 == profile.size();
+      if (last || profile[k + 1].first >= profile[window].first + length) return profile[window].first;
     }
     return profile.back().first;  // unreachable: the last step has every node free
   }
