@@ -50,29 +50,27 @@ void Simulator::reset_epoch(Time epoch) {
 }
 
 EventId Simulator::schedule_at(Time t, Callback cb) {
-  // Hot path: t within 64 bits of picoseconds after the epoch (one unsigned compare also rejects t before
-  // the epoch), not before now, not past the end of time.
+  // Common case: t within 64 bits of picoseconds after the epoch (one unsigned compare also rejects t
+  // before the epoch), not before now, not past the end of time; anything else is checked first.
   const Time::Rep offset = (t - epoch_).picoseconds();
-  if (static_cast<Time::UnsignedRep>(offset) < static_cast<Time::UnsignedRep>(kEpochSpan) && t >= now_ &&
-      t <= Time::max() && cb) {
-    const std::uint32_t slot = acquire_slot();
-    Slot& s = slots_[slot];
-    s.callback = std::move(cb);
-    ++live_;
-    queue_->push(detail::QueueEntry{static_cast<std::uint64_t>(offset), slot, s.generation});
-    return EventId{slot, s.generation};
+  const bool in_queue_range = static_cast<Time::UnsignedRep>(offset) < static_cast<Time::UnsignedRep>(kEpochSpan);
+  if (!in_queue_range || t < now_ || t > Time::max() || !cb) {
+    if (t < now_) {
+      throw std::invalid_argument("schedule_at: time " + t.to_string() + " is before now (" + now_.to_string() + ")");
+    }
+    if (t > Time::max()) Time::ps_exact(t.picoseconds());  // throws TimeRangeError naming t
+    if (!cb) throw std::invalid_argument("schedule_at: empty callback");
   }
-  if (t < now_) {
-    throw std::invalid_argument("schedule_at: time " + t.to_string() + " is before now (" + now_.to_string() + ")");
-  }
-  if (t > Time::max()) Time::ps_exact(t.picoseconds());  // throws TimeRangeError naming t
-  if (!cb) throw std::invalid_argument("schedule_at: empty callback");
   const std::uint32_t slot = acquire_slot();
   Slot& s = slots_[slot];
   s.callback = std::move(cb);
   ++live_;
-  if (t < epoch_) reset_epoch(t);  // only after a far jump whose first events were all cancelled
-  route(FarEvent{t, slot, s.generation});
+  if (in_queue_range) {
+    queue_->push(detail::QueueEntry{static_cast<std::uint64_t>(offset), slot, s.generation});
+  } else {
+    if (t < epoch_) reset_epoch(t);  // only after a far jump whose first events were all cancelled
+    route(FarEvent{t, slot, s.generation});
+  }
   return EventId{slot, s.generation};
 }
 

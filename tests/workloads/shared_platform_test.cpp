@@ -109,7 +109,7 @@ TEST_CASE("A platform checks its jobs' placements", "[platform][errors]") {
   CHECK_THROWS_WITH(shared.attach("b", {1, 2}), Catch::Contains("node 2 is held by job a"));
   CHECK_THROWS_WITH(shared.attach("c", {4}), Catch::Contains("node 4 outside 0..3"));
   CHECK_THROWS_WITH(shared.attach("d", {1, 1}), Catch::Contains("node 1 listed twice"));
-  CHECK(shared.gpu(a, 1) == 2);
+  CHECK(shared.placement(a).gpu(1) == 2);
   CHECK(shared.placement(a).job_view().nodes == 2);
   CHECK_FALSE(shared.alone(a));
   shared.detach(a);

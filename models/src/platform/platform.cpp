@@ -92,23 +92,6 @@ ClusterConfig JobPlacement::job_view() const {
 
 JobPlacement Platform::placement(JobId id) const { return {cluster_, job(id).nodes}; }
 
-int Platform::gpu(JobId id, int local) const {
-  const Job& j = job(id);
-  const int per_node = cluster_.gpus_per_node;
-  if (local < 0 || local >= static_cast<int>(j.nodes.size()) * per_node) {
-    throw std::invalid_argument("job " + j.name + ": GPU " + std::to_string(local) + " outside its " +
-                                std::to_string(j.nodes.size() * per_node) + " GPUs");
-  }
-  return j.nodes[local / per_node] * per_node + local % per_node;
-}
-
-std::vector<int> Platform::gpus(JobId id, const std::vector<int>& locals) const {
-  std::vector<int> out;
-  out.reserve(locals.size());
-  for (const int g : locals) out.push_back(gpu(id, g));
-  return out;
-}
-
 bool Platform::alone(JobId id) const {
   job(id);
   return tenancy_ == Tenancy::single;

@@ -60,7 +60,7 @@ void StepBuilder::start(Platform& platform, JobId job) {
   groups_.assign(dp_gpus_.size(), {});
   for (std::size_t s = 0; s < dp_gpus_.size(); ++s) {
     for (const std::vector<int>& gpus : dp_gpus_[s]) {
-      groups_[s].push_back(CollectiveGroup::of(platform.fabric(), platform.gpus(job, gpus)));
+      groups_[s].push_back(CollectiveGroup::of(platform.fabric(), placement_.gpus(gpus)));
     }
   }
   // Repeated steps replay only while one collective has the fabric to itself: the platform knows no other

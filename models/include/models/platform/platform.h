@@ -5,7 +5,7 @@
 // at once, and their traffic shares its links.
 //
 // Jobs are attached to a set of nodes. A job's GPUs are numbered as on a cluster of its own (node-major
-// over its nodes, in the order given); gpu() maps them to the platform's GPUs. Whether a job is alone on
+// over its nodes, in the order given); JobPlacement::gpu() maps them to the platform's GPUs. Whether a job is alone on
 // the fabric is the platform's knowledge, not the job's assumption: a single-tenant platform holds one
 // job, and only there may collectives replay repeated steps (nothing else can start traffic mid-step).
 #include <optional>
@@ -64,9 +64,6 @@ class Platform {
   const std::string& job_name(JobId job) const;
   const std::vector<int>& job_nodes(JobId job) const;
   JobPlacement placement(JobId job) const;
-  // Platform GPU of the job's GPU `local` (JobPlacement::gpu).
-  int gpu(JobId job, int local) const;
-  std::vector<int> gpus(JobId job, const std::vector<int>& locals) const;
   // True when no other job can put traffic on the fabric while this one runs.
   bool alone(JobId job) const;
   int running_jobs() const;
