@@ -49,14 +49,7 @@ void warn_if_oom(const Scenario& scenario, const ModelStepReport& report, const 
 }
 
 int store_run(const RunOptions& o, const RunRecord& record) {
-  if (o.no_db) return kExitOk;
-  try {
-    ResultsStore(o.db).record_run(record);
-  } catch (const StoreError& e) {
-    std::cerr << "hpcsim run: " << e.what() << "\n";
-    return kExitFailure;
-  }
-  return kExitOk;
+  return o.no_db ? kExitOk : store_record(o.db, record, "run");
 }
 
 // The scenario with its --set overrides. A --set workload.model=NAME swaps the model for a what-if, so

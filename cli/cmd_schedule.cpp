@@ -97,13 +97,7 @@ int run(const ScheduleOptions& o) {
     record.tool_version = HPCSIM_VERSION;
     record.started_at = started_at;
     record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    try {
-      ResultsStore(o.db).record_run(record);
-    } catch (const StoreError& e) {
-      std::cerr << "hpcsim schedule: " << e.what() << "\n";
-      return kExitFailure;
-    }
-    return kExitOk;
+    return store_record(o.db, record, "schedule");
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
   } catch (const FlagError& e) {
@@ -132,12 +126,11 @@ Action add_schedule_command(CLI::App& app) {
   cmd->add_option("--db", o->db, "SQLite results file (default: results.db)");
   cmd->add_flag("--no-db", o->no_db, "Do not store the run");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
-  return [o, cmd, cluster, nodes] {
+  return [o, cluster, nodes] {
     if (cluster->count() == 0 && nodes->count() == 0) {
       std::cerr << "hpcsim schedule: give the machine with --nodes N or --cluster FILE\n";
       return kExitBadInput;
     }
-    (void)cmd;
     return run(*o);
   };
 }

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "analysis/results_store.h"
 #include "configs/catalog.h"
 #include "models/gpu/gpu_spec.h"
 
@@ -26,6 +27,10 @@ Action add_io_command(CLI::App& app);
 Action add_occupancy_command(CLI::App& app);
 Action add_validate_command(CLI::App& app);
 Action add_schedule_command(CLI::App& app);
+
+// Stores a run in the SQLite file `db`; a store error is printed as "hpcsim COMMAND: ..." and gives
+// kExitFailure.
+int store_record(const std::string& db, const RunRecord& record, const std::string& command);
 
 // The folder of shipped specs: $HPCSIM_CONFIG_DIR, else the source tree's configs/.
 std::string config_root();
