@@ -1,0 +1,51 @@
+#pragma once
+// What a batch queue runs on and by which rules: its nodes (grouped by leaf switch for topology-aware
+// allocation), partitions with their own nodes and limits, QoS levels, accounts with fair-share shares and
+// the weights of the multifactor priority (SLURM's priority/multifactor).
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace hpcsim {
+
+struct Partition {
+  std::string name = "all";
+  int first_node = 0;  // its nodes are [first_node, first_node + nodes): partitions do not overlap
+  int nodes = 0;
+  double max_time_s = std::numeric_limits<double>::infinity();  // longer wall-time limits are refused
+  int max_nodes = 0;                                            // 0: the partition's size
+};
+
+struct QosLevel {
+  std::string name = "normal";
+  double priority = 0;  // normalized by the largest QoS priority in the priority's QoS factor
+};
+
+struct Account {
+  std::string name = "default";
+  double shares = 1;
+};
+
+// priority = age x min(wait / age_max, 1) + size x nodes / partition nodes
+//          + fairshare x 2^(-usage share / shares share) + qos x qos priority / max qos priority + job priority,
+// where an account's usage is node-seconds decayed with a half-life (continuously, running jobs included).
+struct PriorityWeights {
+  double age = 1000;
+  double age_max_s = 7 * 86400.0;
+  double size = 1000;
+  double fairshare = 10000;
+  double qos = 1000;
+  double usage_half_life_s = 7 * 86400.0;
+};
+
+struct QueueSetup {
+  int nodes = 0;
+  // Leaf switch of each node (empty: one switch). A multi-node job goes under as few leaves as possible.
+  std::vector<int> node_leaf;
+  std::vector<Partition> partitions;  // empty: one partition "all" of every node
+  std::vector<QosLevel> qos;          // empty: one level "normal"
+  std::vector<Account> accounts;      // empty: one account "default"
+  PriorityWeights weights;
+};
+
+}  // namespace hpcsim
