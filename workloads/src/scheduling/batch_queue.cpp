@@ -328,6 +328,10 @@ std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, co
 std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, int nodes, QueuePolicy policy) {
   QueueSetup setup;
   setup.nodes = nodes;
+  // The accounts the jobs name (a trace's users), equal shares.
+  int accounts = 1;
+  for (const BatchJob& job : jobs) accounts = std::max(accounts, job.account + 1);
+  for (int a = 0; a < accounts; ++a) setup.accounts.push_back(Account{"account " + std::to_string(a), 1});
   return simulate_batch_queue(jobs, setup, policy);
 }
 
