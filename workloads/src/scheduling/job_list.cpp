@@ -23,7 +23,9 @@ const Schema& job_list_schema() {
       optional("qos", Schema::list(Schema::map({
                           required("name", Schema::string()),
                           optional("priority", Schema::number().at_least(0)),
+                          optional("preempt", Schema::list(Schema::string())),
                       })).non_empty()),
+      optional("preempt_mode", Schema::one_of({"requeue", "cancel"})),
       optional("accounts", Schema::list(Schema::map({
                                required("name", Schema::string()),
                                optional("shares", Schema::number().positive()),
@@ -88,8 +90,14 @@ JobList parse_job_list(const ConfigNode& root) {
     }
   }
   if (const ConfigNode* qos = root.find("qos")) {
-    for (const ConfigNode& q : qos->items()) list.qos.push_back(QosLevel{q.get_string("name"), q.get_number_or("priority", 0)});
+    for (const ConfigNode& q : qos->items()) list.qos.push_back(QosLevel{q.get_string("name"), q.get_number_or("priority", 0), {}});
+    for (std::size_t i = 0; i < list.qos.size(); ++i) {
+      if (const ConfigNode* preempt = qos->items()[i].find("preempt")) {
+        for (const ConfigNode& name : preempt->items()) list.qos[i].preempts.push_back(index_of(list.qos, name, "QoS"));
+      }
+    }
   }
+  if (root.get_string_or("preempt_mode", "requeue") == "cancel") list.preempt_mode = PreemptMode::cancel;
   const bool accounts_given = root.has("accounts");
   if (accounts_given) {
     for (const ConfigNode& a : root.at("accounts").items()) list.accounts.push_back(Account{a.get_string("name"), a.get_number_or("shares", 1)});
@@ -169,6 +177,7 @@ QueueSetup queue_setup(const JobList& list, int nodes, std::vector<int> node_lea
   setup.qos = list.qos;
   setup.accounts = list.accounts;
   setup.weights = list.weights;
+  setup.preempt_mode = list.preempt_mode;
   return setup;
 }
 

@@ -3,7 +3,8 @@
 //   partitions:                 # optional; each takes the next `nodes` nodes from node 0 up
 //     - {name: batch, nodes: 24, max_time: 2 d, max_nodes: 16}
 //     - {name: debug, nodes: 8, max_time: 1 h}
-//   qos: [{name: normal, priority: 0}, {name: high, priority: 100}]      # optional
+//   qos: [{name: normal, priority: 0}, {name: high, priority: 100, preempt: [normal]}]  # optional
+//   preempt_mode: requeue       # or cancel: what preemption does to a job (priority policy only)
 //   accounts: [{name: physics, shares: 2}, {name: chemistry, shares: 1}] # optional
 //   priority: {age: 1000, age_max: 7 d, size: 1000, fairshare: 10000, qos: 1000, half_life: 7 d}
 //   jobs:
@@ -31,6 +32,7 @@ struct JobList {
   std::vector<QosLevel> qos;
   std::vector<Account> accounts;
   PriorityWeights weights;
+  PreemptMode preempt_mode = PreemptMode::requeue;
 };
 
 JobList parse_job_list(const ConfigNode& root);
