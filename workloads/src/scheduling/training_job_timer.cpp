@@ -37,7 +37,13 @@ Scenario job_scenario(const ClusterConfig& cluster, const SpecCatalog& catalog, 
   root.set("cluster", std::move(c), at);
   root.set("workload", spec.workload, spec.workload.loc());
   root.set("parallelism", spec.parallelism, spec.parallelism.loc());
-  Scenario s = parse_scenario(root, catalog, spec.workload.get_string("model"));
+  Scenario s;
+  try {
+    s = parse_scenario(root, catalog, spec.workload.get_string("model"));
+  } catch (const ConfigError& e) {  // "the cluster" in its messages is the job's share of it
+    throw ConfigError(e.where(), "a training job on " + std::to_string(spec.nodes) + " nodes (" +
+                                     std::to_string(spec.nodes * cluster.gpus_per_node) + " GPUs): " + e.message());
+  }
   s.cluster = cluster;
   s.cluster.nodes = spec.nodes;  // as the job counts it (JobPlacement::job_view)
   if (const ConfigNode* d = spec.workload.find("dataset")) {
