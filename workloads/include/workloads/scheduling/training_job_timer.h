@@ -44,7 +44,9 @@ class TrainingJobTimer {
   double step_s(int kind, const std::vector<int>& node_ids);
   // steps x step_s: the job's run time on these nodes.
   double run_s(int kind, const std::vector<int>& node_ids);
-  // The run time on the placement the allocator gives it on an empty cluster (compact()).
+  // The run time on the placement the allocator gives it on an empty cluster (compact()): the plan for a
+  // job given no time limit. As a limit it is tight: a placement over more leaves may run longer and be
+  // killed at it, so a driver that uses it as the wall-time limit may want to pad it.
   double estimate_s(int kind);
   // The queue's hook: run_s(job.kind, nodes).
   RunTimeHook hook();
