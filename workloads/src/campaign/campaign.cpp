@@ -84,10 +84,11 @@ CampaignSpec parse_campaign(const ConfigNode& root, const SpecCatalog& catalog, 
   for (std::size_t k = 0; k < spec.space.parameters.size(); ++k) {
     const std::string& key = spec.space.parameters[k].name;
     const std::string section = key.substr(0, key.find('.'));
-    if (key.find('.') != std::string::npos && section != "workload" && section != "parallelism") {
+    const bool dotted = key.find('.') != std::string::npos;
+    if (dotted && ((section != "workload" && section != "parallelism") || key.find('.', key.find('.') + 1) != std::string::npos)) {
       throw ConfigError(space.entries()[k].key_loc, "parameter '" + key +
                                                         "': a dotted name sets a key of the trial's scenario and "
-                                                        "must start with workload. or parallelism.");
+                                                        "must be workload.KEY or parallelism.KEY");
     }
   }
 
