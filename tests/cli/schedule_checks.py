@@ -56,7 +56,18 @@ def check_schedule_store():
 def check_schedule_errors():
     expect_bad_input(hpcsim("schedule", JOBS, "--policy", "easy", "--no-db"), "--nodes N or --cluster FILE")
     expect_bad_input(hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "lottery", "--no-db"), "--policy")
-    expect_bad_input(hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "priority", "--no-db"), "not built yet")
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "partition.yaml")
+        with open(bad, "w") as f:
+            f.write("partitions: [{name: batch, nodes: 2}]\njobs:\n  - {submit: 0 s, nodes: 1, run: 1 s, partition: gpu}\n")
+        db = os.path.join(tmp, "s.db")
+        expect_bad_input(hpcsim("schedule", bad, "--nodes", "2", "--policy", "priority", "--db", db),
+                         "partition.yaml:3:", "unknown partition 'gpu'")
+        expect(not os.path.exists(db), "nothing stored for an unknown partition")
+        with open(bad, "w") as f:
+            f.write("partitions: [{name: batch, nodes: 3}]\njobs:\n  - {submit: 0 s, nodes: 1, run: 1 s}\n")
+        expect_bad_input(hpcsim("schedule", bad, "--nodes", "2", "--policy", "easy", "--no-db"),
+                         "partition.yaml:1:", "take 3 nodes; the machine has 2")
     short = os.path.join(DATA, "schedule", "short-line.swf")
     expect_bad_input(hpcsim("schedule", short, "--nodes", "4", "--policy", "easy", "--no-db"),
                      "short-line.swf:3:1:", "has 8")
