@@ -5,7 +5,7 @@
 
 namespace hpcsim {
 
-TrialStepTimer::TrialStepTimer(const CampaignSpec& spec, const SpecCatalog& catalog) : spec_(spec), catalog_(catalog) {}
+TrialStepTimer::TrialStepTimer(const CampaignSpec& spec, SpecCatalog catalog) : spec_(spec), catalog_(std::move(catalog)) {}
 
 ConfigNode TrialStepTimer::scenario_root(std::int64_t trial) const {
   ConfigNode root = ConfigNode::make_map(spec_.cluster.loc());

@@ -16,7 +16,8 @@ namespace hpcsim {
 
 class TrialStepTimer {
  public:
-  TrialStepTimer(const CampaignSpec& spec, const SpecCatalog& catalog);
+  // Keeps a reference to `spec`, which must outlive the timer.
+  TrialStepTimer(const CampaignSpec& spec, SpecCatalog catalog);
   // ConfigError (at the campaign file's key) when the trial's scenario is invalid.
   double seconds_per_step(std::int64_t trial, const std::vector<int>& node_ids);
   // The trial's scenario as a config tree (for checks and messages).
@@ -24,7 +25,7 @@ class TrialStepTimer {
 
  private:
   const CampaignSpec& spec_;
-  const SpecCatalog& catalog_;
+  SpecCatalog catalog_;  // a copy: a path and a small table
   std::map<std::string, double> cache_;  // by the run-time values' texts
 };
 
