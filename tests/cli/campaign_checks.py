@@ -22,7 +22,7 @@ def check_campaign_json():
     s = doc["summary"]
     expect(s["trials"] == 64 and len(doc["trials"]) == 64, "64 trials", proc)
     rungs = doc["rungs"]
-    expect([r["budget_steps"] for r in rungs] == [250, 750, 2250, 6750], "rungs 250 x 3^k", proc)
+    expect([r["budget_steps"] for r in rungs] == [1000, 3000, 9000, 27000], "rungs 1000 x 3^k", proc)
     counts = [r["trials"] for r in rungs]
     expect(counts[0] == 64 and all(a >= b for a, b in zip(counts, counts[1:])) and counts[-1] >= 1,
            f"every trial finishes rung 0 and fewer go on: {counts}", proc)
@@ -57,7 +57,7 @@ def check_campaign_store():
 def check_campaign_errors():
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "c.db")
-        expect_bad_input(hpcsim("campaign", EXAMPLE, "--set", "search.budget.max_steps=7000", "--db", db),
+        expect_bad_input(hpcsim("campaign", EXAMPLE, "--set", "search.budget.max_steps=28000", "--db", db),
                          "resnet50-asha.yaml:", "power of eta")
         expect_bad_input(hpcsim("campaign", EXAMPLE, "--set", "trial.workload.model=nosuchnet", "--db", db),
                          "nosuchnet")

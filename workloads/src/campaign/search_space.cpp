@@ -1,6 +1,9 @@
 #include "workloads/campaign/search_space.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <string>
 
@@ -25,10 +28,17 @@ double at_position(const SearchParameter& p, double u) {
 }
 
 // A drawn value is located at its parameter's range, for messages about the trial's scenario.
+// Draws are rounded to 4 significant digits, as a person would write them (ends stay exact).
+double four_digits(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", value);
+  return std::strtod(buffer, nullptr);
+}
+
 ParameterValue range_value(const SearchParameter& p, double value) {
   ParameterValue v;
-  v.number = value;
-  v.text = shortest(value);
+  v.number = std::clamp(four_digits(value), p.low, p.high);
+  v.text = shortest(v.number);
   v.node = ConfigNode::make_scalar(v.text, p.loc);
   return v;
 }
