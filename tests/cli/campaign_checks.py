@@ -32,6 +32,14 @@ def check_campaign_json():
     top = [t["loss"] for t in doc["trials"] if t["rung"] == 3]
     expect(s["best_loss"] == min(top), "the best is the lowest loss at the top rung", proc)
     expect(0 < s["time_to_best_s"] <= s["makespan_s"] and s["gpu_hours"] > 0, "times and GPU-hours", proc)
+    # GPU-hours and the best trial's time from the per-job CSV: run time x nodes x 8 GPUs per DGX A100.
+    csv = hpcsim("campaign", EXAMPLE, "--no-db", "--format", "csv")
+    rows = [dict(zip(csv.stdout.splitlines()[0].split(","), line.split(","))) for line in csv.stdout.splitlines()[1:]]
+    expect(len(rows) == s["jobs"], "one CSV row per job", csv)
+    node_s = sum((float(r["end_s"]) - float(r["start_s"])) * int(r["nodes"]) for r in rows)
+    expect(abs(s["gpu_hours"] - node_s * 8 / 3600) < 1e-6 * s["gpu_hours"], "GPU-hours = node-seconds x 8 / 3600", csv)
+    last = max(float(r["end_s"]) for r in rows if int(r["trial"]) == s["best_trial"])
+    expect(abs(s["time_to_best_s"] - last) < 1e-6, "time to best = the end of the best trial's last job", csv)
 
 
 def check_campaign_cluster_size():
