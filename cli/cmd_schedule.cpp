@@ -45,11 +45,14 @@ int run(const ScheduleOptions& o) {
   try {
     const QueuePolicy policy = *kQueuePolicyNames.parse(o.policy);
     int nodes = 0;
+    MachineNodes machine;
     if (o.nodes) {
       nodes = *o.nodes;
     } else {
       const SpecCatalog catalog(config_root());
-      nodes = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog).nodes;
+      const ClusterConfig cluster = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog);
+      nodes = cluster.nodes;
+      machine = MachineNodes{cluster.gpus_per_node, cluster.node.host_memory_bytes};
     }
     std::vector<BatchJob> jobs;
     std::int64_t skipped = 0;
@@ -74,7 +77,9 @@ int run(const ScheduleOptions& o) {
       // A job no partition can run is skipped with its reason and counted, as a trace's are.
       for (BatchJob job : list.jobs) {
         if (o.cores_per_node > 0) job.nodes = (job.nodes + o.cores_per_node - 1) / o.cores_per_node;
-        if (const std::string why = job_refusal(job, setup); !why.empty()) {
+        std::string why = fit_to_nodes(job, machine);
+        if (why.empty()) why = job_refusal(job, setup);
+        if (!why.empty()) {
           std::cerr << "note: job " << job.id << " " << why << ": skipped\n";
           ++skipped;
           continue;

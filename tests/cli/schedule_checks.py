@@ -20,7 +20,8 @@ def schedule(*args):
 def check_schedule_json():
     doc, proc = schedule(JOBS, "--nodes", "4", "--policy", "easy")
     for job in doc["jobs"]:
-        expect(set(job) == {"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed"}, "job keys", proc)
+        expect(set(job) == {"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed", "preemptions",
+                           "cancelled"}, "job keys", proc)
     expect(set(doc["summary"]) == {"jobs", "skipped", "mean_wait_s", "p95_wait_s", "mean_bounded_slowdown",
                                    "utilization", "makespan_s"}, "summary keys", proc)
     expect(doc["summary"]["jobs"] == 4 and doc["summary"]["skipped"] == 1, "job 5 needs 9 of 4 nodes: skipped", proc)
@@ -42,6 +43,32 @@ def check_schedule_trace():
     expect(easy["summary"]["mean_wait_s"] <= fcfs["summary"]["mean_wait_s"], "EASY waits no longer on average", proc)
     again, _ = schedule(KTH, "--nodes", "100", "--policy", "easy", "--max-jobs", "500")
     expect(again == easy, "the same inputs give the same schedule", proc)
+
+
+def check_schedule_gpus():
+    jobs = os.path.join(DATA, "schedule", "gpu-jobs.yaml")
+    cluster = os.path.join(DATA, "schedule", "cluster-4dgx.yaml")
+    doc, proc = schedule(jobs, "--cluster", cluster, "--policy", "fcfs")
+    by_id = {j["id"]: j for j in doc["jobs"]}
+    expect(by_id[1]["nodes"] == 2 and by_id[2]["nodes"] == 3, "12 and 24 GPUs take 2 and 3 nodes of 8 GPUs", proc)
+    expect(by_id[2]["start_s"] == 10, "the 3-node job waits for the 2-node one", proc)
+    expect(doc["summary"]["skipped"] == 1 and "job 4 asks for 8.796093022208 TB per node; a node has 2.199023255552 TB" in proc.stderr,
+           "a job asking for more memory than a node has is skipped with its reason", proc)
+    plain = hpcsim("schedule", jobs, "--nodes", "4", "--policy", "fcfs", "--no-db", "--format", "json")
+    expect(plain.returncode == 0 and "asks for GPUs; give the machine as a cluster" in plain.stderr,
+           "GPU requests need a cluster with GPUs", plain)
+
+
+def check_schedule_preempt():
+    jobs = os.path.join(DATA, "schedule", "preempt.yaml")
+    doc, proc = schedule(jobs, "--nodes", "4", "--policy", "priority")
+    by_id = {j["id"]: j for j in doc["jobs"]}
+    expect(by_id[3]["start_s"] == 10 and by_id[2]["preemptions"] == 1 and by_id[2]["start_s"] == 30,
+           "the high-QoS job preempts the last started normal job, which runs again after it", proc)
+    expect(abs(doc["summary"]["utilization"] - (100 * 2 + 5 * 2 + 100 * 2 + 20 * 2) / (4 * 130)) < 1e-9,
+           "the preempted run counts as busy time", proc)
+    easy, proc = schedule(jobs, "--nodes", "4", "--policy", "easy")
+    expect(all(j["preemptions"] == 0 for j in easy["jobs"]), "only the priority policy preempts", proc)
 
 
 def check_schedule_store():
@@ -81,4 +108,5 @@ def check_schedule_errors():
 
 
 run_check({"schedule_json": check_schedule_json, "schedule_trace": check_schedule_trace,
-           "schedule_store": check_schedule_store, "schedule_errors": check_schedule_errors})
+           "schedule_store": check_schedule_store, "schedule_gpus": check_schedule_gpus,
+           "schedule_preempt": check_schedule_preempt, "schedule_errors": check_schedule_errors})

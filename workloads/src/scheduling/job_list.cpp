@@ -23,7 +23,9 @@ const Schema& job_list_schema() {
       optional("qos", Schema::list(Schema::map({
                           required("name", Schema::string()),
                           optional("priority", Schema::number().at_least(0)),
+                          optional("preempt", Schema::list(Schema::string())),
                       })).non_empty()),
+      optional("preempt_mode", Schema::one_of({"requeue", "cancel"})),
       optional("accounts", Schema::list(Schema::map({
                                required("name", Schema::string()),
                                optional("shares", Schema::number().positive()),
@@ -39,7 +41,9 @@ const Schema& job_list_schema() {
       required("jobs", Schema::list(Schema::map({
                            optional("id", Schema::integer().at_least(0)),
                            required("submit", time),
-                           required("nodes", Schema::integer().at_least(1)),
+                           optional("nodes", Schema::integer().at_least(1)),
+                           optional("gpus", Schema::integer().at_least(1)),
+                           optional("memory", Schema::quantity(Dimension::bytes, "B").positive()),
                            required("run", time.positive()),
                            optional("time_limit", time.positive()),
                            optional("partition", Schema::string()),
@@ -86,8 +90,14 @@ JobList parse_job_list(const ConfigNode& root) {
     }
   }
   if (const ConfigNode* qos = root.find("qos")) {
-    for (const ConfigNode& q : qos->items()) list.qos.push_back(QosLevel{q.get_string("name"), q.get_number_or("priority", 0)});
+    for (const ConfigNode& q : qos->items()) list.qos.push_back(QosLevel{q.get_string("name"), q.get_number_or("priority", 0), {}});
+    for (std::size_t i = 0; i < list.qos.size(); ++i) {
+      if (const ConfigNode* preempt = qos->items()[i].find("preempt")) {
+        for (const ConfigNode& name : preempt->items()) list.qos[i].preempts.push_back(index_of(list.qos, name, "QoS"));
+      }
+    }
   }
+  if (root.get_string_or("preempt_mode", "requeue") == "cancel") list.preempt_mode = PreemptMode::cancel;
   const bool accounts_given = root.has("accounts");
   if (accounts_given) {
     for (const ConfigNode& a : root.at("accounts").items()) list.accounts.push_back(Account{a.get_string("name"), a.get_number_or("shares", 1)});
@@ -107,7 +117,10 @@ JobList parse_job_list(const ConfigNode& root) {
     BatchJob job;
     job.id = j.get_int_or("id", static_cast<std::int64_t>(i) + 1);
     job.submit_s = j.get_quantity("submit", Dimension::time, "s");
-    job.nodes = static_cast<int>(j.get_int("nodes"));
+    if (j.has("nodes") == j.has("gpus")) throw ConfigError(j.loc(), "a job asks for nodes or for gpus (one of them)");
+    job.nodes = static_cast<int>(j.get_int_or("nodes", 1));
+    job.gpus = static_cast<int>(j.get_int_or("gpus", 0));
+    job.memory_bytes = j.get_quantity_or("memory", Dimension::bytes, 0, "B");
     job.run_s = j.get_quantity("run", Dimension::time, "s");
     job.estimate_s = j.has("time_limit") ? j.get_quantity("time_limit", Dimension::time, "s") : job.run_s;
     if (const ConfigNode* p = j.find("partition")) {
@@ -138,6 +151,18 @@ JobList parse_job_list(const ConfigNode& root) {
   return list;
 }
 
+std::string fit_to_nodes(BatchJob& job, const MachineNodes& machine) {
+  if (job.gpus > 0) {
+    if (machine.gpus_per_node <= 0) return "asks for GPUs; give the machine as a cluster with GPUs (--cluster)";
+    job.nodes = (job.gpus + machine.gpus_per_node - 1) / machine.gpus_per_node;
+  }
+  if (job.memory_bytes > 0 && machine.memory_bytes > 0 && job.memory_bytes > machine.memory_bytes) {
+    return "asks for " + format_quantity(job.memory_bytes, Dimension::bytes) + " per node; a node has " +
+           format_quantity(machine.memory_bytes, Dimension::bytes);
+  }
+  return {};
+}
+
 QueueSetup queue_setup(const JobList& list, int nodes, std::vector<int> node_leaf) {
   QueueSetup setup;
   setup.nodes = nodes;
@@ -152,6 +177,7 @@ QueueSetup queue_setup(const JobList& list, int nodes, std::vector<int> node_lea
   setup.qos = list.qos;
   setup.accounts = list.accounts;
   setup.weights = list.weights;
+  setup.preempt_mode = list.preempt_mode;
   return setup;
 }
 
