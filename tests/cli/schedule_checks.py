@@ -71,6 +71,22 @@ def check_schedule_preempt():
     expect(all(j["preemptions"] == 0 for j in easy["jobs"]), "only the priority policy preempts", proc)
 
 
+def check_schedule_training():
+    """The what-if example: the same training jobs on InfiniBand and on Ethernet (examples/scheduling)."""
+    example = os.path.join(SOURCE, "examples", "scheduling")
+    jobs = os.path.join(example, "jobs.yaml")
+    ib, proc = schedule(jobs, "--cluster", os.path.join(example, "cluster-ib.yaml"), "--policy", "easy")
+    eth, proc = schedule(jobs, "--cluster", os.path.join(example, "cluster-eth.yaml"), "--policy", "easy")
+    expect(ib["summary"]["jobs"] == eth["summary"]["jobs"] == 36, "every training job runs", proc)
+    runs = lambda doc: sum(j["end_s"] - j["start_s"] for j in doc["jobs"])
+    expect(runs(eth) > runs(ib), "Ethernet's training jobs run longer (the training model's prediction)", proc)
+    expect(eth["summary"]["mean_wait_s"] > ib["summary"]["mean_wait_s"] and
+           eth["summary"]["makespan_s"] > ib["summary"]["makespan_s"], "so the queue waits longer", proc)
+    expect(not any(j["killed"] for j in ib["jobs"] + eth["jobs"]), "limits of twice the IB time kill nobody", proc)
+    expect_bad_input(hpcsim("schedule", jobs, "--nodes", "32", "--policy", "easy", "--no-db"),
+                     "jobs.yaml:", "training jobs run on a cluster: give it with --cluster FILE")
+
+
 def check_schedule_store():
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "s.db")
@@ -109,4 +125,4 @@ def check_schedule_errors():
 
 run_check({"schedule_json": check_schedule_json, "schedule_trace": check_schedule_trace,
            "schedule_store": check_schedule_store, "schedule_gpus": check_schedule_gpus,
-           "schedule_preempt": check_schedule_preempt, "schedule_errors": check_schedule_errors})
+           "schedule_preempt": check_schedule_preempt, "schedule_training": check_schedule_training, "schedule_errors": check_schedule_errors})

@@ -204,3 +204,21 @@ TEST_CASE("Preemption: a high-QoS job stops the most recent low-QoS jobs it need
   setup.qos[1].preempts.clear();
   CHECK(times(simulate_batch_queue(jobs, setup, QueuePolicy::priority)) == Times{{0, 100}, {5, 105}, {100, 120}});
 }
+
+TEST_CASE("A job without a wall-time limit is planned with its estimate and never killed", "[scheduling]") {
+  QueueSetup setup;
+  setup.nodes = 2;
+  RunTimeHook hook = [](const BatchJob&, const std::vector<int>&) { return 50.0; };
+  BatchJob planned = job(1, 0, 2, 0, 30);  // planned for 30 s, runs 50 s
+  planned.kind = 0;
+  planned.estimate_only = true;
+  BatchJob limited = planned;  // the same with a 30 s limit: killed at it
+  limited.id = 2;
+  limited.submit_s = 100;
+  limited.estimate_only = false;
+  const std::vector<QueueRun> runs = simulate_batch_queue({planned, limited}, setup, QueuePolicy::easy, hook);
+  CHECK(times(runs) == Times{{0, 50}, {100, 130}});
+  CHECK_FALSE(runs[0].scheduled.killed);
+  CHECK(runs[0].scheduled.job.estimate_s == 50);  // raised to the run time at start, as a trace's
+  CHECK(runs[1].scheduled.killed);
+}

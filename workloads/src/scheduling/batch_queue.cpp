@@ -297,7 +297,7 @@ class BatchScheduler::Impl {
   void start_job(PartitionState& p, std::size_t handle) {
     if (policy_ == QueuePolicy::priority) accrue_usage();
     QueueRun& run = runs_[handle];
-    const BatchJob& j = run.scheduled.job;
+    BatchJob& j = run.scheduled.job;
     p.waiting_sizes.erase(p.waiting_sizes.find(j.nodes));
     run.node_ids = p.pool.take(j.nodes);
     const double now = now_s();
@@ -306,6 +306,7 @@ class BatchScheduler::Impl {
     if (!(run.scheduled.run_s > 0)) {
       throw std::logic_error("job " + std::to_string(j.id) + " got a run time of " + std::to_string(run.scheduled.run_s) + " s");
     }
+    if (j.estimate_only) j.estimate_s = std::max(j.estimate_s, run.scheduled.run_s);
     run.scheduled.killed = run.scheduled.run_s > j.estimate_s;
     const double length = run.scheduled.killed ? j.estimate_s : run.scheduled.run_s;
     run.scheduled.end_s = now + length;

@@ -6,6 +6,7 @@
 #include "configs/config_error.h"
 #include "configs/schema.h"
 #include "configs/units.h"
+#include "workloads/scheduling/training_job.h"
 
 namespace hpcsim {
 
@@ -44,7 +45,8 @@ const Schema& job_list_schema() {
                            optional("nodes", Schema::integer().at_least(1)),
                            optional("gpus", Schema::integer().at_least(1)),
                            optional("memory", Schema::quantity(Dimension::bytes, "B").positive()),
-                           required("run", time.positive()),
+                           optional("run", time.positive()),
+                           optional("training", training_job_schema()),
                            optional("time_limit", time.positive()),
                            optional("partition", Schema::string()),
                            optional("account", Schema::string()),
@@ -121,8 +123,18 @@ JobList parse_job_list(const ConfigNode& root) {
     job.nodes = static_cast<int>(j.get_int_or("nodes", 1));
     job.gpus = static_cast<int>(j.get_int_or("gpus", 0));
     job.memory_bytes = j.get_quantity_or("memory", Dimension::bytes, 0, "B");
-    job.run_s = j.get_quantity("run", Dimension::time, "s");
+    if (j.has("run") == j.has("training")) {
+      throw ConfigError(j.loc(), "a job gives its run time (run) or what it trains (training), one of them");
+    }
+    if (j.has("training")) {
+      if (j.has("gpus")) throw ConfigError(j.at("gpus").loc(), "a training job asks for nodes (its GPUs follow the cluster)");
+      job.kind = static_cast<int>(list.training.size());
+      list.training.push_back(parse_training_job(j.at("training"), job.nodes));
+    } else {
+      job.run_s = j.get_quantity("run", Dimension::time, "s");
+    }
     job.estimate_s = j.has("time_limit") ? j.get_quantity("time_limit", Dimension::time, "s") : job.run_s;
+    job.estimate_only = !j.has("time_limit") && job.kind >= 0;
     if (const ConfigNode* p = j.find("partition")) {
       if (list.partitions.empty()) throw ConfigError(p->loc(), "unknown partition '" + p->as_string() + "': the list has no partitions table");
       job.partition = index_of(list.partitions, *p, "partition");

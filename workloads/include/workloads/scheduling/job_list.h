@@ -11,6 +11,10 @@
 //     - {id: 1, submit: 0 s, nodes: 2, run: 1 h, time_limit: 2 h, partition: batch, account: physics,
 //        qos: high, priority: 0, memory: 64 GiB}
 //     - {id: 2, submit: 5 min, gpus: 12, run: 3 h}    # whole nodes: ceil(12 / GPUs per node) of them
+//     - {id: 3, submit: 1 h, nodes: 4, training: {workload: {...}, parallelism: {...}, steps: 20000}}
+// A job gives its run time (`run`) or what it trains (`training`, training_job.h: its run time is hpcsim's
+// prediction on the nodes it gets). A training job without a time_limit is planned with its predicted time
+// on a compact placement and never killed.
 // id defaults to the position (from 1), time_limit to the run time (a job running past its limit is
 // killed at it), partition to the first, account to "default", qos to "normal" (or the first level).
 // Without an accounts table every account a job names has one share; with one, an unknown account is an
@@ -22,6 +26,7 @@
 #include "configs/config_node.h"
 #include "workloads/scheduling/batch_job.h"
 #include "workloads/scheduling/queue_setup.h"
+#include "workloads/scheduling/training_job.h"
 
 namespace hpcsim {
 
@@ -33,6 +38,7 @@ struct JobList {
   std::vector<Account> accounts;
   PriorityWeights weights;
   PreemptMode preempt_mode = PreemptMode::requeue;
+  std::vector<TrainingJobSpec> training;  // a training job's kind indexes this
 };
 
 JobList parse_job_list(const ConfigNode& root);
