@@ -40,15 +40,15 @@ int run(const CampaignOptions& o) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-  TrialStepTimer timer(spec, catalog);
   CampaignResult result;
   try {
-    // Every distinct trial scenario is simulated (and checked) before the queue runs, so a bad workload
-    // is reported as bad input at its key rather than from inside the simulation.
-    for (std::size_t i = 0; i < spec.trials.size(); ++i) timer.seconds_per_step(static_cast<std::int64_t>(i), {});
-    result = run_campaign(spec, [&timer](std::int64_t trial, const std::vector<int>& node_ids) {
-      return timer.seconds_per_step(trial, node_ids);
-    });
+    // Every distinct trial is simulated (and checked) before the queue runs, so a bad workload is
+    // reported as bad input at its key rather than from inside the simulation.
+    TrialStepTimer timer(spec, catalog);
+    result = run_campaign(
+        spec,
+        [&timer](std::int64_t trial, const std::vector<int>& node_ids) { return timer.seconds_per_step(trial, node_ids); },
+        timer.node_leaf());
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;

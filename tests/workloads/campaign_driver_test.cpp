@@ -145,11 +145,9 @@ TEST_CASE("a trial's step time comes from its scenario, with the search's worklo
     (spec.trials[i][1].text == "64" ? small : large) = static_cast<std::int64_t>(i);
   }
   REQUIRE((small >= 0 && large >= 0));
-  CHECK(timer.scenario_root(large).at("workload").get_int("batch_per_gpu") == 128);
-  CHECK(timer.scenario_root(large).at("cluster").get_int("nodes") == 1);
-  const double t_small = timer.seconds_per_step(small, {});
-  const double t_large = timer.seconds_per_step(large, {});
+  const double t_small = timer.seconds_per_step(small, {0});
+  const double t_large = timer.seconds_per_step(large, {0});
   CHECK(t_small > 0);
-  CHECK(t_large > 1.3 * t_small);  // twice the samples per step
-  CHECK(timer.seconds_per_step(small, {0}) == t_small);
+  CHECK(t_large > 1.3 * t_small);  // twice the samples per step (batch_per_gpu 128, not 64)
+  CHECK(timer.seconds_per_step(small, {1}) == t_small);  // any one node of the cluster
 }

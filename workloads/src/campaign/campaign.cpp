@@ -130,7 +130,7 @@ CampaignSpec parse_campaign(const ConfigNode& root, const SpecCatalog& catalog, 
   return spec;
 }
 
-CampaignResult run_campaign(const CampaignSpec& spec, const TrialStepTime& step_time) {
+CampaignResult run_campaign(const CampaignSpec& spec, const TrialStepTime& step_time, std::vector<int> node_leaf) {
   CampaignResult result;
   for (const TrialValues& values : spec.trials) {
     result.trials.push_back(CampaignTrial{values, learning_curve(spec.curve, spec.space, values), -1, std::nullopt, 0});
@@ -139,6 +139,7 @@ CampaignResult run_campaign(const CampaignSpec& spec, const TrialStepTime& step_
   Simulator sim;
   QueueSetup setup;
   setup.nodes = spec.cluster_nodes;
+  setup.node_leaf = std::move(node_leaf);
   // A job's kind is its index in result.jobs: the hook trains its steps at the trial's step time.
   BatchScheduler queue(sim, setup, spec.policy, [&](const BatchJob& job, const std::vector<int>& node_ids) {
     const CampaignJob& cj = result.jobs[static_cast<std::size_t>(job.kind)];

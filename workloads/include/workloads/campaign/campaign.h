@@ -71,7 +71,8 @@ const Schema& campaign_schema();
 // itself (model, parallelism) is checked when its step time is first simulated.
 CampaignSpec parse_campaign(const ConfigNode& root, const SpecCatalog& catalog, std::string name);
 
-// A trial's seconds per training step on the nodes its job got (trial_step_time.h).
+// A trial's seconds per training step on the nodes its job got (trial_step_time.h); with no nodes, the
+// plan before its job starts.
 using TrialStepTime = std::function<double(std::int64_t trial, const std::vector<int>& node_ids)>;
 
 // One job of the campaign: a trial's rung segment.
@@ -100,6 +101,7 @@ struct CampaignResult {
 };
 
 // Runs the campaign on its own simulator and queue; step_time gives each trial's seconds per step.
-CampaignResult run_campaign(const CampaignSpec& spec, const TrialStepTime& step_time);
+// node_leaf: the leaf switch of each node (the queue's topology-aware placement; empty: one switch).
+CampaignResult run_campaign(const CampaignSpec& spec, const TrialStepTime& step_time, std::vector<int> node_leaf = {});
 
 }  // namespace hpcsim

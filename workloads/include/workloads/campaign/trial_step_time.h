@@ -1,32 +1,30 @@
 #pragma once
-// A campaign trial's seconds per training step: its scenario (the campaign's cluster with
-// cluster.nodes = trial.nodes, the trial's workload and parallelism, the search values named
-// workload.KEY / parallelism.KEY set in them) simulated once per distinct set of those values.
-// The node ids the job got are not used yet: the step is simulated on a fresh cluster of trial.nodes
-// nodes (a placement-aware timer can replace this class without touching the campaign driver).
+// A campaign trial's seconds per training step on the nodes its job got: each trial is a training job
+// (training_job_timer.h) whose workload and parallelism are the campaign's with the trial's search values
+// named workload.KEY / parallelism.KEY set in them, timed on the campaign's whole cluster, so a trial
+// spread over more leaves runs at what its placement allows. Identical trials share their simulations.
 #include <cstdint>
-#include <map>
-#include <string>
+#include <memory>
 #include <vector>
 
 #include "configs/catalog.h"
 #include "workloads/campaign/campaign.h"
+#include "workloads/scheduling/training_job_timer.h"
 
 namespace hpcsim {
 
 class TrialStepTimer {
  public:
-  // Keeps a reference to `spec`, which must outlive the timer.
-  TrialStepTimer(const CampaignSpec& spec, SpecCatalog catalog);
-  // ConfigError (at the campaign file's key) when the trial's scenario is invalid.
+  // Checks and times every distinct trial once (on a compact placement): ConfigError at the campaign
+  // file's key when a trial's scenario is invalid.
+  TrialStepTimer(const CampaignSpec& spec, const SpecCatalog& catalog);
+  // On these nodes (trial.nodes of them); with none, on the compact placement (the plan before a start).
   double seconds_per_step(std::int64_t trial, const std::vector<int>& node_ids);
-  // The trial's scenario as a config tree (for checks and messages).
-  ConfigNode scenario_root(std::int64_t trial) const;
+  // The leaf switch of each node of the campaign's cluster (the queue's topology-aware placement).
+  const std::vector<int>& node_leaf() const { return timer_->node_leaf(); }
 
  private:
-  const CampaignSpec& spec_;
-  SpecCatalog catalog_;  // a copy: a path and a small table
-  std::map<std::string, double> cache_;  // by the run-time values' texts
+  std::unique_ptr<TrainingJobTimer> timer_;
 };
 
 }  // namespace hpcsim
