@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add(add_validate_command);
   add(add_schedule_command);
   add(add_campaign_command);
+  add(add_sweep_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

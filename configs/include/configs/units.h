@@ -42,6 +42,6 @@ double unit_factor(std::string_view unit, Dimension dimension);
 
 // Human-readable text that parse_quantity reads back to (nearly) the same value,
 // e.g. 3.35e12 bytes/s -> "3.35 TB/s". Decimal prefixes are used for bytes.
-std::string format_quantity(double si_value, Dimension dimension);
+std::string format_quantity(double value_si, Dimension dimension);
 
 }  // namespace hpcsim

@@ -1,0 +1,115 @@
+"""hpcsim sweep: resumable cross-product studies in the store (issue 14)."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import tempfile
+import time
+
+from cli_support import HPCSIM, SOURCE, expect, expect_bad_input, hpcsim, run_check
+
+QUICKSTART = os.path.join(SOURCE, "examples", "quickstart.yaml")
+# 5 x 8 = 40 points of the quickstart: batch per GPU 1..5, nodes 1..8.
+VARY = ["--vary", "workload.batch_per_gpu=1..5", "--vary", "cluster.nodes=1..8"]
+
+
+def sweep(db, *extra):
+    proc = hpcsim("sweep", QUICKSTART, *VARY, "--db", db, "--format", "json", *extra)
+    expect(proc.returncode == 0, "sweep should succeed", proc)
+    return json.loads(proc.stdout), proc
+
+
+def stored(db):
+    """(points per status, run ids of the study's points, runs in the file, integrity)."""
+    con = sqlite3.connect(db)
+    try:
+        statuses = dict(con.execute("SELECT status, count(*) FROM study_points GROUP BY status").fetchall())
+        run_ids = [r[0] for r in con.execute("SELECT run_id FROM study_points WHERE run_id IS NOT NULL")]
+        runs = con.execute("SELECT count(*) FROM runs").fetchone()[0]
+        integrity = con.execute("PRAGMA integrity_check").fetchone()[0]
+        return statuses, run_ids, runs, integrity
+    finally:
+        con.close()
+
+
+def check_sweep_resume():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "s.db")
+        proc = subprocess.Popen([HPCSIM, "sweep", QUICKSTART, *VARY, "--db", db, "--format", "json"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # SIGKILL once a few points are stored, long before the 40th.
+        deadline = time.time() + 120
+        done = 0
+        while time.time() < deadline and proc.poll() is None:
+            try:
+                done = stored(db)[0].get("ok", 0)
+            except sqlite3.Error:
+                done = 0
+            if done >= 3:
+                break
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        statuses, run_ids, runs, integrity = stored(db)
+        expect(statuses.get("pending", 0) > 0, f"the sweep was killed partway (stored {statuses})")
+        expect(integrity == "ok", f"the store survives SIGKILL: {integrity}")
+        expect(runs == len(run_ids), "no run without its point")
+        doc, proc = sweep(db)
+        statuses, run_ids, runs, integrity = stored(db)
+        expect(statuses == {"ok": 40}, f"every point completed after the restart: {statuses}", proc)
+        expect(len(set(run_ids)) == 40 and runs == 40, "every point stored exactly once", proc)
+        expect(integrity == "ok", "integrity after the restart", proc)
+        expect(doc["summary"]["already_stored"] >= 3, "the restart kept what the first run stored", proc)
+        again, proc = sweep(db)
+        expect(again["summary"]["already_stored"] == 40 and stored(db)[2] == 40, "a third run stores nothing", proc)
+
+
+def metrics_by_values(doc):
+    return {json.dumps(p["values"], sort_keys=True): (p["status"], p["metrics"]) for p in doc["points"]}
+
+
+def check_sweep_jobs():
+    with tempfile.TemporaryDirectory() as tmp:
+        one, _ = sweep(os.path.join(tmp, "one.db"))
+        two, proc = sweep(os.path.join(tmp, "two.db"), "--jobs", "2")
+        a, b = metrics_by_values(one), metrics_by_values(two)
+        for m in list(a.values()) + list(b.values()):
+            m[1].pop("sim_wall_s", None)
+        expect(len(a) == 40 and a == b, "two processes store the same results as one", proc)
+
+
+def check_sweep_points():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "s.db")
+        # tp 3 does not divide 8 GPUs: that point is stored as an error with its reason, the others run.
+        proc = hpcsim("sweep", QUICKSTART, "--vary", "parallelism.tp=1,3", "--vary", "cluster.network=ib-hdr,eth-100g-tcp",
+                      "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "a sweep with an invalid point completes", proc)
+        doc = json.loads(proc.stdout)
+        by = {(p["values"]["parallelism.tp"], p["values"]["cluster.network"]): p for p in doc["points"]}
+        expect(len(by) == 4 and by[("1", "ib-hdr")]["status"] == "ok", "valid points run", proc)
+        expect(by[("3", "ib-hdr")]["status"] == "error" and "tp" in by[("3", "ib-hdr")]["message"],
+               "an invalid point is stored with its reason", proc)
+        ib = by[("1", "ib-hdr")]["metrics"]["step_time_s"]
+        eth = by[("1", "eth-100g-tcp")]["metrics"]["step_time_s"]
+        expect(eth > ib, "the network axis changes the prediction", proc)
+        # A geometric range.
+        r = hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=1..8x2", "--db", os.path.join(tmp, "r.db"),
+                   "--format", "json")
+        nodes = [p["values"]["cluster.nodes"] for p in json.loads(r.stdout)["points"]]
+        expect(nodes == ["1", "2", "4", "8"], f"1..8x2 is 1, 2, 4, 8: {nodes}", r)
+
+
+def check_sweep_errors():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "s.db")
+        expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes", "--db", db), "--vary cluster.nodes: expected")
+        expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodez=1,2", "--db", db), "unknown key 'nodez'")
+        expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=4..1", "--db", db), "ends before it starts")
+        expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=1..8x1", "--db", db), "factor above 1")
+        expect(not os.path.exists(db), "nothing stored for bad flags")
+
+
+run_check({"sweep_resume": check_sweep_resume, "sweep_jobs": check_sweep_jobs, "sweep_points": check_sweep_points,
+           "sweep_errors": check_sweep_errors})
