@@ -22,6 +22,7 @@
 #include "analysis/prediction_interval.h"
 #include "analysis/results_store.h"
 #include "analysis/sweep.h"
+#include "sweep_run.h"
 #include "commands.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
@@ -33,21 +34,6 @@ namespace hpcsim::cli {
 
 namespace {
 
-struct SweepOptions {
-  std::string scenario;
-  std::vector<std::string> vary;
-  std::string db = "results.db";
-  int jobs = 1;
-  std::string format = "table";
-};
-
-struct SweepPlan {
-  std::string name;
-  Study study;
-  std::int64_t study_id = 0;
-  std::vector<std::size_t> pending;  // point indices still to run, in order
-};
-
 // Runs `indices` (this process's share) and stores each point as it completes, reusing a stored run of
 // the same resolved scenario where there is one; after_each runs after each point is stored. Returns false
 // when the store failed.
@@ -58,20 +44,19 @@ bool run_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<
     const SpecCatalog catalog(config_root());
     const IntervalTable intervals = IntervalTable::load(config_root());
     for (const std::size_t i : indices) {
-      const StudyPoint& point = plan.study.points[i];
-      std::vector<std::string> sets;
-      for (const auto& [key, value] : point.values) sets.push_back(key + "=" + value);
+      // A point whose resolved scenario is stored already is linked to that run, not simulated again.
       std::optional<std::int64_t> same;
       try {
+        std::vector<std::string> sets;
+        for (const auto& [key, value] : plan.study.points[i].values) sets.push_back(key + "=" + value);
         same = store.find_by_hash(content_hash(to_yaml_text(load_config(o.scenario, sets))));
       } catch (const ConfigError&) {
-        // an invalid point: run_sweep_point stores it with its reason
+        // an invalid point: simulate_point records why
       }
       if (same) {
         store.link_study_point(plan.study_id, i, *same, PointStatus::ok);
       } else {
-        store.record_study_point(plan.study_id, i,
-                                 run_sweep_point(o.scenario, plan.name, point, catalog, intervals, HPCSIM_VERSION));
+        store_point(store, plan, i, simulate_point(o, plan, i, catalog, intervals));
       }
       if (after_each) after_each();
     }
@@ -166,120 +151,21 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
   return ok;
 }
 
-std::string json_number(std::optional<double> value) {
-  if (!value) return "null";
-  const double v = *value;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
-std::string json_text(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-// The study's points as stored: values, status and metrics.
-void print_results(const SweepOptions& o, const SweepPlan& plan, std::size_t already_stored) {
-  ResultsStore store(o.db);
-  const std::vector<StoredStudyPoint> points = store.study_points(plan.study_id);
-  std::map<std::int64_t, std::string> messages;
-  for (const StoredRun& run : store.runs()) messages[run.id] = run.message;
-  std::size_t failed = 0;
-  if (o.format == "json") {
-    std::cout << "{\n  \"study_id\": " << plan.study_id << ",\n  \"points\": [";
-  }
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const StoredStudyPoint& p = points[i];
-    if (p.status != PointStatus::ok) ++failed;
-    std::vector<Metric> metrics;
-    if (p.run_id) metrics = store.metrics(*p.run_id);
-    if (o.format == "json") {
-      std::cout << (i == 0 ? "\n" : ",\n") << "    {\"index\": " << p.index << ", \"values\": " << p.values_json
-                << ", \"status\": \"" << to_string(p.status) << "\", \"run_id\": "
-                << (p.run_id ? std::to_string(*p.run_id) : "null") << ", \"message\": "
-                << json_text(p.run_id ? messages[*p.run_id] : "") << ", \"metrics\": {";
-      for (std::size_t m = 0; m < metrics.size(); ++m) {
-        std::cout << (m == 0 ? "" : ", ") << json_text(metrics[m].name) << ": " << json_number(metrics[m].value);
-      }
-      std::cout << "}}";
-    } else {
-      std::cout << i << "  " << p.values_json << "  " << to_string(p.status);
-      for (const Metric& m : metrics) {
-        if (m.name == "step_time_s" || m.name == "samples_per_s" || m.name == "tokens_per_s") {
-          std::cout << "  " << m.name << " " << json_number(m.value);
-        }
-      }
-      if (p.status == PointStatus::error && p.run_id) std::cout << "  " << messages[*p.run_id];
-      std::cout << "\n";
-    }
-  }
-  if (o.format == "json") {
-    std::cout << (points.empty() ? "]" : "\n  ]") << ",\n  \"summary\": {\"points\": " << points.size()
-              << ", \"already_stored\": " << already_stored << ", \"not_ok\": " << failed << "}\n}\n";
-  } else {
-    std::cout << "\n" << points.size() << " points (" << already_stored << " stored before this run), " << failed
-              << " not ok; study " << plan.study_id << " in " << o.db << "\n";
-  }
-}
-
 int run(const SweepOptions& o) {
+  if (launched_by_mpirun()) return run_sweep_mpi(o);
   SweepPlan plan;
-  std::vector<SweepAxis> axes;
   try {
-    for (const std::string& v : o.vary) axes.push_back(parse_vary(v));
+    plan = sweep_plan(o);
   } catch (const std::invalid_argument& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
     return kExitBadInput;
-  }
-  try {
-    const ConfigNode base = load_config(o.scenario, {});
-    if (runnable_scenario_kind(base) != ScenarioKind::training) {
-      throw ConfigError(base.loc(), "hpcsim sweep runs training scenarios");
-    }
-    // A key no value of its axis can set (a misspelt key) is a bad flag; a bad combination is a point.
-    const SpecCatalog catalog(config_root());
-    for (const SweepAxis& axis : axes) {
-      std::optional<ConfigError> first;
-      bool any = false;
-      for (const std::string& value : axis.values) {
-        try {
-          parse_scenario(load_config(o.scenario, {axis.key + "=" + value}), catalog, "check");
-          any = true;
-          break;
-        } catch (const ConfigError& e) {
-          if (!first) first = e;
-        }
-      }
-      if (!any) throw *first;
-    }
-    plan.name = std::filesystem::path(o.scenario).stem().string();
-    plan.study = sweep_study(plan.name, to_yaml_text(base), axes);
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-  std::size_t already_stored = 0;
   try {
     ResultsStore store(o.db);
-    const std::optional<std::int64_t> found =
-        store.find_study(content_hash(plan.study.base_scenario_text), parameters_json(plan.study.parameters));
-    plan.study_id = found ? *found : store.record_study(plan.study);
-    for (const StoredStudyPoint& p : store.study_points(plan.study_id)) {
-      if (p.status == PointStatus::pending) {
-        plan.pending.push_back(static_cast<std::size_t>(p.index));
-      } else {
-        ++already_stored;
-      }
-    }
+    open_study(o, plan, store);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
     return kExitFailure;
@@ -287,7 +173,7 @@ int run(const SweepOptions& o) {
   const bool progress = o.format != "json" && isatty(STDERR_FILENO) != 0;
   const bool ok = run_pending(o, plan, progress);
   try {
-    print_results(o, plan, already_stored);
+    print_sweep_results(o, plan);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
     return kExitFailure;

@@ -1,6 +1,7 @@
 """hpcsim sweep: resumable cross-product studies in the store (issue 14)."""
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -79,6 +80,30 @@ def check_sweep_jobs():
         expect(len(a) == 40 and a == b, "two processes store the same results as one", proc)
 
 
+def check_sweep_mpi():
+    """mpirun -np 2 shares the points between two ranks; rank 0 stores them all: the same results."""
+    mpirun = shutil.which("mpirun")
+    expect(mpirun is not None, "mpirun is missing: scripts/setup.sh installs openmpi-bin")
+    env = dict(os.environ)
+    env.pop("HPCSIM_CONFIG_DIR", None)
+    # Containers and CI run as root; Open MPI's leak-ridden init is not ours to sanitize.
+    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                "ASAN_OPTIONS": env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"})
+    with tempfile.TemporaryDirectory() as tmp:
+        one, _ = sweep(os.path.join(tmp, "one.db"))
+        db = os.path.join(tmp, "mpi.db")
+        proc = subprocess.run([mpirun, "-np", "2", "--oversubscribe", HPCSIM, "sweep", QUICKSTART, *VARY, "--db", db,
+                               "--format", "json"], capture_output=True, text=True, env=env, timeout=300)
+        expect(proc.returncode == 0, "mpirun -np 2 hpcsim sweep succeeds", proc)
+        two = json.loads(proc.stdout)
+        a, b = metrics_by_values(one), metrics_by_values(two)
+        for m in list(a.values()) + list(b.values()):
+            m[1].pop("sim_wall_s", None)
+        expect(len(b) == 40 and a == b, "two MPI ranks store the same results as one process", proc)
+        statuses, run_ids, runs, integrity = stored(db)
+        expect(statuses == {"ok": 40} and runs == 40 and integrity == "ok", "one writer, every point once", proc)
+
+
 def check_sweep_points():
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "s.db")
@@ -112,4 +137,5 @@ def check_sweep_errors():
 
 
 run_check({"sweep_resume": check_sweep_resume, "sweep_jobs": check_sweep_jobs, "sweep_points": check_sweep_points,
+           "sweep_mpi": check_sweep_mpi,
            "sweep_errors": check_sweep_errors})
