@@ -123,7 +123,7 @@ void print_sweep_results(const SweepOptions& o, const SweepPlan& plan) {
     } else {
       std::cout << i << "  " << p.values_json << "  " << to_string(p.status);
       for (const Metric& m : metrics) {
-        if (m.name == "step_time_s" || m.name == "samples_per_s" || m.name == "tokens_per_s") {
+        if (m.name == "step_time_s" || m.name == "throughput.samples_per_s" || m.name == "throughput.tokens_per_s") {
           std::cout << "  " << m.name << " " << json_number(m.value);
         }
       }
