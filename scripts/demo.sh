@@ -3,7 +3,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh"
+"$root/scripts/build.sh" --target hpcsim  # only the command: the demo needs no tests or benchmarks
 cd "$root"
 ./build/cli/hpcsim run examples/quickstart.yaml --db results.db
 echo

@@ -191,7 +191,58 @@ void Schema::validate_map(const ConfigNode& node) const {
   }
 }
 
-Field required(std::string key, Schema schema) { return Field{std::move(key), std::move(schema), true}; }
-Field optional(std::string key, Schema schema) { return Field{std::move(key), std::move(schema), false}; }
+Field required(std::string key, Schema schema, std::string meaning) {
+  return Field{std::move(key), std::move(schema), true, std::move(meaning), {}};
+}
+Field optional(std::string key, Schema schema, std::string meaning, std::string default_text) {
+  return Field{std::move(key), std::move(schema), false, std::move(meaning), std::move(default_text)};
+}
+
+std::string Schema::describe_type() const {
+  std::string out;
+  switch (type_) {
+    case Type::string: out = "string"; break;
+    case Type::boolean: out = "true or false"; break;
+    case Type::integer: out = "integer"; break;
+    case Type::number: out = "number"; break;
+    case Type::quantity:
+      out = "quantity (" + describe(dimension_) + (implied_unit_.empty() ? ", with its unit" : ", a bare number is " + implied_unit_) + ")";
+      break;
+    case Type::one_of: out = "one of " + joined(choices_, "`"); break;
+    case Type::map: out = "map"; break;
+    case Type::map_of: out = "map of " + element_->describe_type(); break;
+    case Type::list: out = "list of " + element_->describe_type(); break;
+  }
+  if (strictly_positive_) out += " > 0";
+  if (min_) out += " >= " + show_bound(*min_);
+  if (max_) out += " <= " + show_bound(*max_);
+  if (non_empty_) out += ", not empty";
+  return out;
+}
+
+namespace {
+
+void reference_rows(const Schema& schema, const std::string& prefix, std::string& out) {
+  for (const Field& f : schema.fields()) {
+    const std::string path = prefix + f.key;
+    const std::string need = f.required ? "required" : f.default_text.empty() ? "optional" : "default " + f.default_text;
+    out += "| `" + path + "` | " + f.schema.describe_type() + " | " + need + " | " + f.meaning + " |\n";
+    const Schema* inner = &f.schema;
+    std::string inner_prefix = path;
+    while (inner->type() == Schema::Type::list || inner->type() == Schema::Type::map_of) {
+      inner_prefix += inner->type() == Schema::Type::list ? "[]" : ".*";
+      inner = inner->element();
+    }
+    if (inner->type() == Schema::Type::map) reference_rows(*inner, inner_prefix + ".", out);
+  }
+}
+
+}  // namespace
+
+std::string schema_reference_markdown(const Schema& schema) {
+  std::string out = "| key | type | required / default | meaning |\n|---|---|---|---|\n";
+  reference_rows(schema, "", out);
+  return out;
+}
 
 }  // namespace hpcsim

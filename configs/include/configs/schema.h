@@ -40,6 +40,11 @@ class Schema {
 
   Type type() const { return type_; }
   const std::vector<Field>& fields() const { return fields_; }
+  // List items and map_of values (null for other types).
+  const Schema* element() const { return element_.get(); }
+  // The value's type in a few words, with its unit and bounds: "quantity (time, a bare number is s) > 0",
+  // "one of 'a', 'b'", "integer >= 1": what a reference table prints.
+  std::string describe_type() const;
 
   void validate(const ConfigNode& node) const;
 
@@ -67,9 +72,15 @@ struct Field {
   std::string key;
   Schema schema;
   bool required;
+  std::string meaning;       // one line for the reference (hpcsim schema, docs/reference.md)
+  std::string default_text;  // what an absent optional key means, as a reader would write it
 };
 
-Field required(std::string key, Schema schema);
-Field optional(std::string key, Schema schema);
+Field required(std::string key, Schema schema, std::string meaning = {});
+Field optional(std::string key, Schema schema, std::string meaning = {}, std::string default_text = {});
+
+// Every key of a map schema as a Markdown table (key path, type, required or default, meaning); nested
+// maps are flattened with dots, list items with "[]" and free-form keys with "*".
+std::string schema_reference_markdown(const Schema& schema);
 
 }  // namespace hpcsim

@@ -10,8 +10,6 @@
 
 namespace hpcsim {
 
-namespace {
-
 const Schema& job_list_schema() {
   static const Schema time = Schema::quantity(Dimension::time, "s");
   static const Schema schema = Schema::map({
@@ -56,6 +54,8 @@ const Schema& job_list_schema() {
   });
   return schema;
 }
+
+namespace {
 
 // The index of `name` in a table, or a ConfigError at the value naming what the table holds.
 template <typename Row>

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "configs/config_node.h"
+#include "configs/schema.h"
 #include "workloads/scheduling/batch_job.h"
 #include "workloads/scheduling/queue_setup.h"
 #include "workloads/scheduling/training_job.h"
@@ -41,6 +42,7 @@ struct JobList {
   std::vector<TrainingJobSpec> training;  // a training job's kind indexes this
 };
 
+const Schema& job_list_schema();
 JobList parse_job_list(const ConfigNode& root);
 
 // What a node of the machine offers a job (0: unknown, not checked).
