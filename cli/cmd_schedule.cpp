@@ -1,4 +1,5 @@
-// hpcsim schedule: a batch queue (FCFS, EASY or conservative backfilling) over a job list or an SWF trace.
+// hpcsim schedule: a batch queue (FCFS, EASY or conservative backfilling, multifactor priority) over a job
+// list or an SWF trace.
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "configs/loader.h"
 #include "models/platform/cluster_config.h"
 #include "workloads/scheduling/batch_queue.h"
+#include "workloads/scheduling/queue_setup.h"
 #include "workloads/scheduling/job_list.h"
 #include "workloads/scheduling/swf_trace.h"
 
@@ -41,17 +43,21 @@ int run(const ScheduleOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   const std::string started_at = iso8601_utc_now();
   try {
-    const std::optional<QueuePolicy> policy = kQueuePolicyNames.parse(o.policy);
-    if (*policy == QueuePolicy::priority) throw FlagError{"--policy priority is not built yet (fcfs, easy, conservative)"};
+    const QueuePolicy policy = *kQueuePolicyNames.parse(o.policy);
     int nodes = 0;
+    MachineNodes machine;
     if (o.nodes) {
       nodes = *o.nodes;
     } else {
       const SpecCatalog catalog(config_root());
-      nodes = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog).nodes;
+      const ClusterConfig cluster = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog);
+      nodes = cluster.nodes;
+      machine = MachineNodes{cluster.gpus_per_node, cluster.node.host_memory_bytes};
     }
     std::vector<BatchJob> jobs;
     std::int64_t skipped = 0;
+    QueueSetup setup;
+    setup.nodes = nodes;
     if (std::filesystem::path(o.jobs).extension() == ".swf") {
       SwfOptions swf;
       swf.machine_nodes = nodes;
@@ -64,20 +70,25 @@ int run(const ScheduleOptions& o) {
         std::cerr << "note: " << trace.skipped_too_large << " job(s) need more than the " << nodes
                   << " nodes and were skipped\n";
       }
+      for (const std::int64_t user : trace.users) setup.accounts.push_back(Account{"user " + std::to_string(user), 1});
     } else {
-      for (BatchJob& job : parse_job_list(load_config(o.jobs, {}))) {
-        const int need = o.cores_per_node > 0 ? (job.nodes + o.cores_per_node - 1) / o.cores_per_node : job.nodes;
-        if (need > nodes) {
-          std::cerr << "note: job " << job.id << " needs " << need << " nodes of " << nodes << ": skipped\n";
+      const JobList list = parse_job_list(load_config(o.jobs, {}));
+      setup = resolve_queue_setup(queue_setup(list, nodes));
+      // A job no partition can run is skipped with its reason and counted, as a trace's are.
+      for (BatchJob job : list.jobs) {
+        if (o.cores_per_node > 0) job.nodes = (job.nodes + o.cores_per_node - 1) / o.cores_per_node;
+        std::string why = fit_to_nodes(job, machine);
+        if (why.empty()) why = job_refusal(job, setup);
+        if (!why.empty()) {
+          std::cerr << "note: job " << job.id << " " << why << ": skipped\n";
           ++skipped;
           continue;
         }
         if (o.max_jobs > 0 && static_cast<std::int64_t>(jobs.size()) == o.max_jobs) break;
-        job.nodes = need;
         jobs.push_back(job);
       }
     }
-    const std::vector<QueueRun> runs = simulate_batch_queue(jobs, nodes, *policy);
+    const std::vector<QueueRun> runs = simulate_batch_queue(jobs, setup, policy);
     const ScheduleSummary summary = summarize_schedule(runs, skipped, nodes);
     if (o.format == "json") {
       std::cout << schedule_to_json(runs, summary);
@@ -110,14 +121,14 @@ int run(const ScheduleOptions& o) {
 
 Action add_schedule_command(CLI::App& app) {
   auto o = std::make_shared<ScheduleOptions>();
-  CLI::App* cmd = app.add_subcommand("schedule", "Run a batch queue (FCFS, EASY or conservative backfilling) over jobs");
+  CLI::App* cmd = app.add_subcommand("schedule", "Run a batch queue (FCFS, EASY or conservative backfilling, multifactor priority) over jobs");
   cmd->add_option("jobs", o->jobs, "A job list (YAML, jobs: [...]) or an SWF trace (.swf)")->required()->check(CLI::ExistingFile);
   auto* cluster = cmd->add_option("--cluster", o->cluster, "A YAML file with a cluster: section (its node count)")
                       ->check(CLI::ExistingFile);
   auto* nodes = cmd->add_option("--nodes", o->nodes, "Nodes of the machine")->check(CLI::PositiveNumber);
   cluster->excludes(nodes);
   nodes->excludes(cluster);
-  cmd->add_option("--policy", o->policy, "fcfs, easy, conservative (priority to come)")
+  cmd->add_option("--policy", o->policy, "fcfs, easy, conservative or priority (multifactor, EASY backfill below it)")
       ->required()
       ->check(CLI::IsMember(kQueuePolicyNames.names()));
   cmd->add_option("--max-jobs", o->max_jobs, "Only the first N valid jobs")->check(CLI::PositiveNumber);

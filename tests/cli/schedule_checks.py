@@ -44,6 +44,20 @@ def check_schedule_trace():
     expect(again == easy, "the same inputs give the same schedule", proc)
 
 
+def check_schedule_gpus():
+    jobs = os.path.join(DATA, "schedule", "gpu-jobs.yaml")
+    cluster = os.path.join(DATA, "schedule", "cluster-4dgx.yaml")
+    doc, proc = schedule(jobs, "--cluster", cluster, "--policy", "fcfs")
+    by_id = {j["id"]: j for j in doc["jobs"]}
+    expect(by_id[1]["nodes"] == 2 and by_id[2]["nodes"] == 3, "12 and 24 GPUs take 2 and 3 nodes of 8 GPUs", proc)
+    expect(by_id[2]["start_s"] == 10, "the 3-node job waits for the 2-node one", proc)
+    expect(doc["summary"]["skipped"] == 1 and "job 4 asks for 8.796093022208 TB per node; a node has 2.199023255552 TB" in proc.stderr,
+           "a job asking for more memory than a node has is skipped with its reason", proc)
+    plain = hpcsim("schedule", jobs, "--nodes", "4", "--policy", "fcfs", "--no-db", "--format", "json")
+    expect(plain.returncode == 0 and "asks for GPUs; give the machine as a cluster" in plain.stderr,
+           "GPU requests need a cluster with GPUs", plain)
+
+
 def check_schedule_store():
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "s.db")
@@ -56,7 +70,18 @@ def check_schedule_store():
 def check_schedule_errors():
     expect_bad_input(hpcsim("schedule", JOBS, "--policy", "easy", "--no-db"), "--nodes N or --cluster FILE")
     expect_bad_input(hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "lottery", "--no-db"), "--policy")
-    expect_bad_input(hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "priority", "--no-db"), "not built yet")
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "partition.yaml")
+        with open(bad, "w") as f:
+            f.write("partitions: [{name: batch, nodes: 2}]\njobs:\n  - {submit: 0 s, nodes: 1, run: 1 s, partition: gpu}\n")
+        db = os.path.join(tmp, "s.db")
+        expect_bad_input(hpcsim("schedule", bad, "--nodes", "2", "--policy", "priority", "--db", db),
+                         "partition.yaml:3:", "unknown partition 'gpu'")
+        expect(not os.path.exists(db), "nothing stored for an unknown partition")
+        with open(bad, "w") as f:
+            f.write("partitions: [{name: batch, nodes: 3}]\njobs:\n  - {submit: 0 s, nodes: 1, run: 1 s}\n")
+        expect_bad_input(hpcsim("schedule", bad, "--nodes", "2", "--policy", "easy", "--no-db"),
+                         "partition.yaml:1:", "take 3 nodes; the machine has 2")
     short = os.path.join(DATA, "schedule", "short-line.swf")
     expect_bad_input(hpcsim("schedule", short, "--nodes", "4", "--policy", "easy", "--no-db"),
                      "short-line.swf:3:1:", "has 8")
@@ -70,4 +95,4 @@ def check_schedule_errors():
 
 
 run_check({"schedule_json": check_schedule_json, "schedule_trace": check_schedule_trace,
-           "schedule_store": check_schedule_store, "schedule_errors": check_schedule_errors})
+           "schedule_store": check_schedule_store, "schedule_gpus": check_schedule_gpus, "schedule_errors": check_schedule_errors})

@@ -11,49 +11,11 @@
 
 #include "configs/config_error.h"
 #include "workloads/scheduling/batch_queue.h"
+#include "batch_queue_checks.h"
 #include "workloads/scheduling/swf_trace.h"
 
 using namespace hpcsim;
-
-namespace {
-
-BatchJob job(std::int64_t id, double submit, int nodes, double run, double estimate) {
-  return BatchJob{id, submit, run, estimate, nodes};
-}
-
-// (start, end) per job, in queue order.
-std::vector<std::pair<double, double>> times(const std::vector<QueueRun>& runs) {
-  std::vector<std::pair<double, double>> out;
-  for (const QueueRun& r : runs) out.emplace_back(r.scheduled.start_s, r.scheduled.end_s);
-  return out;
-}
-
-using Times = std::vector<std::pair<double, double>>;
-
-// No node runs two jobs at once, nobody starts before its submit, every job runs its run time (or is
-// killed exactly at its estimate).
-void check_invariants(const std::vector<QueueRun>& runs, int nodes) {
-  std::map<int, std::vector<std::pair<double, double>>> by_node;
-  for (const QueueRun& r : runs) {
-    const ScheduledJob& s = r.scheduled;
-    REQUIRE(s.start_s >= s.job.submit_s);
-    REQUIRE(static_cast<int>(r.node_ids.size()) == s.job.nodes);
-    const double length = std::min(s.job.run_s, s.job.estimate_s);
-    REQUIRE(s.end_s == s.start_s + length);
-    REQUIRE(s.killed == (s.job.run_s > s.job.estimate_s));
-    for (const int n : r.node_ids) {
-      REQUIRE(n >= 0);
-      REQUIRE(n < nodes);
-      by_node[n].emplace_back(s.start_s, s.end_s);
-    }
-  }
-  for (auto& [node, intervals] : by_node) {
-    std::sort(intervals.begin(), intervals.end());
-    for (std::size_t i = 1; i < intervals.size(); ++i) REQUIRE(intervals[i].first >= intervals[i - 1].second);
-  }
-}
-
-}  // namespace
+using namespace hpcsim::test;
 
 TEST_CASE("FCFS and EASY schedule a small trace differently, as worked out by hand", "[scheduling]") {
   // 4 nodes. J1 (2 nodes, 10 s) starts at 0; J2 needs all 4 and waits for J1. J3 (1 node, 4 s) arrives at
@@ -101,12 +63,14 @@ TEST_CASE("Random traces keep the queue's invariants under FCFS and EASY", "[sch
   }
 }
 
-TEST_CASE("The KTH SP2 trace runs through FCFS, EASY and conservative backfilling on 100 nodes", "[scheduling][trace]") {
+TEST_CASE("The KTH SP2 trace runs through FCFS, EASY, conservative backfilling and priority on 100 nodes",
+          "[scheduling][trace]") {
   const SwfTrace trace = load_swf(HPCSIM_TEST_DATA_DIR "/traces/KTH-SP2-1996-2.1-cln-first5000.swf");
   CHECK(trace.max_procs == 100);
   CHECK(trace.jobs.size() + static_cast<std::size_t>(trace.skipped) == 5000);
   double fcfs_wait = 0, easy_wait = 0;
-  for (const QueuePolicy policy : {QueuePolicy::fcfs, QueuePolicy::easy, QueuePolicy::conservative}) {
+  for (const QueuePolicy policy :
+       {QueuePolicy::fcfs, QueuePolicy::easy, QueuePolicy::conservative, QueuePolicy::priority}) {
     const std::vector<QueueRun> runs = simulate_batch_queue(trace.jobs, 100, policy);
     check_invariants(runs, 100);
     double wait = 0;

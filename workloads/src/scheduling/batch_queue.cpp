@@ -1,43 +1,83 @@
 #include "workloads/scheduling/batch_queue.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <set>
 #include <stdexcept>
 #include <string>
 
-#include "sim-core/simulator.h"
+#include "workloads/scheduling/node_pool.h"
 
 namespace hpcsim {
 
-namespace {
-
-class BatchQueue {
+class BatchScheduler::Impl {
  public:
-  BatchQueue(const std::vector<BatchJob>& jobs, int nodes, QueuePolicy policy)
-      : jobs_(jobs), policy_(policy), free_count_(nodes), runs_(jobs.size()) {
-    for (int n = 0; n < nodes; ++n) free_.insert(n);
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      runs_[i].scheduled.job = jobs[i];
-      // Submits are scheduled in queue order, so jobs submitted at one instant join the queue in order.
-      sim_.schedule_at(Time::seconds(jobs[i].submit_s), [this, i] {
-        waiting_.push_back(i);
-        request_pass();
-      });
-    }
+  Impl(Simulator& sim, QueueSetup setup, QueuePolicy policy, RunTimeHook run_time)
+      : sim_(sim), setup_(resolve_queue_setup(std::move(setup))), policy_(policy), run_time_(std::move(run_time)) {
+    for (const Partition& p : setup_.partitions) parts_.emplace_back(NodePool(p.first_node, p.nodes, setup_.node_leaf));
+    usage_.assign(setup_.accounts.size(), 0.0);
+    running_nodes_.assign(setup_.accounts.size(), 0);
+    for (const QosLevel& q : setup_.qos) max_qos_priority_ = std::max(max_qos_priority_, q.priority);
+    for (const Account& a : setup_.accounts) total_shares_ += a.shares;
   }
 
-  std::vector<QueueRun> run() {
-    sim_.run();
-    return std::move(runs_);
+  std::string check(const BatchJob& job) const {
+    if (job.kind >= 0 && !run_time_) return "is a training job but the queue has no run-time model";
+    return job_refusal(job, setup_);
   }
+
+  std::size_t enqueue(const BatchJob& job) {
+    if (const std::string why = check(job); !why.empty()) {
+      throw std::invalid_argument("job " + std::to_string(job.id) + " " + why);
+    }
+    const std::size_t handle = runs_.size();
+    runs_.emplace_back();
+    runs_.back().scheduled.job = job;
+    PartitionState& p = parts_[static_cast<std::size_t>(job.partition)];
+    p.waiting.push_back(handle);
+    p.waiting_sizes.insert(job.nodes);
+    request_pass();
+    return handle;
+  }
+
+  std::size_t submit(BatchJob job) {
+    job.submit_s = now_s();
+    return enqueue(job);
+  }
+
+  void submit_at(const BatchJob& job) {
+    if (Time::seconds(job.submit_s) < sim_.now()) throw std::invalid_argument("job " + std::to_string(job.id) + " is submitted in the past");
+    // Checked now, so a bad job fails before the simulation runs.
+    if (const std::string why = check(job); !why.empty()) {
+      throw std::invalid_argument("job " + std::to_string(job.id) + " " + why);
+    }
+    // The job waits in a list until its submit event (an event's capture is small).
+    const std::size_t index = future_.size();
+    future_.push_back(job);
+    sim_.schedule_at(Time::seconds(job.submit_s), [this, index] { enqueue(future_[index]); });
+  }
+
+  std::string check_public(const BatchJob& job) const { return check(job); }
+
+  void on_end(std::function<void(std::size_t, const QueueRun&)> callback) { on_end_ = std::move(callback); }
+  const QueueRun& run(std::size_t handle) const { return runs_.at(handle); }
+  std::size_t submitted() const { return runs_.size(); }
+  std::vector<QueueRun> take_runs() { return std::move(runs_); }
 
  private:
-  struct Running {
-    std::size_t job;
-    double estimated_end_s;
+  struct PartitionState {
+    explicit PartitionState(NodePool nodes) : pool(std::move(nodes)) {}
+    NodePool pool;
+    std::list<std::size_t> waiting;                      // queue order
+    std::multiset<int> waiting_sizes;                    // nodes asked by the waiting jobs
+    std::set<std::pair<double, std::size_t>> running;    // (estimated end, handle)
+    std::vector<double> reserved_at;                     // conservative, per handle; -1: none
   };
+
+  double now_s() const { return sim_.now().to_seconds(); }
 
   // One pass per instant, after every end and submit of that instant (they were queued before it).
   void request_pass() {
@@ -45,48 +85,48 @@ class BatchQueue {
     pass_pending_ = true;
     sim_.schedule_in(Time::zero(), [this] {
       pass_pending_ = false;
-      pass();
+      if (policy_ == QueuePolicy::priority) accrue_usage();
+      for (std::size_t p = 0; p < parts_.size(); ++p) pass(p);
     });
   }
 
-  double now_s() const { return sim_.now().to_seconds(); }
-
-  void pass() {
+  void pass(std::size_t index) {
+    PartitionState& p = parts_[index];
+    if (p.waiting.empty()) return;
     if (policy_ == QueuePolicy::conservative) {
-      pass_conservative();
+      pass_conservative(p);
       return;
     }
-    while (!waiting_.empty() && jobs_[waiting_.front()].nodes <= free_count_) {
-      const std::size_t head = waiting_.front();
-      waiting_.pop_front();
-      start_job(head);
+    if (policy_ == QueuePolicy::priority) order_by_priority(p, setup_.partitions[index]);
+    while (!p.waiting.empty() && job(p.waiting.front()).nodes <= p.pool.free()) {
+      const std::size_t head = p.waiting.front();
+      p.waiting.pop_front();
+      start_job(p, head);
     }
-    if (waiting_.empty() || policy_ == QueuePolicy::fcfs) return;
-    // EASY: the blocked head's reservation, then one backfilling scan of the rest.
-    const BatchJob& head = jobs_[waiting_.front()];
-    std::vector<Running> by_end(running_.begin(), running_.end());
-    std::sort(by_end.begin(), by_end.end(), [](const Running& a, const Running& b) {
-      return a.estimated_end_s < b.estimated_end_s;
-    });
-    int available = free_count_;
+    if (p.waiting.empty() || policy_ == QueuePolicy::fcfs) return;
+    // EASY: the blocked head's reservation at the shadow time, counting every job that ends by then.
+    const std::size_t head = p.waiting.front();
+    int available = p.pool.free();
     double shadow_s = now_s();
-    for (const Running& r : by_end) {
-      available += jobs_[r.job].nodes;
-      shadow_s = r.estimated_end_s;
-      if (available >= head.nodes) break;
+    for (auto it = p.running.begin(); it != p.running.end(); ++it) {
+      if (available >= job(head).nodes && it->first > shadow_s) break;
+      available += job(it->second).nodes;
+      shadow_s = it->first;
     }
-    int spare = available - head.nodes;
-    if (!runs_[waiting_.front()].reservation_s) runs_[waiting_.front()].reservation_s = shadow_s;
+    int spare = available - job(head).nodes;
+    if (!runs_[head].reservation_s) runs_[head].reservation_s = shadow_s;
+    // Nothing can backfill when no waiting job fits the free nodes.
+    if (p.pool.free() == 0 || *p.waiting_sizes.begin() > p.pool.free()) return;
     const double now = now_s();
-    for (auto it = std::next(waiting_.begin()); it != waiting_.end();) {
-      const BatchJob& job = jobs_[*it];
-      if (job.nodes <= free_count_) {
-        const bool ends_in_time = now + job.estimate_s <= shadow_s;
-        if (ends_in_time || job.nodes <= spare) {
-          if (!ends_in_time) spare -= job.nodes;
-          const std::size_t index = *it;
-          it = waiting_.erase(it);
-          start_job(index);
+    for (auto it = std::next(p.waiting.begin()); it != p.waiting.end() && p.pool.free() > 0;) {
+      const BatchJob& j = job(*it);
+      if (j.nodes <= p.pool.free()) {
+        const bool ends_in_time = now + j.estimate_s <= shadow_s;
+        if (ends_in_time || j.nodes <= spare) {
+          if (!ends_in_time) spare -= j.nodes;
+          const std::size_t handle = *it;
+          it = p.waiting.erase(it);
+          start_job(p, handle);
           continue;
         }
       }
@@ -94,39 +134,78 @@ class BatchQueue {
     }
   }
 
+  // Multifactor priority (queue_setup.h), highest first; ties in queue order (the sort is stable).
+  void order_by_priority(PartitionState& p, const Partition& partition) {
+    const double now = now_s();
+    double total_usage = 0;
+    for (const double u : usage_) total_usage += u;
+    std::vector<double> fairshare(usage_.size(), 1.0);
+    for (std::size_t a = 0; a < usage_.size(); ++a) {
+      const double share = setup_.accounts[a].shares / total_shares_;
+      if (total_usage > 0 && share > 0) fairshare[a] = std::exp2(-(usage_[a] / total_usage) / share);
+      if (share <= 0) fairshare[a] = 0;
+    }
+    const PriorityWeights& w = setup_.weights;
+    auto priority = [&](std::size_t handle) {
+      const BatchJob& j = job(handle);
+      const double age = w.age_max_s > 0 ? std::min((now - j.submit_s) / w.age_max_s, 1.0) : 1.0;
+      const double qos = max_qos_priority_ > 0 ? setup_.qos[static_cast<std::size_t>(j.qos)].priority / max_qos_priority_ : 0;
+      return w.age * age + w.size * j.nodes / partition.nodes +
+             w.fairshare * fairshare[static_cast<std::size_t>(j.account)] + w.qos * qos + j.priority;
+    };
+    std::vector<std::pair<double, std::size_t>> keyed;
+    keyed.reserve(p.waiting.size());
+    for (const std::size_t h : p.waiting) keyed.emplace_back(priority(h), h);
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    auto it = p.waiting.begin();
+    for (const auto& k : keyed) *it++ = k.second;
+  }
+
+  // Usage decays continuously with the half-life; a running job adds its nodes' seconds as they pass:
+  // u(t + dt) = u(t) d + running nodes x (1 - d) h / ln 2 with d = 2^(-dt / h).
+  void accrue_usage() {
+    const double now = now_s();
+    const double dt = now - usage_as_of_;
+    if (dt <= 0) return;
+    const double h = setup_.weights.usage_half_life_s;
+    const double d = h > 0 ? std::exp2(-dt / h) : 1.0;
+    for (std::size_t a = 0; a < usage_.size(); ++a) {
+      const double added = h > 0 ? running_nodes_[a] * (1 - d) * h / std::log(2.0) : running_nodes_[a] * dt;
+      usage_[a] = usage_[a] * d + added;
+    }
+    usage_as_of_ = now;
+  }
+
   // Conservative backfilling: the free nodes over time hold the running jobs (until their estimated ends)
   // and every waiting job's reservation. In queue order each waiting job gives its reservation back and
   // takes the earliest fit, which is never later than the one it gave back (compression when jobs end
   // early); a job without one takes the earliest fit around the others'. Reservations at now start.
-  void pass_conservative() {
+  void pass_conservative(PartitionState& p) {
     const double now = now_s();
-    std::vector<std::pair<double, int>> profile{{now, free_count_}};  // (from time, free nodes) steps
-    std::vector<Running> by_end(running_.begin(), running_.end());
-    std::sort(by_end.begin(), by_end.end(), [](const Running& a, const Running& b) {
-      return a.estimated_end_s < b.estimated_end_s;
-    });
-    for (const Running& r : by_end) {
-      const int freed = profile.back().second + jobs_[r.job].nodes;
-      if (r.estimated_end_s <= profile.back().first) {
+    p.reserved_at.resize(runs_.size(), -1.0);
+    std::vector<std::pair<double, int>> profile{{now, p.pool.free()}};  // (from time, free nodes) steps
+    for (const auto& [estimated_end, handle] : p.running) {
+      const int freed = profile.back().second + job(handle).nodes;
+      if (estimated_end <= profile.back().first) {
         profile.back().second = freed;
       } else {
-        profile.emplace_back(r.estimated_end_s, freed);
+        profile.emplace_back(estimated_end, freed);
       }
     }
-    for (const std::size_t i : waiting_) {
-      if (reserved_at_[i] >= 0) reserve(profile, reserved_at_[i], reserved_at_[i] + jobs_[i].estimate_s, jobs_[i].nodes);
+    for (const std::size_t i : p.waiting) {
+      if (p.reserved_at[i] >= 0) reserve(profile, p.reserved_at[i], p.reserved_at[i] + job(i).estimate_s, job(i).nodes);
     }
-    for (auto it = waiting_.begin(); it != waiting_.end();) {
+    for (auto it = p.waiting.begin(); it != p.waiting.end();) {
       const std::size_t i = *it;
-      const BatchJob& job = jobs_[i];
-      if (reserved_at_[i] >= 0) reserve(profile, reserved_at_[i], reserved_at_[i] + job.estimate_s, -job.nodes);
-      const double start = earliest_fit(profile, job.nodes, job.estimate_s);
-      reserve(profile, start, start + job.estimate_s, job.nodes);
-      reserved_at_[i] = start;
+      const BatchJob& j = job(i);
+      if (p.reserved_at[i] >= 0) reserve(profile, p.reserved_at[i], p.reserved_at[i] + j.estimate_s, -j.nodes);
+      const double start = earliest_fit(profile, j.nodes, j.estimate_s);
+      reserve(profile, start, start + j.estimate_s, j.nodes);
+      p.reserved_at[i] = start;
       if (!runs_[i].reservation_s && start > now) runs_[i].reservation_s = start;
       if (start == now) {
-        it = waiting_.erase(it);
-        start_job(i);
+        it = p.waiting.erase(it);
+        start_job(p, i);
       } else {
         ++it;
       }
@@ -167,61 +246,93 @@ class BatchQueue {
     }
   }
 
-  void start_job(std::size_t i) {
-    const BatchJob& job = jobs_[i];
-    QueueRun& run = runs_[i];
-    for (int k = 0; k < job.nodes; ++k) {
-      run.node_ids.push_back(*free_.begin());
-      free_.erase(free_.begin());
-    }
-    free_count_ -= job.nodes;
+  const BatchJob& job(std::size_t handle) const { return runs_[handle].scheduled.job; }
+
+  void start_job(PartitionState& p, std::size_t handle) {
+    if (policy_ == QueuePolicy::priority) accrue_usage();
+    QueueRun& run = runs_[handle];
+    const BatchJob& j = run.scheduled.job;
+    p.waiting_sizes.erase(p.waiting_sizes.find(j.nodes));
+    run.node_ids = p.pool.take(j.nodes);
     const double now = now_s();
     run.scheduled.start_s = now;
-    run.scheduled.killed = job.run_s > job.estimate_s;
-    const double length = run.scheduled.killed ? job.estimate_s : job.run_s;
+    run.scheduled.run_s = j.kind >= 0 ? run_time_(j, run.node_ids) : j.run_s;
+    if (!(run.scheduled.run_s > 0)) {
+      throw std::logic_error("job " + std::to_string(j.id) + " got a run time of " + std::to_string(run.scheduled.run_s) + " s");
+    }
+    run.scheduled.killed = run.scheduled.run_s > j.estimate_s;
+    const double length = run.scheduled.killed ? j.estimate_s : run.scheduled.run_s;
     run.scheduled.end_s = now + length;
-    running_.push_back({i, now + job.estimate_s});
-    sim_.schedule_in(Time::seconds(length), [this, i] { end(i); });
+    p.running.emplace(now + j.estimate_s, handle);
+    running_nodes_[static_cast<std::size_t>(j.account)] += j.nodes;
+    sim_.schedule_in(Time::seconds(length), [this, handle] { end(handle); });
   }
 
-  void end(std::size_t i) {
-    for (const int n : runs_[i].node_ids) free_.insert(n);
-    free_count_ += jobs_[i].nodes;
-    running_.erase(std::find_if(running_.begin(), running_.end(), [i](const Running& r) { return r.job == i; }));
+  void end(std::size_t handle) {
+    if (policy_ == QueuePolicy::priority) accrue_usage();
+    QueueRun& run = runs_[handle];
+    const BatchJob& j = run.scheduled.job;
+    PartitionState& p = parts_[static_cast<std::size_t>(j.partition)];
+    p.pool.give_back(run.node_ids);
+    p.running.erase({run.scheduled.start_s + j.estimate_s, handle});
+    running_nodes_[static_cast<std::size_t>(j.account)] -= j.nodes;
     request_pass();
+    if (on_end_) on_end_(handle, run);
   }
 
-  const std::vector<BatchJob>& jobs_;
+  Simulator& sim_;
+  QueueSetup setup_;
   QueuePolicy policy_;
-  Simulator sim_;
-  std::set<int> free_;
-  int free_count_;
-  std::deque<std::size_t> waiting_;  // queue order
-  std::vector<Running> running_;
-  std::vector<QueueRun> runs_;
-  std::vector<double> reserved_at_ = std::vector<double>(runs_.size(), -1.0);  // conservative; -1: none
+  RunTimeHook run_time_;
+  std::vector<PartitionState> parts_;
+  std::vector<QueueRun> runs_;  // per handle
+  std::deque<BatchJob> future_;  // jobs submitted ahead of time (submit_at), in call order
+  std::function<void(std::size_t, const QueueRun&)> on_end_;
+  // Fair share: decayed node-seconds per account, as of usage_as_of_.
+  std::vector<double> usage_;
+  std::vector<int> running_nodes_;
+  double usage_as_of_ = 0;
+  double max_qos_priority_ = 0;
+  double total_shares_ = 0;
   bool pass_pending_ = false;
 };
 
-}  // namespace
+BatchScheduler::BatchScheduler(Simulator& sim, QueueSetup setup, QueuePolicy policy, RunTimeHook run_time)
+    : impl_(std::make_unique<Impl>(sim, std::move(setup), policy, std::move(run_time))) {}
+BatchScheduler::~BatchScheduler() = default;
+std::size_t BatchScheduler::submit(BatchJob job) { return impl_->submit(std::move(job)); }
+void BatchScheduler::submit_at(BatchJob job) { impl_->submit_at(job); }
+std::string BatchScheduler::check(const BatchJob& job) const { return impl_->check_public(job); }
+void BatchScheduler::on_end(std::function<void(std::size_t, const QueueRun&)> callback) {
+  impl_->on_end(std::move(callback));
+}
+const QueueRun& BatchScheduler::run(std::size_t handle) const { return impl_->run(handle); }
+std::size_t BatchScheduler::submitted() const { return impl_->submitted(); }
+std::vector<QueueRun> BatchScheduler::take_runs() { return impl_->take_runs(); }
 
-std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, int nodes, QueuePolicy policy) {
-  if (policy == QueuePolicy::priority) {
-    throw std::invalid_argument("queue policy " + std::string(kQueuePolicyNames.name(policy)) +
-                                " is not built yet (fcfs, easy and conservative are)");
-  }
-  if (nodes < 1) throw std::invalid_argument("a batch queue needs at least one node");
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (jobs[i].nodes < 1 || jobs[i].nodes > nodes) {
-      throw std::invalid_argument("job " + std::to_string(jobs[i].id) + " needs " + std::to_string(jobs[i].nodes) +
-                                  " nodes of the queue's " + std::to_string(nodes));
-    }
-    if (i > 0 && (jobs[i].submit_s < jobs[i - 1].submit_s ||
-                  (jobs[i].submit_s == jobs[i - 1].submit_s && jobs[i].id < jobs[i - 1].id))) {
+std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, const QueueSetup& setup,
+                                           QueuePolicy policy, RunTimeHook run_time) {
+  for (std::size_t i = 1; i < jobs.size(); ++i) {
+    if (jobs[i].submit_s < jobs[i - 1].submit_s ||
+        (jobs[i].submit_s == jobs[i - 1].submit_s && jobs[i].id < jobs[i - 1].id)) {
       throw std::invalid_argument("jobs must be in queue order (submit time, then id)");
     }
   }
-  return BatchQueue(jobs, nodes, policy).run();
+  Simulator sim;
+  BatchScheduler scheduler(sim, setup, policy, std::move(run_time));
+  for (const BatchJob& job : jobs) scheduler.submit_at(job);
+  sim.run();
+  return scheduler.take_runs();
+}
+
+std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, int nodes, QueuePolicy policy) {
+  QueueSetup setup;
+  setup.nodes = nodes;
+  // The accounts the jobs name (a trace's users), equal shares.
+  int accounts = 1;
+  for (const BatchJob& job : jobs) accounts = std::max(accounts, job.account + 1);
+  for (int a = 0; a < accounts; ++a) setup.accounts.push_back(Account{"account " + std::to_string(a), 1});
+  return simulate_batch_queue(jobs, setup, policy);
 }
 
 }  // namespace hpcsim

@@ -1,6 +1,7 @@
 #include "workloads/scheduling/job_list.h"
 
 #include <algorithm>
+#include <string>
 
 #include "configs/config_error.h"
 #include "configs/schema.h"
@@ -11,38 +12,164 @@ namespace hpcsim {
 namespace {
 
 const Schema& job_list_schema() {
+  static const Schema time = Schema::quantity(Dimension::time, "s");
   static const Schema schema = Schema::map({
+      optional("partitions", Schema::list(Schema::map({
+                                 required("name", Schema::string()),
+                                 required("nodes", Schema::integer().at_least(1)),
+                                 optional("max_time", time.positive()),
+                                 optional("max_nodes", Schema::integer().at_least(1)),
+                             })).non_empty()),
+      optional("qos", Schema::list(Schema::map({
+                          required("name", Schema::string()),
+                          optional("priority", Schema::number().at_least(0)),
+                      })).non_empty()),
+      optional("accounts", Schema::list(Schema::map({
+                               required("name", Schema::string()),
+                               optional("shares", Schema::number().positive()),
+                           })).non_empty()),
+      optional("priority", Schema::map({
+                               optional("age", Schema::number().at_least(0)),
+                               optional("age_max", time.positive()),
+                               optional("size", Schema::number().at_least(0)),
+                               optional("fairshare", Schema::number().at_least(0)),
+                               optional("qos", Schema::number().at_least(0)),
+                               optional("half_life", time.positive()),
+                           })),
       required("jobs", Schema::list(Schema::map({
                            optional("id", Schema::integer().at_least(0)),
-                           required("submit", Schema::quantity(Dimension::time, "s")),
-                           required("nodes", Schema::integer().at_least(1)),
-                           required("run", Schema::quantity(Dimension::time, "s").positive()),
-                           optional("estimate", Schema::quantity(Dimension::time, "s").positive()),
+                           required("submit", time),
+                           optional("nodes", Schema::integer().at_least(1)),
+                           optional("gpus", Schema::integer().at_least(1)),
+                           optional("memory", Schema::quantity(Dimension::bytes, "B").positive()),
+                           required("run", time.positive()),
+                           optional("time_limit", time.positive()),
+                           optional("partition", Schema::string()),
+                           optional("account", Schema::string()),
+                           optional("qos", Schema::string()),
+                           optional("priority", Schema::number()),
                        }))),
   });
   return schema;
 }
 
+// The index of `name` in a table, or a ConfigError at the value naming what the table holds.
+template <typename Row>
+int index_of(const std::vector<Row>& table, const ConfigNode& value, const std::string& what) {
+  const std::string name = value.as_string();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (table[i].name == name) return static_cast<int>(i);
+  }
+  std::string known;
+  for (const Row& row : table) known += (known.empty() ? "" : ", ") + row.name;
+  throw ConfigError(value.loc(), "unknown " + what + " '" + name + "' (known: " + known + ")");
+}
+
 }  // namespace
 
-std::vector<BatchJob> parse_job_list(const ConfigNode& root) {
+JobList parse_job_list(const ConfigNode& root) {
   job_list_schema().validate(root);
-  std::vector<BatchJob> jobs;
-  const std::vector<ConfigNode>& list = root.at("jobs").items();
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const ConfigNode& j = list[i];
+  JobList list;
+  if (const ConfigNode* partitions = root.find("partitions")) {
+    list.partitions_loc = partitions->loc();
+    int first = 0;
+    for (const ConfigNode& p : partitions->items()) {
+      Partition partition;
+      partition.name = p.get_string("name");
+      if (std::any_of(list.partitions.begin(), list.partitions.end(), [&](const Partition& q) { return q.name == partition.name; })) {
+        throw ConfigError(p.at("name").loc(), "partition '" + partition.name + "' is listed twice");
+      }
+      partition.first_node = first;
+      partition.nodes = static_cast<int>(p.get_int("nodes"));
+      if (p.has("max_time")) partition.max_time_s = p.get_quantity("max_time", Dimension::time, "s");
+      partition.max_nodes = static_cast<int>(p.get_int_or("max_nodes", 0));
+      first += partition.nodes;
+      list.partitions.push_back(partition);
+    }
+  }
+  if (const ConfigNode* qos = root.find("qos")) {
+    for (const ConfigNode& q : qos->items()) list.qos.push_back(QosLevel{q.get_string("name"), q.get_number_or("priority", 0)});
+  }
+  const bool accounts_given = root.has("accounts");
+  if (accounts_given) {
+    for (const ConfigNode& a : root.at("accounts").items()) list.accounts.push_back(Account{a.get_string("name"), a.get_number_or("shares", 1)});
+  }
+  if (const ConfigNode* w = root.find("priority")) {
+    PriorityWeights& weights = list.weights;
+    weights.age = w->get_number_or("age", weights.age);
+    weights.age_max_s = w->get_quantity_or("age_max", Dimension::time, weights.age_max_s, "s");
+    weights.size = w->get_number_or("size", weights.size);
+    weights.fairshare = w->get_number_or("fairshare", weights.fairshare);
+    weights.qos = w->get_number_or("qos", weights.qos);
+    weights.usage_half_life_s = w->get_quantity_or("half_life", Dimension::time, weights.usage_half_life_s, "s");
+  }
+  const std::vector<ConfigNode>& entries = root.at("jobs").items();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const ConfigNode& j = entries[i];
     BatchJob job;
     job.id = j.get_int_or("id", static_cast<std::int64_t>(i) + 1);
     job.submit_s = j.get_quantity("submit", Dimension::time, "s");
-    job.nodes = static_cast<int>(j.get_int("nodes"));
+    if (j.has("nodes") == j.has("gpus")) throw ConfigError(j.loc(), "a job asks for nodes or for gpus (one of them)");
+    job.nodes = static_cast<int>(j.get_int_or("nodes", 1));
+    job.gpus = static_cast<int>(j.get_int_or("gpus", 0));
+    job.memory_bytes = j.get_quantity_or("memory", Dimension::bytes, 0, "B");
     job.run_s = j.get_quantity("run", Dimension::time, "s");
-    job.estimate_s = j.has("estimate") ? j.get_quantity("estimate", Dimension::time, "s") : job.run_s;
-    jobs.push_back(job);
+    job.estimate_s = j.has("time_limit") ? j.get_quantity("time_limit", Dimension::time, "s") : job.run_s;
+    if (const ConfigNode* p = j.find("partition")) {
+      if (list.partitions.empty()) throw ConfigError(p->loc(), "unknown partition '" + p->as_string() + "': the list has no partitions table");
+      job.partition = index_of(list.partitions, *p, "partition");
+    }
+    // A job's account: as named, else the table's first, else "default".
+    const ConfigNode account = j.has("account") ? j.at("account")
+                               : ConfigNode::make_scalar(accounts_given ? list.accounts.front().name : "default", j.loc());
+    if (!accounts_given && std::none_of(list.accounts.begin(), list.accounts.end(),
+                                        [&](const Account& x) { return x.name == account.as_string(); })) {
+      list.accounts.push_back(Account{account.as_string(), 1});
+    }
+    job.account = index_of(list.accounts, account, "account");
+    if (const ConfigNode* q = j.find("qos")) {
+      if (list.qos.empty()) list.qos.push_back(QosLevel{});
+      job.qos = index_of(list.qos, *q, "QoS");
+    } else if (!list.qos.empty()) {
+      const auto normal = std::find_if(list.qos.begin(), list.qos.end(), [](const QosLevel& q) { return q.name == "normal"; });
+      job.qos = normal == list.qos.end() ? 0 : static_cast<int>(normal - list.qos.begin());
+    }
+    job.priority = j.get_number_or("priority", 0);
+    list.jobs.push_back(job);
   }
-  std::stable_sort(jobs.begin(), jobs.end(), [](const BatchJob& a, const BatchJob& b) {
+  std::stable_sort(list.jobs.begin(), list.jobs.end(), [](const BatchJob& a, const BatchJob& b) {
     return a.submit_s != b.submit_s ? a.submit_s < b.submit_s : a.id < b.id;
   });
-  return jobs;
+  return list;
+}
+
+std::string fit_to_nodes(BatchJob& job, const MachineNodes& machine) {
+  if (job.gpus > 0) {
+    if (machine.gpus_per_node <= 0) return "asks for GPUs; give the machine as a cluster with GPUs (--cluster)";
+    job.nodes = (job.gpus + machine.gpus_per_node - 1) / machine.gpus_per_node;
+  }
+  if (job.memory_bytes > 0 && machine.memory_bytes > 0 && job.memory_bytes > machine.memory_bytes) {
+    return "asks for " + format_quantity(job.memory_bytes, Dimension::bytes) + " per node; a node has " +
+           format_quantity(machine.memory_bytes, Dimension::bytes);
+  }
+  return {};
+}
+
+QueueSetup queue_setup(const JobList& list, int nodes, std::vector<int> node_leaf) {
+  QueueSetup setup;
+  setup.nodes = nodes;
+  setup.node_leaf = std::move(node_leaf);
+  setup.partitions = list.partitions;
+  int used = 0;
+  for (const Partition& p : list.partitions) used += p.nodes;
+  if (used > nodes) {
+    throw ConfigError(list.partitions_loc, "the partitions take " + std::to_string(used) + " nodes; the machine has " +
+                                               std::to_string(nodes));
+  }
+  setup.qos = list.qos;
+  setup.accounts = list.accounts;
+  setup.weights = list.weights;
+  return setup;
 }
 
 }  // namespace hpcsim

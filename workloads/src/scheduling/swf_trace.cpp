@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 #include "configs/config_error.h"
 
@@ -36,6 +37,7 @@ SwfTrace parse_swf(const std::string& text, const std::string& file, const SwfOp
     std::int64_t procs;
   };
   std::vector<Valid> valid;
+  std::unordered_map<std::int64_t, int> account_of;  // user id -> index in trace.users
   while (std::getline(lines, line)) {
     ++number;
     const std::size_t first = line.find_first_not_of(" \t\r");
@@ -75,6 +77,11 @@ SwfTrace parse_swf(const std::string& text, const std::string& file, const SwfOp
     job.submit_s = f[1];
     job.run_s = run;
     job.estimate_s = f[8] == -1 || f[8] < run ? run : f[8];
+    // Accounts in order of each user's first job line (the fair share of the priority policy).
+    const std::int64_t user = static_cast<std::int64_t>(f[11]);
+    const auto [known, added] = account_of.emplace(user, static_cast<int>(trace.users.size()));
+    if (added) trace.users.push_back(user);
+    job.account = known->second;
     valid.push_back({job, procs});
   }
   trace.max_procs = std::max<std::int64_t>(0, max_procs > 0 ? max_procs : max_nodes);

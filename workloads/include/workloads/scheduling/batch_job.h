@@ -11,6 +11,8 @@ struct BatchJob {
   double run_s = 0;       // how long it runs once started (a trace's recorded run time)
   double estimate_s = 0;  // the wall-time limit the user asked for; a job running longer is killed at it
   int nodes = 1;          // nodes it needs, all at once
+  int gpus = 0;              // > 0: asked as GPUs (nodes is then ceil(gpus / GPUs per node), see job_list.h)
+  double memory_bytes = 0;   // host memory per node it asks for (0: any)
   // Indices into the queue's tables (QueueSetup): its partition, account (fair share) and QoS.
   int partition = 0;
   int account = 0;

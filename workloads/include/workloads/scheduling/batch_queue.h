@@ -83,7 +83,7 @@ class BatchScheduler {
 // the setup can run (std::invalid_argument otherwise).
 std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, const QueueSetup& setup,
                                            QueuePolicy policy, RunTimeHook run_time = {});
-// One partition of `nodes` nodes under one switch.
+// One partition of `nodes` nodes under one switch; one account of equal shares per account index used.
 std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, int nodes, QueuePolicy policy);
 
 }  // namespace hpcsim

@@ -1,16 +1,50 @@
 #pragma once
-// Jobs from a YAML job list:
+// Jobs from a YAML job list, with the queue's tables:
+//   partitions:                 # optional; each takes the next `nodes` nodes from node 0 up
+//     - {name: batch, nodes: 24, max_time: 2 d, max_nodes: 16}
+//     - {name: debug, nodes: 8, max_time: 1 h}
+//   qos: [{name: normal, priority: 0}, {name: high, priority: 100}]      # optional
+//   accounts: [{name: physics, shares: 2}, {name: chemistry, shares: 1}] # optional
+//   priority: {age: 1000, age_max: 7 d, size: 1000, fairshare: 10000, qos: 1000, half_life: 7 d}
 //   jobs:
-//     - {id: 1, submit: 0 s, nodes: 2, run: 1 h, estimate: 2 h}   # id defaults to the position (from 1),
-//                                                                 # estimate to the run time
-// Returned in queue order (submit time, then id). Bad keys and values are ConfigErrors at their place.
+//     - {id: 1, submit: 0 s, nodes: 2, run: 1 h, time_limit: 2 h, partition: batch, account: physics,
+//        qos: high, priority: 0, memory: 64 GiB}
+//     - {id: 2, submit: 5 min, gpus: 12, run: 3 h}    # whole nodes: ceil(12 / GPUs per node) of them
+// id defaults to the position (from 1), time_limit to the run time (a job running past its limit is
+// killed at it), partition to the first, account to "default", qos to "normal" (or the first level).
+// Without an accounts table every account a job names has one share; with one, an unknown account is an
+// error, as an unknown partition or QoS always is. Jobs come back in queue order (submit time, then id).
+// Bad keys and values are ConfigErrors at their place.
+#include <string>
 #include <vector>
 
 #include "configs/config_node.h"
 #include "workloads/scheduling/batch_job.h"
+#include "workloads/scheduling/queue_setup.h"
 
 namespace hpcsim {
 
-std::vector<BatchJob> parse_job_list(const ConfigNode& root);
+struct JobList {
+  std::vector<BatchJob> jobs;
+  std::vector<Partition> partitions;  // first_node assigned in order; empty: one partition of the machine
+  SourceLoc partitions_loc;
+  std::vector<QosLevel> qos;
+  std::vector<Account> accounts;
+  PriorityWeights weights;
+};
+
+JobList parse_job_list(const ConfigNode& root);
+
+// What a node of the machine offers a job (0: unknown, not checked).
+struct MachineNodes {
+  int gpus_per_node = 0;
+  double memory_bytes = 0;
+};
+// Turns a request for GPUs into whole nodes; returns why the machine cannot run the job (GPUs without
+// a GPU machine, more memory per node than a node has), or empty.
+std::string fit_to_nodes(BatchJob& job, const MachineNodes& machine);
+// The queue for `nodes` nodes (leaf of each node, or empty) with the list's tables; a ConfigError at the
+// partitions when they need more nodes than there are.
+QueueSetup queue_setup(const JobList& list, int nodes, std::vector<int> node_leaf = {});
 
 }  // namespace hpcsim

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "workloads/scheduling/batch_job.h"
+
 namespace hpcsim {
 
 struct Partition {
@@ -47,5 +49,13 @@ struct QueueSetup {
   std::vector<Account> accounts;      // empty: one account "default"
   PriorityWeights weights;
 };
+
+// The setup with its defaults filled in (one partition of every node, one QoS, one account);
+// std::invalid_argument for no nodes, a leaf list of another length, partitions outside the nodes or
+// sharing nodes.
+QueueSetup resolve_queue_setup(QueueSetup setup);
+// Why a resolved setup can never run the job (unknown partition, account or QoS; more nodes or a longer
+// wall-time limit than its partition allows; no positive limit or run time), or empty when it can.
+std::string job_refusal(const BatchJob& job, const QueueSetup& setup);
 
 }  // namespace hpcsim

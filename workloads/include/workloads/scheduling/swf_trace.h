@@ -6,7 +6,7 @@
 // (requested) when field 5 is -1; run time = field 4; estimate = field 9 (requested time), raised to the run
 // time when it is -1 or smaller (a trace job is never killed). Jobs with run time <= 0, processors <= 0 or
 // more processors than the machine has are skipped and counted. Jobs are returned in queue order: submit
-// time (field 2), then job id (field 1).
+// time (field 2), then job id (field 1). Each user (field 12) is an account of the fair share.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,6 +20,8 @@ struct SwfTrace {
   std::int64_t skipped = 0;              // invalid or larger than the machine
   std::int64_t skipped_too_large = 0;    // of which: more processors than the machine
   std::int64_t max_procs = 0;            // the header's MaxProcs (or MaxNodes), 0 when absent
+  // User ids (field 12) in order of first appearance: a job's account indexes this (-1: unknown user).
+  std::vector<std::int64_t> users;
 };
 
 struct SwfOptions {
