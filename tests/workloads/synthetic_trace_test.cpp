@@ -37,9 +37,13 @@ TEST_CASE("synthetic_trace: one seed, one trace; another seed, another", "[sched
   options.jobs = 3;
   const std::vector<BatchJob> pinned = synthetic_trace(options);
   REQUIRE(pinned.size() == 3);
-  CHECK(pinned[0].submit_s == 0);
-  CHECK(pinned[0].id == 1);
-  CHECK(pinned[2].id == 3);
+  // (id, submit, nodes, run, estimate) of seed 1 with the default options.
+  const std::vector<std::vector<double>> expected = {{1, 0, 1, 277, 819}, {2, 16, 1, 1938, 3229}, {3, 23, 2, 895, 1730}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const BatchJob& j = pinned[i];
+    CHECK(std::vector<double>{static_cast<double>(j.id), j.submit_s, static_cast<double>(j.nodes), j.run_s, j.estimate_s} ==
+          expected[i]);
+  }
 }
 
 TEST_CASE("synthetic_trace: queue order, jobs that fit, estimates at least the run time", "[scheduling][synthetic]") {
