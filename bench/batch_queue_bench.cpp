@@ -11,9 +11,10 @@
 //
 // Usage: batch_queue_bench [--jobs N] [--nodes M] [--policy easy|conservative|fcfs|all] [--seed S]
 //                          [--load L] [--limit SECONDS] [--repeat K] [--kth FILE | --no-kth | --kth-only]
-//                          [--synthetic-only]
+//                          [--synthetic-only] [--gantt FILE]
 //   --policy all (default) runs easy then conservative on the synthetic trace; --limit stops a child that
-//   runs longer (reported as such; conservative may be far slower: give it a smaller --jobs).
+//   runs longer (reported as such; conservative may be far slower: give it a smaller --jobs). --gantt
+//   writes the KTH EASY schedule's Gantt chart (analysis/schedule_gantt.h; scripts/gantt_png.py draws it).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/schedule_gantt.h"
 #include "analysis/schedule_report.h"
 #include "workloads/scheduling/batch_queue.h"
 #include "workloads/scheduling/swf_trace.h"
@@ -78,6 +80,7 @@ struct Args {
   std::string kth = HPCSIM_SOURCE_DIR "/tests/data/traces/KTH-SP2-1996-2.1-cln-first5000.swf";
   bool synthetic = true;
   int repeat = 5;
+  std::string gantt;  // writes the KTH EASY schedule there (schedule_gantt_json)
 };
 
 void print_header() {
@@ -108,8 +111,11 @@ void synthetic_run(const Args& a, QueuePolicy policy) {
   const std::vector<QueueRun> runs = simulate_batch_queue(jobs, a.nodes, policy);
   const double wall = seconds_since(start);
   const long peak = status_kib("VmHWM");
-  std::fprintf(stderr, "  (%s: trace generated in %.3f s)\n", std::string(kQueuePolicyNames.name(policy)).c_str(),
-               generate_s);
+  double node_ids = 0;
+  for (const QueueRun& r : runs) node_ids += static_cast<double>(r.node_ids.size());
+  std::fprintf(stderr, "  (%s: trace generated in %.3f s; mean job %.1f nodes, so the schedule's node lists hold "
+               "%.0f MiB)\n", std::string(kQueuePolicyNames.name(policy)).c_str(), generate_s,
+               node_ids / static_cast<double>(runs.size()), node_ids * sizeof(int) / 1048576.0);
   print_row(std::string(kQueuePolicyNames.name(policy)).c_str(), a.jobs, a.nodes, wall, peak, before,
             summarize_schedule(runs, 0, a.nodes), digest(runs));
 }
@@ -159,13 +165,20 @@ void kth_runs(const Args& a) {
     std::printf("%13s mean_wait_s %.1f, p95_wait_s %.1f, mean_bounded_slowdown %.2f, utilization %.4f, "
                 "makespan_s %.0f\n", "", s.mean_wait_s, s.p95_wait_s, s.mean_bounded_slowdown, s.utilization,
                 s.makespan_s);
+    if (policy == QueuePolicy::easy && !a.gantt.empty()) {
+      const auto start = Clock::now();
+      const std::string json = schedule_gantt_json(runs, 100, {"KTH SP2, EASY, 100 nodes", 0, -1});
+      const double write_s = seconds_since(start);
+      std::ofstream(a.gantt, std::ios::binary) << json;
+      std::printf("%13s gantt: %s, %.1f MB in %.3f s\n", "", a.gantt.c_str(), json.size() / 1e6, write_s);
+    }
   }
 }
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "%s\nusage: batch_queue_bench [--jobs N] [--nodes M] [--policy easy|conservative|fcfs|all] "
-               "[--seed S] [--load L] [--limit SECONDS] [--repeat K] [--kth FILE | --no-kth | --kth-only] [--synthetic-only]\n",
+               "[--seed S] [--load L] [--limit SECONDS] [--repeat K] [--kth FILE | --no-kth | --kth-only] [--synthetic-only] [--gantt FILE]\n",
                why);
   std::exit(2);
 }
@@ -189,6 +202,7 @@ int main(int argc, char** argv) {
     else if (flag == "--limit") a.limit_s = static_cast<unsigned>(std::atoi(value()));
     else if (flag == "--repeat") a.repeat = std::max(1, std::atoi(value()));
     else if (flag == "--kth") a.kth = value();
+    else if (flag == "--gantt") a.gantt = value();
     else if (flag == "--no-kth") kth = false;
     else if (flag == "--kth-only") a.synthetic = false;
     else if (flag == "--synthetic-only") kth = false;
