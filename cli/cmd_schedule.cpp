@@ -17,7 +17,9 @@
 #include "workloads/scheduling/batch_queue.h"
 #include "workloads/scheduling/queue_setup.h"
 #include "workloads/scheduling/job_list.h"
+#include "workloads/scheduling/node_leaves.h"
 #include "workloads/scheduling/swf_trace.h"
+#include "workloads/scheduling/training_job_timer.h"
 
 namespace hpcsim::cli {
 
@@ -46,18 +48,21 @@ int run(const ScheduleOptions& o) {
     const QueuePolicy policy = *kQueuePolicyNames.parse(o.policy);
     int nodes = 0;
     MachineNodes machine;
+    std::optional<ClusterConfig> cluster;
+    const SpecCatalog catalog(config_root());
     if (o.nodes) {
       nodes = *o.nodes;
     } else {
-      const SpecCatalog catalog(config_root());
-      const ClusterConfig cluster = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog);
-      nodes = cluster.nodes;
-      machine = MachineNodes{cluster.gpus_per_node, cluster.node.host_memory_bytes};
+      cluster = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog);
+      nodes = cluster->nodes;
+      machine = MachineNodes{cluster->gpus_per_node, cluster->node.host_memory_bytes};
     }
     std::vector<BatchJob> jobs;
     std::int64_t skipped = 0;
     QueueSetup setup;
     setup.nodes = nodes;
+    if (cluster) setup.node_leaf = node_leaves(*cluster);
+    std::unique_ptr<TrainingJobTimer> timer;  // training jobs' run times on their nodes
     if (std::filesystem::path(o.jobs).extension() == ".swf") {
       SwfOptions swf;
       swf.machine_nodes = nodes;
@@ -73,10 +78,18 @@ int run(const ScheduleOptions& o) {
       for (const std::int64_t user : trace.users) setup.accounts.push_back(Account{"user " + std::to_string(user), 1});
     } else {
       const JobList list = parse_job_list(load_config(o.jobs, {}));
-      setup = resolve_queue_setup(queue_setup(list, nodes));
+      if (!list.training.empty()) {
+        if (!cluster) {
+          throw ConfigError(list.training.front().where,
+                            "training jobs run on a cluster: give it with --cluster FILE, not --nodes");
+        }
+        timer = std::make_unique<TrainingJobTimer>(*cluster, catalog, list.training);
+      }
+      setup = resolve_queue_setup(queue_setup(list, nodes, setup.node_leaf));
       // A job no partition can run is skipped with its reason and counted, as a trace's are.
       for (BatchJob job : list.jobs) {
-        if (o.cores_per_node > 0) job.nodes = (job.nodes + o.cores_per_node - 1) / o.cores_per_node;
+        if (o.cores_per_node > 0 && job.kind < 0) job.nodes = (job.nodes + o.cores_per_node - 1) / o.cores_per_node;
+        if (job.estimate_only) job.estimate_s = timer->estimate_s(job.kind);
         std::string why = fit_to_nodes(job, machine);
         if (why.empty()) why = job_refusal(job, setup);
         if (!why.empty()) {
@@ -88,7 +101,8 @@ int run(const ScheduleOptions& o) {
         jobs.push_back(job);
       }
     }
-    const std::vector<QueueRun> runs = simulate_batch_queue(jobs, setup, policy);
+    const std::vector<QueueRun> runs =
+        simulate_batch_queue(jobs, setup, policy, timer ? timer->hook() : RunTimeHook{});
     const ScheduleSummary summary = summarize_schedule(runs, skipped, nodes);
     if (o.format == "json") {
       std::cout << schedule_to_json(runs, summary);

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   add(add_occupancy_command);
   add(add_validate_command);
   add(add_schedule_command);
+  add(add_campaign_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -61,7 +61,10 @@ struct ResultsStore::Impl {
                          "VALUES(?1, ?2, ?3, ?4, ?5)"};
   Statement complete_point{conn,
                            "UPDATE study_points SET status = ?3, run_id = ?4 "
-                           "WHERE study_id = ?1 AND point_index = ?2"};
+                           "WHERE study_id = ?1 AND point_index = ?2 AND run_id IS NULL"};
+  Statement select_study{conn,
+                         "SELECT id FROM studies WHERE base_scenario_hash = ?1 AND parameters = ?2 "
+                         "ORDER BY id DESC LIMIT 1"};
   Statement select_studies{conn,
                            "SELECT id, name, base_scenario_hash, parameters, created_at FROM studies ORDER BY id"};
   Statement select_points{conn,
@@ -187,9 +190,40 @@ std::int64_t ResultsStore::record_study_point(std::int64_t study_id, std::size_t
     update.bind(4, run_id);
     update.step(context);
   }
-  if (sqlite3_changes(impl_->conn.db.get()) != 1) throw StoreError(impl_->conn.path, context + ": no such point");
+  if (sqlite3_changes(impl_->conn.db.get()) != 1) {
+    throw StoreError(impl_->conn.path, context + ": no such point, or it is stored already");
+  }
   tx.commit(context);
   return run_id;
+}
+
+void ResultsStore::link_study_point(std::int64_t study_id, std::size_t index, std::int64_t run_id, PointStatus status) {
+  const std::string context = "linking point " + std::to_string(index) + " of study " + std::to_string(study_id) +
+                              " to run " + std::to_string(run_id);
+  Transaction tx(impl_->conn, context);
+  Statement& update = impl_->complete_point;
+  {
+    ResetOnExit r(update);
+    update.bind(1, study_id);
+    update.bind(2, static_cast<std::int64_t>(index));
+    update.bind(3, to_string(status));
+    update.bind(4, run_id);
+    update.step(context);
+  }
+  if (sqlite3_changes(impl_->conn.db.get()) != 1) {
+    throw StoreError(impl_->conn.path, context + ": no such point, or it is stored already");
+  }
+  tx.commit(context);
+}
+
+std::optional<std::int64_t> ResultsStore::find_study(std::string_view base_scenario_hash,
+                                                     std::string_view parameters_json) const {
+  Statement& s = impl_->select_study;
+  ResetOnExit r(s);
+  s.bind(1, std::string(base_scenario_hash));
+  s.bind(2, std::string(parameters_json));
+  if (!s.step("finding a study")) return std::nullopt;
+  return s.int64(0);
 }
 
 std::vector<StoredRun> ResultsStore::runs() const {

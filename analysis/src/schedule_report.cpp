@@ -29,6 +29,7 @@ ScheduleSummary summarize_schedule(const std::vector<QueueRun>& runs, std::int64
     waits.push_back(j.wait_s());
     slowdown += std::max(1.0, (j.wait_s() + run) / std::max(run, kTau));
     busy += run * j.job.nodes;
+    for (const PreemptedRun& earlier : r.requeued_runs) busy += (earlier.end_s - earlier.start_s) * j.job.nodes;
     first_submit = std::min(first_submit, j.job.submit_s);
     last_end = std::max(last_end, j.end_s);
   }
@@ -62,7 +63,9 @@ std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSu
     out << (i == 0 ? "\n" : ",\n") << "    {\"id\": " << j.job.id << ", \"submit_s\": " << number(j.job.submit_s)
         << ", \"start_s\": " << number(j.start_s) << ", \"end_s\": " << number(j.end_s)
         << ", \"wait_s\": " << number(j.wait_s()) << ", \"nodes\": " << j.job.nodes
-        << ", \"killed\": " << (j.killed ? "true" : "false") << "}";
+        << ", \"killed\": " << (j.killed ? "true" : "false")
+        << ", \"preemptions\": " << runs[i].requeued_runs.size() + (runs[i].cancelled ? 1 : 0)
+        << ", \"cancelled\": " << (runs[i].cancelled ? "true" : "false") << "}";
   }
   out << (runs.empty() ? "]" : "\n  ]") << ",\n  \"summary\": {\"jobs\": " << s.jobs << ", \"skipped\": " << s.skipped
       << ", \"mean_wait_s\": " << number(s.mean_wait_s) << ", \"p95_wait_s\": " << number(s.p95_wait_s)
@@ -92,11 +95,12 @@ std::string schedule_to_table(const std::vector<QueueRun>& runs, const ScheduleS
 
 std::string schedule_to_csv(const std::vector<QueueRun>& runs) {
   std::ostringstream out;
-  out << "id,submit_s,start_s,end_s,wait_s,nodes,killed\n";
+  out << "id,submit_s,start_s,end_s,wait_s,nodes,killed,preemptions,cancelled\n";
   for (const QueueRun& r : runs) {
     const ScheduledJob& j = r.scheduled;
     out << j.job.id << "," << number(j.job.submit_s) << "," << number(j.start_s) << "," << number(j.end_s) << ","
-        << number(j.wait_s()) << "," << j.job.nodes << "," << (j.killed ? "true" : "false") << "\n";
+        << number(j.wait_s()) << "," << j.job.nodes << "," << (j.killed ? "true" : "false") << ","
+        << r.requeued_runs.size() + (r.cancelled ? 1 : 0) << "," << (r.cancelled ? "true" : "false") << "\n";
   }
   return out.str();
 }

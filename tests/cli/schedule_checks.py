@@ -20,7 +20,8 @@ def schedule(*args):
 def check_schedule_json():
     doc, proc = schedule(JOBS, "--nodes", "4", "--policy", "easy")
     for job in doc["jobs"]:
-        expect(set(job) == {"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed"}, "job keys", proc)
+        expect(set(job) == {"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed", "preemptions",
+                           "cancelled"}, "job keys", proc)
     expect(set(doc["summary"]) == {"jobs", "skipped", "mean_wait_s", "p95_wait_s", "mean_bounded_slowdown",
                                    "utilization", "makespan_s"}, "summary keys", proc)
     expect(doc["summary"]["jobs"] == 4 and doc["summary"]["skipped"] == 1, "job 5 needs 9 of 4 nodes: skipped", proc)
@@ -56,6 +57,34 @@ def check_schedule_gpus():
     plain = hpcsim("schedule", jobs, "--nodes", "4", "--policy", "fcfs", "--no-db", "--format", "json")
     expect(plain.returncode == 0 and "asks for GPUs; give the machine as a cluster" in plain.stderr,
            "GPU requests need a cluster with GPUs", plain)
+
+
+def check_schedule_preempt():
+    jobs = os.path.join(DATA, "schedule", "preempt.yaml")
+    doc, proc = schedule(jobs, "--nodes", "4", "--policy", "priority")
+    by_id = {j["id"]: j for j in doc["jobs"]}
+    expect(by_id[3]["start_s"] == 10 and by_id[2]["preemptions"] == 1 and by_id[2]["start_s"] == 30,
+           "the high-QoS job preempts the last started normal job, which runs again after it", proc)
+    expect(abs(doc["summary"]["utilization"] - (100 * 2 + 5 * 2 + 100 * 2 + 20 * 2) / (4 * 130)) < 1e-9,
+           "the preempted run counts as busy time", proc)
+    easy, proc = schedule(jobs, "--nodes", "4", "--policy", "easy")
+    expect(all(j["preemptions"] == 0 for j in easy["jobs"]), "only the priority policy preempts", proc)
+
+
+def check_schedule_training():
+    """The what-if example: the same training jobs on InfiniBand and on Ethernet (examples/scheduling)."""
+    example = os.path.join(SOURCE, "examples", "scheduling")
+    jobs = os.path.join(example, "jobs.yaml")
+    ib, proc = schedule(jobs, "--cluster", os.path.join(example, "cluster-ib.yaml"), "--policy", "easy")
+    eth, proc = schedule(jobs, "--cluster", os.path.join(example, "cluster-eth.yaml"), "--policy", "easy")
+    expect(ib["summary"]["jobs"] == eth["summary"]["jobs"] == 36, "every training job runs", proc)
+    runs = lambda doc: sum(j["end_s"] - j["start_s"] for j in doc["jobs"])
+    expect(runs(eth) > runs(ib), "Ethernet's training jobs run longer (the training model's prediction)", proc)
+    expect(eth["summary"]["mean_wait_s"] > ib["summary"]["mean_wait_s"] and
+           eth["summary"]["makespan_s"] > ib["summary"]["makespan_s"], "so the queue waits longer", proc)
+    expect(not any(j["killed"] for j in ib["jobs"] + eth["jobs"]), "limits of twice the IB time kill nobody", proc)
+    expect_bad_input(hpcsim("schedule", jobs, "--nodes", "32", "--policy", "easy", "--no-db"),
+                     "jobs.yaml:", "training jobs run on a cluster: give it with --cluster FILE")
 
 
 def check_schedule_store():
@@ -95,4 +124,5 @@ def check_schedule_errors():
 
 
 run_check({"schedule_json": check_schedule_json, "schedule_trace": check_schedule_trace,
-           "schedule_store": check_schedule_store, "schedule_gpus": check_schedule_gpus, "schedule_errors": check_schedule_errors})
+           "schedule_store": check_schedule_store, "schedule_gpus": check_schedule_gpus,
+           "schedule_preempt": check_schedule_preempt, "schedule_training": check_schedule_training, "schedule_errors": check_schedule_errors})

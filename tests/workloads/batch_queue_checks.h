@@ -35,8 +35,17 @@ inline void check_invariants(const std::vector<QueueRun>& runs, int nodes, const
     REQUIRE(static_cast<int>(r.node_ids.size()) == s.job.nodes);
     if (s.job.kind < 0) REQUIRE(s.run_s == s.job.run_s);
     const double length = std::min(s.run_s, s.job.estimate_s);
-    REQUIRE(s.end_s == s.start_s + length);
-    REQUIRE(s.killed == (s.run_s > s.job.estimate_s));
+    if (r.cancelled) {
+      REQUIRE(s.end_s < s.start_s + length);
+    } else {
+      REQUIRE(s.end_s == s.start_s + length);
+    }
+    for (const PreemptedRun& earlier : r.requeued_runs) {
+      REQUIRE(earlier.start_s >= s.job.submit_s);
+      REQUIRE(earlier.end_s <= s.start_s);
+      for (const int n : earlier.node_ids) by_node[n].emplace_back(earlier.start_s, earlier.end_s);
+    }
+    REQUIRE(s.killed == (!r.cancelled && s.run_s > s.job.estimate_s));
     for (const int n : r.node_ids) {
       REQUIRE(n >= 0);
       REQUIRE(n < nodes);

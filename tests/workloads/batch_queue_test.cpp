@@ -121,7 +121,6 @@ TEST_CASE("A malformed SWF line is an error naming file and line", "[scheduling]
   CHECK_THROWS_WITH(parse_swf("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 x 18\n", "bad.swf"),
                     Catch::Contains("bad.swf:1:") && Catch::Contains("field 17") && Catch::Contains("'x'"));
   CHECK_THROWS_AS(load_swf("/nonexistent/trace.swf"), ConfigError);
-  CHECK_THROWS_WITH(simulate_batch_queue({}, 4, QueuePolicy::priority), Catch::Contains("not built yet"));
 }
 
 TEST_CASE("Conservative backfilling protects every reservation, not only the head's", "[scheduling]") {

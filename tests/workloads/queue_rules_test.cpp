@@ -140,14 +140,16 @@ TEST_CASE("A driver submits jobs as others end, and training jobs get their run 
 TEST_CASE("Random traces with partitions, accounts, QoS and leaves keep the invariants under every policy",
           "[scheduling][priority][partitions]") {
   std::mt19937_64 rng(21);
+  int preempted = 0;
   for (int trace = 0; trace < 12; ++trace) {
     QueueSetup setup;
     setup.nodes = 24;
     for (int n = 0; n < 24; ++n) setup.node_leaf.push_back(n / 6);
     setup.partitions = {Partition{"a", 0, 8}, Partition{"b", 8, 16, 1e9, 12}};
     setup.accounts = {Account{"x", 1}, Account{"y", 3}, Account{"z", 1}};
-    setup.qos = {QosLevel{"normal", 0}, QosLevel{"high", 10}};
+    setup.qos = {QosLevel{"normal", 0, {}}, QosLevel{"high", 10, {0}}};
     setup.weights.usage_half_life_s = 500;
+    setup.preempt_mode = trace % 2 == 0 ? PreemptMode::requeue : PreemptMode::cancel;
     std::vector<BatchJob> jobs;
     double submit = 0;
     for (int i = 0; i < 200; ++i) {
@@ -171,7 +173,52 @@ TEST_CASE("Random traces with partitions, accounts, QoS and leaves keep the inva
       }
       for (const QueueRun& r : runs) {
         if (r.scheduled.killed) REQUIRE(r.scheduled.end_s == r.scheduled.start_s + r.scheduled.job.estimate_s);
+        preempted += static_cast<int>(r.requeued_runs.size()) + (r.cancelled ? 1 : 0);
+        if (policy != QueuePolicy::priority) REQUIRE((r.requeued_runs.empty() && !r.cancelled));
       }
     }
   }
+  CHECK(preempted > 0);  // preemption was exercised
+}
+
+TEST_CASE("Preemption: a high-QoS job stops the most recent low-QoS jobs it needs, which run again later",
+          "[scheduling][priority][preemption]") {
+  // 4 nodes. J1 (normal, 2 nodes) starts at 0, J2 (normal, 2 nodes) at 5. At 10 J3 (high, preempts normal,
+  // 2 nodes) arrives: the queue is full, so it stops J2 (started last) and runs 10-30. J2 goes back to the
+  // queue and runs again from the start when J3 ends: 30-130 (requeue); with cancel it ends at 10.
+  QueueSetup setup = two_accounts(4);
+  setup.qos[1].preempts = {0};
+  std::vector<BatchJob> jobs = {job(1, 0, 2, 100, 100), job(2, 5, 2, 100, 100), job(3, 10, 2, 20, 20)};
+  jobs[2].qos = 1;
+  std::vector<QueueRun> runs = simulate_batch_queue(jobs, setup, QueuePolicy::priority);
+  CHECK(times(runs) == Times{{0, 100}, {30, 130}, {10, 30}});
+  REQUIRE(runs[1].requeued_runs.size() == 1);
+  CHECK(runs[1].requeued_runs[0].start_s == 5);
+  CHECK(runs[1].requeued_runs[0].end_s == 10);
+  CHECK(runs[2].node_ids == runs[1].requeued_runs[0].node_ids);  // J3 took J2's nodes
+  setup.preempt_mode = PreemptMode::cancel;
+  runs = simulate_batch_queue(jobs, setup, QueuePolicy::priority);
+  CHECK(times(runs) == Times{{0, 100}, {5, 10}, {10, 30}});
+  CHECK(runs[1].cancelled);
+  // Without the right to preempt, J3 waits for J1.
+  setup.qos[1].preempts.clear();
+  CHECK(times(simulate_batch_queue(jobs, setup, QueuePolicy::priority)) == Times{{0, 100}, {5, 105}, {100, 120}});
+}
+
+TEST_CASE("A job without a wall-time limit is planned with its estimate and never killed", "[scheduling]") {
+  QueueSetup setup;
+  setup.nodes = 2;
+  RunTimeHook hook = [](const BatchJob&, const std::vector<int>&) { return 50.0; };
+  BatchJob planned = job(1, 0, 2, 0, 30);  // planned for 30 s, runs 50 s
+  planned.kind = 0;
+  planned.estimate_only = true;
+  BatchJob limited = planned;  // the same with a 30 s limit: killed at it
+  limited.id = 2;
+  limited.submit_s = 100;
+  limited.estimate_only = false;
+  const std::vector<QueueRun> runs = simulate_batch_queue({planned, limited}, setup, QueuePolicy::easy, hook);
+  CHECK(times(runs) == Times{{0, 50}, {100, 130}});
+  CHECK_FALSE(runs[0].scheduled.killed);
+  CHECK(runs[0].scheduled.job.estimate_s == 50);  // raised to the run time at start, as a trace's
+  CHECK(runs[1].scheduled.killed);
 }

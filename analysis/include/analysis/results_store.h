@@ -66,8 +66,14 @@ class ResultsStore {
   // Writes the study and all its points as pending in one transaction; returns the study id.
   std::int64_t record_study(const Study& study);
   // Writes the run of point `index` and sets the point's status (the run's) and run id, in one transaction:
-  // a point is stored as it completes, so a sweep cut short keeps every point it finished.
+  // a point is stored as it completes, so a sweep cut short keeps every point it finished. A point that
+  // already has its run is a StoreError (and nothing is written): no point is ever stored twice.
   std::int64_t record_study_point(std::int64_t study_id, std::size_t index, const RunRecord& run);
+  // Completes point `index` with a run already stored (the same resolved scenario run before).
+  void link_study_point(std::int64_t study_id, std::size_t index, std::int64_t run_id, PointStatus status);
+  // The latest study of this base scenario (content hash) and parameters (parameters_json): a sweep
+  // started again resumes it.
+  std::optional<std::int64_t> find_study(std::string_view base_scenario_hash, std::string_view parameters_json) const;
 
   std::vector<StoredRun> runs() const;                          // by id
   std::vector<Metric> metrics(std::int64_t run_id) const;       // in recorded order

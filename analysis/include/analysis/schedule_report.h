@@ -1,7 +1,8 @@
 #pragma once
 // What `hpcsim schedule` reports: every job's times and the queue's summary, on the trace's own clock.
 //   wait = start - submit; bounded slowdown = max(1, (wait + run) / max(run, 10 s)) (tau = 10 s);
-//   makespan = last end - first submit; utilization = busy node-seconds / (nodes x makespan);
+//   makespan = last end - first submit; utilization = busy node-seconds / (nodes x makespan), runs cut
+//   short by preemption included; a requeued job's times are those of its last run;
 //   p95 wait = the nearest-rank 95th percentile (the ceil(0.95 n)-th smallest wait).
 #include <cstdint>
 #include <string>
@@ -21,7 +22,8 @@ ScheduleSummary summarize_schedule(const std::vector<QueueRun>& runs, std::int64
 // The summary as metrics (store and show), named as the JSON summary's keys.
 std::vector<Metric> schedule_metrics(const ScheduleSummary& summary);
 
-// JSON (a contract): {"jobs": [{"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed"}...],
+// JSON (a contract): {"jobs": [{"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed",
+// "preemptions", "cancelled"}...],
 // "summary": {"jobs", "skipped", "mean_wait_s", "p95_wait_s", "mean_bounded_slowdown", "utilization",
 // "makespan_s"}}.
 std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSummary& summary);

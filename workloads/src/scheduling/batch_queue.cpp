@@ -106,11 +106,13 @@ class BatchScheduler::Impl {
       return;
     }
     if (policy_ == QueuePolicy::priority) order_by_priority(p, setup_.partitions[index]);
-    while (!p.waiting.empty() && job(p.waiting.front()).nodes <= p.pool.free()) {
-      const std::size_t head = p.waiting.front();
-      p.waiting.pop_front();
-      start_job(p, head);
-    }
+    do {
+      while (!p.waiting.empty() && job(p.waiting.front()).nodes <= p.pool.free()) {
+        const std::size_t head = p.waiting.front();
+        p.waiting.pop_front();
+        start_job(p, head);
+      }
+    } while (!p.waiting.empty() && policy_ == QueuePolicy::priority && preempt_for(p, p.waiting.front()));
     if (p.waiting.empty() || policy_ == QueuePolicy::fcfs) return;
     // EASY: the blocked head's reservation at the shadow time, counting every job that ends by then.
     const std::size_t head = p.waiting.front();
@@ -140,6 +142,50 @@ class BatchScheduler::Impl {
       }
       ++it;
     }
+  }
+
+  // Stops just enough running jobs of the QoS levels the head preempts, most recently started first (the
+  // least work lost), for the head to start now; false (nothing stopped) when they cannot make room.
+  bool preempt_for(PartitionState& p, std::size_t head) {
+    const std::vector<int>& preempts = setup_.qos[static_cast<std::size_t>(job(head).qos)].preempts;
+    if (preempts.empty()) return false;
+    std::vector<std::size_t> candidates;
+    for (const auto& [estimated_end, handle] : p.running) {
+      if (std::find(preempts.begin(), preempts.end(), job(handle).qos) != preempts.end()) candidates.push_back(handle);
+    }
+    std::sort(candidates.begin(), candidates.end(), [this](std::size_t a, std::size_t b) {
+      const double sa = runs_[a].scheduled.start_s, sb = runs_[b].scheduled.start_s;
+      return sa != sb ? sa > sb : a > b;
+    });
+    int room = p.pool.free();
+    std::size_t needed = 0;
+    while (room < job(head).nodes && needed < candidates.size()) room += job(candidates[needed++]).nodes;
+    if (room < job(head).nodes) return false;
+    for (std::size_t k = 0; k < needed; ++k) stop(p, candidates[k]);
+    return true;
+  }
+
+  void stop(PartitionState& p, std::size_t handle) {
+    if (policy_ == QueuePolicy::priority) accrue_usage();
+    QueueRun& run = runs_[handle];
+    const BatchJob& j = run.scheduled.job;
+    sim_.cancel(end_events_[handle]);
+    p.pool.give_back(run.node_ids);
+    p.running.erase({run.scheduled.start_s + j.estimate_s, handle});
+    running_nodes_[static_cast<std::size_t>(j.account)] -= j.nodes;
+    const double now = now_s();
+    if (setup_.preempt_mode == PreemptMode::cancel) {
+      run.cancelled = true;
+      run.scheduled.end_s = now;
+      run.scheduled.killed = false;
+      if (on_end_) on_end_(handle, run);
+      return;
+    }
+    run.requeued_runs.push_back(PreemptedRun{run.scheduled.start_s, now, std::move(run.node_ids)});
+    run.node_ids.clear();
+    // Back in the queue; the priority order of the next pass places it.
+    p.waiting.push_back(handle);
+    p.waiting_sizes.insert(j.nodes);
   }
 
   // Multifactor priority (queue_setup.h), highest first; ties in queue order (the sort is stable).
@@ -305,7 +351,7 @@ class BatchScheduler::Impl {
   void start_job(PartitionState& p, std::size_t handle) {
     if (policy_ == QueuePolicy::priority) accrue_usage();
     QueueRun& run = runs_[handle];
-    const BatchJob& j = run.scheduled.job;
+    BatchJob& j = run.scheduled.job;
     p.waiting_sizes.erase(p.waiting_sizes.find(j.nodes));
     run.node_ids = p.pool.take(j.nodes);
     const double now = now_s();
@@ -314,12 +360,14 @@ class BatchScheduler::Impl {
     if (!(run.scheduled.run_s > 0)) {
       throw std::logic_error("job " + std::to_string(j.id) + " got a run time of " + std::to_string(run.scheduled.run_s) + " s");
     }
+    if (j.estimate_only) j.estimate_s = std::max(j.estimate_s, run.scheduled.run_s);
     run.scheduled.killed = run.scheduled.run_s > j.estimate_s;
     const double length = run.scheduled.killed ? j.estimate_s : run.scheduled.run_s;
     run.scheduled.end_s = now + length;
     p.running.emplace(now + j.estimate_s, handle);
     running_nodes_[static_cast<std::size_t>(j.account)] += j.nodes;
-    sim_.schedule_in(Time::seconds(length), [this, handle] { end(handle); });
+    end_events_.resize(runs_.size());
+    end_events_[handle] = sim_.schedule_in(Time::seconds(length), [this, handle] { end(handle); });
   }
 
   void end(std::size_t handle) {
@@ -345,6 +393,7 @@ class BatchScheduler::Impl {
   RunTimeHook run_time_;
   std::vector<PartitionState> parts_;
   std::vector<QueueRun> runs_;  // per handle
+  std::vector<EventId> end_events_;  // per handle: its end while it runs
   std::deque<BatchJob> future_;  // jobs submitted ahead of time (submit_at), in call order
   std::function<void(std::size_t, const QueueRun&)> on_end_;
   // Fair share: decayed node-seconds per account, as of usage_as_of_.

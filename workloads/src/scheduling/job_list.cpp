@@ -6,6 +6,7 @@
 #include "configs/config_error.h"
 #include "configs/schema.h"
 #include "configs/units.h"
+#include "workloads/scheduling/training_job.h"
 
 namespace hpcsim {
 
@@ -23,7 +24,9 @@ const Schema& job_list_schema() {
       optional("qos", Schema::list(Schema::map({
                           required("name", Schema::string()),
                           optional("priority", Schema::number().at_least(0)),
+                          optional("preempt", Schema::list(Schema::string())),
                       })).non_empty()),
+      optional("preempt_mode", Schema::one_of({"requeue", "cancel"})),
       optional("accounts", Schema::list(Schema::map({
                                required("name", Schema::string()),
                                optional("shares", Schema::number().positive()),
@@ -42,7 +45,8 @@ const Schema& job_list_schema() {
                            optional("nodes", Schema::integer().at_least(1)),
                            optional("gpus", Schema::integer().at_least(1)),
                            optional("memory", Schema::quantity(Dimension::bytes, "B").positive()),
-                           required("run", time.positive()),
+                           optional("run", time.positive()),
+                           optional("training", training_job_schema()),
                            optional("time_limit", time.positive()),
                            optional("partition", Schema::string()),
                            optional("account", Schema::string()),
@@ -88,8 +92,14 @@ JobList parse_job_list(const ConfigNode& root) {
     }
   }
   if (const ConfigNode* qos = root.find("qos")) {
-    for (const ConfigNode& q : qos->items()) list.qos.push_back(QosLevel{q.get_string("name"), q.get_number_or("priority", 0)});
+    for (const ConfigNode& q : qos->items()) list.qos.push_back(QosLevel{q.get_string("name"), q.get_number_or("priority", 0), {}});
+    for (std::size_t i = 0; i < list.qos.size(); ++i) {
+      if (const ConfigNode* preempt = qos->items()[i].find("preempt")) {
+        for (const ConfigNode& name : preempt->items()) list.qos[i].preempts.push_back(index_of(list.qos, name, "QoS"));
+      }
+    }
   }
+  if (root.get_string_or("preempt_mode", "requeue") == "cancel") list.preempt_mode = PreemptMode::cancel;
   const bool accounts_given = root.has("accounts");
   if (accounts_given) {
     for (const ConfigNode& a : root.at("accounts").items()) list.accounts.push_back(Account{a.get_string("name"), a.get_number_or("shares", 1)});
@@ -113,8 +123,18 @@ JobList parse_job_list(const ConfigNode& root) {
     job.nodes = static_cast<int>(j.get_int_or("nodes", 1));
     job.gpus = static_cast<int>(j.get_int_or("gpus", 0));
     job.memory_bytes = j.get_quantity_or("memory", Dimension::bytes, 0, "B");
-    job.run_s = j.get_quantity("run", Dimension::time, "s");
+    if (j.has("run") == j.has("training")) {
+      throw ConfigError(j.loc(), "a job gives its run time (run) or what it trains (training), one of them");
+    }
+    if (j.has("training")) {
+      if (j.has("gpus")) throw ConfigError(j.at("gpus").loc(), "a training job asks for nodes (its GPUs follow the cluster)");
+      job.kind = static_cast<int>(list.training.size());
+      list.training.push_back(parse_training_job(j.at("training"), job.nodes));
+    } else {
+      job.run_s = j.get_quantity("run", Dimension::time, "s");
+    }
     job.estimate_s = j.has("time_limit") ? j.get_quantity("time_limit", Dimension::time, "s") : job.run_s;
+    job.estimate_only = !j.has("time_limit") && job.kind >= 0;
     if (const ConfigNode* p = j.find("partition")) {
       if (list.partitions.empty()) throw ConfigError(p->loc(), "unknown partition '" + p->as_string() + "': the list has no partitions table");
       job.partition = index_of(list.partitions, *p, "partition");
@@ -169,6 +189,7 @@ QueueSetup queue_setup(const JobList& list, int nodes, std::vector<int> node_lea
   setup.qos = list.qos;
   setup.accounts = list.accounts;
   setup.weights = list.weights;
+  setup.preempt_mode = list.preempt_mode;
   return setup;
 }
 

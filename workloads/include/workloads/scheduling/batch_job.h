@@ -21,6 +21,9 @@ struct BatchJob {
   // >= 0: a job whose run time the driver's RunTime hook predicts on the nodes it gets (a training job,
   // index into the driver's own table); run_s is then ignored.
   int kind = -1;
+  // No wall-time limit was given: estimate_s is only the plan, raised to the run time when the job starts
+  // (as a trace's estimate is), so the job is never killed.
+  bool estimate_only = false;
 };
 
 struct ScheduledJob {

@@ -16,6 +16,9 @@
 // order, a reservation at the earliest time its nodes stay free for its whole estimate, given the running
 // jobs' estimated ends and the reservations before it, and starts the jobs whose reservation is now; the
 // reservations are rebuilt at every pass, so a job ending early only moves them earlier.
+// Preemption (priority policy only): a blocked head whose QoS preempts others stops just enough running
+// jobs of those levels in its partition, most recently started first, to start now; stopped jobs go back
+// to the queue to run again from the start (requeue) or end there (cancel).
 // Nodes: a job that fits under one leaf switch goes under the fullest leaf that holds it (best fit), a
 // larger one takes the leaves with the most free nodes first; within a leaf, lowest-numbered nodes first.
 #include <cstddef>
@@ -38,12 +41,20 @@ inline constexpr EnumNames<QueuePolicy, 4> kQueuePolicyNames{{{{QueuePolicy::fcf
                                                                {QueuePolicy::conservative, "conservative"},
                                                                {QueuePolicy::priority, "priority"}}}};
 
+// A run of a job cut short by preemption.
+struct PreemptedRun {
+  double start_s = 0, end_s = 0;
+  std::vector<int> node_ids;
+};
+
 struct QueueRun {
-  ScheduledJob scheduled;
+  ScheduledJob scheduled;     // its last run (a cancelled job: the run preemption ended)
   std::vector<int> node_ids;  // the nodes it ran on
   // The first reservation the job got (EASY: as the blocked head; conservative: at its first pass); unset
   // when it started without one. A job never starts after it while jobs end by their estimates.
   std::optional<double> reservation_s;
+  std::vector<PreemptedRun> requeued_runs;  // earlier runs stopped by preemption (requeue mode)
+  bool cancelled = false;                   // stopped by preemption for good (cancel mode)
 };
 
 // A job's run time on the nodes it got (a training job's prediction on its placement).

@@ -21,7 +21,14 @@ struct Partition {
 struct QosLevel {
   std::string name = "normal";
   double priority = 0;  // normalized by the largest QoS priority in the priority's QoS factor
+  // Under the priority policy, a job of this QoS that cannot start may stop running jobs of these levels
+  // (indices into the QoS table), as SLURM's preempt/qos does.
+  std::vector<int> preempts;
 };
+
+// What happens to a preempted job: back to the queue to run again from the start (SLURM's REQUEUE), or
+// ended for good (CANCEL).
+enum class PreemptMode { requeue, cancel };
 
 struct Account {
   std::string name = "default";
@@ -48,6 +55,7 @@ struct QueueSetup {
   std::vector<QosLevel> qos;          // empty: one level "normal"
   std::vector<Account> accounts;      // empty: one account "default"
   PriorityWeights weights;
+  PreemptMode preempt_mode = PreemptMode::requeue;
 };
 
 // The setup with its defaults filled in (one partition of every node, one QoS, one account);
