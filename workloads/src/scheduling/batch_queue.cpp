@@ -83,6 +83,14 @@ class BatchScheduler::Impl {
     std::vector<double> reserved_at;
     std::vector<std::uint64_t> fit_at_frees;
     std::uint64_t frees = 0;
+    // Jobs that started since the last pass with an estimate raised to their run time (estimate_only):
+    // (old estimated end, new one, nodes). The next pass takes the extra time off the profile and re-fits
+    // every reservation in full, as a rebuilt profile would.
+    struct Grown {
+      double from, until;
+      int nodes;
+    };
+    std::vector<Grown> grown;
   };
 
   double now_s() const { return sim_.now().to_seconds(); }
@@ -238,7 +246,8 @@ class BatchScheduler::Impl {
   // starts keeps its reservation's nodes until its estimated end; one ending early hands back the rest, in
   // end()); a job with a reservation looks for an earlier fit only when capacity came back since its last
   // fit (otherwise its fit cannot have changed), and only before its reservation, counting its own nodes
-  // as free instead of taking them off and putting them back.
+  // as free instead of taking them off and putting them back. After a job started with its estimate
+  // raised to its run time (estimate_only), every reservation is re-fitted in full (it may move later).
   void pass_conservative(PartitionState& p) {
     const double now = now_s();
     p.reserved_at.resize(runs_.size(), -1.0);
@@ -254,6 +263,9 @@ class BatchScheduler::Impl {
       profile.erase(profile.begin(), std::prev(after));
       profile.front() = {now, free_now};
     }
+    const bool refit_all = !p.grown.empty();
+    for (const PartitionState::Grown& g : p.grown) reserve(profile, g.from, g.until, g.nodes);
+    p.grown.clear();
     for (auto it = p.waiting.begin(); it != p.waiting.end();) {
       const std::size_t i = *it;
       const BatchJob& j = job(i);
@@ -261,7 +273,7 @@ class BatchScheduler::Impl {
       if (start < 0) {
         start = earliest_fit(profile, j.nodes, j.estimate_s, std::numeric_limits<double>::infinity(), 0, 0, 0);
         reserve(profile, start, start + j.estimate_s, j.nodes);
-      } else if (start < now) {  // not expected (a reservation starts at a pass), but kept exact
+      } else if (refit_all || start < now) {  // a running job's estimate grew; (start < now: not expected)
         reserve(profile, start, start + j.estimate_s, -j.nodes);
         start = earliest_fit(profile, j.nodes, j.estimate_s, std::numeric_limits<double>::infinity(), 0, 0, 0);
         reserve(profile, start, start + j.estimate_s, j.nodes);
@@ -360,7 +372,11 @@ class BatchScheduler::Impl {
     if (!(run.scheduled.run_s > 0)) {
       throw std::logic_error("job " + std::to_string(j.id) + " got a run time of " + std::to_string(run.scheduled.run_s) + " s");
     }
+    const double planned_s = j.estimate_s;
     if (j.estimate_only) j.estimate_s = std::max(j.estimate_s, run.scheduled.run_s);
+    if (policy_ == QueuePolicy::conservative && j.estimate_s > planned_s) {
+      p.grown.push_back({now + planned_s, now + j.estimate_s, j.nodes});
+    }
     run.scheduled.killed = run.scheduled.run_s > j.estimate_s;
     const double length = run.scheduled.killed ? j.estimate_s : run.scheduled.run_s;
     run.scheduled.end_s = now + length;
