@@ -5,7 +5,8 @@
 // Each synthetic run is a fresh child process (fork), so its peak RSS (VmHWM) is its own: the trace, the
 // queue and the schedule it returns. The trace is generated inside the child and timed apart from the
 // queue; "rss_before" is the child's resident set just before the queue starts (the trace and the
-// binary). The KTH runs repeat `--repeat` times (default 5) and report the median wall time.
+// binary). The KTH runs repeat `--repeat` times (default 5) and report the median wall time. cpu_s is the
+// process's CPU time over the same span (user + system): on a shared machine it moves less than wall_s.
 // A schedule digest (FNV-1a over every job's start time and nodes) tells equal schedules apart from
 // different ones: a faster queue must print the same digest.
 //
@@ -43,6 +44,14 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// This process's CPU time (user + system): on a shared machine it moves less than the wall time.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return s(usage.ru_utime) + s(usage.ru_stime);
 }
 
 // A field of /proc/self/status in KiB (VmHWM: peak resident set; VmRSS: now).
@@ -84,14 +93,14 @@ struct Args {
 };
 
 void print_header() {
-  std::printf("%-13s %9s %8s %9s %12s %12s %12s %12s %7s  %s\n", "policy", "jobs", "nodes", "wall_s", "jobs_per_s",
-              "peak_rss_MiB", "rss_before", "mean_wait_s", "util", "digest");
+  std::printf("%-13s %9s %8s %9s %8s %12s %12s %12s %12s %7s  %s\n", "policy", "jobs", "nodes", "wall_s", "cpu_s",
+              "jobs_per_s", "peak_rss_MiB", "rss_before", "mean_wait_s", "util", "digest");
 }
 
-void print_row(const char* policy, std::int64_t jobs, int nodes, double wall_s, long peak_kib, long before_kib,
-               const ScheduleSummary& s, std::uint64_t d) {
-  std::printf("%-13s %9lld %8d %9.3f %12.0f %12.1f %12.1f %12.1f %7.4f  %016llx\n", policy,
-              static_cast<long long>(jobs), nodes, wall_s, static_cast<double>(jobs) / wall_s, peak_kib / 1024.0,
+void print_row(const char* policy, std::int64_t jobs, int nodes, double wall_s, double cpu_s, long peak_kib,
+               long before_kib, const ScheduleSummary& s, std::uint64_t d) {
+  std::printf("%-13s %9lld %8d %9.3f %8.3f %12.0f %12.1f %12.1f %12.1f %7.4f  %016llx\n", policy,
+              static_cast<long long>(jobs), nodes, wall_s, cpu_s, static_cast<double>(jobs) / wall_s, peak_kib / 1024.0,
               before_kib / 1024.0, s.mean_wait_s, s.utilization, static_cast<unsigned long long>(d));
   std::fflush(stdout);
 }
@@ -108,15 +117,17 @@ void synthetic_run(const Args& a, QueuePolicy policy) {
   const double generate_s = seconds_since(generated);
   const long before = status_kib("VmRSS");
   const auto start = Clock::now();
+  const double cpu_start = cpu_seconds();
   const std::vector<QueueRun> runs = simulate_batch_queue(jobs, a.nodes, policy);
   const double wall = seconds_since(start);
+  const double cpu = cpu_seconds() - cpu_start;
   const long peak = status_kib("VmHWM");
   double node_ids = 0;
   for (const QueueRun& r : runs) node_ids += static_cast<double>(r.node_ids.size());
   std::fprintf(stderr, "  (%s: trace generated in %.3f s; mean job %.1f nodes, so the schedule's node lists hold "
                "%.0f MiB)\n", std::string(kQueuePolicyNames.name(policy)).c_str(), generate_s,
                node_ids / static_cast<double>(runs.size()), node_ids * sizeof(int) / 1048576.0);
-  print_row(std::string(kQueuePolicyNames.name(policy)).c_str(), a.jobs, a.nodes, wall, peak, before,
+  print_row(std::string(kQueuePolicyNames.name(policy)).c_str(), a.jobs, a.nodes, wall, cpu, peak, before,
             summarize_schedule(runs, 0, a.nodes), digest(runs));
 }
 
@@ -151,17 +162,20 @@ void kth_runs(const Args& a) {
               trace.jobs.size(), static_cast<long long>(trace.skipped), a.repeat);
   print_header();
   for (const QueuePolicy policy : {QueuePolicy::fcfs, QueuePolicy::easy, QueuePolicy::conservative}) {
-    std::vector<double> walls;
+    std::vector<double> walls, cpus;
     std::vector<QueueRun> runs;
     for (int k = 0; k < a.repeat; ++k) {
       const auto start = Clock::now();
+      const double cpu_start = cpu_seconds();
       runs = simulate_batch_queue(trace.jobs, 100, policy);
       walls.push_back(seconds_since(start));
+      cpus.push_back(cpu_seconds() - cpu_start);
     }
     std::sort(walls.begin(), walls.end());
+    std::sort(cpus.begin(), cpus.end());
     const ScheduleSummary s = summarize_schedule(runs, trace.skipped, 100);
     print_row(std::string(kQueuePolicyNames.name(policy)).c_str(), static_cast<std::int64_t>(trace.jobs.size()), 100,
-              walls[walls.size() / 2], status_kib("VmHWM"), 0, s, digest(runs));
+              walls[walls.size() / 2], cpus[cpus.size() / 2], status_kib("VmHWM"), 0, s, digest(runs));
     std::printf("%13s mean_wait_s %.1f, p95_wait_s %.1f, mean_bounded_slowdown %.2f, utilization %.4f, "
                 "makespan_s %.0f\n", "", s.mean_wait_s, s.p95_wait_s, s.mean_bounded_slowdown, s.utilization,
                 s.makespan_s);
