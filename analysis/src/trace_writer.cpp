@@ -1,48 +1,14 @@
 #include "analysis/trace_writer.h"
 
-#include <cstdio>
 #include <map>
+
+#include "trace_json.h"
 
 namespace hpcsim {
 
-namespace {
-
-// JSON string literal: quotes, backslashes and control characters escaped (RFC 8259 section 7).
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-// Microseconds with nanosecond resolution: fixed notation keeps the bytes stable and readable.
-std::string micros(double seconds) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.3f", seconds * 1e6);
-  return buf;
-}
-
-std::string metadata(const char* name, int tid, const std::string& args) {
-  return std::string("{\"name\":\"") + name + "\",\"ph\":\"M\",\"pid\":0,\"tid\":" + std::to_string(tid) +
-         ",\"args\":{" + args + "}}";
-}
-
-}  // namespace
+using trace_json::metadata;
+using trace_json::micros;
+using trace_json::quoted;
 
 std::string chrome_trace_json(const std::string& process, const std::vector<TimelineOp>& timeline) {
   std::map<std::string, int> tids;

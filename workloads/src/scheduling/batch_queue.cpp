@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <list>
 #include <set>
 #include <stdexcept>
@@ -74,7 +75,22 @@ class BatchScheduler::Impl {
     std::list<std::size_t> waiting;                      // queue order
     std::multiset<int> waiting_sizes;                    // nodes asked by the waiting jobs
     std::set<std::pair<double, std::size_t>> running;    // (estimated end, handle)
-    std::vector<double> reserved_at;                     // conservative, per handle; -1: none
+    // Conservative: the free nodes over time from the last pass on, (from time, free nodes) steps kept
+    // across passes: running jobs until their estimated ends and every reservation; per handle, its
+    // reservation (-1: none) and the count of frees (capacity handed back: an early end, a reservation
+    // moved earlier) when it last took its earliest fit.
+    std::vector<std::pair<double, int>> profile;
+    std::vector<double> reserved_at;
+    std::vector<std::uint64_t> fit_at_frees;
+    std::uint64_t frees = 0;
+    // Jobs that started since the last pass with an estimate raised to their run time (estimate_only):
+    // (old estimated end, new one, nodes). The next pass takes the extra time off the profile and re-fits
+    // every reservation in full, as a rebuilt profile would.
+    struct Grown {
+      double from, until;
+      int nodes;
+    };
+    std::vector<Grown> grown;
   };
 
   double now_s() const { return sim_.now().to_seconds(); }
@@ -226,27 +242,55 @@ class BatchScheduler::Impl {
   // and every waiting job's reservation. In queue order each waiting job gives its reservation back and
   // takes the earliest fit, which is never later than the one it gave back (compression when jobs end
   // early); a job without one takes the earliest fit around the others'. Reservations at now start.
+  // The same schedule as rebuilding the profile at every pass, for less: the profile is kept (a job that
+  // starts keeps its reservation's nodes until its estimated end; one ending early hands back the rest, in
+  // end()); a job with a reservation looks for an earlier fit only when capacity came back since its last
+  // fit (otherwise its fit cannot have changed), and only before its reservation, counting its own nodes
+  // as free instead of taking them off and putting them back. After a job started with its estimate
+  // raised to its run time (estimate_only), every reservation is re-fitted in full (it may move later).
   void pass_conservative(PartitionState& p) {
     const double now = now_s();
     p.reserved_at.resize(runs_.size(), -1.0);
-    std::vector<std::pair<double, int>> profile{{now, p.pool.free()}};  // (from time, free nodes) steps
-    for (const auto& [estimated_end, handle] : p.running) {
-      const int freed = profile.back().second + job(handle).nodes;
-      if (estimated_end <= profile.back().first) {
-        profile.back().second = freed;
-      } else {
-        profile.emplace_back(estimated_end, freed);
-      }
+    p.fit_at_frees.resize(runs_.size(), 0);
+    std::vector<std::pair<double, int>>& profile = p.profile;
+    if (profile.empty()) {
+      profile.emplace_back(now, p.pool.free());  // the first pass: nothing runs yet
+    } else {
+      // Drop the steps before now; the step holding now starts at now.
+      auto after = std::upper_bound(profile.begin(), profile.end(), now,
+                                    [](double v, const std::pair<double, int>& step) { return v < step.first; });
+      const int free_now = std::prev(after)->second;
+      profile.erase(profile.begin(), std::prev(after));
+      profile.front() = {now, free_now};
     }
-    for (const std::size_t i : p.waiting) {
-      if (p.reserved_at[i] >= 0) reserve(profile, p.reserved_at[i], p.reserved_at[i] + job(i).estimate_s, job(i).nodes);
-    }
+    const bool refit_all = !p.grown.empty();
+    for (const PartitionState::Grown& g : p.grown) reserve(profile, g.from, g.until, g.nodes);
+    p.grown.clear();
     for (auto it = p.waiting.begin(); it != p.waiting.end();) {
       const std::size_t i = *it;
       const BatchJob& j = job(i);
-      if (p.reserved_at[i] >= 0) reserve(profile, p.reserved_at[i], p.reserved_at[i] + j.estimate_s, -j.nodes);
-      const double start = earliest_fit(profile, j.nodes, j.estimate_s);
-      reserve(profile, start, start + j.estimate_s, j.nodes);
+      double start = p.reserved_at[i];
+      if (start < 0) {
+        start = earliest_fit(profile, j.nodes, j.estimate_s, std::numeric_limits<double>::infinity(), 0, 0, 0);
+        reserve(profile, start, start + j.estimate_s, j.nodes);
+      } else if (refit_all || start < now) {  // a running job's estimate grew; (start < now: not expected)
+        reserve(profile, start, start + j.estimate_s, -j.nodes);
+        start = earliest_fit(profile, j.nodes, j.estimate_s, std::numeric_limits<double>::infinity(), 0, 0, 0);
+        reserve(profile, start, start + j.estimate_s, j.nodes);
+        ++p.frees;
+      } else if (p.fit_at_frees[i] != p.frees) {
+        const double held = p.reserved_at[i];
+        // Its own reservation's ends are steps, so the scan can count its nodes as free on exactly it.
+        split_at(profile, held);
+        split_at(profile, held + j.estimate_s);
+        start = earliest_fit(profile, j.nodes, j.estimate_s, held, held, held + j.estimate_s, j.nodes);
+        if (start < held) {
+          reserve(profile, held, held + j.estimate_s, -j.nodes);
+          reserve(profile, start, start + j.estimate_s, j.nodes);
+          ++p.frees;
+        }
+      }
+      p.fit_at_frees[i] = p.frees;
       p.reserved_at[i] = start;
       if (!runs_[i].reservation_s && start > now) runs_[i].reservation_s = start;
       if (start == now) {
@@ -258,37 +302,59 @@ class BatchScheduler::Impl {
     }
   }
 
-  // The earliest step start at which `nodes` stay free for `length` seconds (the last step lasts forever):
-  // one sweep keeping the start of the current run of steps with enough free nodes.
-  static double earliest_fit(const std::vector<std::pair<double, int>>& profile, int nodes, double length) {
+  // The earliest step start before `limit` at which `nodes` stay free for `length` seconds (the last step
+  // lasts forever), or `limit` when there is none, counting `held_nodes` more free over [held_from,
+  // held_until) (the job's own reservation). One sweep keeping the start of the current run of steps with
+  // enough free nodes.
+  static double earliest_fit(const std::vector<std::pair<double, int>>& profile, int nodes, double length, double limit,
+                             double held_from, double held_until, int held_nodes) {
     std::size_t window = 0;
     bool open = false;
     for (std::size_t k = 0; k < profile.size(); ++k) {
-      if (profile[k].second < nodes) {
+      const double at = profile[k].first;
+      const int free = profile[k].second + (at >= held_from && at < held_until ? held_nodes : 0);
+      if (free < nodes) {
         open = false;
+        if (at >= limit) return limit;
         continue;
       }
       if (!open) {
+        if (at >= limit) return limit;
         window = k;
         open = true;
       }
       const bool last = k + 1 == profile.size();
       if (last || profile[k + 1].first >= profile[window].first + length) return profile[window].first;
     }
-    return profile.back().first;  // unreachable: the last step has every node free
+    return std::min(limit, profile.back().first);  // unreachable: the last step has every node free
   }
 
-  // Takes `nodes` off the profile over [from, until), splitting steps at the ends.
+  // Splits the step holding t at t (unless t is before the first step); the first step at or after t.
+  static std::vector<std::pair<double, int>>::iterator split_at(std::vector<std::pair<double, int>>& profile, double t) {
+    auto it = std::upper_bound(profile.begin(), profile.end(), t,
+                               [](double v, const std::pair<double, int>& step) { return v < step.first; });
+    if (it == profile.begin()) return it;
+    const auto before = std::prev(it);
+    return before->first == t ? before : profile.insert(it, {t, before->second});
+  }
+
+  // Takes `nodes` off the profile over [from, until), splitting steps at the ends and merging a step into
+  // the one before when they hold as many free nodes (the kept profile stays as short as a rebuilt one);
+  // the part before the profile's first step is not in it.
   static void reserve(std::vector<std::pair<double, int>>& profile, double from, double until, int nodes) {
-    auto split_at = [&profile](double t) {
-      auto it = std::upper_bound(profile.begin(), profile.end(), t,
-                                 [](double v, const std::pair<double, int>& step) { return v < step.first; });
-      if (it != profile.begin() && std::prev(it)->first != t) profile.insert(it, {t, std::prev(it)->second});
-    };
-    split_at(from);
-    split_at(until);
-    for (auto& step : profile) {
-      if (step.first >= from && step.first < until) step.second -= nodes;
+    split_at(profile, from);
+    auto it = split_at(profile, until);
+    std::size_t last = static_cast<std::size_t>(it - profile.begin());  // the step at until (or the end)
+    std::size_t first = static_cast<std::size_t>(
+        std::lower_bound(profile.begin(), profile.end(), from,
+                         [](const std::pair<double, int>& step, double v) { return step.first < v; }) -
+        profile.begin());
+    for (std::size_t k = first; k < last; ++k) profile[k].second -= nodes;
+    if (last < profile.size() && last > 0 && profile[last - 1].second == profile[last].second) {
+      profile.erase(profile.begin() + static_cast<std::ptrdiff_t>(last));
+    }
+    if (first < profile.size() && first > 0 && profile[first - 1].second == profile[first].second) {
+      profile.erase(profile.begin() + static_cast<std::ptrdiff_t>(first));
     }
   }
 
@@ -306,7 +372,11 @@ class BatchScheduler::Impl {
     if (!(run.scheduled.run_s > 0)) {
       throw std::logic_error("job " + std::to_string(j.id) + " got a run time of " + std::to_string(run.scheduled.run_s) + " s");
     }
+    const double planned_s = j.estimate_s;
     if (j.estimate_only) j.estimate_s = std::max(j.estimate_s, run.scheduled.run_s);
+    if (policy_ == QueuePolicy::conservative && j.estimate_s > planned_s) {
+      p.grown.push_back({now + planned_s, now + j.estimate_s, j.nodes});
+    }
     run.scheduled.killed = run.scheduled.run_s > j.estimate_s;
     const double length = run.scheduled.killed ? j.estimate_s : run.scheduled.run_s;
     run.scheduled.end_s = now + length;
@@ -323,6 +393,11 @@ class BatchScheduler::Impl {
     PartitionState& p = parts_[static_cast<std::size_t>(j.partition)];
     p.pool.give_back(run.node_ids);
     p.running.erase({run.scheduled.start_s + j.estimate_s, handle});
+    if (policy_ == QueuePolicy::conservative && now_s() < run.scheduled.start_s + j.estimate_s) {
+      // Ended before its estimate: its nodes are free from now on, and reservations may move earlier.
+      reserve(p.profile, now_s(), run.scheduled.start_s + j.estimate_s, -j.nodes);
+      ++p.frees;
+    }
     running_nodes_[static_cast<std::size_t>(j.account)] -= j.nodes;
     request_pass();
     if (on_end_) on_end_(handle, run);

@@ -1,0 +1,64 @@
+#include "analysis/schedule_gantt.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "trace_json.h"
+
+namespace hpcsim {
+
+namespace {
+
+// Text that reads back as the same double (17 significant digits).
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string schedule_gantt_json(const std::vector<QueueRun>& runs, int nodes, const GanttOptions& options) {
+  using trace_json::metadata;
+  using trace_json::quoted;
+  const int first = options.first_node;
+  const int last = options.node_count < 0 ? nodes : first + options.node_count;  // exclusive
+  if (nodes < 0 || first < 0 || last < first || last > nodes) {
+    throw std::invalid_argument("gantt: rows [" + std::to_string(first) + ", " + std::to_string(last) +
+                                ") are not nodes of a " + std::to_string(nodes) + "-node cluster");
+  }
+  std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+  out += metadata("process_name", 0, "\"name\":" + quoted(options.process));
+  for (int n = first; n < last; ++n) {
+    out += ",\n" + metadata("thread_name", n, "\"name\":\"node " + std::to_string(n) + "\"");
+    out += ",\n" + metadata("thread_sort_index", n, "\"sort_index\":" + std::to_string(n));
+  }
+  std::vector<int> sorted;
+  for (const QueueRun& run : runs) {
+    const ScheduledJob& s = run.scheduled;
+    sorted.assign(run.node_ids.begin(), run.node_ids.end());
+    std::sort(sorted.begin(), sorted.end());
+    const std::string id = std::to_string(s.job.id);
+    // Everything but the tid is the same on each node.
+    const std::string head = ",\n{\"name\":\"job " + id + "\",\"cat\":\"" + (s.killed ? "killed" : "job") +
+                             "\",\"ph\":\"X\",\"ts\":" + trace_json::micros(s.start_s) +
+                             ",\"dur\":" + trace_json::micros(std::max(0.0, s.end_s - s.start_s)) +
+                             ",\"pid\":0,\"tid\":";
+    const std::string tail = ",\"args\":{\"id\":" + id + ",\"nodes\":" + std::to_string(sorted.size()) +
+                             ",\"wait_s\":" + number(s.wait_s()) + ",\"killed\":" + (s.killed ? "true" : "false") +
+                             "}}";
+    for (const int n : sorted) {
+      if (n < 0 || n >= nodes) {
+        throw std::invalid_argument("gantt: job " + id + " ran on node " + std::to_string(n) + " of a " +
+                                    std::to_string(nodes) + "-node cluster");
+      }
+      if (n < first || n >= last) continue;
+      out += head + std::to_string(n) + tail;
+    }
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+}  // namespace hpcsim
