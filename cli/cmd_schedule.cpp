@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "analysis/results_store.h"
+#include "analysis/schedule_gantt.h"
 #include "analysis/schedule_report.h"
 #include "commands.h"
 #include "configs/config_error.h"
@@ -35,6 +36,7 @@ struct ScheduleOptions {
   std::string db = "results.db";
   bool no_db = false;
   std::string format = "table";
+  std::string gantt;  // trace-event JSON of who ran where and when
 };
 
 struct FlagError {
@@ -111,6 +113,14 @@ int run(const ScheduleOptions& o) {
     } else {
       std::cout << "policy " << o.policy << " on " << nodes << " nodes\n" << schedule_to_table(runs, summary);
     }
+    if (!o.gantt.empty()) {
+      std::ofstream gantt(o.gantt, std::ios::binary | std::ios::trunc);
+      gantt << schedule_gantt_json(runs, nodes, {"hpcsim schedule " + std::filesystem::path(o.jobs).filename().string()});
+      if (!gantt) {
+        std::cerr << "hpcsim schedule: --gantt " << o.gantt << ": cannot write the file\n";
+        return kExitFailure;
+      }
+    }
     if (o.no_db) return kExitOk;
     RunRecord record;
     record.report = Report{std::filesystem::path(o.jobs).stem().string() + " " + o.policy, "schedule",
@@ -151,6 +161,9 @@ Action add_schedule_command(CLI::App& app) {
   cmd->add_option("--db", o->db, "SQLite results file (default: results.db)");
   cmd->add_flag("--no-db", o->no_db, "Do not store the run");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+  cmd->add_option("--gantt", o->gantt,
+                  "Write who ran where and when as Chrome trace-event JSON (Perfetto; scripts/gantt_png.py makes a PNG)")
+      ->type_name("FILE");
   return [o, cluster, nodes] {
     if (cluster->count() == 0 && nodes->count() == 0) {
       std::cerr << "hpcsim schedule: give the machine with --nodes N or --cluster FILE\n";

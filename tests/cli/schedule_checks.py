@@ -87,6 +87,22 @@ def check_schedule_training():
                      "jobs.yaml:", "training jobs run on a cluster: give it with --cluster FILE")
 
 
+def check_schedule_gantt():
+    with tempfile.TemporaryDirectory() as tmp:
+        gantt = os.path.join(tmp, "gantt.json")
+        doc, proc = schedule(JOBS, "--nodes", "4", "--policy", "easy", "--gantt", gantt)
+        with open(gantt) as f:
+            trace = json.load(f)
+        events = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+        for job in doc["jobs"]:
+            spans = [e for e in events if e["args"]["id"] == job["id"]]
+            expect(len(spans) == job["nodes"], f"job {job['id']} is drawn on each of its nodes", proc)
+            expect(all(abs(e["ts"] - job["start_s"] * 1e6) < 1e-3 and abs(e["dur"] - (job["end_s"] - job["start_s"]) * 1e6) < 1e-3
+                       for e in spans), f"job {job['id']} is drawn at its times", proc)
+        bad = hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "easy", "--no-db", "--gantt", os.path.join(tmp, "no", "g.json"))
+        expect(bad.returncode == 1 and "--gantt" in bad.stderr, "an unwritable --gantt file is an error", bad)
+
+
 def check_schedule_store():
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "s.db")
@@ -125,4 +141,5 @@ def check_schedule_errors():
 
 run_check({"schedule_json": check_schedule_json, "schedule_trace": check_schedule_trace,
            "schedule_store": check_schedule_store, "schedule_gpus": check_schedule_gpus,
-           "schedule_preempt": check_schedule_preempt, "schedule_training": check_schedule_training, "schedule_errors": check_schedule_errors})
+           "schedule_preempt": check_schedule_preempt, "schedule_training": check_schedule_training,
+           "schedule_gantt": check_schedule_gantt, "schedule_errors": check_schedule_errors})

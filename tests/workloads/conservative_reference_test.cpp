@@ -102,6 +102,8 @@ Reference reference_conservative(const std::vector<BatchJob>& jobs, int nodes) {
     double next = std::numeric_limits<double>::infinity();
     if (next_submit < n) next = jobs[next_submit].submit_s;
     for (const std::size_t r : running) next = std::min(next, end[r]);
+    // A reservation no end reaches still gets a pass (after a plan grew, one can lie past every end).
+    for (const std::size_t w : waiting) next = std::min(next, reserved[w]);
     if (next == std::numeric_limits<double>::infinity()) break;
     now = next;
   }
@@ -115,7 +117,7 @@ TEST_CASE("Conservative backfilling matches a reference that rebuilds every rese
   // With plans (estimate_only): some jobs run past their estimate, which is raised when they start.
   const bool plans = GENERATE(false, true);
   std::mt19937_64 rng(plans ? 2025 : 2024);
-  int compared = 0, moved = 0, stranded = 0;
+  int compared = 0, moved = 0;
   for (int trace = 0; trace < 60; ++trace) {
     const int nodes = 1 + static_cast<int>(rng() % 24);
     std::vector<BatchJob> jobs;
@@ -138,16 +140,8 @@ TEST_CASE("Conservative backfilling matches a reference that rebuilds every rese
     REQUIRE(runs.size() == jobs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
       INFO("job " << jobs[i].id);
-      // Known (in both): with plans a job can be left waiting for ever. Once a start raises a plan, later
-      // jobs' old reservations may overlap it; re-fitted in queue order, a job can be placed around a later
-      // job's stale reservation, which then moves later itself, so the job waits for an instant at which no
-      // event comes to run a pass (e.g. 14 nodes, all free, nothing running, jobs reserved at 3378 and 3584
-      // at 3174). Same jobs on both sides.
-      if (ref.start[i] < 0) {
-        REQUIRE(runs[i].node_ids.empty());
-        ++stranded;
-        continue;
-      }
+      // Every job starts (a queue left with reservations and no event once left jobs waiting for ever).
+      REQUIRE(ref.start[i] >= 0);
       REQUIRE(runs[i].scheduled.start_s == ref.start[i]);
       REQUIRE(runs[i].reservation_s == ref.reservation[i]);
       ++compared;
@@ -156,6 +150,4 @@ TEST_CASE("Conservative backfilling matches a reference that rebuilds every rese
   }
   CHECK(compared > 3000);
   CHECK(moved > 100);  // compression was exercised: many jobs started before their first reservation
-  if (!plans) CHECK(stranded == 0);
-  if (plans) WARN(stranded << " jobs of the traces with plans never start (a known gap of conservative with plans)");
 }

@@ -103,6 +103,7 @@ class BatchScheduler::Impl {
       pass_pending_ = false;
       if (policy_ == QueuePolicy::priority) accrue_usage();
       for (std::size_t p = 0; p < parts_.size(); ++p) pass(p);
+      if (policy_ == QueuePolicy::conservative) wake_at_earliest_reservation();
     });
   }
 
@@ -302,6 +303,28 @@ class BatchScheduler::Impl {
     }
   }
 
+  // A reservation no end reaches (after a plan grew, a job can be re-fitted past every running job's
+  // estimated end) still gets its pass: after each conservative pass the queue wakes at the earliest
+  // reservation (and only then). The wake-up only asks for a pass, so that instant's ends and submits
+  // still come first.
+  void wake_at_earliest_reservation() {
+    const Time now = sim_.now();
+    std::optional<Time> earliest;
+    for (const PartitionState& p : parts_) {
+      for (const std::size_t i : p.waiting) {
+        const Time at = Time::seconds(p.reserved_at[i]);
+        if (at > now && (!earliest || at < *earliest)) earliest = at;
+      }
+    }
+    if (sim_.is_pending(wake_event_)) {
+      if (earliest && *earliest == wake_time_) return;
+      sim_.cancel(wake_event_);
+    }
+    if (!earliest) return;
+    wake_time_ = *earliest;
+    wake_event_ = sim_.schedule_at(wake_time_, [this] { request_pass(); });
+  }
+
   // The earliest step start before `limit` at which `nodes` stay free for `length` seconds (the last step
   // lasts forever), or `limit` when there is none, counting `held_nodes` more free over [held_from,
   // held_until) (the job's own reservation). One sweep keeping the start of the current run of steps with
@@ -419,6 +442,8 @@ class BatchScheduler::Impl {
   double max_qos_priority_ = 0;
   double total_shares_ = 0;
   bool pass_pending_ = false;
+  EventId wake_event_;  // conservative: the pass at the earliest reservation
+  Time wake_time_ = Time::zero();
 };
 
 BatchScheduler::BatchScheduler(Simulator& sim, QueueSetup setup, QueuePolicy policy, RunTimeHook run_time)
