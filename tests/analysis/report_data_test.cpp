@@ -85,7 +85,11 @@ TEST_CASE("collect_report_data reads the largest study's breakdown, the plan's f
   Study study;
   study.name = "qs sweep";
   study.base_scenario_text = scenario("ib-hdr", 1);
-  for (const char* nodes : {"1", "2"}) study.points.push_back(StudyPoint{{{"cluster.network", "ib-hdr"}, {"cluster.nodes", nodes}}});
+  for (const char* nodes : {"1", "2"}) {
+    StudyPoint point;
+    point.values = {{"cluster.network", "ib-hdr"}, {"cluster.nodes", nodes}};
+    study.points.push_back(point);
+  }
   study.parameters = varied_parameters(study.points);
   const std::int64_t study_id = store.record_study(study);
   for (std::size_t i = 0; i < 2; ++i) {
