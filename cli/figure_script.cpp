@@ -23,8 +23,9 @@ std::vector<std::string> interpreters() {
 }
 
 // The exit status of `python script folder`, or kNotStarted when the interpreter is not there.
-int run_script(const std::string& python, const std::string& script, const std::string& folder) {
+int run_script(const std::string& python, const std::string& script, const std::string& folder, bool quiet) {
   std::vector<std::string> args{python, script, folder};
+  if (quiet) args.insert(args.begin() + 2, "--quiet-without-matplotlib");
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -47,8 +48,11 @@ std::string figure_script_path() {
 FigureScriptResult run_figure_script(const std::string& folder) {
   const std::string script = figure_script_path();
   std::string tried;
-  for (const std::string& python : interpreters()) {
-    const int status = run_script(python, script, folder);
+  const std::vector<std::string> candidates = interpreters();
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const std::string& python = candidates[i];
+    // Only the last interpreter says it lacks matplotlib: an earlier one's lack is not the user's problem.
+    const int status = run_script(python, script, folder, i + 1 < candidates.size());
     if (status == 0) return {FigureScriptOutcome::drawn, python};
     tried += (tried.empty() ? "" : ", ") + python + (status == kNotStarted ? " (not found)" : " (no matplotlib)");
     if (status != kNotStarted && status != kScriptNoMatplotlib)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws the figures of `hpcsim report` from the CSVs it wrote: scaling.csv -> throughput.png and
 scaling_efficiency.png, step_breakdown.csv -> step_breakdown.png, pareto.csv -> pareto.png (each only when its
-CSV is there). Usage: report_figures.py DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
+CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
 fonts and sizes, no metadata). Exit 3 when matplotlib is missing, so hpcsim can try another python3."""
 import csv
 import os
@@ -13,7 +13,9 @@ try:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator, PercentFormatter
 except ImportError:
-    sys.stderr.write("report_figures.py: matplotlib is not installed for " + sys.executable + "\n")
+    # hpcsim passes --quiet-without-matplotlib when it has another python3 to try.
+    if "--quiet-without-matplotlib" not in sys.argv:
+        sys.stderr.write("report_figures.py: matplotlib is not installed for " + sys.executable + "\n")
     sys.exit(3)
 
 # Fixed look, so a figure depends on its CSV alone.
@@ -142,9 +144,10 @@ FIGURES = [("scaling.csv", [(plot_throughput, "throughput.png"), (plot_efficienc
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: report_figures.py DIR")
-    folder = sys.argv[1]
+    args = [a for a in sys.argv[1:] if a != "--quiet-without-matplotlib"]
+    if len(args) != 1:
+        sys.exit("usage: report_figures.py [--quiet-without-matplotlib] DIR")
+    folder = args[0]
     for csv_name, plots in FIGURES:
         csv_path = os.path.join(folder, csv_name)
         if not os.path.exists(csv_path):

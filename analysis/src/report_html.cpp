@@ -35,7 +35,7 @@ std::string runs_table(const std::vector<RunRow>& runs) {
                     "<th>step time (s)</th><th>throughput (samples/s)</th><th>wall time (s)</th><th>message</th></tr>\n";
   for (const RunRow& r : runs) {
     out += r.run.status == "ok" ? "<tr>" : "<tr class=\"failed\">";
-    out += number_cell(static_cast<double>(r.run.id)) + text_cell(r.run.started_at) + text_cell(r.run.scenario_name) +
+    out += "<td class=\"n\">" + std::to_string(r.run.id) + "</td>" + text_cell(r.run.started_at) + text_cell(r.run.scenario_name) +
            text_cell(r.run.kind) + text_cell(r.run.status) + number_cell(r.gpus) + number_cell(r.step_time_s) +
            number_cell(r.samples_per_s) + number_cell(r.run.wall_s) + text_cell(r.run.message) + "</tr>\n";
   }
