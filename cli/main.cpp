@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   add(add_campaign_command);
   add(add_sweep_command);
   add(add_schema_command);
+  add(add_report_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           libboost-graph-dev libeigen3-dev libyaml-cpp-dev libsqlite3-dev libcli11-dev catch2
-          libbenchmark-dev python3 libopenmpi-dev openmpi-bin python3-matplotlib)
+          libbenchmark-dev python3 libopenmpi-dev openmpi-bin python3-matplotlib
+          chromium)  # chromium (~100 MB): only the test that renders `hpcsim report`'s HTML needs it
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

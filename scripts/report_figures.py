@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Draws the figures of `hpcsim report` from the CSVs it wrote: scaling.csv -> throughput.png and
+scaling_efficiency.png, step_breakdown.csv -> step_breakdown.png, pareto.csv -> pareto.png (each only when its
+CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
+fonts and sizes, no metadata). Exit 3 when matplotlib is missing, so hpcsim can try another python3."""
+import csv
+import os
+import sys
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator, PercentFormatter
+except ImportError:
+    # hpcsim passes --quiet-without-matplotlib when it has another python3 to try.
+    if "--quiet-without-matplotlib" not in sys.argv:
+        sys.stderr.write("report_figures.py: matplotlib is not installed for " + sys.executable + "\n")
+    sys.exit(3)
+
+# Fixed look, so a figure depends on its CSV alone.
+matplotlib.rcParams.update({
+    "figure.figsize": (8, 5), "figure.dpi": 100, "savefig.dpi": 150, "font.family": "DejaVu Sans",
+    "font.size": 11, "axes.titlesize": 13, "axes.grid": True, "grid.alpha": 0.3, "legend.fontsize": 10,
+    "svg.hashsalt": "hpcsim", "path.simplify": False,
+})
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+NO_METADATA = {"Software": None}  # matplotlib would stamp its version into the PNG
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, format="png", metadata=NO_METADATA)
+    plt.close(fig)
+
+
+def lines_of(rows):
+    """Scaling rows grouped by line, in file order."""
+    lines = {}
+    for r in rows:
+        lines.setdefault(r["line"], []).append(r)
+    return lines
+
+
+def gpu_axis(ax, rows):
+    """A log2 GPU axis ticked at the measured counts: scaling studies double the GPUs."""
+    counts = sorted({float(r["gpus"]) for r in rows})
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(counts))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([f"{c:g}" for c in counts])
+    ax.set_xlabel("GPUs (count, log scale)")
+
+
+def plot_throughput(rows, path):
+    # Tokens/s where every point has it (sequence models), samples/s otherwise.
+    tokens = all(r["tokens_per_s"] for r in rows)
+    column, unit = ("tokens_per_s", "tokens/s") if tokens else ("samples_per_s", "samples/s")
+    fig, ax = plt.subplots()
+    for i, (label, points) in enumerate(lines_of(rows).items()):
+        ax.plot([float(p["gpus"]) for p in points], [float(p[column]) for p in points], label=label,
+                color=COLOURS[i % len(COLOURS)], marker=MARKERS[i % len(MARKERS)], linewidth=2)
+    gpu_axis(ax, rows)
+    ax.set_ylabel(f"Throughput ({unit})")
+    ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
+    ax.set_ylim(bottom=0)
+    ax.set_title("Training throughput against GPU count")
+    ax.legend(title=rows[0]["line_keys"] or None)
+    save(fig, path)
+
+
+def plot_efficiency(rows, path):
+    fig, ax = plt.subplots()
+    for i, (label, points) in enumerate(lines_of(rows).items()):
+        ax.plot([float(p["gpus"]) for p in points], [100 * float(p["scaling_efficiency"]) for p in points],
+                label=label, color=COLOURS[i % len(COLOURS)], marker=MARKERS[i % len(MARKERS)], linewidth=2)
+    ax.axhline(100, color="black", linestyle="--", linewidth=1, label="ideal (linear scaling)")
+    gpu_axis(ax, rows)
+    ax.set_ylabel("Scaling efficiency (%)")
+    ax.yaxis.set_major_formatter(PercentFormatter())
+    top = max(105, max(100 * float(r["scaling_efficiency"]) for r in rows) + 5)
+    ax.set_ylim(0, top)
+    ax.set_title("Scaling efficiency: per-GPU throughput relative to the smallest GPU count", fontsize=12)
+    ax.legend(title=rows[0]["line_keys"] or None)
+    save(fig, path)
+
+
+BREAKDOWN_PARTS = [("compute_s", "compute"), ("communication_exposed_s", "communication (exposed)"),
+                   ("optimizer_s", "optimizer"), ("pipeline_bubble_s", "pipeline bubble"), ("io_stall_s", "I/O stall"),
+                   ("other_s", "other")]
+
+
+def plot_breakdown(rows, path):
+    fig, ax = plt.subplots(figsize=(max(8, 0.7 * len(rows) + 3), 5.5))
+    x = range(len(rows))
+    bottom = [0.0] * len(rows)
+    for i, (column, name) in enumerate(BREAKDOWN_PARTS):
+        heights = [float(r[column]) for r in rows]
+        if not any(heights):
+            continue  # a part no bar has would only crowd the legend
+        ax.bar(x, heights, bottom=bottom, label=name, color=COLOURS[i % len(COLOURS)], width=0.7)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    ax.set_xticks(list(x))
+    ax.set_xticklabels([r["label"] for r in rows], rotation=35, ha="right", fontsize=9)
+    ax.set_xlabel("Run (study point)")
+    ax.set_ylabel("Time per training step (s)")
+    ax.set_title("Step-time breakdown")
+    ax.grid(axis="x", visible=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    save(fig, path)
+
+
+# THE PLAN'S PARETO FRONT. `hpcsim plan` (issue 14 item 3) stores its front as runs of kind "plan"; hpcsim
+# writes pareto.csv (run_id,time_to_train_s,cost_usd,energy_kwh) from them. Rows: dicts with those keys.
+def plot_pareto(rows, path):
+    rows = sorted(rows, key=lambda r: float(r["time_to_train_s"]))
+    hours = [float(r["time_to_train_s"]) / 3600 for r in rows]
+    cost = [float(r["cost_usd"]) for r in rows]
+    fig, ax = plt.subplots()
+    ax.step(hours, cost, where="post", color="#7f7f7f", linewidth=1, label="Pareto front")
+    if all(r["energy_kwh"] for r in rows):
+        points = ax.scatter(hours, cost, c=[float(r["energy_kwh"]) for r in rows], cmap="viridis", s=50, zorder=3,
+                            label="configuration (colour: energy)")
+        fig.colorbar(points, ax=ax, label="Energy to train (kWh)")
+    else:
+        ax.scatter(hours, cost, color=COLOURS[0], s=50, zorder=3, label="configuration")
+    ax.set_xlabel("Time to train (h)")
+    ax.set_ylabel("Cost (USD)")
+    ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
+    ax.set_title("Plan: time to train against cost")
+    ax.legend()
+    save(fig, path)
+
+
+FIGURES = [("scaling.csv", [(plot_throughput, "throughput.png"), (plot_efficiency, "scaling_efficiency.png")]),
+           ("step_breakdown.csv", [(plot_breakdown, "step_breakdown.png")]),
+           ("pareto.csv", [(plot_pareto, "pareto.png")])]
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--quiet-without-matplotlib"]
+    if len(args) != 1:
+        sys.exit("usage: report_figures.py [--quiet-without-matplotlib] DIR")
+    folder = args[0]
+    for csv_name, plots in FIGURES:
+        csv_path = os.path.join(folder, csv_name)
+        if not os.path.exists(csv_path):
+            continue
+        rows = read_csv(csv_path)
+        if not rows:
+            continue
+        for plot, png_name in plots:
+            plot(rows, os.path.join(folder, png_name))
+
+
+if __name__ == "__main__":
+    main()

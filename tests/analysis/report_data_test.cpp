@@ -1,0 +1,179 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "analysis/report_csv.h"
+#include "analysis/report_data.h"
+#include "analysis/report_html.h"
+#include "analysis/results_store.h"
+#include "analysis/temp_path.h"
+
+using namespace hpcsim;
+using hpcsim::test::TempPath;
+
+namespace {
+
+std::string scenario(const std::string& network, int nodes) {
+  return "name: qs\ncluster:\n  node: dgx-a100-80gb\n  nodes: " + std::to_string(nodes) + "\n  network: " + network +
+         "\nworkload:\n  model: gpt\nparallelism:\n  dp: " + std::to_string(8 * nodes) + "\n";
+}
+
+struct Runs {
+  std::vector<StoredRun> runs;
+  std::vector<std::vector<Metric>> metrics;
+  void add(const std::string& text, double gpus, double samples_per_s, const std::string& kind = "training",
+           const std::string& status = "ok") {
+    StoredRun r;
+    r.id = static_cast<std::int64_t>(runs.size()) + 1;
+    r.kind = kind;
+    r.status = status;
+    r.scenario_text = text;
+    runs.push_back(r);
+    metrics.push_back({{"gpus", gpus, "count"},
+                       {"throughput.samples_per_s", samples_per_s, "1/s"},
+                       {"throughput.tokens_per_s", samples_per_s * 2048, "1/s"}});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("scaling lines group training runs by everything but their GPU count", "[analysis][report]") {
+  Runs r;
+  r.add(scenario("ib-hdr", 1), 8, 100);
+  r.add(scenario("ib-hdr", 2), 16, 190);
+  r.add(scenario("eth-100g-tcp", 1), 8, 90);
+  r.add(scenario("eth-100g-tcp", 2), 16, 120);
+  r.add(scenario("ib-hdr", 4), 32, 360);
+  r.add(scenario("ib-hdr", 2), 16, 180);                 // a later run of the same point replaces the first
+  r.add(scenario("ib-hdr", 8), 64, 700, "training", "oom");  // not ok: not plotted
+  r.add(scenario("ib-hdr", 8), 64, 700, "schedule");         // not training: not plotted
+  r.add(scenario("eth-200g", 1), 8, 95);                     // a single GPU count is no scaling line
+  r.add("{not: [yaml", 8, 95);                               // unreadable scenario text: skipped
+
+  const ScalingFigure figure = scaling_figure(r.runs, r.metrics);
+  CHECK(figure.legend_title == "cluster.network");
+  REQUIRE(figure.lines.size() == 2);
+  const ScalingLine& ib = figure.lines[0];
+  CHECK(ib.label == "ib-hdr");
+  REQUIRE(ib.points.size() == 3);
+  CHECK(ib.points[0].gpus == 8);
+  CHECK(ib.points[1].run_id == 6);
+  CHECK(ib.points[1].samples_per_s == 180);
+  CHECK(ib.points[1].tokens_per_s == Approx(180 * 2048));
+  CHECK(ib.points[0].scaling_efficiency == 1.0);
+  CHECK(ib.points[1].scaling_efficiency == Approx((180.0 / 16) / (100.0 / 8)));
+  CHECK(ib.points[2].scaling_efficiency == Approx((360.0 / 32) / (100.0 / 8)));
+  CHECK(figure.lines[1].label == "eth-100g-tcp");
+  CHECK(figure.lines[1].points[1].scaling_efficiency == Approx((120.0 / 16) / (90.0 / 8)));
+}
+
+TEST_CASE("a single scaling line is labelled by its node type and network", "[analysis][report]") {
+  Runs r;
+  r.add(scenario("ib-hdr", 1), 8, 100);
+  r.add(scenario("ib-hdr", 2), 16, 190);
+  const ScalingFigure figure = scaling_figure(r.runs, r.metrics);
+  CHECK(figure.legend_title == "cluster.node, cluster.network");
+  REQUIRE(figure.lines.size() == 1);
+  CHECK(figure.lines[0].label == "dgx-a100-80gb, ib-hdr");
+}
+
+TEST_CASE("collect_report_data reads the largest study's breakdown, the plan's front and every run",
+          "[analysis][report]") {
+  TempPath db("report.db");
+  ResultsStore store(db.str());
+  Study study;
+  study.name = "qs sweep";
+  study.base_scenario_text = scenario("ib-hdr", 1);
+  for (const char* nodes : {"1", "2"}) {
+    StudyPoint point;
+    point.values = {{"cluster.network", "ib-hdr"}, {"cluster.nodes", nodes}};
+    study.points.push_back(point);
+  }
+  study.parameters = varied_parameters(study.points);
+  const std::int64_t study_id = store.record_study(study);
+  for (std::size_t i = 0; i < 2; ++i) {
+    RunRecord run;
+    run.report = Report{"qs", "training",
+                        {{"step_time_s", 1.5 + static_cast<double>(i), "s"},
+                         {"throughput.samples_per_s", 100.0 * static_cast<double>(i + 1), "1/s"},
+                         {"gpus", 8.0 * static_cast<double>(i + 1), "count"},
+                         {"breakdown_s.compute", 1.0, "s"},
+                         {"breakdown_s.communication_exposed", 0.25 + static_cast<double>(i), "s"},
+                         {"breakdown_s.optimizer", 0.125, "s"},
+                         {"breakdown_s.other", 0.125, "s"}}};
+    run.scenario_text = scenario("ib-hdr", static_cast<int>(i) + 1);
+    store.record_study_point(study_id, i, run);
+  }
+  RunRecord plan;
+  plan.report = Report{"plan", "plan",
+                       {{"pareto[0].time_to_train_s", 86400.0, "s"}, {"pareto[0].cost_usd", 2e6, "USD"},
+                        {"pareto[0].energy_kwh", 1.5e5, "kWh"}, {"pareto[1].time_to_train_s", 172800.0, "s"},
+                        {"pareto[1].cost_usd", 1.2e6, "USD"}}};
+  plan.scenario_text = "plan: {}\n";
+  store.record_run(plan);
+  RunRecord schedule;
+  schedule.report = Report{"queue", "schedule", {{"mean_wait_s", 12.0, "s"}}};
+  schedule.scenario_text = "jobs: []\n";
+  schedule.status = "ok";
+  store.record_run(schedule);
+
+  const ReportData data = collect_report_data(store);
+  REQUIRE(data.breakdown.bars.size() == 2);
+  CHECK(data.breakdown.source == "study 1: qs sweep");
+  CHECK(data.breakdown.bars[1].label == "network=ib-hdr, nodes=2");
+  CHECK(data.breakdown.bars[1].step_time_s == 2.5);
+  CHECK(data.breakdown.bars[1].communication_exposed_s == 1.25);
+  CHECK(data.breakdown.bars[1].pipeline_bubble_s == 0.0);
+  REQUIRE(data.scaling.lines.size() == 1);
+  CHECK(data.scaling.lines[0].points[1].scaling_efficiency == Approx(1.0));
+
+  REQUIRE(data.pareto.size() == 2);
+  CHECK(data.pareto[0].run_id == 3);
+  CHECK(data.pareto[0].energy_kwh == 1.5e5);
+  CHECK_FALSE(data.pareto[1].energy_kwh.has_value());  // missing, not zero
+
+  REQUIRE(data.runs.size() == 4);
+  CHECK(data.runs[3].run.kind == "schedule");
+  CHECK_FALSE(data.runs[3].gpus.has_value());
+  CHECK(data.runs[1].step_time_s == 2.5);
+}
+
+TEST_CASE("the CSVs hold the stored values exactly, quoted where needed", "[analysis][report]") {
+  CHECK(csv_number(0.1) == "0.1");
+  CHECK(std::stod(csv_number(1.0 / 3.0)) == 1.0 / 3.0);
+  CHECK(csv_field("a, b") == "\"a, b\"");
+  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(csv_field("plain") == "plain");
+
+  ScalingFigure figure{"cluster.network", {{"ib-hdr", {{4, 8, 100, 204800.0, 1}, {5, 16, 150, std::nullopt, 0.75}}}}};
+  CHECK(scaling_csv(figure) ==
+        "line,line_keys,gpus,run_id,samples_per_s,tokens_per_s,scaling_efficiency\n"
+        "ib-hdr,cluster.network,8,4,100,204800,1\n"
+        "ib-hdr,cluster.network,16,5,150,,0.75\n");
+  CHECK(pareto_csv({{7, 86400, 2e6, std::nullopt}}) == "run_id,time_to_train_s,cost_usd,energy_kwh\n7,86400,2e+06,\n");  // shortest form
+}
+
+TEST_CASE("the HTML report embeds each figure as a data URI and counts the loaded images", "[analysis][report]") {
+  CHECK(base64("") == "");
+  CHECK(base64("f") == "Zg==");
+  CHECK(base64("fo") == "Zm8=");
+  CHECK(base64("foobar") == "Zm9vYmFy");
+  CHECK(html_escape("<a & \"b\">") == "&lt;a &amp; &quot;b&quot;&gt;");
+
+  RunRow row;
+  row.run.id = 1;
+  row.run.scenario_name = "qs [cluster.nodes=<2>]";
+  row.run.kind = "training";
+  row.run.status = "ok";
+  row.gpus = 16;
+  const std::string html =
+      report_html("results.db", {{"Throughput", "caption", "\x89PNG", "scaling.csv"}}, {"No Pareto front."}, {row});
+  CHECK(html.find("src=\"data:image/png;base64,iVBORw==\"") != std::string::npos);
+  CHECK(html.find("href=\"scaling.csv\"") != std::string::npos);
+  CHECK(html.find("qs [cluster.nodes=&lt;2&gt;]") != std::string::npos);
+  CHECK(html.find("data-images-loaded") != std::string::npos);
+  CHECK(html.find("No Pareto front.") != std::string::npos);
+  CHECK(html == report_html("results.db", {{"Throughput", "caption", "\x89PNG", "scaling.csv"}}, {"No Pareto front."},
+                            {row}));  // deterministic: no clock in the page
+}

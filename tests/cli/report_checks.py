@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""hpcsim report: the files it writes, their numbers against the store, the HTML in headless Chromium.
+Usage: report_checks.py HPCSIM SOURCE_DIR CHECK"""
+import base64
+import csv
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+from cli_support import DATA, SOURCE, expect, expect_bad_input, hpcsim, run_check
+
+QUICKSTART = os.path.join(SOURCE, "examples", "quickstart.yaml")
+JOBS = os.path.join(DATA, "schedule", "four-jobs.yaml")
+NETWORKS = ["ib-hdr", "eth-100g-tcp"]
+FIGURES = ["throughput.png", "scaling_efficiency.png", "step_breakdown.png", "pareto.png"]
+# ctest's SKIP_RETURN_CODE for the Chromium check (tests/cli/CMakeLists.txt).
+SKIP = 77
+
+
+def build_store(db, nodes="1,2,4"):
+    """A quickstart sweep (both networks), a schedule run, and a plan run written as `hpcsim plan` will."""
+    proc = hpcsim("sweep", QUICKSTART, "--vary", "cluster.network=" + ",".join(NETWORKS), "--vary",
+                  "cluster.nodes=" + nodes, "--db", db, "--format", "json")
+    expect(proc.returncode == 0, "sweep should succeed", proc)
+    proc = hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "easy", "--db", db)
+    expect(proc.returncode == 0, "schedule should store its run", proc)
+    con = sqlite3.connect(db)
+    with con:
+        cur = con.execute("INSERT INTO runs(scenario_name, scenario_text, scenario_hash, tool_version, started_at, "
+                          "wall_s, status, message, kind) VALUES ('gpt3-plan', 'plan: {}', '0', 'test', "
+                          "'2024-01-01T00:00:00Z', 0.5, 'ok', '', 'plan')")
+        front = [(86400.0, 2.0e6, 1.5e5), (172800.0, 1.2e6, 1.2e5), (345600.0, 0.9e6, 1.1e5)]
+        for i, (t, c, e) in enumerate(front):
+            for name, value, unit in (("time_to_train_s", t, "s"), ("cost_usd", c, "USD"), ("energy_kwh", e, "kWh")):
+                con.execute("INSERT INTO metrics(run_id, name, value, unit) VALUES (?, ?, ?, ?)",
+                            (cur.lastrowid, f"pareto[{i}].{name}", value, unit))
+    con.close()
+
+
+def report(db, out, env=None):
+    proc = hpcsim("report", db, "--out", out, env=env)
+    expect(proc.returncode == 0, "report should succeed", proc)
+    return proc
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def store_metrics(db):
+    con = sqlite3.connect(db)
+    try:
+        metrics = {}
+        for run_id, name, value in con.execute("SELECT run_id, name, value FROM metrics"):
+            metrics.setdefault(run_id, {})[name] = value
+        runs = {r[0]: {"kind": r[1], "status": r[2], "text": r[3]}
+                for r in con.execute("SELECT id, kind, status, scenario_text FROM runs")}
+        return runs, metrics
+    finally:
+        con.close()
+
+
+def check_report_files():
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "results.db"), os.path.join(tmp, "report")
+        build_store(db)
+        proc = report(db, out)
+        for name in ["report.html", "runs.csv", "scaling.csv", "step_breakdown.csv", "pareto.csv", *FIGURES]:
+            path = os.path.join(out, name)
+            expect(os.path.getsize(path) > 0, f"{name} written", proc)
+            expect(path in proc.stdout, f"{name} listed on stdout", proc)
+        for name in FIGURES:
+            with open(os.path.join(out, name), "rb") as f:
+                expect(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{name} is a PNG")
+        runs, metrics = store_metrics(db)
+
+        # Scaling: one line per network, GPU counts 8, 16, 32, numbers exactly the stored ones.
+        rows = read_csv(os.path.join(out, "scaling.csv"))
+        lines = {}
+        for r in rows:
+            run_id = int(r["run_id"])
+            m = metrics[run_id]
+            expect(r["line_keys"] == "cluster.network", f"lines are told apart by network: {r}")
+            expect(f"network: {r['line']}" in runs[run_id]["text"], f"run {run_id} is on the {r['line']} line")
+            expect(float(r["gpus"]) == m["gpus"], f"gpus of run {run_id}")
+            expect(float(r["samples_per_s"]) == m["throughput.samples_per_s"], f"samples/s of run {run_id}")
+            expect(float(r["tokens_per_s"]) == m["throughput.tokens_per_s"], f"tokens/s of run {run_id}")
+            lines.setdefault(r["line"], []).append(r)
+        expect(sorted(lines) == sorted(NETWORKS), f"one line per network: {sorted(lines)}")
+        for label, points in lines.items():
+            expect([float(p["gpus"]) for p in points] == [8, 16, 32], f"{label}: 1, 2 and 4 nodes of 8 GPUs")
+            base = metrics[int(points[0]["run_id"])]
+            for p in points:
+                m = metrics[int(p["run_id"])]
+                expected = (m["throughput.samples_per_s"] / m["gpus"]) / (base["throughput.samples_per_s"] / base["gpus"])
+                expect(abs(float(p["scaling_efficiency"]) - expected) < 1e-12, f"efficiency of run {p['run_id']}")
+        ib = {float(p["gpus"]): float(p["samples_per_s"]) for p in lines["ib-hdr"]}
+        eth = {float(p["gpus"]): float(p["samples_per_s"]) for p in lines["eth-100g-tcp"]}
+        expect(ib[32] > eth[32], "InfiniBand out-scales 100G TCP Ethernet at 32 GPUs")
+
+        # Breakdown: the sweep's six points, each matching its run.
+        bars = read_csv(os.path.join(out, "step_breakdown.csv"))
+        expect(len(bars) == 6, f"one bar per sweep point: {len(bars)}")
+        expect(bars[0]["label"] == "network=ib-hdr, nodes=1", f"bars labelled by point values: {bars[0]['label']}")
+        for b in bars:
+            m = metrics[int(b["run_id"])]
+            expect(float(b["step_time_s"]) == m["step_time_s"], f"step time of run {b['run_id']}")
+            for part in ["compute", "communication_exposed", "optimizer", "pipeline_bubble", "io_stall", "other"]:
+                expect(float(b[part + "_s"]) == m["breakdown_s." + part], f"{part} of run {b['run_id']}")
+
+        # Pareto: the plan run's front.
+        front = read_csv(os.path.join(out, "pareto.csv"))
+        plan_id = next(i for i, r in runs.items() if r["kind"] == "plan")
+        expect(len(front) == 3, "three configurations on the front")
+        for i, r in enumerate(front):
+            m = metrics[plan_id]
+            for name in ["time_to_train_s", "cost_usd", "energy_kwh"]:
+                expect(float(r[name]) == m[f"pareto[{i}].{name}"], f"pareto[{i}].{name}")
+
+        # Runs: every run of every kind.
+        table = read_csv(os.path.join(out, "runs.csv"))
+        expect(sorted(int(r["id"]) for r in table) == sorted(runs), "every stored run in runs.csv")
+        expect({r["kind"] for r in table} == {"training", "schedule", "plan"}, "all kinds listed")
+
+        # The page embeds exactly these PNGs and lists every run.
+        with open(os.path.join(out, "report.html")) as f:
+            html = f.read()
+        for name in FIGURES:
+            with open(os.path.join(out, name), "rb") as f:
+                expect("data:image/png;base64," + base64.b64encode(f.read()).decode() in html, f"{name} embedded")
+        expect(len(re.findall(r"<img ", html)) == len(FIGURES), "one image per figure")
+        expect(html.count("<tr") == len(runs) + 1, "a table row per run")
+
+        # Same store, same bytes; a reused folder loses what this store does not produce.
+        again = os.path.join(tmp, "again")
+        report(db, again)
+        for name in os.listdir(out):
+            with open(os.path.join(out, name), "rb") as a, open(os.path.join(again, name), "rb") as b:
+                expect(a.read() == b.read(), f"{name} is the same bytes on a second report")
+
+
+def check_report_chromium():
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        print("SKIPPED: chromium is not installed (scripts/setup.sh installs Debian's chromium)")
+        sys.exit(SKIP)
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "results.db"), os.path.join(tmp, "report")
+        build_store(db, nodes="1,2")
+        report(db, out)
+        page = "file://" + os.path.join(out, "report.html")
+        proc = subprocess.run([browser, "--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir=" +
+                               os.path.join(tmp, "profile"), "--virtual-time-budget=5000", "--dump-dom", page],
+                              capture_output=True, text=True, timeout=120)
+        expect(proc.returncode == 0, "chromium renders the page", proc)
+        loaded = re.search(r'<body[^>]*data-images-loaded="(\d+)/(\d+)"', proc.stdout)
+        expect(loaded is not None, "the page's load script ran", proc)
+        expect(loaded.group(2) == str(len(FIGURES)), f"{len(FIGURES)} images on the page: {loaded.group(0)}")
+        expect(loaded.group(1) == loaded.group(2), f"every image decoded: {loaded.group(0)}")
+
+
+def check_report_errors():
+    with tempfile.TemporaryDirectory() as tmp:
+        missing = os.path.join(tmp, "missing.db")
+        expect_bad_input(hpcsim("report", missing), f"{missing}: no such file")
+        expect(not os.path.exists(missing), "no store created for a mistyped name")
+        not_store = os.path.join(tmp, "other.db")
+        con = sqlite3.connect(not_store)
+        con.execute("CREATE TABLE t(x)")
+        con.close()
+        expect_bad_input(hpcsim("report", not_store), "not an hpcsim results store")
+        db = os.path.join(tmp, "results.db")
+        proc = hpcsim("schedule", JOBS, "--nodes", "4", "--policy", "easy", "--db", db)
+        expect(proc.returncode == 0, "schedule stores a run", proc)
+        a_file = os.path.join(tmp, "a-file")
+        open(a_file, "w").close()
+        expect_bad_input(hpcsim("report", db, "--out", a_file), f"--out {a_file}: exists and is not a folder")
+        # No training runs: the report still writes the page and the runs table, and says why figures are missing.
+        out = os.path.join(tmp, "r")
+        proc = report(db, out)
+        expect("0 figures, 1 run from" in proc.stdout, "no figures from a schedule run alone", proc)
+        with open(os.path.join(out, "report.html")) as f:
+            html = f.read()
+        expect("No scaling figures" in html and "No Pareto front" in html, "missing figures explained")
+        expect(not os.path.exists(os.path.join(out, "scaling.csv")), "no CSV for a missing figure")
+        # Figures without matplotlib: exit 1 naming the set-up script.
+        build_store(db, nodes="1,2")
+        proc = hpcsim("report", db, "--out", out, env={"HPCSIM_PYTHON": os.path.join(tmp, "no-python3")})
+        expect(proc.returncode == 1, f"exit 1 without python3, got {proc.returncode}", proc)
+        expect("scripts/setup.sh" in proc.stderr and "python3-matplotlib" in proc.stderr, "names the fix", proc)
+
+
+run_check({"report_files": check_report_files, "report_chromium": check_report_chromium,
+           "report_errors": check_report_errors})
