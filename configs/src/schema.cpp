@@ -213,9 +213,11 @@ std::string Schema::describe_type() const {
     case Type::map_of: out = "map of " + element_->describe_type(); break;
     case Type::list: out = "list of " + element_->describe_type(); break;
   }
-  if (strictly_positive_) out += " > 0";
-  if (min_) out += " >= " + show_bound(*min_);
-  if (max_) out += " <= " + show_bound(*max_);
+  std::vector<std::string> bounds;
+  if (strictly_positive_) bounds.push_back("> 0");
+  if (min_) bounds.push_back(">= " + show_bound(*min_));
+  if (max_) bounds.push_back("<= " + show_bound(*max_));
+  for (std::size_t i = 0; i < bounds.size(); ++i) out += (i == 0 ? " " : ", ") + bounds[i];
   if (non_empty_) out += ", not empty";
   return out;
 }
