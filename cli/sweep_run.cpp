@@ -1,6 +1,8 @@
 #include "sweep_run.h"
 
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -99,45 +101,87 @@ std::string json_text(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+std::optional<double> metric(const std::vector<Metric>& metrics, const std::string& name) {
+  for (const Metric& m : metrics) {
+    if (m.name == name) return m.value;
+  }
+  return std::nullopt;
+}
+
+// One row per point: its values, status, step time, throughput (tokens where the model has them) and
+// memory per GPU; an invalid point's reason after its row.
+void print_table(const SweepPlan& plan, const std::vector<StoredStudyPoint>& points, ResultsStore& store,
+                 const std::map<std::int64_t, std::string>& messages) {
+  std::vector<std::size_t> width;
+  for (const StudyParameter& p : plan.study.parameters) width.push_back(std::max<std::size_t>(p.key.size(), 6));
+  std::ostringstream head;
+  head << std::setw(4) << "#";
+  for (std::size_t k = 0; k < width.size(); ++k) head << "  " << std::setw(static_cast<int>(width[k])) << plan.study.parameters[k].key;
+  head << "  status   step_time_s    samples/s     tokens/s  memory_GiB";
+  std::cout << head.str() << "\n";
+  for (const StoredStudyPoint& p : points) {
+    const StudyPoint& point = plan.study.points[static_cast<std::size_t>(p.index)];
+    std::ostringstream row;
+    row << std::setw(4) << p.index;
+    for (std::size_t k = 0; k < width.size(); ++k) row << "  " << std::setw(static_cast<int>(width[k])) << point.values[k].second;
+    row << "  " << std::left << std::setw(6) << to_string(p.status) << std::right;
+    const std::vector<Metric> metrics = p.run_id ? store.metrics(*p.run_id) : std::vector<Metric>{};
+    const auto cell = [&](const std::string& name, double scale, int w, const char* format) {
+      const std::optional<double> v = metric(metrics, name);
+      char buf[48];
+      if (v) {
+        std::snprintf(buf, sizeof buf, format, *v * scale);
+      } else {
+        std::snprintf(buf, sizeof buf, "%s", "-");
+      }
+      row << "  " << std::setw(w) << buf;
+    };
+    if (p.status == PointStatus::ok || p.status == PointStatus::oom) {
+      cell("step_time_s", 1, 12, "%.4f");
+      cell("throughput.samples_per_s", 1, 11, "%.1f");
+      cell("throughput.tokens_per_s", 1, 11, "%.0f");
+      cell("memory_per_gpu_bytes", 1.0 / (1024.0 * 1024 * 1024), 10, "%.1f");
+    }
+    std::string line = row.str();
+    line.erase(line.find_last_not_of(' ') + 1);
+    std::cout << line << "\n";
+    if (p.status == PointStatus::error && p.run_id) std::cout << "      " << messages.at(*p.run_id) << "\n";
+  }
+}
+
+}  // namespace
+
 void print_sweep_results(const SweepOptions& o, const SweepPlan& plan) {
   ResultsStore store(o.db);
   const std::vector<StoredStudyPoint> points = store.study_points(plan.study_id);
   std::map<std::int64_t, std::string> messages;
   for (const StoredRun& run : store.runs()) messages[run.id] = run.message;
   std::size_t failed = 0;
-  if (o.format == "json") std::cout << "{\n  \"study_id\": " << plan.study_id << ",\n  \"points\": [";
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const StoredStudyPoint& p = points[i];
-    if (p.status != PointStatus::ok) ++failed;
-    std::vector<Metric> metrics;
-    if (p.run_id) metrics = store.metrics(*p.run_id);
-    if (o.format == "json") {
-      std::cout << (i == 0 ? "\n" : ",\n") << "    {\"index\": " << p.index << ", \"values\": " << p.values_json
-                << ", \"status\": \"" << to_string(p.status) << "\", \"run_id\": "
-                << (p.run_id ? std::to_string(*p.run_id) : "null") << ", \"message\": "
-                << json_text(p.run_id ? messages[*p.run_id] : "") << ", \"metrics\": {";
-      for (std::size_t m = 0; m < metrics.size(); ++m) {
-        std::cout << (m == 0 ? "" : ", ") << json_text(metrics[m].name) << ": " << json_number(metrics[m].value);
-      }
-      std::cout << "}}";
-    } else {
-      std::cout << i << "  " << p.values_json << "  " << to_string(p.status);
-      for (const Metric& m : metrics) {
-        if (m.name == "step_time_s" || m.name == "throughput.samples_per_s" || m.name == "throughput.tokens_per_s") {
-          std::cout << "  " << m.name << " " << json_number(m.value);
-        }
-      }
-      if (p.status == PointStatus::error && p.run_id) std::cout << "  " << messages[*p.run_id];
-      std::cout << "\n";
-    }
-  }
-  if (o.format == "json") {
-    std::cout << (points.empty() ? "]" : "\n  ]") << ",\n  \"summary\": {\"points\": " << points.size()
-              << ", \"already_stored\": " << plan.already_stored << ", \"not_ok\": " << failed << "}\n}\n";
-  } else {
+  for (const StoredStudyPoint& p : points) failed += p.status != PointStatus::ok;
+  if (o.format != "json") {
+    print_table(plan, points, store, messages);
     std::cout << "\n" << points.size() << " points (" << plan.already_stored << " stored before this run), " << failed
               << " not ok; study " << plan.study_id << " in " << o.db << "\n";
+    return;
   }
+  std::cout << "{\n  \"study_id\": " << plan.study_id << ",\n  \"points\": [";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const StoredStudyPoint& p = points[i];
+    std::vector<Metric> metrics;
+    if (p.run_id) metrics = store.metrics(*p.run_id);
+    std::cout << (i == 0 ? "\n" : ",\n") << "    {\"index\": " << p.index << ", \"values\": " << p.values_json
+              << ", \"status\": \"" << to_string(p.status) << "\", \"run_id\": "
+              << (p.run_id ? std::to_string(*p.run_id) : "null") << ", \"message\": "
+              << json_text(p.run_id ? messages[*p.run_id] : "") << ", \"metrics\": {";
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      std::cout << (m == 0 ? "" : ", ") << json_text(metrics[m].name) << ": " << json_number(metrics[m].value);
+    }
+    std::cout << "}}";
+  }
+  std::cout << (points.empty() ? "]" : "\n  ]") << ",\n  \"summary\": {\"points\": " << points.size()
+            << ", \"already_stored\": " << plan.already_stored << ", \"not_ok\": " << failed << "}\n}\n";
 }
 
 }  // namespace hpcsim::cli
