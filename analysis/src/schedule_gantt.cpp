@@ -35,15 +35,16 @@ std::string schedule_gantt_json(const std::vector<QueueRun>& runs, int nodes, co
     out += ",\n" + metadata("thread_sort_index", n, "\"sort_index\":" + std::to_string(n));
   }
   std::vector<int> sorted;
-  for (const QueueRun& run : runs) {
-    const ScheduledJob& s = run.scheduled;
-    sorted.assign(run.node_ids.begin(), run.node_ids.end());
+  // One span per node of a run: the job's last run, and each earlier run preemption cut short.
+  const auto draw = [&](const ScheduledJob& s, const std::vector<int>& node_ids, double start_s, double end_s,
+                        const char* category) {
+    sorted.assign(node_ids.begin(), node_ids.end());
     std::sort(sorted.begin(), sorted.end());
     const std::string id = std::to_string(s.job.id);
     // Everything but the tid is the same on each node.
-    const std::string head = ",\n{\"name\":\"job " + id + "\",\"cat\":\"" + (s.killed ? "killed" : "job") +
-                             "\",\"ph\":\"X\",\"ts\":" + trace_json::micros(s.start_s) +
-                             ",\"dur\":" + trace_json::micros(std::max(0.0, s.end_s - s.start_s)) +
+    const std::string head = ",\n{\"name\":\"job " + id + "\",\"cat\":\"" + category +
+                             "\",\"ph\":\"X\",\"ts\":" + trace_json::micros(start_s) +
+                             ",\"dur\":" + trace_json::micros(std::max(0.0, end_s - start_s)) +
                              ",\"pid\":0,\"tid\":";
     const std::string tail = ",\"args\":{\"id\":" + id + ",\"nodes\":" + std::to_string(sorted.size()) +
                              ",\"wait_s\":" + number(s.wait_s()) + ",\"killed\":" + (s.killed ? "true" : "false") +
@@ -56,6 +57,11 @@ std::string schedule_gantt_json(const std::vector<QueueRun>& runs, int nodes, co
       if (n < first || n >= last) continue;
       out += head + std::to_string(n) + tail;
     }
+  };
+  for (const QueueRun& run : runs) {
+    const ScheduledJob& s = run.scheduled;
+    for (const PreemptedRun& earlier : run.requeued_runs) draw(s, earlier.node_ids, earlier.start_s, earlier.end_s, "preempted");
+    draw(s, run.node_ids, s.start_s, s.end_s, run.cancelled ? "preempted" : s.killed ? "killed" : "job");
   }
   out += "\n]}\n";
   return out;

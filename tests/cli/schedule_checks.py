@@ -69,6 +69,14 @@ def check_schedule_preempt():
            "the preempted run counts as busy time", proc)
     easy, proc = schedule(jobs, "--nodes", "4", "--policy", "easy")
     expect(all(j["preemptions"] == 0 for j in easy["jobs"]), "only the priority policy preempts", proc)
+    with tempfile.TemporaryDirectory() as tmp:
+        gantt = os.path.join(tmp, "g.json")
+        doc, proc = schedule(jobs, "--nodes", "4", "--policy", "priority", "--gantt", gantt)
+        with open(gantt) as f:
+            spans = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X" and e["args"]["id"] == 2]
+        cut = sorted((e["ts"], e["dur"]) for e in spans if e["cat"] == "preempted")
+        expect(cut == [(5e6, 5e6), (5e6, 5e6)] and len(spans) == 4,
+               "the gantt draws the preempted run (5-10 s) and the last run on each of the job's nodes", proc)
 
 
 def check_schedule_training():

@@ -4,7 +4,8 @@
 //
 // pid 0 is the cluster (named by `process`); one row (tid) per node, tid = node id, named "node N" and
 // sorted by id, every node of the cluster listed even when idle. Each job is one complete event ("ph":
-// "X") on each of its nodes, named "job ID", category "job" (or "killed"), ts = start and dur = end -
+// "X") on each of its nodes, named "job ID", category "job" (or "killed", or "preempted" for a run that
+// preemption cut short: a requeued job's earlier runs come before its last), ts = start and dur = end -
 // start in microseconds on the trace's own clock, args {"id", "nodes" (its node count), "wait_s",
 // "killed"}. Events are in job order (the order of `runs`), then node order within a job.
 // Size: about 150 bytes per (job, node) pair, so a 5,000-job trace on 100 nodes is a few MB; for a large
