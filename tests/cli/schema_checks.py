@@ -61,7 +61,7 @@ def check_schema_kinds():
                 "achievable.matmul", "sm.max_warps", "tdp"]:
         expect(f"| `{key}` |" in gpu, f"hpcsim schema gpu lists {key}")
     expect("## node" not in gpu, "hpcsim schema gpu prints the gpu keys only")
-    expect("| `memory.capacity` | quantity (bytes, with its unit) > 0 | required |" in gpu,
+    expect("| `memory.capacity` | quantity (a size in bytes, with its unit) > 0 | required |" in gpu,
            "a row gives the type, its unit and whether it is required")
     expect_bad_input(hpcsim("schema", "bogus"), "bogus")
 

@@ -68,7 +68,12 @@ Schema sm_schema() {
   std::vector<Field> fields;
   const SmLimits fallback;  // what a GPU without a compute capability gets for a key it leaves out
   for (const SmField& f : kSmFields) {
-    const std::string otherwise = f.needed ? "required without one" : "else " + show(fallback.*f.member, f.is_bytes);
+    const int value = fallback.*f.member;
+    // Binary units, as the CUDA tables write them (48 KiB, not 49.152 KB).
+    const std::string shown = !f.is_bytes ? std::to_string(value)
+                              : value > 0 && value % 1024 == 0 ? std::to_string(value / 1024) + " KiB"
+                                                               : std::to_string(value) + " B";
+    const std::string otherwise = f.needed ? "required without one" : "else " + shown;
     fields.push_back(optional(f.key, f.is_bytes ? bytes() : Schema::integer().at_least(0), f.meaning,
                               "the compute capability's value; " + otherwise));
   }
