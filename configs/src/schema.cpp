@@ -222,6 +222,12 @@ std::string Schema::describe_type() const {
   return out;
 }
 
+Field extends_field() {
+  return optional("extends", Schema::string(),
+                  "base file(s) this one is deep-merged over, relative to it: a name or a list (later ones and this file win)",
+                  "none");
+}
+
 namespace {
 
 void reference_rows(const Schema& schema, const std::string& prefix, std::string& out) {

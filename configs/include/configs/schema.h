@@ -79,6 +79,9 @@ struct Field {
 Field required(std::string key, Schema schema, std::string meaning = {});
 Field optional(std::string key, Schema schema, std::string meaning = {}, std::string default_text = {});
 
+// The `extends` key every spec and scenario file accepts; the loader resolves it before validation.
+Field extends_field();
+
 // Every key of a map schema as a Markdown table (key path, type, required or default, meaning); nested
 // maps are flattened with dots, list items with "[]" and free-form keys with "*".
 std::string schema_reference_markdown(const Schema& schema);

@@ -15,10 +15,16 @@ Schema bytes() { return Schema::quantity(Dimension::bytes).at_least(0); }
 Schema count() { return Schema::integer().at_least(1); }
 Schema cycles() { return Schema::number().positive(); }
 
-Schema rates() {
+// One optional rate per precision; `units` names the execution units for the reference ("vector", "tensor").
+Schema rates(const std::string& units) {
   std::vector<Field> fields;
   for (int i = 0; i < kPrecisionCount; ++i) {
-    fields.push_back(optional(std::string(to_string(static_cast<Precision>(i))), Schema::number().positive()));
+    const auto precision = static_cast<Precision>(i);
+    const std::string name(to_string(precision));
+    const std::string what = precision == Precision::int8 ? "int8 ops" : "dense " + name + " FLOPs";
+    fields.push_back(optional(name, Schema::number().positive(),
+                              what + " per SM per clock on the " + units + " units (an FMA counts 2)",
+                              "none: no " + units + " unit for " + name));
   }
   return Schema::map(std::move(fields));
 }
@@ -32,38 +38,49 @@ struct SmField {
   int SmLimits::*member;
   bool is_bytes;
   bool needed;
+  const char* meaning;  // for the reference
 };
 constexpr SmField kSmFields[] = {
-    {"warp_size", &SmLimits::warp_size, false, true},
-    {"max_warps", &SmLimits::max_warps, false, true},
-    {"max_blocks", &SmLimits::max_blocks, false, true},
-    {"max_threads", &SmLimits::max_threads, false, true},
-    {"max_threads_per_block", &SmLimits::max_threads_per_block, false, false},
-    {"registers", &SmLimits::registers, false, false},
-    {"max_registers_per_block", &SmLimits::max_registers_per_block, false, false},
-    {"max_registers_per_thread", &SmLimits::max_registers_per_thread, false, false},
-    {"register_allocation_unit", &SmLimits::register_allocation_unit, false, false},
-    {"sub_partitions", &SmLimits::sub_partitions, false, false},
-    {"smem_allocation_granularity", &SmLimits::smem_allocation_granularity, true, true},
-    {"smem_reserved_per_block", &SmLimits::smem_reserved_per_block, true, false},
-    {"max_smem_per_block", &SmLimits::max_smem_per_block, true, true},
-    {"default_smem_per_block", &SmLimits::default_smem_per_block, true, false},
-    {"l1_smem", &SmLimits::l1_smem_bytes, true, true},
-    {"smem_banks", &SmLimits::smem_banks, false, false},
-    {"smem_bank_bytes", &SmLimits::smem_bank_bytes, true, false},
+    {"warp_size", &SmLimits::warp_size, false, true, "threads per warp"},
+    {"max_warps", &SmLimits::max_warps, false, true, "resident warps per SM"},
+    {"max_blocks", &SmLimits::max_blocks, false, true, "resident thread blocks per SM"},
+    {"max_threads", &SmLimits::max_threads, false, true, "resident threads per SM"},
+    {"max_threads_per_block", &SmLimits::max_threads_per_block, false, false, "threads one block may have"},
+    {"registers", &SmLimits::registers, false, false, "32-bit registers per SM"},
+    {"max_registers_per_block", &SmLimits::max_registers_per_block, false, false, "32-bit registers one block may use"},
+    {"max_registers_per_thread", &SmLimits::max_registers_per_thread, false, false, "32-bit registers one thread may use"},
+    {"register_allocation_unit", &SmLimits::register_allocation_unit, false, false, "registers per warp are allocated in multiples of this"},
+    {"sub_partitions", &SmLimits::sub_partitions, false, false, "warp-scheduler sub-partitions the register file is split over"},
+    {"smem_allocation_granularity", &SmLimits::smem_allocation_granularity, true, true, "shared memory per block is allocated in multiples of this"},
+    {"smem_reserved_per_block", &SmLimits::smem_reserved_per_block, true, false, "shared memory the driver reserves per block"},
+    {"max_smem_per_block", &SmLimits::max_smem_per_block, true, true, "shared memory one block may use with opt-in"},
+    {"default_smem_per_block", &SmLimits::default_smem_per_block, true, false, "shared memory one block may use without opt-in"},
+    {"l1_smem", &SmLimits::l1_smem_bytes, true, true, "unified L1 + shared memory per SM"},
+    {"smem_banks", &SmLimits::smem_banks, false, false, "shared-memory banks"},
+    {"smem_bank_bytes", &SmLimits::smem_bank_bytes, true, false, "width of one shared-memory bank"},
 };
-
-Schema sm_schema() {
-  std::vector<Field> fields;
-  for (const SmField& f : kSmFields) {
-    fields.push_back(optional(f.key, f.is_bytes ? bytes() : Schema::integer().at_least(0)));
-  }
-  fields.push_back(optional("smem_carveouts", Schema::list(bytes()).non_empty()));
-  return Schema::map(std::move(fields));
-}
 
 std::string show(int value, bool is_bytes) {
   return is_bytes ? format_quantity(value, Dimension::bytes) : std::to_string(value);
+}
+
+Schema sm_schema() {
+  std::vector<Field> fields;
+  const SmLimits fallback;  // what a GPU without a compute capability gets for a key it leaves out
+  for (const SmField& f : kSmFields) {
+    const int value = fallback.*f.member;
+    // Binary units, as the CUDA tables write them (48 KiB, not 49.152 KB).
+    const std::string shown = !f.is_bytes ? std::to_string(value)
+                              : value > 0 && value % 1024 == 0 ? std::to_string(value / 1024) + " KiB"
+                                                               : std::to_string(value) + " B";
+    const std::string otherwise = f.needed ? "required without one" : "else " + shown;
+    fields.push_back(optional(f.key, f.is_bytes ? bytes() : Schema::integer().at_least(0), f.meaning,
+                              "the compute capability's value; " + otherwise));
+  }
+  fields.push_back(optional("smem_carveouts", Schema::list(bytes()).non_empty(),
+                            "shared-memory sizes the SM can be configured for, ascending",
+                            "the compute capability's list; required without one"));
+  return Schema::map(std::move(fields));
 }
 
 // Reads `sm:`. With a compute capability, the CC table supplies every limit and what the spec states must
@@ -115,52 +132,76 @@ SmLimits parse_sm(const ConfigNode& spec, const std::string& cc) {
 
 const Schema& gpu_spec_schema() {
   static const Schema schema = Schema::map({
-      optional("extends", Schema::string()),
-      required("vendor", Schema::one_of({"nvidia", "amd"})),
-      optional("compute_capability", Schema::one_of(compute_capabilities())),
-      required("sm_count", count()),
+      extends_field(),
+      required("vendor", Schema::one_of({"nvidia", "amd"}), "who makes it; CUDA occupancy rules apply to nvidia"),
+      optional("compute_capability", Schema::one_of(compute_capabilities()),
+               "CUDA compute capability; its table supplies and checks the `sm` limits",
+               "none: required for nvidia, absent for amd"),
+      required("sm_count", count(), "streaming multiprocessors (AMD: compute units)"),
       required("clocks", Schema::map({
-                             optional("base", Schema::quantity(Dimension::frequency).positive()),
-                             required("boost", Schema::quantity(Dimension::frequency).positive()),
-                             optional("tensor", Schema::quantity(Dimension::frequency).positive()),
-                         })),
-      optional("sm", sm_schema()),
+                             optional("base", Schema::quantity(Dimension::frequency).positive(),
+                                      "base clock (descriptive: no peak is quoted at it)", "unknown"),
+                             required("boost", Schema::quantity(Dimension::frequency).positive(),
+                                      "maximum boost clock: vector and FP64 peaks are quoted at it"),
+                             optional("tensor", Schema::quantity(Dimension::frequency).positive(),
+                                      "clock the reduced-precision tensor peaks are quoted at; at most boost",
+                                      "clocks.boost"),
+                         }), "the clocks peaks are quoted at"),
+      optional("sm", sm_schema(),
+               "per-SM resource limits that decide occupancy (stated values must match the compute capability)",
+               "the compute capability's table; required without one"),
       required("memory", Schema::map({
-                             required("capacity", Schema::quantity(Dimension::bytes).positive()),
-                             required("bandwidth", Schema::quantity(Dimension::bandwidth).positive()),
-                             required("l2", Schema::quantity(Dimension::bytes).positive()),
-                             required("l2_bandwidth", Schema::quantity(Dimension::bandwidth).positive()),
-                             required("l1_bytes_per_clock_per_sm", Schema::number().positive()),
-                             optional("sector", Schema::quantity(Dimension::bytes).positive()),
-                             optional("cache_line", Schema::quantity(Dimension::bytes).positive()),
+                             required("capacity", Schema::quantity(Dimension::bytes).positive(), "device memory (HBM, GDDR) capacity"),
+                             required("bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
+                                      "device memory bandwidth, datasheet peak"),
+                             required("l2", Schema::quantity(Dimension::bytes).positive(), "L2 cache size"),
+                             required("l2_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
+                                      "L2 cache bandwidth, measured or derived"),
+                             required("l1_bytes_per_clock_per_sm", Schema::number().positive(),
+                                      "L1 / shared-memory bytes one SM moves per clock"),
+                             optional("sector", Schema::quantity(Dimension::bytes).positive(),
+                                      "memory access sector size", "32 B"),
+                             optional("cache_line", Schema::quantity(Dimension::bytes).positive(), "cache line size",
+                                      "128 B"),
                              required("latency_cycles", Schema::map({
-                                                            required("l1", cycles()),
-                                                            required("smem", cycles()),
-                                                            required("l2", cycles()),
-                                                            required("hbm", cycles()),
-                                                        })),
-                         })),
+                                                            required("l1", cycles(), "L1 hit, core cycles"),
+                                                            required("smem", cycles(), "shared-memory access, core cycles"),
+                                                            required("l2", cycles(), "L2 hit, core cycles"),
+                                                            required("hbm", cycles(), "device memory access, core cycles"),
+                                                        }), "load-to-use latencies in core cycles"),
+                         }), "device memory and caches"),
       required("flops_per_clock_per_sm", Schema::map({
-                                             required("vector", rates()),
-                                             optional("tensor", rates()),
-                                         })),
+                                             required("vector", rates("vector"),
+                                                      "vector (CUDA-core, SIMT) units, by precision"),
+                                             optional("tensor", rates("tensor"),
+                                                      "tensor (matrix) units, by precision", "none: no tensor units"),
+                                         }),
+               "dense math rates; a peak is rate x sm_count x the clock it is quoted at"),
       required("achievable", Schema::map({
-                                 required("matmul", fraction()),
-                                 required("memory", fraction()),
-                                 optional("simt_matmul", fraction()),
-                                 optional("pointwise_memory", fraction()),
-                             })),
-      required("launch_overhead", Schema::quantity(Dimension::time).at_least(0)),
+                                 required("matmul", fraction(),
+                                          "fraction of the peak (tensor units where present) large well-shaped GEMMs "
+                                          "reach; configs/calibration.yaml fills it in when absent"),
+                                 required("memory", fraction(), "fraction of memory.bandwidth streaming kernels reach"),
+                                 optional("simt_matmul", fraction(),
+                                          "fraction of the vector peak SIMT (CUDA-core) GEMMs reach",
+                                          "configs/calibration.yaml's value, else 1"),
+                                 optional("pointwise_memory", fraction(),
+                                          "fraction of the streaming bandwidth a framework's pointwise kernels reach",
+                                          "configs/calibration.yaml's value, else 1"),
+                             }), "fractions of the peaks that real kernels reach"),
+      required("launch_overhead", Schema::quantity(Dimension::time).at_least(0), "GPU-side time to launch one kernel"),
       required("pcie", Schema::map({
-                           required("generation", count()),
-                           required("lanes", count()),
-                       })),
+                           required("generation", count(), "PCIe generation of the host link"),
+                           required("lanes", count(), "PCIe lanes of the host link"),
+                       }), "the GPU's PCIe host link (descriptive; the node's `pcie` section is what is modelled)"),
       optional("peer_links", Schema::map({
-                                 required("kind", Schema::string()),
-                                 required("ports", count()),
-                                 required("bandwidth_per_port", Schema::quantity(Dimension::bandwidth).positive()),
-                             })),
-      required("tdp", Schema::quantity(Dimension::power).positive()),
+                                 required("kind", Schema::string(), "link technology, e.g. nvlink4"),
+                                 required("ports", count(), "GPU-to-GPU link ports"),
+                                 required("bandwidth_per_port", Schema::quantity(Dimension::bandwidth).positive(),
+                                          "bandwidth of one port, per direction"),
+                             }), "GPU-to-GPU links, NVLink or Infinity Fabric (descriptive; the node's gpu_interconnect is modelled)",
+               "none"),
+      required("tdp", Schema::quantity(Dimension::power).positive(), "thermal design power (board power limit)"),
   });
   return schema;
 }

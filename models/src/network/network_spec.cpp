@@ -8,17 +8,25 @@ namespace hpcsim {
 
 const Schema& network_spec_schema() {
   static const Schema schema = Schema::map({
-      optional("extends", Schema::string()),
-      optional("description", Schema::string()),
-      required("rate", Schema::quantity(Dimension::bandwidth).positive()),
-      optional("lanes", Schema::integer().at_least(1)),
-      required("encoding_efficiency", Schema::number().positive().at_most(1.0)),
-      required("mtu", Schema::quantity(Dimension::bytes).at_least(64)),
-      optional("max_mtu", Schema::quantity(Dimension::bytes).at_least(64)),
-      optional("mtu_header_bytes", Schema::quantity(Dimension::bytes).at_least(0)),
-      required("header_bytes", Schema::quantity(Dimension::bytes).at_least(0)),
-      required("switch_latency", Schema::quantity(Dimension::time).at_least(0)),
-      required("software_latency", Schema::quantity(Dimension::time).at_least(0)),
+      extends_field(),
+      optional("description", Schema::string(), "free text (not read)", "none"),
+      required("rate", Schema::quantity(Dimension::bandwidth).positive(),
+               "signalling (line) rate of one port `lanes` wide, per direction, before encoding"),
+      optional("lanes", Schema::integer().at_least(1),
+               "the width `rate` is quoted for (a node's PCIe link may be narrower or wider)", "1"),
+      required("encoding_efficiency", Schema::number().positive().at_most(1.0),
+               "data bits per line bit after line coding and FEC (rate x this = the rate as sold)"),
+      required("mtu", Schema::quantity(Dimension::bytes).at_least(64),
+               "the configured MTU (cluster.mtu overrides it); at most max_mtu"),
+      optional("max_mtu", Schema::quantity(Dimension::bytes).at_least(64), "the largest MTU the technology allows",
+               "mtu"),
+      optional("mtu_header_bytes", Schema::quantity(Dimension::bytes).at_least(0),
+               "protocol headers counted inside the MTU (IP + TCP for Ethernet)", "0 B"),
+      required("header_bytes", Schema::quantity(Dimension::bytes).at_least(0),
+               "per-packet bytes on the wire outside the MTU (framing, link headers, CRCs)"),
+      required("switch_latency", Schema::quantity(Dimension::time).at_least(0), "latency of one switch hop"),
+      required("software_latency", Schema::quantity(Dimension::time).at_least(0),
+               "per-message latency at the end hosts (stack, driver, NIC)"),
   });
   return schema;
 }

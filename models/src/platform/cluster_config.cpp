@@ -11,13 +11,16 @@ Schema positive_int() { return Schema::integer().at_least(1); }
 
 const Schema& cluster_schema() {
   static const Schema schema = Schema::map({
-      required("node", Schema::string()),
-      optional("nodes", positive_int()),
-      optional("gpus_per_node", positive_int()),
-      optional("network", Schema::string()),
-      optional("mtu", Schema::quantity(Dimension::bytes).positive()),
-      optional("topology", topology_spec_schema()),
-      optional("storage", Schema::string()),
+      required("node", Schema::string(), "the node type: a name in configs/nodes (it must have GPUs)"),
+      optional("nodes", positive_int(), "nodes in the cluster", "1"),
+      optional("gpus_per_node", positive_int(), "GPUs used in each node; at most the node's", "every GPU of the node"),
+      optional("network", Schema::string(), "the network between nodes: a name in configs/networks",
+               "none: required when nodes > 1"),
+      optional("mtu", Schema::quantity(Dimension::bytes).positive(),
+               "MTU the network runs with (within its header bytes and max_mtu); needs network", "the network's mtu"),
+      optional("topology", topology_spec_schema(), "how the network's switches are laid out", "crossbar"),
+      optional("storage", Schema::string(), "the storage system datasets are read from: a name in configs/storage",
+               "none: workload.dataset, if any, must be synthetic"),
   });
   return schema;
 }

@@ -12,12 +12,12 @@ namespace {
 
 Schema device_schema() {
   return Schema::map({
-      required("read_bandwidth", Schema::quantity(Dimension::bandwidth).positive()),
-      required("write_bandwidth", Schema::quantity(Dimension::bandwidth).positive()),
-      required("read_iops", Schema::number().positive()),
-      required("write_iops", Schema::number().positive()),
-      required("latency", Schema::quantity(Dimension::time).at_least(0)),
-      required("queue_depth", Schema::integer().at_least(1)),
+      required("read_bandwidth", Schema::quantity(Dimension::bandwidth).positive(), "bandwidth of reads"),
+      required("write_bandwidth", Schema::quantity(Dimension::bandwidth).positive(), "bandwidth of writes"),
+      required("read_iops", Schema::number().positive(), "read requests per second"),
+      required("write_iops", Schema::number().positive(), "write requests per second"),
+      required("latency", Schema::quantity(Dimension::time).at_least(0), "access latency of one request, before data moves"),
+      required("queue_depth", Schema::integer().at_least(1), "requests served at once; the rest wait in FIFO order"),
   });
 }
 
@@ -77,23 +77,36 @@ std::string to_string(StorageKind kind) {
 }
 
 const Schema& storage_spec_schema() {
+  // Which keys a kind needs is checked by check_keys_for_kind; the defaults below say so.
   static const Schema schema = Schema::map({
-      optional("extends", Schema::string()),
-      required("kind", Schema::one_of({"local", "nas", "san", "pfs"})),
-      optional("media", Schema::one_of({"nvme", "ssd", "hdd"})),
-      optional("device", device_schema()),
-      optional("server", device_schema()),
-      optional("target", device_schema()),
-      optional("network", Schema::string()),
-      optional("server_ports", Schema::integer().at_least(1)),
+      extends_field(),
+      required("kind", Schema::one_of({"local", "nas", "san", "pfs"}),
+               "local device in each node, NAS (NFS) or SAN server, or parallel file system (Lustre-like)"),
+      optional("media", Schema::one_of({"nvme", "ssd", "hdd"}), "the local device's media (descriptive)",
+               "none: required for local, refused otherwise"),
+      optional("device", device_schema(), "the device in each client node",
+               "none: required for local, refused otherwise"),
+      optional("server", device_schema(), "the NAS or SAN server", "none: required for nas and san, refused otherwise"),
+      optional("target", device_schema(), "one object storage target (OST)", "none: required for pfs, refused otherwise"),
+      optional("network", Schema::string(),
+               "the network between clients and servers: a name in configs/networks; each client node has one port",
+               "none: required for nas, san and pfs, refused for local"),
+      optional("server_ports", Schema::integer().at_least(1),
+               "network ports of the server (pfs: of each object storage server)", "none: required for nas, san and pfs, refused for local"),
       optional("metadata", Schema::map({
-                               required("ops", Schema::number().positive()),
-                               required("latency", Schema::quantity(Dimension::time).at_least(0)),
-                           })),
-      optional("targets", Schema::integer().at_least(1)),
-      optional("servers", Schema::integer().at_least(1)),
-      optional("stripe_count", Schema::integer().at_least(1)),
-      optional("stripe_size", Schema::quantity(Dimension::bytes).at_least(4096)),
+                               required("ops", Schema::number().positive(), "metadata operations per second"),
+                               required("latency", Schema::quantity(Dimension::time).at_least(0),
+                                        "latency of one metadata operation"),
+                           }),
+               "the metadata server: every file open costs it one operation", "none: required for pfs, refused otherwise"),
+      optional("targets", Schema::integer().at_least(1), "object storage targets (OSTs)",
+               "none: required for pfs, refused otherwise"),
+      optional("servers", Schema::integer().at_least(1), "object storage servers; targets are spread evenly over them",
+               "none: required for pfs, refused otherwise"),
+      optional("stripe_count", Schema::integer().at_least(1), "targets one file is striped over; at most targets",
+               "none: required for pfs, refused otherwise"),
+      optional("stripe_size", Schema::quantity(Dimension::bytes).at_least(4096), "bytes per stripe chunk",
+               "none: required for pfs, refused otherwise"),
   });
   return schema;
 }

@@ -27,32 +27,51 @@ Schema positive_int() { return Schema::integer().at_least(1); }
 
 const Schema& campaign_schema() {
   static const Schema schema = Schema::map({
-      optional("name", Schema::string()),
-      optional("description", Schema::string()),
-      required("cluster", cluster_schema()),
+      optional("name", Schema::string(), "the campaign's name in outputs", "the file's name without .yaml"),
+      optional("description", Schema::string(), "free text (not read)", "none"),
+      required("cluster", cluster_schema(), "the machine the queue runs on, as a scenario's cluster"),
       required("trial", Schema::map({
-                            optional("nodes", positive_int()),
-                            required("workload", scenario_section_schema("workload")),
-                            optional("parallelism", scenario_section_schema("parallelism")),
-                        })),
+                            optional("nodes", positive_int(), "nodes per trial job (its scenario's cluster.nodes)", "1"),
+                            required("workload", scenario_section_schema("workload"),
+                                     "what each trial trains, as a scenario's workload"),
+                            optional("parallelism", scenario_section_schema("parallelism"),
+                                     "as a scenario's parallelism", "data parallelism over every GPU"),
+                        }), "what each trial trains"),
       required("search", Schema::map({
-                             optional("method", Schema::one_of(kSearchMethodNames.names())),
-                             optional("trials", positive_int()),
-                             optional("seed", Schema::integer().at_least(0)),
-                             required("space", Schema::map_of(search_parameter_schema()).non_empty()),
+                             optional("method", Schema::one_of(kSearchMethodNames.names()),
+                                      "random draws or grid (every combination, last parameter fastest)", "random"),
+                             optional("trials", positive_int(), "trials to run (grid: the first N combinations)",
+                                      "none: required for random; grid: every combination"),
+                             optional("seed", Schema::integer().at_least(0), "seed of the draws and the evaluation noise",
+                                      "0"),
+                             required("space", Schema::map_of(search_parameter_schema()).non_empty(),
+                                      "the hyperparameters, by name; workload.KEY or parallelism.KEY also sets the "
+                                      "trial's scenario, other names only shape the learning curve"),
                              required("budget", Schema::map({
-                                                    optional("min_steps", positive_int()),
-                                                    required("max_steps", positive_int()),
-                                                    optional("eta", Schema::integer().at_least(2)),
-                                                })),
-                             optional("early_stopping", Schema::one_of(kEarlyStoppingNames.names())),
-                             optional("max_concurrent", positive_int()),
-                         })),
-      optional("curve", learning_curve_schema()),
+                                                    optional("min_steps", positive_int(),
+                                                             "asha: the first rung's steps; max_steps / min_steps must be "
+                                                             "a power of eta",
+                                                             "max_steps / 27"),
+                                                    required("max_steps", positive_int(), "steps of a fully trained trial"),
+                                                    optional("eta", Schema::integer().at_least(2),
+                                                             "asha: each rung trains eta times the steps of the one "
+                                                             "before and keeps 1 / eta of the trials",
+                                                             "3"),
+                                                }),
+                                      "training steps per trial"),
+                             optional("early_stopping", Schema::one_of(kEarlyStoppingNames.names()),
+                                      "asha: successive halving over rungs; none: every trial trains max_steps", "none"),
+                             optional("max_concurrent", positive_int(), "trial jobs in the queue at once (the array throttle)",
+                                      "as many as the cluster holds: cluster nodes / trial nodes"),
+                         }), "the hyperparameter search"),
+      optional("curve", learning_curve_schema(), "the synthetic learning curve trials are scored with",
+               "the defaults below"),
       optional("scheduler", Schema::map({
-                                optional("policy", Schema::one_of(kQueuePolicyNames.names())),
-                                optional("limit_factor", Schema::number().at_least(1)),
-                            })),
+                                optional("policy", Schema::one_of(kQueuePolicyNames.names()), "the batch queue's policy",
+                                         "easy"),
+                                optional("limit_factor", Schema::number().at_least(1),
+                                         "each job's wall-time limit is this x its predicted run time", "1.25"),
+                            }), "the batch queue trials run through", "easy backfilling, limit_factor 1.25"),
   });
   return schema;
 }

@@ -9,13 +9,19 @@ namespace hpcsim {
 double LearningCurve::loss(double budget_steps) const { return floor + scale * std::pow(budget_steps, -alpha); }
 
 const Schema& learning_curve_schema() {
+  // Defaults: LearningCurveModel's, which parse_learning_curve falls back to.
   static const Schema schema = Schema::map({
-      optional("floor", Schema::number().at_least(0)),
-      optional("floor_penalty", Schema::number().at_least(0)),
-      optional("scale", Schema::number().positive()),
-      optional("alpha", Schema::number().positive()),
-      optional("skew", Schema::number()),
-      optional("noise", Schema::number().at_least(0).at_most(0.5)),
+      optional("floor", Schema::number().at_least(0), "loss a trial with the best hyperparameters converges to", "1.0"),
+      optional("floor_penalty", Schema::number().at_least(0),
+               "floor added per unit of misfit (squared distance from the optimum)", "2.0"),
+      optional("scale", Schema::number().positive(), "loss above the floor at 1 step: loss = floor + scale x steps^-alpha",
+               "10"),
+      optional("alpha", Schema::number().positive(), "how fast the loss falls with steps at the optimum", "0.5"),
+      optional("skew", Schema::number(),
+               "alpha is multiplied by exp(skew x offset from the optimum): rankings at small budgets can mislead",
+               "0.5"),
+      optional("noise", Schema::number().at_least(0).at_most(0.5),
+               "relative noise of each observed loss (seeded, standard deviation)", "0.01"),
   });
   return schema;
 }

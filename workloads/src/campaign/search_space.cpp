@@ -60,12 +60,17 @@ double SearchParameter::position(double value) const {
 
 const Schema& search_parameter_schema() {
   static const Schema schema = Schema::map({
-      optional("uniform", Schema::list(Schema::number())),
-      optional("log_uniform", Schema::list(Schema::number())),
-      optional("choice", Schema::list(Schema::string()).non_empty()),
-      optional("optimum", Schema::number()),
-      optional("points", Schema::integer().at_least(2)),
-      optional("penalties", Schema::list(Schema::number().at_least(0))),
+      optional("uniform", Schema::list(Schema::number()), "a range [low, high] drawn on a linear scale",
+               "none: give one of uniform, log_uniform, choice"),
+      optional("log_uniform", Schema::list(Schema::number()), "a range [low, high] above 0 drawn on a log scale",
+               "none: give one of uniform, log_uniform, choice"),
+      optional("choice", Schema::list(Schema::string()).non_empty(), "values to choose from, as written",
+               "none: give one of uniform, log_uniform, choice"),
+      optional("optimum", Schema::number(), "ranges: where the learning curve is best, within the range",
+               "the range's midpoint (geometric for log_uniform)"),
+      optional("points", Schema::integer().at_least(2), "ranges: grid values over the range, ends included", "3"),
+      optional("penalties", Schema::list(Schema::number().at_least(0)),
+               "choice: misfit added per choice, one per choice", "0 each: the choice only changes the run time"),
   });
   return schema;
 }

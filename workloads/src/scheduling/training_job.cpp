@@ -22,9 +22,10 @@ Schema scenario_section(const std::string& key) {
 
 const Schema& training_job_schema() {
   static const Schema schema = Schema::map({
-      required("workload", scenario_section("workload")),
-      optional("parallelism", scenario_section("parallelism")),
-      required("steps", Schema::integer().at_least(1)),
+      required("workload", scenario_section("workload"), "what the job trains, as a scenario's workload (without steps)"),
+      optional("parallelism", scenario_section("parallelism"), "as a scenario's parallelism, on the job's GPUs",
+               "data parallelism over every GPU"),
+      required("steps", Schema::integer().at_least(1), "optimizer steps the job trains"),
   });
   return schema;
 }

@@ -44,7 +44,7 @@ void check_synthetic_keys(const ConfigNode& node) {
 
 const Schema& dataset_spec_schema() {
   static const Schema schema = Schema::map({
-      optional("extends", Schema::string()),
+      extends_field(),
       optional("synthetic", Schema::boolean()),
       optional("samples", Schema::integer().at_least(1)),
       optional("sample_size", Schema::quantity(Dimension::bytes).positive()),

@@ -31,7 +31,7 @@ OptimizerImpl optimizer_of(const std::string& text) {
 
 const Schema& framework_profile_schema() {
   static const Schema schema = Schema::map({
-      optional("extends", Schema::string()),
+      extends_field(),
       required("eager", mode_schema()),
       optional("compiled", mode_schema()),
       required("compiled_by_default", Schema::boolean()),
