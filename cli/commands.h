@@ -29,6 +29,7 @@ Action add_validate_command(CLI::App& app);
 Action add_schedule_command(CLI::App& app);
 Action add_campaign_command(CLI::App& app);
 Action add_sweep_command(CLI::App& app);
+Action add_plan_command(CLI::App& app);
 
 // Stores a run in the SQLite file `db`; a store error is printed as "hpcsim COMMAND: ..." and gives
 // kExitFailure.

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   add(add_schedule_command);
   add(add_campaign_command);
   add(add_sweep_command);
+  add(add_plan_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -161,6 +161,7 @@ const Schema& gpu_spec_schema() {
                                  required("bandwidth_per_port", Schema::quantity(Dimension::bandwidth).positive()),
                              })),
       required("tdp", Schema::quantity(Dimension::power).positive()),
+      optional("idle_power", Schema::quantity(Dimension::power).positive()),
   });
   return schema;
 }
@@ -224,6 +225,8 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
     g.nvlink_bandwidth_per_port = links->get_quantity("bandwidth_per_port", Dimension::bandwidth);
   }
   g.tdp_w = node.get_quantity("tdp", Dimension::power);
+  g.idle_power_w = node.get_quantity_or("idle_power", Dimension::power, 0);
+  if (g.idle_power_w >= g.tdp_w) throw ConfigError(node.at("idle_power").loc(), "idle_power must be below tdp");
   return g;
 }
 

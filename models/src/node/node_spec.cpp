@@ -113,6 +113,7 @@ const Schema& node_spec_schema() {
                           required("memory_bandwidth_per_socket", Schema::quantity(Dimension::bandwidth).positive()),
                       })),
       required("host_memory", Schema::quantity(Dimension::bytes).positive()),
+      optional("max_power", Schema::quantity(Dimension::power).positive()),
       optional("pcie", Schema::map({
                            required("link", Schema::string()),
                            optional("lanes", positive_count()),
@@ -167,6 +168,11 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   n.cpu_sockets = n.cpu.sockets;
   n.cpu_cores_per_socket = n.cpu.cores_per_socket;
   n.host_memory_bytes = node.get_quantity("host_memory", Dimension::bytes);
+  n.max_power_w = node.get_quantity_or("max_power", Dimension::power, 0);
+  if (n.max_power_w > 0 && n.max_power_w <= n.gpus * n.gpu.tdp_w) {
+    throw ConfigError(node.at("max_power").loc(), "max_power must exceed the GPUs' total TDP (" +
+                                                      std::to_string(n.gpus * n.gpu.tdp_w) + " W)");
+  }
 
   if (const ConfigNode* pcie = node.find("pcie")) read_pcie(*pcie, n, catalog);
   if (n.gpus > 0) {
