@@ -39,6 +39,8 @@ std::string candidate_json(const PlanSpec& plan, const PlanCandidate& c, std::si
     << ", \"energy_kwh\": " << num(o.energy_kwh) << ", \"step_time_s\": " << num(o.step_s)
     << ", \"power_kw\": " << num(o.power_kw) << ", \"gpu_activity\": " << num(o.gpu_activity)
     << ", \"memory_per_gpu_gib\": " << num(c.screen.memory_per_gpu_bytes / kGiB)
+    << ", \"screened_time_to_train_s\": " << num(c.screened.time_to_train_s)
+    << ", \"screened_cost_usd\": " << num(c.screened.cost_usd)
     << ", \"simulated\": " << (c.simulated ? "true" : "false") << ", \"source\": \""
     << (c.simulated ? "simulation" : "screen") << "\", \"status\": " << json_string(c.status)
     << ", \"meets_constraints\": " << (c.meets_constraints ? "true" : "false")

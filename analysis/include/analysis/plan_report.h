@@ -6,7 +6,7 @@
 //   {"plan": NAME, "candidates": [CANDIDATE, ...], "pareto": [CANDIDATE, ...], "figures": {...}}
 // where each CANDIDATE has "node", "nodes", "network", "parallelism" {dp, tp, pp, micro_batch, microbatches,
 // zero, schedule}, "time_to_train_s", "cost_usd", "energy_kwh", and "rank", "gpus", "step_time_s",
-// "power_kw", "gpu_activity", "memory_per_gpu_gib" (screened), "simulated", "status", "meets_constraints",
+// "power_kw", "gpu_activity", "memory_per_gpu_gib" (screened), "screened_time_to_train_s", "screened_cost_usd", "simulated", "status", "meets_constraints",
 // "source" (simulation or screen), "message".
 #include <string>
 

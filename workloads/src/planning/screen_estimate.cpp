@@ -73,7 +73,9 @@ ScreenEstimate screen_estimate(const ModelFootprint& model, const WorkloadConfig
 
   // Data parallelism: each GPU's gradient shard over its NIC share (ZeRO-3 also all-gathers weights, 1.5x).
   const double gpus_per_nic = static_cast<double>(node.gpus) / std::max(1, node.nics.count);
-  const double nic_bandwidth = network.payload_bandwidth() / gpus_per_nic;
+  // A port runs at the slower of the NIC and the network (a 200 Gb/s HDR NIC on a 400 Gb/s fabric).
+  const double port = std::min(network.payload_bandwidth(), node.nics.rate_bits / 8.0);
+  const double nic_bandwidth = port / gpus_per_nic;
   const double bandwidth = l.nodes > 1 ? nic_bandwidth : node.gpu_link.bandwidth;
   const double grad_bytes = stage_params * gradient_bytes_per_param(p) * (l.zero >= 3 ? 1.5 : 1.0);
   const double reduce_s = ring_allreduce_s(grad_bytes, l.dp, bandwidth);
