@@ -25,6 +25,7 @@ struct PlanOptions {
   std::string db = "results.db";
   bool no_db = false;
   std::string format = "table";
+  bool screen_only = false;
 };
 
 std::string file_text(const std::string& path) {
@@ -44,6 +45,7 @@ int run(const PlanOptions& o) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
+  if (o.screen_only) plan.full_simulations = 0;
   const PlanResult result = run_capacity_plan(plan, catalog);
   std::cout << (o.format == "json" ? plan_to_json(plan, result) : plan_to_table(plan, result));
   std::cerr << plan_rates(result) << "\n";
@@ -64,6 +66,8 @@ Action add_plan_command(CLI::App& app) {
   cmd->add_option("--db", o->db, "SQLite results file (default: results.db)");
   cmd->add_flag("--no-db", o->no_db, "Do not store the plan");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_flag("--screen-only", o->screen_only,
+                "Rank by the analytical screen alone: simulate nothing in full (no Pareto front); for large grids");
   return [o] { return run(*o); };
 }
 

@@ -71,14 +71,18 @@ ScreenEstimate screen_estimate(const ModelFootprint& model, const WorkloadConfig
   const double tp_bytes = model.activation_bytes * kTensorParallelBytesPerActivationByte / l.pp * l.microbatches;
   e.tensor_parallel_s = ring_allreduce_s(tp_bytes, l.tp, node.gpu_link.bandwidth);
 
-  // Data parallelism: each GPU's gradient shard over its NIC share (ZeRO-3 also all-gathers weights, 1.5x).
+  // Data parallelism: each GPU's gradients over its share of the node's NICs.
   const double gpus_per_nic = static_cast<double>(node.gpus) / std::max(1, node.nics.count);
   // A port runs at the slower of the NIC and the network (a 200 Gb/s HDR NIC on a 400 Gb/s fabric).
   const double port = std::min(network.payload_bandwidth(), node.nics.rate_bits / 8.0);
   const double nic_bandwidth = port / gpus_per_nic;
   const double bandwidth = l.nodes > 1 ? nic_bandwidth : node.gpu_link.bandwidth;
-  const double grad_bytes = stage_params * gradient_bytes_per_param(p) * (l.zero >= 3 ? 1.5 : 1.0);
-  const double reduce_s = ring_allreduce_s(grad_bytes, l.dp, bandwidth);
+  // ZeRO-2 reduce-scatters gradients after every microbatch (then all-gathers the updated weights once);
+  // ZeRO-3 also all-gathers each unit's weights before its forward and its backward, every microbatch.
+  // A ring reduce-scatter or all-gather moves (dp - 1) / dp of the bytes, an all-reduce twice that.
+  const double grad_bytes = stage_params * gradient_bytes_per_param(p);
+  const double passes = l.zero >= 3 ? 3.0 * l.microbatches : l.zero == 2 ? l.microbatches + 1.0 : 2.0;
+  const double reduce_s = ring_allreduce_s(grad_bytes, l.dp, bandwidth) / 2.0 * passes;
   e.data_parallel_s = l.pp == 1 ? std::max(0.0, reduce_s - kBackwardShare * e.compute_s) : reduce_s;
 
   e.step_s = e.compute_s + e.bubble_s + e.tensor_parallel_s + e.data_parallel_s;

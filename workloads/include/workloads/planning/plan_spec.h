@@ -57,7 +57,7 @@ struct PlanSpec {
   std::optional<double> max_time_to_train_s;
   std::optional<double> budget_usd;
   std::optional<double> max_energy_kwh;
-  int full_simulations = 12;  // screened configurations simulated in full
+  int full_simulations = 12;  // screened configurations simulated in full (0: screen only)
   int top = 5;                // cheapest configurations printed
 };
 
