@@ -87,7 +87,7 @@ std::string plan_to_json(const PlanSpec& plan, const PlanResult& r) {
   }
   // Wall times are left out so that the same plan prints the same JSON.
   s << "\n ],\n \"figures\": {\"screened\": " << r.screened() << ", \"simulated\": " << r.simulated()
-    << ", \"invalid_layouts\": " << r.invalid_layouts << ", \"unbuildable_networks\": " << r.unbuildable_networks
+    << ", \"screen_correction\": " << num(r.screen_correction) << ", \"invalid_layouts\": " << r.invalid_layouts << ", \"unbuildable_networks\": " << r.unbuildable_networks
     << "}}\n";
   return s.str();
 }
@@ -95,7 +95,8 @@ std::string plan_to_json(const PlanSpec& plan, const PlanResult& r) {
 std::string plan_to_table(const PlanSpec& plan, const PlanResult& r) {
   std::ostringstream s;
   s << "capacity plan " << plan.name << ": " << r.screened() << " configurations screened, " << r.simulated()
-    << " simulated in full (" << r.invalid_layouts << " layout combinations not valid for the model)\n";
+    << " simulated in full (" << r.invalid_layouts << " layout combinations not valid for the model); simulated steps "
+    << "took " << report_format::format("%.2f", r.screen_correction) << "x the screen's estimate (median)\n";
   s << "constraints:";
   if (plan.max_time_to_train_s) s << " time to train <= " << num(*plan.max_time_to_train_s / 3600.0) << " h";
   if (plan.budget_usd) s << " cost <= " << num(*plan.budget_usd) << " USD";

@@ -63,15 +63,19 @@ bool valid_layout(const PlanSpec& plan, const NodeSpec& node, int blocks, Screen
   return true;
 }
 
-// The order candidates are simulated in: the cheapest that the screen says meet the constraints, then the
-// screened Pareto front by cost, alternately, so both the ranking and the front get simulated points.
-std::vector<std::size_t> simulation_order(const PlanSpec& plan, const std::vector<PlanCandidate>& all) {
+// The next candidates to simulate: the cheapest that the screen says meet the constraints, then the screened
+// Pareto front by cost, alternately, so both the ranking and the front get simulated points. The screen's
+// outcomes are scaled by `correction` (how much slower the simulations so far found the steps than the
+// screen said), so a screen that is optimistic for this model does not keep proposing misses.
+std::vector<std::size_t> simulation_order(const PlanSpec& plan, const std::vector<PlanCandidate>& all, double correction,
+                                          std::size_t wanted) {
   std::vector<std::size_t> meeting, usable;
   std::vector<std::vector<double>> points;
   for (std::size_t i = 0; i < all.size(); ++i) {
-    if (!all[i].screen.fits_in_memory) continue;
+    if (all[i].simulated || !all[i].screen.fits_in_memory) continue;
     usable.push_back(i);
-    const PlanOutcome& o = all[i].screened;
+    PlanOutcome o = all[i].screened;
+    o.time_to_train_s *= correction, o.cost_usd *= correction, o.energy_kwh *= correction;
     points.push_back({o.time_to_train_s, o.cost_usd, o.energy_kwh});
     if (meets(plan, o)) meeting.push_back(i);
   }
@@ -84,16 +88,27 @@ std::vector<std::size_t> simulation_order(const PlanSpec& plan, const std::vecto
   std::sort(front.begin(), front.end(), by_cost);
   std::vector<std::size_t> order;
   std::vector<bool> taken(all.size(), false);
-  for (std::size_t k = 0; k < std::max(meeting.size(), front.size()); ++k) {
+  for (std::size_t k = 0; k < std::max(meeting.size(), front.size()) && order.size() < wanted; ++k) {
     for (const auto* list : {&meeting, &front}) {
-      if (k < list->size() && !taken[(*list)[k]]) {
+      if (k < list->size() && !taken[(*list)[k]] && order.size() < wanted) {
         taken[(*list)[k]] = true;
         order.push_back((*list)[k]);
       }
     }
   }
-  if (order.size() > static_cast<std::size_t>(plan.full_simulations)) order.resize(plan.full_simulations);
   return order;
+}
+
+// Median of simulated / screened step time over the candidates simulated so far (1 before any).
+double screen_correction(const std::vector<PlanCandidate>& all) {
+  std::vector<double> ratios;
+  for (const PlanCandidate& c : all) {
+    if (c.simulated && c.status == "ok" && c.screened.step_s > 0) ratios.push_back(c.simulated_outcome.step_s / c.screened.step_s);
+  }
+  if (ratios.empty()) return 1.0;
+  std::sort(ratios.begin(), ratios.end());
+  const std::size_t n = ratios.size();
+  return n % 2 == 1 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]);
 }
 
 void simulate_in_full(const PlanSpec& plan, const SpecCatalog& catalog, PlanCandidate& c) {
@@ -228,11 +243,20 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog) {
   result.screen_wall_s = seconds_since(screen_start);
 
   const Clock::time_point simulate_start = Clock::now();
-  for (std::size_t i : simulation_order(plan, result.candidates)) {
-    PlanCandidate& c = result.candidates[i];
-    simulate_in_full(plan, catalog, c);
-    c.meets_constraints = c.status == "ok" && meets(plan, c.simulated_outcome);
+  // In rounds of a quarter of the simulations, each picked with the screen corrected by the rounds before.
+  const int round_size = std::max(1, plan.full_simulations / 4);
+  for (int done = 0; done < plan.full_simulations;) {
+    const std::size_t wanted = static_cast<std::size_t>(std::min(round_size, plan.full_simulations - done));
+    const std::vector<std::size_t> next = simulation_order(plan, result.candidates, screen_correction(result.candidates), wanted);
+    if (next.empty()) break;
+    for (std::size_t i : next) {
+      PlanCandidate& c = result.candidates[i];
+      simulate_in_full(plan, catalog, c);
+      c.meets_constraints = c.status == "ok" && meets(plan, c.simulated_outcome);
+      ++done;
+    }
   }
+  result.screen_correction = screen_correction(result.candidates);
   result.simulate_wall_s = seconds_since(simulate_start);
 
   std::stable_sort(result.candidates.begin(), result.candidates.end(), [](const PlanCandidate& a, const PlanCandidate& b) {

@@ -47,6 +47,7 @@ struct PlanResult {
   int invalid_layouts = 0;                // combinations the model or GPU count does not allow
   int unbuildable_networks = 0;           // (node count, network) pairs no 3-level fat tree of the switch holds
   double screen_wall_s = 0, simulate_wall_s = 0;
+  double screen_correction = 1;           // median simulated / screened step time (how optimistic the screen was)
   int screened() const { return static_cast<int>(candidates.size()); }
   int simulated() const;
 };
