@@ -205,9 +205,13 @@ int run_scenario(const RunOptions& o, bool scale) {
   switch (kind) {
     case ScenarioKind::training:
       return scale ? run_scale(o, root) : run_training(o, root);
+    case ScenarioKind::plan:
+      std::cerr << ConfigError(root.at("kind").loc(), "a plan searches many scenarios: run it with `hpcsim plan " +
+                                                          o.scenario + "`").what()
+                << "\n";
+      return kExitBadInput;
     case ScenarioKind::schedule:
     case ScenarioKind::serve:
-    case ScenarioKind::plan:
       break;  // runnable_scenario_kind refused these: not built yet
   }
   std::cerr << "hpcsim run: scenario kind '" << to_string(kind) << "' cannot be run\n";

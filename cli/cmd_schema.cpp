@@ -1,4 +1,4 @@
-// hpcsim schema [scenario|gpu|node|network|storage|jobs|campaign]: every key of a file kind with its type,
+// hpcsim schema [scenario|gpu|node|network|storage|jobs|campaign|plan]: every key of a file kind with its type,
 // unit, default and meaning, printed from the Schema objects the loader validates with, so the reference
 // cannot drift from what is accepted. Without a kind: all of them, which is docs/reference.md.
 #include <iostream>
@@ -13,6 +13,7 @@
 #include "models/node/node_spec.h"
 #include "models/storage/storage_spec.h"
 #include "workloads/campaign/campaign.h"
+#include "workloads/planning/plan_spec.h"
 #include "workloads/scenario.h"
 #include "workloads/scheduling/job_list.h"
 
@@ -35,6 +36,7 @@ const std::vector<FileKind>& file_kinds() {
       {"storage", "Storage spec (`configs/storage/*.yaml`)", &storage_spec_schema},
       {"jobs", "Job list (`hpcsim schedule`)", &job_list_schema},
       {"campaign", "Campaign (`hpcsim campaign`)", &campaign_schema},
+      {"plan", "Capacity plan (`hpcsim plan`, `kind: plan`)", &plan_schema},
   };
   return kinds;
 }
@@ -60,7 +62,7 @@ Action add_schema_command(CLI::App& app) {
   std::vector<std::string> names;
   for (const FileKind& k : file_kinds()) names.push_back(k.name);
   CLI::App* cmd = app.add_subcommand("schema", "Print every key of a file kind (type, unit, default, meaning)");
-  cmd->add_option("kind", *kind, "scenario, gpu, node, network, storage, jobs or campaign (default: all)")
+  cmd->add_option("kind", *kind, "scenario, gpu, node, network, storage, jobs, campaign or plan (default: all)")
       ->check(CLI::IsMember(names));
   return [kind] {
     if (kind->empty()) {

@@ -36,7 +36,7 @@ TEST_CASE("a scenario without kind: is a training scenario", "[analysis][kind]")
 }
 
 TEST_CASE("a kind not built yet is refused at its key", "[analysis][kind]") {
-  for (const char* kind : {"schedule", "serve", "plan"}) {
+  for (const char* kind : {"schedule", "serve"}) {
     const auto root = parse_config_text(std::string("name: x\nkind: ") + kind + "\n", "later.yaml");
     CHECK_FALSE(hpcsim::is_built(hpcsim::scenario_kind(root)));
     CHECK_THAT(error_of([&] { hpcsim::runnable_scenario_kind(root); }),
@@ -54,4 +54,12 @@ TEST_CASE("an unknown kind names the choices", "[analysis][kind]") {
   CHECK_THAT(error_of([&] { hpcsim::scenario_kind(root); }),
              Catch::StartsWith("typo.yaml:2:8: ") && Catch::Contains("'training', 'schedule', 'serve', 'plan'") &&
                  Catch::Contains("did you mean 'serve'"));
+}
+
+TEST_CASE("a plan is built but is not a training scenario", "[analysis][kind]") {
+  const auto root = parse_config_text("name: x\nkind: plan\n", "plan.yaml");
+  CHECK(hpcsim::is_built(hpcsim::scenario_kind(root)));
+  const hpcsim::SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  CHECK_THAT(error_of([&] { hpcsim::parse_scenario(root, catalog, "x"); }),
+             Catch::StartsWith("plan.yaml:2:7: ") && Catch::Contains("not a training scenario"));
 }

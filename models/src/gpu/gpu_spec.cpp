@@ -202,6 +202,8 @@ const Schema& gpu_spec_schema() {
                              }), "GPU-to-GPU links, NVLink or Infinity Fabric (descriptive; the node's gpu_interconnect is modelled)",
                "none"),
       required("tdp", Schema::quantity(Dimension::power).positive(), "thermal design power (board power limit)"),
+      optional("idle_power", Schema::quantity(Dimension::power).positive(),
+               "board power while idle (the power model's floor)", "none: a plan refuses nodes with this GPU"),
   });
   return schema;
 }
@@ -265,6 +267,8 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
     g.nvlink_bandwidth_per_port = links->get_quantity("bandwidth_per_port", Dimension::bandwidth);
   }
   g.tdp_w = node.get_quantity("tdp", Dimension::power);
+  g.idle_power_w = node.get_quantity_or("idle_power", Dimension::power, 0);
+  if (g.idle_power_w >= g.tdp_w) throw ConfigError(node.at("idle_power").loc(), "idle_power must be below tdp");
   return g;
 }
 

@@ -128,6 +128,9 @@ const Schema& node_spec_schema() {
                                    "host memory bandwidth of one socket"),
                       }), "the host CPUs"),
       required("host_memory", Schema::quantity(Dimension::bytes).positive(), "host (CPU) memory of the node"),
+      optional("max_power", Schema::quantity(Dimension::power).positive(),
+               "the node's maximum system power (datasheet); the power model's budget for its parts",
+               "none: a plan refuses the node"),
       optional("pcie", Schema::map({
                            required("link", Schema::string(), "the PCIe generation: a name in configs/networks"),
                            optional("lanes", positive_count(), "lanes per GPU, per NIC and per switch uplink",
@@ -187,6 +190,11 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   n.cpu_sockets = n.cpu.sockets;
   n.cpu_cores_per_socket = n.cpu.cores_per_socket;
   n.host_memory_bytes = node.get_quantity("host_memory", Dimension::bytes);
+  n.max_power_w = node.get_quantity_or("max_power", Dimension::power, 0);
+  if (n.max_power_w > 0 && n.max_power_w <= n.gpus * n.gpu.tdp_w) {
+    throw ConfigError(node.at("max_power").loc(), "max_power must exceed the GPUs' total TDP (" +
+                                                      std::to_string(n.gpus * n.gpu.tdp_w) + " W)");
+  }
 
   if (const ConfigNode* pcie = node.find("pcie")) read_pcie(*pcie, n, catalog);
   if (n.gpus > 0) {

@@ -12,7 +12,7 @@ enum class ScenarioKind {
   training,  // one training step of one job (scenario.h); the default
   schedule,  // a job scheduler on a shared cluster (to come)
   serve,     // an inference endpoint under load (to come)
-  plan,      // capacity planning over many scenarios (to come)
+  plan,      // capacity planning over many training scenarios (hpcsim plan, workloads/planning/)
 };
 
 std::string_view to_string(ScenarioKind kind);

@@ -76,6 +76,7 @@ struct GpuSpec {
   int nvlink_ports = 0;
   double nvlink_bandwidth_per_port = 0;  // bytes/s per direction
   double tdp_w = 0;
+  double idle_power_w = 0;  // board power with nothing running; 0 when the spec does not say
 
   // Kept for callers of the foundation: memory_bytes == memory.hbm_bytes etc.
   double memory_bytes() const { return memory.hbm_bytes; }

@@ -74,6 +74,7 @@ struct NodeSpec {
   int cpu_sockets = 0;                     // = cpu.sockets (kept for older callers)
   int cpu_cores_per_socket = 0;            // = cpu.cores_per_socket
   double host_memory_bytes = 0;
+  double max_power_w = 0;                  // the whole node at full load (datasheet); 0 when not given
   PcieTreeSpec pcie;
 
   int pcie_switch_of_gpu(int gpu) const { return gpu / pcie.gpus_per_switch; }

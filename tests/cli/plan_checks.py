@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `hpcsim plan` on examples/capacity-plan/plan.yaml: the JSON contract, the ranking,
+the Pareto front, the store, and errors at the key.
+Usage: plan_checks.py HPCSIM SOURCE_DIR CHECK"""
+import json
+import os
+import sqlite3
+import tempfile
+
+from cli_support import SOURCE, expect, expect_bad_input, hpcsim, run_check
+
+PLAN = os.path.join(SOURCE, "examples", "capacity-plan", "plan.yaml")
+CONTRACT = {"node", "nodes", "network", "parallelism", "time_to_train_s", "cost_usd", "energy_kwh"}
+
+
+def plan(*args):
+    proc = hpcsim("plan", PLAN, "--no-db", "--format", "json", *args)
+    expect(proc.returncode == 0, "plan should succeed", proc)
+    return json.loads(proc.stdout), proc
+
+
+def objectives(c):
+    return (c["time_to_train_s"], c["cost_usd"], c["energy_kwh"])
+
+
+def dominates(a, b):
+    return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
+
+
+def check_plan_json():
+    doc, proc = plan()
+    expect({"candidates", "pareto"} <= set(doc), "top-level keys", proc)
+    expect(len(doc["candidates"]) > 20 and doc["pareto"], "candidates and a front", proc)
+    for c in doc["candidates"] + doc["pareto"]:
+        expect(CONTRACT <= set(c), f"contract keys in {sorted(c)}", proc)
+        p = c["parallelism"]
+        expect(p["dp"] * p["tp"] * p["pp"] == c["gpus"] == 8 * c["nodes"], "layout uses every GPU", proc)
+        expect(p["micro_batch"] * p["microbatches"] * p["dp"] == 1536, "global batch kept", proc)
+    expect("screened" in proc.stderr and "/s" in proc.stderr, "rates on stderr", proc)
+    again, _ = plan()
+    expect(again == doc, "the same plan prints the same JSON")
+
+
+def check_plan_ranking():
+    doc, proc = plan()
+    cands = doc["candidates"]
+    expect([c["rank"] for c in cands] == list(range(1, len(cands) + 1)), "ranks in order", proc)
+    first = [c for c in cands if c["simulated"] and c["status"] == "ok" and c["meets_constraints"]]
+    expect(first and cands[:len(first)] == first, "simulated configurations meeting the target come first", proc)
+    costs = [c["cost_usd"] for c in first]
+    expect(costs == sorted(costs), f"cheapest first: {costs}", proc)
+    for c in first:
+        expect(c["time_to_train_s"] <= 720 * 3600 and c["cost_usd"] <= 6e6, "meets the constraints", proc)
+    simulated = [c for c in cands if c["simulated"] and c["status"] == "ok"]
+    front = doc["pareto"]
+    times = [p["time_to_train_s"] for p in front]
+    expect(times == sorted(times), "front by time to train", proc)
+    for p in front:
+        expect(p["simulated"], "the front is simulated in full", proc)
+        expect(not any(dominates(objectives(q), objectives(p)) for q in simulated), "front is non-dominated", proc)
+    for q in simulated:
+        expect(q in front or any(dominates(objectives(p), objectives(q)) or objectives(p) == objectives(q)
+                                 for p in front), "every simulated point off the front is dominated", proc)
+    table = hpcsim("plan", PLAN, "--no-db")
+    expect(table.returncode == 0 and "Pareto front" in table.stdout and "cheapest" in table.stdout, "table", table)
+
+
+def check_plan_store():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "r.db")
+        proc = hpcsim("plan", PLAN, "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "plan stores", proc)
+        doc = json.loads(proc.stdout)
+        con = sqlite3.connect(db)
+        (run_id, kind), = con.execute("SELECT id, kind FROM runs").fetchall()
+        expect(kind == "plan", f"stored kind {kind}")
+        metrics = dict(con.execute("SELECT name, value FROM metrics WHERE run_id = ?", (run_id,)).fetchall())
+        for i, p in enumerate(doc["pareto"]):
+            expect(abs(metrics[f"pareto.cost_usd[{i}]"] - p["cost_usd"]) <= 1e-6 * p["cost_usd"], "front stored", proc)
+        expect(metrics["candidates.screened"] == len(doc["candidates"]), "screened count stored", proc)
+
+
+def check_plan_errors():
+    with tempfile.TemporaryDirectory() as tmp:
+        text = open(PLAN).read()
+        line = next(i for i, l in enumerate(text.splitlines(), 1) if "max_time_to_train:" in l)
+        bad = os.path.join(tmp, "plan.yaml")
+        with open(bad, "w") as f:
+            f.write(text.replace("720 h", "24 parsecs"))
+        db = os.path.join(tmp, "r.db")
+        proc = hpcsim("plan", bad, "--db", db)
+        expect_bad_input(proc, f"plan.yaml:{line}:", "constraints.max_time_to_train", "parsecs")
+        expect(not os.path.exists(db), "nothing stored for bad input")
+        expect_bad_input(hpcsim("plan", PLAN, "--no-db", "--set", "constraints.budget=2e6 EUR"),
+                         "constraints.budget", "EUR")
+        expect_bad_input(hpcsim("plan", PLAN, "--no-db", "--set", "hardware.nodes=[dgx-a100-8gb]"),
+                         "unknown node 'dgx-a100-8gb'")
+        expect_bad_input(hpcsim("run", PLAN, "--no-db"), "hpcsim plan")
+
+
+run_check({"plan_json": check_plan_json, "plan_ranking": check_plan_ranking, "plan_store": check_plan_store,
+           "plan_errors": check_plan_errors})

@@ -1,0 +1,72 @@
+#pragma once
+// A capacity plan (`kind: plan`, read by `hpcsim plan`): a training workload and how much of it to train, the
+// hardware to consider (node types, node counts, networks with their switches), the parallel layouts to
+// search, how to price and power it, and the constraints a configuration must meet.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "configs/catalog.h"
+#include "configs/config_node.h"
+#include "configs/schema.h"
+#include "models/network/network_spec.h"
+#include "models/node/node_spec.h"
+#include "models/power/power_model.h"
+#include "workloads/scenario.h"
+#include "workloads/training/pipeline_schedule.h"
+
+namespace hpcsim {
+
+// configs/prices/<node>.yaml: what one node costs, in US dollars.
+struct NodePrice {
+  double cloud_per_hour = 0;      // on-demand, per node-hour
+  double purchase = 0;            // per node
+  double amortization_years = 0;  // the purchase is spread over this many years of 8,766 hours
+  bool example = false;           // a number marked as an example, not a sourced price
+  double purchase_per_hour() const { return purchase / (amortization_years * 8766.0); }
+};
+
+struct PlanNode {
+  NodeSpec spec;
+  NodePrice price;
+};
+
+struct PlanNetwork {
+  NetworkSpec spec;
+  SwitchSpec network_switch;
+};
+
+enum class Pricing { cloud, purchase };
+
+struct PlanSpec {
+  std::string name;
+  ConfigNode workload_node;     // the workload section as written (each simulated scenario gets a copy)
+  WorkloadConfig workload;      // built once: the model and its sizes
+  std::int64_t global_batch = 0;
+  double samples_to_train = 0;  // train.samples, or train.tokens / tokens per sample
+  std::vector<PlanNode> nodes;
+  std::vector<int> node_counts;
+  std::vector<PlanNetwork> networks;
+  // Layout choices searched (every combination that is valid for the model and the GPU count).
+  std::vector<int> tp, pp, micro_batch, zero;
+  PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
+  Pricing pricing = Pricing::cloud;
+  double electricity_usd_per_kwh = 0;  // added to purchase pricing (cloud prices include power)
+  double pue = 1;
+  std::optional<double> max_time_to_train_s;
+  std::optional<double> budget_usd;
+  std::optional<double> max_energy_kwh;
+  int full_simulations = 12;  // screened configurations simulated in full (0: screen only)
+  int top = 5;                // cheapest configurations printed
+};
+
+const Schema& plan_schema();
+// "2e6 USD", "250000 USD" or a bare number: US dollars. ConfigError at the node naming `key` otherwise.
+double parse_usd(const ConfigNode& node, const std::string& key);
+// Validates a plan tree and resolves its names (node types, their prices, networks, switches) through the
+// catalog. A bad value is a ConfigError at its key, and the message names the key (e.g. "24 parsecs" for
+// constraints.max_time_to_train).
+PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::string name);
+
+}  // namespace hpcsim

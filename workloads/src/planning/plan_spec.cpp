@@ -1,0 +1,260 @@
+#include "workloads/planning/plan_spec.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "workloads/scenario_kind.h"
+
+namespace hpcsim {
+
+namespace {
+
+Schema positive_ints() { return Schema::list(Schema::integer().at_least(1)).non_empty(); }
+
+const Schema& workload_schema() {
+  for (const Field& f : scenario_schema().fields()) {
+    if (f.key == "workload") return f.schema;
+  }
+  throw std::logic_error("scenario schema has no workload section");
+}
+
+const Schema& price_schema() {
+  static const Schema schema = Schema::map({
+      required("node", Schema::string()),
+      optional("cloud", Schema::map({required("per_hour", Schema::string()), optional("source", Schema::string()),
+                                     optional("date", Schema::string()), optional("example", Schema::boolean()),
+                                     optional("note", Schema::string())})),
+      optional("purchase", Schema::map({required("price", Schema::string()),
+                                        required("amortization_years", Schema::number().positive()),
+                                        optional("source", Schema::string()), optional("date", Schema::string()),
+                                        optional("example", Schema::boolean()), optional("note", Schema::string())})),
+  });
+  return schema;
+}
+
+// A price needs its source and date, or `example: true`.
+void require_provenance(const ConfigNode& section, const std::string& what) {
+  if (section.get_bool_or("example", false)) return;
+  for (const char* key : {"source", "date"}) {
+    if (!section.has(key)) {
+      throw ConfigError(section.loc(), what + ": a price needs its '" + key + "' (or example: true)");
+    }
+  }
+}
+
+NodePrice load_price(const SpecCatalog& catalog, const ConfigNode& name_node, Pricing pricing) {
+  const ConfigNode root = catalog.load("prices", name_node, "node price (configs/prices)");
+  price_schema().validate(root);
+  const std::string name = name_node.as_string();
+  NodePrice p;
+  if (const ConfigNode* cloud = root.find("cloud")) {
+    require_provenance(*cloud, "prices/" + name + ".yaml cloud");
+    p.cloud_per_hour = parse_usd(cloud->at("per_hour"), "cloud.per_hour");
+    if (pricing == Pricing::cloud) p.example = cloud->get_bool_or("example", false);
+  }
+  if (const ConfigNode* purchase = root.find("purchase")) {
+    require_provenance(*purchase, "prices/" + name + ".yaml purchase");
+    p.purchase = parse_usd(purchase->at("price"), "purchase.price");
+    p.amortization_years = purchase->get_number("amortization_years");
+    if (pricing == Pricing::purchase) p.example = purchase->get_bool_or("example", false);
+  }
+  const bool has = pricing == Pricing::cloud ? p.cloud_per_hour > 0 : p.purchase > 0;
+  if (!has) {
+    throw ConfigError(name_node.loc(), "configs/prices/" + name + ".yaml has no " +
+                                           (pricing == Pricing::cloud ? "cloud" : "purchase") + " price");
+  }
+  return p;
+}
+
+// The constraint keys are read before the schema check so that a bad value names its key.
+void check_named(const ConfigNode& node, const std::string& key, const Schema& schema) {
+  try {
+    schema.validate(node);
+  } catch (const ConfigError& e) {
+    throw ConfigError(e.where(), key + ": " + e.message());
+  }
+}
+
+std::vector<int> ints(const ConfigNode& list) {
+  std::vector<int> out;
+  for (const ConfigNode& item : list.items()) out.push_back(static_cast<int>(item.as_int()));
+  return out;
+}
+
+}  // namespace
+
+double parse_usd(const ConfigNode& node, const std::string& key) {
+  const std::string text = node.as_string();
+  std::string number = text;
+  if (const auto space = text.find_first_of(" \t"); space != std::string::npos) {
+    const std::string unit = text.substr(text.find_first_not_of(" \t", space));
+    if (unit != "USD") {
+      throw ConfigError(node.loc(), key + ": unknown currency '" + unit + "' in '" + text + "'; prices are in USD, e.g. '2e6 USD'");
+    }
+    number = text.substr(0, space);
+  }
+  char* end = nullptr;
+  const double value = std::strtod(number.c_str(), &end);
+  if (number.empty() || end == nullptr || *end != '\0' || !std::isfinite(value) || value <= 0) {
+    throw ConfigError(node.loc(), key + ": expected an amount of money like '2e6 USD', got '" + text + "'");
+  }
+  return value;
+}
+
+const Schema& plan_schema() {
+  static const Schema schema = Schema::map({
+      required("kind", scenario_kind_schema(), "plan: this file is a capacity plan (hpcsim plan)"),
+      optional("name", Schema::string(), "the plan's name in outputs and the results store",
+               "the file's name without .yaml"),
+      optional("description", Schema::string(), "free text for the reader", "none"),
+      required("workload", workload_schema(),
+               "what is trained, as a scenario's workload section; global_batch is required (every layout keeps it)"),
+      required("train", Schema::map({optional("tokens", Schema::number().positive(),
+                                              "tokens to train (sequence models); give tokens or samples",
+                                              "none: samples is given"),
+                                     optional("samples", Schema::number().positive(),
+                                              "samples to train; give tokens or samples", "none: tokens is given")}),
+               "the training run's size: time to train = its steps x the step time"),
+      required("hardware", Schema::map({
+                               required("nodes", Schema::list(Schema::string()).non_empty(),
+                                        "node types to consider (names in configs/nodes; each needs a price in "
+                                        "configs/prices and its power figures)"),
+                               required("node_counts", positive_ints(), "cluster sizes to consider, in nodes"),
+                               required("networks",
+                                        Schema::list(Schema::map({required("network", Schema::string(),
+                                                                           "a name in configs/networks"),
+                                                                  required("switch", Schema::string(),
+                                                                           "its switch, a name in configs/switches "
+                                                                           "(ports, power)")}))
+                                            .non_empty(),
+                                        "networks to consider, each with the switch that builds its fat tree"),
+                           }),
+               "the hardware catalogue the search takes node types, counts and networks from"),
+      optional("layouts", Schema::map({
+                              optional("tp", positive_ints(), "tensor-parallel widths to consider", "[1]"),
+                              optional("pp", positive_ints(), "pipeline depths to consider", "[1]"),
+                              optional("micro_batch", positive_ints(), "micro batches (samples per pass) to consider",
+                                       "[the workload's batch per GPU]"),
+                              optional("zero", Schema::list(Schema::integer().at_least(0).at_most(3)).non_empty(),
+                                       "ZeRO stages to consider", "[0]"),
+                              optional("schedule", Schema::one_of({"1f1b", "gpipe"}), "the pipeline schedule", "1f1b"),
+                          }),
+               "the parallel layouts to search; dp takes the GPUs left and must divide the global batch",
+               "tp 1, pp 1, the workload's micro batch, ZeRO 0"),
+      optional("pricing", Schema::one_of({"cloud", "purchase"}),
+               "cloud: on-demand price per node-hour; purchase: price amortized over its period, plus electricity",
+               "cloud"),
+      optional("electricity", Schema::string(), "price of energy for purchase pricing, e.g. '0.10 USD/kWh'",
+               "0 (cloud prices include power)"),
+      optional("pue", Schema::number().at_least(1).at_most(3),
+               "power usage effectiveness: facility energy / IT energy",
+               "1.58 (Uptime Institute Global Data Center Survey 2023 average)"),
+      optional("constraints", Schema::map({
+                                  optional("max_time_to_train", Schema::quantity(Dimension::time).positive(),
+                                           "the longest acceptable time to train", "no limit"),
+                                  optional("budget", Schema::string(), "the most the run may cost, e.g. '2e6 USD'",
+                                           "no limit"),
+                                  optional("max_energy", Schema::number().positive(),
+                                           "the most energy the run may use, in kWh", "no limit"),
+                              }),
+               "what a configuration must meet to be ranked", "none: every configuration qualifies"),
+      optional("search", Schema::map({optional("full_simulations", Schema::integer().at_least(1),
+                                               "screened configurations simulated in full", "12"),
+                                      optional("top", Schema::integer().at_least(1),
+                                               "cheapest configurations printed", "5")}),
+               "how much the search simulates and prints", "12 full simulations, top 5"),
+  });
+  return schema;
+}
+
+PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::string name) {
+  if (scenario_kind(root) != ScenarioKind::plan) {
+    throw ConfigError(root.is_map() && root.has("kind") ? root.at("kind").loc() : root.loc(),
+                      "not a plan: hpcsim plan reads a file with 'kind: plan'");
+  }
+  if (const ConfigNode* c = root.find("constraints"); c != nullptr && c->is_map()) {
+    if (const ConfigNode* t = c->find("max_time_to_train")) {
+      check_named(*t, "constraints.max_time_to_train", Schema::quantity(Dimension::time).positive());
+    }
+    if (const ConfigNode* b = c->find("budget")) parse_usd(*b, "constraints.budget");
+    if (const ConfigNode* e = c->find("max_energy")) check_named(*e, "constraints.max_energy (kWh)", Schema::number().positive());
+  }
+  plan_schema().validate(root);
+  PlanSpec p;
+  p.name = root.get_string_or("name", std::move(name));
+  const ConfigNode& w = root.at("workload");
+  p.workload_node = w;
+  p.workload = parse_workload(w, catalog.root());
+  if (!w.has("global_batch")) throw ConfigError(w.loc(), "workload: a plan needs global_batch (the batch every layout keeps)");
+  p.global_batch = w.get_int("global_batch");
+
+  const ConfigNode& train = root.at("train");
+  if (train.has("tokens") == train.has("samples")) {
+    throw ConfigError(train.loc(), "train: give tokens or samples (how much to train), one of them");
+  }
+  if (train.has("tokens")) {
+    const std::int64_t per_sample = p.workload.built.counted_tokens();
+    if (per_sample <= 0) throw ConfigError(train.at("tokens").loc(), "train.tokens: model '" + p.workload.model + "' has no token input; give train.samples");
+    p.samples_to_train = train.get_number("tokens") / static_cast<double>(per_sample);
+  } else {
+    p.samples_to_train = train.get_number("samples");
+  }
+
+  p.pricing = root.get_string_or("pricing", "cloud") == "purchase" ? Pricing::purchase : Pricing::cloud;
+  const ConfigNode& hw = root.at("hardware");
+  for (const ConfigNode& n : hw.at("nodes").items()) {
+    PlanNode node{parse_node_spec(catalog.load("nodes", n, "node"), n.as_string(), catalog), load_price(catalog, n, p.pricing)};
+    if (node.spec.gpus == 0) throw ConfigError(n.loc(), "node " + n.as_string() + " has no GPUs");
+    if (node.spec.gpu.idle_power_w <= 0 || node.spec.max_power_w <= 0) {
+      throw ConfigError(n.loc(), "node " + n.as_string() + ": the power model needs its GPU's idle_power and the node's max_power");
+    }
+    if (!node.spec.gpu.supports(p.workload.precision)) {
+      throw ConfigError(n.loc(), "the " + node.spec.gpu.name + " of node " + n.as_string() + " has no " +
+                                     std::string(to_string(p.workload.precision)) + " math units");
+    }
+    p.nodes.push_back(std::move(node));
+  }
+  p.node_counts = ints(hw.at("node_counts"));
+  for (const ConfigNode& n : hw.at("networks").items()) {
+    const ConfigNode& net = n.at("network");
+    const ConfigNode& sw = n.at("switch");
+    p.networks.push_back({parse_network_spec(catalog.load("networks", net, "network"), net.as_string()),
+                          parse_switch_spec(catalog.load("switches", sw, "switch"), sw.as_string())});
+  }
+
+  const ConfigNode* layouts = root.find("layouts");
+  auto choices = [&](const char* key, std::vector<int> fallback) {
+    return layouts != nullptr && layouts->has(key) ? ints(layouts->at(key)) : fallback;
+  };
+  p.tp = choices("tp", {1});
+  p.pp = choices("pp", {1});
+  p.micro_batch = choices("micro_batch", {p.workload.batch_per_gpu});
+  p.zero = choices("zero", {0});
+  if (layouts != nullptr && layouts->has("schedule")) p.schedule = *kPipelineScheduleNames.parse(layouts->get_string("schedule"));
+
+  if (const ConfigNode* e = root.find("electricity")) {
+    const std::string text = e->as_string();
+    const std::string suffix = "/kWh";
+    if (text.size() <= suffix.size() || text.substr(text.size() - suffix.size()) != suffix) {
+      throw ConfigError(e->loc(), "electricity: expected a price per kWh like '0.10 USD/kWh', got '" + text + "'");
+    }
+    ConfigNode amount = ConfigNode::make_scalar(text.substr(0, text.size() - suffix.size()), e->loc());
+    p.electricity_usd_per_kwh = parse_usd(amount, "electricity");
+  }
+  // Uptime Institute Global Data Center Survey 2023: average annual PUE 1.58 over the surveyed data centres.
+  p.pue = root.get_number_or("pue", 1.58);
+  if (const ConfigNode* c = root.find("constraints")) {
+    if (c->has("max_time_to_train")) p.max_time_to_train_s = c->get_quantity("max_time_to_train", Dimension::time);
+    if (c->has("budget")) p.budget_usd = parse_usd(c->at("budget"), "constraints.budget");
+    if (c->has("max_energy")) p.max_energy_kwh = c->get_number("max_energy");
+  }
+  if (const ConfigNode* s = root.find("search")) {
+    p.full_simulations = static_cast<int>(s->get_int_or("full_simulations", p.full_simulations));
+    p.top = static_cast<int>(s->get_int_or("top", p.top));
+  }
+  return p;
+}
+
+}  // namespace hpcsim
