@@ -209,10 +209,11 @@ std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std
     if (runs[i].kind != "plan" || runs[i].status != "ok") continue;
     std::vector<ParetoRow> rows;
     for (std::size_t k = 0;; ++k) {
-      const std::string at = "pareto[" + std::to_string(k) + "].";
-      const auto time = metric_value(metrics[i], at + "time_to_train_s");
-      const auto cost = metric_value(metrics[i], at + "cost_usd");
-      const auto energy = metric_value(metrics[i], at + "energy_kwh");
+      // hpcsim plan stores the front as parallel arrays: pareto.time_to_train_s[k], pareto.cost_usd[k], ...
+      const std::string at = "[" + std::to_string(k) + "]";
+      const auto time = metric_value(metrics[i], "pareto.time_to_train_s" + at);
+      const auto cost = metric_value(metrics[i], "pareto.cost_usd" + at);
+      const auto energy = metric_value(metrics[i], "pareto.energy_kwh" + at);
       if (!time || !cost) break;
       rows.push_back({runs[i].id, *time, *cost, energy});
     }

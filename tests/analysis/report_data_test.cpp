@@ -107,9 +107,9 @@ TEST_CASE("collect_report_data reads the largest study's breakdown, the plan's f
   }
   RunRecord plan;
   plan.report = Report{"plan", "plan",
-                       {{"pareto[0].time_to_train_s", 86400.0, "s"}, {"pareto[0].cost_usd", 2e6, "USD"},
-                        {"pareto[0].energy_kwh", 1.5e5, "kWh"}, {"pareto[1].time_to_train_s", 172800.0, "s"},
-                        {"pareto[1].cost_usd", 1.2e6, "USD"}}};
+                       {{"pareto.time_to_train_s[0]", 86400.0, "s"}, {"pareto.cost_usd[0]", 2e6, "USD"},
+                        {"pareto.energy_kwh[0]", 1.5e5, "kWh"}, {"pareto.time_to_train_s[1]", 172800.0, "s"},
+                        {"pareto.cost_usd[1]", 1.2e6, "USD"}}};
   plan.scenario_text = "plan: {}\n";
   store.record_run(plan);
   RunRecord schedule;

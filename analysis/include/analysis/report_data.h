@@ -75,9 +75,8 @@ ReportData collect_report_data(const ResultsStore& store);
 // parses and that have the gpus and throughput.samples_per_s metrics count. Lines in order of their first run.
 ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics);
 
-// PLACEHOLDER for `hpcsim plan` (issue 14 item 3, built in parallel): the Pareto front of the latest ok run
-// of kind "plan", from its metrics "pareto[i].time_to_train_s", "pareto[i].cost_usd" and
-// "pareto[i].energy_kwh". When plan runs land with other names, change this function only.
+// The Pareto front of the latest ok run of kind "plan" (`hpcsim plan`), from its metrics
+// "pareto.time_to_train_s[i]", "pareto.cost_usd[i]" and "pareto.energy_kwh[i]" (analysis/plan_report.h).
 std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics);
 
 }  // namespace hpcsim
