@@ -39,10 +39,6 @@ struct ScheduleOptions {
   std::string gantt;  // trace-event JSON of who ran where and when
 };
 
-struct FlagError {
-  std::string message;
-};
-
 int run(const ScheduleOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   const std::string started_at = iso8601_utc_now();
@@ -135,8 +131,6 @@ int run(const ScheduleOptions& o) {
     return store_record(o.db, record, "schedule");
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
-  } catch (const FlagError& e) {
-    std::cerr << "hpcsim schedule: " << e.message << "\n";
   }
   return kExitBadInput;
 }

@@ -1,8 +1,7 @@
 // The what-if of examples/scheduling: the same training jobs through an EASY-backfilling queue on one
 // cluster with HDR InfiniBand and with 100 Gb Ethernet. Hidden (run it with "[whatif]"): it simulates
-// every distinct job shape on a 32-node platform. Until `hpcsim schedule` reads training jobs, this is how
-// the example's figures are made; it reads the job list's entries as the CLI will (id, submit, nodes,
-// time_limit, training).
+// every distinct job shape on a 32-node platform, reading the job list as `hpcsim schedule` does, and prints
+// every job's placement and times behind the example's figures.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -13,9 +12,8 @@
 
 #include "configs/catalog.h"
 #include "configs/loader.h"
-#include "configs/units.h"
 #include "workloads/scheduling/batch_queue.h"
-#include "workloads/scheduling/training_job.h"
+#include "workloads/scheduling/job_list.h"
 #include "workloads/scheduling/training_job_timer.h"
 
 using namespace hpcsim;
@@ -32,31 +30,14 @@ Summary run_queue(const std::string& cluster_file, const ConfigNode& list, Queue
   const auto t0 = std::chrono::steady_clock::now();
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig cluster = parse_cluster(load_config(cluster_file, {}).at("cluster"), catalog);
-  std::vector<BatchJob> jobs;
-  std::vector<TrainingJobSpec> specs;
-  const std::vector<ConfigNode>& entries = list.at("jobs").items();
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const ConfigNode& e = entries[i];
-    BatchJob job;
-    job.id = e.get_int_or("id", static_cast<std::int64_t>(i) + 1);
-    job.submit_s = e.get_quantity("submit", Dimension::time, "s");
-    job.nodes = static_cast<int>(e.get_int("nodes"));
-    job.kind = static_cast<int>(specs.size());
-    specs.push_back(parse_training_job(e.at("training"), job.nodes));
-    job.estimate_s = e.has("time_limit") ? e.get_quantity("time_limit", Dimension::time, "s") : 0;
-    jobs.push_back(job);
+  // The job list as `hpcsim schedule` reads it; a job without a time limit plans with its compact placement.
+  JobList jobs = parse_job_list(list);
+  TrainingJobTimer timer(cluster, catalog, jobs.training);
+  for (BatchJob& job : jobs.jobs) {
+    if (job.estimate_only) job.estimate_s = timer.estimate_s(job.kind);
   }
-  TrainingJobTimer timer(cluster, catalog, specs);
-  for (BatchJob& job : jobs) {
-    if (job.estimate_s == 0) job.estimate_s = timer.estimate_s(job.kind);
-  }
-  std::stable_sort(jobs.begin(), jobs.end(), [](const BatchJob& a, const BatchJob& b) {
-    return a.submit_s != b.submit_s ? a.submit_s < b.submit_s : a.id < b.id;
-  });
-  QueueSetup setup;
-  setup.nodes = cluster.nodes;
-  setup.node_leaf = timer.node_leaf();
-  const std::vector<QueueRun> runs = simulate_batch_queue(jobs, setup, policy, timer.hook());
+  const QueueSetup setup = queue_setup(jobs, cluster.nodes, timer.node_leaf());
+  const std::vector<QueueRun> runs = simulate_batch_queue(jobs.jobs, setup, policy, timer.hook());
   Summary s;
   double first = runs.front().scheduled.job.submit_s, last = 0, busy = 0;
   for (const QueueRun& r : runs) {
