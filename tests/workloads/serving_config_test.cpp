@@ -131,8 +131,9 @@ TEST_CASE("bursty arrivals: the mean rate is rate_rps, the counts are overdisper
     for (const double n : counts) var += (n - mean) * (n - mean) / (windows - 1);
     return var / mean;
   };
-  const auto bursty = bursty_arrivals(100, BurstShape{10, 1, 9}, 400000, 5);
+  // 100 ms bursts every second on average: 4,000 cycles keep the sampling error of the mean rate near 1 %.
+  const auto bursty = bursty_arrivals(100, BurstShape{10, 0.1, 0.9}, 400000, 5);
   CHECK(bursty.size() / bursty.back().time_s == Approx(100).epsilon(0.03));
-  CHECK(dispersion(bursty) > 20);
+  CHECK(dispersion(bursty) > 5);
   CHECK(dispersion(poisson_arrivals(100, 400000, 5)) == Approx(1).epsilon(0.1));
 }

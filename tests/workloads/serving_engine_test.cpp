@@ -167,7 +167,7 @@ TEST_CASE("offline: every request at time 0 gives the saturated throughput and t
 
 TEST_CASE("same seed, same bytes; another seed, other arrivals", "[serving]") {
   ServingConfig c;
-  c.rate_rps = 800;
+  c.rate_rps = 3000;  // about the endpoint's capacity: queues fill and requests are dropped
   c.requests = 20000;
   c.replicas = 3;
   c.workers = 2;

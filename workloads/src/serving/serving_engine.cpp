@@ -89,6 +89,7 @@ class ServingEngine {
     std::int64_t outstanding = 0;  // queued or in a running batch
     EventId timer;                 // the pending max_queue_delay wake-up, if any
     Time timer_at;
+    bool pass_pending = false;
   };
 
   double service_time(int batch) {
@@ -100,11 +101,16 @@ class ServingEngine {
     return s;
   }
 
-  // Open loop: each arrival event schedules the next, so only one arrival is ever pending.
+  // Open loop: one event admits every arrival at its instant and schedules the next instant's, so only
+  // one arrival event is ever pending.
   void schedule_open_arrival(std::size_t i) {
     sim_.schedule_at(Time::seconds(open_arrivals_[i].time_s), [this, i] {
-      admit(next_id());
-      if (i + 1 < open_arrivals_.size()) schedule_open_arrival(i + 1);
+      std::size_t next = i;
+      do {
+        admit(next_id());
+        ++next;
+      } while (next < open_arrivals_.size() && open_arrivals_[next].time_s == open_arrivals_[i].time_s);
+      if (next < open_arrivals_.size()) schedule_open_arrival(next);
     });
   }
 
@@ -151,7 +157,7 @@ class ServingEngine {
     queued_[id] = 1;
     ++rep.outstanding;
     if (has_timeout_) sim_.schedule_at(now + timeout_, [this, id, r] { expire(id, r); });
-    try_dispatch(r);
+    request_pass(r);
     return true;
   }
 
@@ -172,6 +178,18 @@ class ServingEngine {
     --rep.outstanding;
     drop(result_.requests[id], RequestOutcome::dropped_timeout);
     if (c_.closed_loop()) send_closed_loop();
+  }
+
+  // The replica's batching pass runs once per instant, after that instant's arrivals and batch ends
+  // (a zero-delay event), so requests arriving together are batched together.
+  void request_pass(int r) {
+    Replica& rep = replicas_[r];
+    if (rep.pass_pending) return;
+    rep.pass_pending = true;
+    sim_.schedule_in(Time::zero(), [this, r] {
+      replicas_[r].pass_pending = false;
+      try_dispatch(r);
+    });
   }
 
   // Starts batches on the replica's free workers while the batching rule allows; otherwise wakes up when
@@ -228,7 +246,7 @@ class ServingEngine {
     if (c_.closed_loop()) {
       for (int k = 0; k < batch; ++k) send_closed_loop();  // each returned client sends its next request
     }
-    try_dispatch(r);
+    request_pass(r);
   }
 
   const ServingConfig& c_;
