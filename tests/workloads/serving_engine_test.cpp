@@ -198,3 +198,19 @@ TEST_CASE("a negative or infinite service time is refused", "[serving]") {
   CHECK_THROWS_AS(simulate_serving(c, [](int) { return -1.0; }), std::invalid_argument);
   CHECK_THROWS_AS(simulate_serving(c, [](int) { return INFINITY; }), std::invalid_argument);
 }
+
+TEST_CASE("closed loop over replicas: least outstanding spreads the clients evenly", "[serving]") {
+  ServingConfig c;
+  c.concurrency = 6;
+  c.requests = 600;
+  c.replicas = 3;
+  c.load_balancer = LoadBalancer::least_outstanding;
+  const ServingResult r = simulate_serving(c, [](int) { return 0.1; });
+  std::vector<int> per_replica(3, 0);
+  for (const ServedRequest& q : r.requests) ++per_replica[q.replica];
+  CHECK(per_replica == std::vector<int>{200, 200, 200});
+  // Two clients per replica, one in service and one waiting: 10 requests/s per replica, each taking 0.2 s.
+  const ServingSummary s = summarize_serving(r);
+  CHECK(s.throughput_rps == Approx(30.0));
+  CHECK(s.latency_p50_s == Approx(0.2));
+}

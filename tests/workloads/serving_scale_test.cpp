@@ -67,3 +67,14 @@ TEST_CASE("replica search: a clear 'cannot meet' with the reason", "[serving][re
   CHECK_FALSE(capped.met);
   CHECK_THAT(capped.reason, Catch::Contains("5 replicas give p99"));
 }
+
+TEST_CASE("bursty arrivals at the same mean rate queue longer than Poisson", "[serving][arrivals]") {
+  ServingConfig c = endpoint(400);
+  c.requests = 40000;
+  const ServingSummary poisson = summarize_serving(simulate_serving(c, gpu_batch));
+  c.arrival = ArrivalKind::bursty;
+  c.burst = BurstShape{8, 0.2, 1.8};  // bursts at 8x the calm rate: above one replica's 667 requests/s
+  const ServingSummary bursty = summarize_serving(simulate_serving(c, gpu_batch));
+  CHECK(bursty.throughput_rps == Approx(400).epsilon(0.05));
+  CHECK(bursty.latency_p99_s > 3 * poisson.latency_p99_s);
+}

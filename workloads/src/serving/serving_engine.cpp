@@ -44,9 +44,8 @@ class ServingEngine {
  public:
   ServingEngine(const ServingConfig& config, const BatchServiceTime& service)
       : c_(config), service_(service), replicas_(static_cast<std::size_t>(config.replicas)) {
-    if (config.replicas < 1 || config.workers < 1 || config.max_batch < 1 || config.requests < 0 ||
-        config.requests > INT32_MAX) {
-      throw std::invalid_argument("serving: replicas, workers and max_batch must be >= 1, requests 0..2^31");
+    if (config.replicas < 1 || config.workers < 1 || config.max_batch < 1 || config.requests < 0) {
+      throw std::invalid_argument("serving: replicas, workers and max_batch must be >= 1, requests >= 0");
     }
     for (Replica& r : replicas_) r.idle_workers = config.workers;
     offline_ = config.offline();
@@ -54,7 +53,10 @@ class ServingEngine {
     has_timeout_ = !offline_ && std::isfinite(config.timeout_s);
     if (has_timeout_) timeout_ = Time::seconds(config.timeout_s);
     queue_limit_ = offline_ ? INT64_MAX : config.queue_limit;
-    const auto n = static_cast<std::size_t>(config.requests);
+    // Open loop: as many requests as arrivals (a trace set in code may hold more or fewer than `requests`).
+    if (!config.closed_loop()) open_arrivals_ = generate_arrivals(config);
+    const std::size_t n = config.closed_loop() ? static_cast<std::size_t>(config.requests) : open_arrivals_.size();
+    if (n > INT32_MAX) throw std::invalid_argument("serving: at most 2^31 requests");
     result_.requests.resize(n);
     arrival_.resize(n);
     queued_.assign(n, 0);
@@ -71,14 +73,12 @@ class ServingEngine {
       sim_.schedule_at(Time::zero(), [this] {
         for (int k = 0; k < c_.concurrency; ++k) send_closed_loop();
       });
-    } else {
-      open_arrivals_ = generate_arrivals(c_);
-      if (!open_arrivals_.empty()) schedule_open_arrival(0);
+    } else if (!open_arrivals_.empty()) {
+      schedule_open_arrival(0);
     }
     sim_.run();
     if (!result_.requests.empty()) result_.first_arrival_s = result_.requests.front().arrival_s;
     result_.busy_worker_s = busy_.to_seconds();
-    result_.requests.resize(sent_);  // a closed loop sends exactly `requests`; kept for clarity
     return std::move(result_);
   }
 
@@ -173,6 +173,7 @@ class ServingEngine {
   void expire(std::uint32_t id, int r) {
     if (!queued_[id]) return;
     Replica& rep = replicas_[r];
+    if (rep.queue.front() != id) throw std::logic_error("serving: an expiring request is not at its queue's head");
     rep.queue.pop();
     queued_[id] = 0;
     --rep.outstanding;
