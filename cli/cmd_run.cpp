@@ -210,9 +210,18 @@ int run_scenario(const RunOptions& o, bool scale) {
                                                           o.scenario + "`").what()
                 << "\n";
       return kExitBadInput;
-    case ScenarioKind::schedule:
     case ScenarioKind::serve:
-      break;  // runnable_scenario_kind refused these: not built yet
+      if (scale || !o.trace.empty()) {
+        std::cerr << ConfigError(root.at("kind").loc(), std::string(scale ? "--scale" : "--trace") +
+                                                            " is for training scenarios; a serve scenario sweeps its load "
+                                                            "with `hpcsim serve " + o.scenario + " --sweep-load R1,R2,...`")
+                         .what()
+                  << "\n";
+        return kExitBadInput;
+      }
+      return run_serve_file(o.scenario, o.overrides, o.db, o.no_db, o.format, "", "", 1024, "run");
+    case ScenarioKind::schedule:
+      break;  // runnable_scenario_kind refused it: not built as a scenario kind (job lists run with hpcsim schedule)
   }
   std::cerr << "hpcsim run: scenario kind '" << to_string(kind) << "' cannot be run\n";
   return kExitBadInput;

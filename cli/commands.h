@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "analysis/results_store.h"
 #include "configs/catalog.h"
@@ -32,6 +33,13 @@ Action add_sweep_command(CLI::App& app);
 Action add_schema_command(CLI::App& app);
 Action add_report_command(CLI::App& app);
 Action add_plan_command(CLI::App& app);
+Action add_serve_command(CLI::App& app);
+
+// A serve scenario run (cmd_serve.cpp), shared by `hpcsim serve` and `hpcsim run` on a kind: serve file.
+// sweep_load / target_p99 empty: one run at the scenario's load.
+int run_serve_file(const std::string& scenario_file, const std::vector<std::string>& overrides, const std::string& db,
+                   bool no_db, const std::string& format, const std::string& sweep_load, const std::string& target_p99,
+                   int max_replicas, const std::string& command);
 
 // Stores a run in the SQLite file `db`; a store error is printed as "hpcsim COMMAND: ..." and gives
 // kExitFailure.

@@ -97,7 +97,7 @@ ValidationReport run_validation(const std::filesystem::path& dir, const SpecCata
 
 std::vector<CategoryScore> score_by_category(const std::vector<ValidationRow>& rows, const std::vector<double>& errors) {
   std::vector<CategoryScore> out;
-  for (const char* category : {"cnn", "rnn", "gan", "transformer", "scaling", "micro"}) {
+  for (const char* category : {"cnn", "rnn", "gan", "transformer", "scaling", "micro", "cpu-infer", "gpu-infer", "llm-serve"}) {
     CategoryScore score{category};
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (rows[i].category != category) continue;

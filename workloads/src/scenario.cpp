@@ -39,7 +39,7 @@ Schema validation_category_schema() {
 const Schema& scenario_schema() {
   static const Schema schema = Schema::map({
       extends_field(),
-      optional("kind", scenario_kind_schema(), "what the file describes; only training scenarios run yet", "training"),
+      optional("kind", scenario_kind_schema(), "what the file describes: training (these keys), serve (an inference endpoint, hpcsim serve), plan (hpcsim plan)", "training"),
       optional("name", Schema::string(), "the run's name in outputs and the results store", "the file's name without .yaml"),
       optional("description", Schema::string(), "free text (not read)", "none"),
       required("cluster", cluster_schema(), "the machine: node type, node count, network"),

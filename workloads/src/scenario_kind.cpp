@@ -37,13 +37,13 @@ ScenarioKind scenario_kind(const ConfigNode& root) {
   throw ConfigError(key->loc(), "unknown scenario kind '" + name + "'");  // unreachable after validate
 }
 
-bool is_built(ScenarioKind kind) { return kind == ScenarioKind::training || kind == ScenarioKind::plan; }
+bool is_built(ScenarioKind kind) { return kind != ScenarioKind::schedule; }
 
 ScenarioKind runnable_scenario_kind(const ConfigNode& root) {
   const ScenarioKind kind = scenario_kind(root);
   if (!is_built(kind)) {
     throw ConfigError(root.at("kind").loc(), "scenario kind '" + std::string(to_string(kind)) +
-                                                 "' is not built yet; 'training' scenarios can be run (and 'plan' files planned)");
+                                                 "' is not built yet; 'training' and 'serve' scenarios can be run (and 'plan' files planned; job lists run with hpcsim schedule)");
   }
   return kind;
 }

@@ -57,7 +57,14 @@ using CaseFilter = std::function<bool(const std::string& id)>;
 ValidationReport run_validation(const std::filesystem::path& dir, const SpecCatalog& catalog,
                                 const CaseFilter& include = {});
 
-// Mean |error| (fraction) and row count per category (cnn, rnn, gan, transformer, scaling, micro), in
+// The serve cases of `dir` (kind: serve scenarios with `measured:`, configs/validation/inference/), each run
+// as `hpcsim serve` runs it and read in its measured metric; rows of kind "serve", categories cpu-infer,
+// gpu-infer and llm-serve. Kept apart from the training set: its MAPE, fits and intervals are the training's.
+ValidationReport run_serve_validation(const std::filesystem::path& dir, const SpecCatalog& catalog,
+                                      const CaseFilter& include = {});
+
+// Mean |error| (fraction) and row count per category (cnn, rnn, gan, transformer, scaling, micro, cpu-infer,
+// gpu-infer, llm-serve), in
 // that order; categories without rows are left out. `errors` parallels `rows`.
 struct CategoryScore {
   std::string category;

@@ -13,7 +13,14 @@ namespace {
 
 Schema positive_count() { return Schema::integer().at_least(1); }
 
-const Schema& cluster_section_schema() {
+std::optional<std::int64_t> optional_int(const ConfigNode& w, const char* key) {
+  if (!w.has(key)) return std::nullopt;
+  return w.get_int(key);
+}
+
+}  // namespace
+
+const Schema& inference_cluster_schema() {
   static const Schema schema = Schema::map({
       required("node", Schema::string(), "the instance type: a name in configs/nodes"),
       optional("nodes", positive_count(), "instances per replica", "1"),
@@ -21,19 +28,12 @@ const Schema& cluster_section_schema() {
   return schema;
 }
 
-const Schema& parallelism_section_schema() {
+const Schema& inference_parallelism_schema() {
   static const Schema schema = Schema::map({
       optional("tp", positive_count(), "GPUs per replica (tensor parallel)", "1 on a GPU node"),
   });
   return schema;
 }
-
-std::optional<std::int64_t> optional_int(const ConfigNode& w, const char* key) {
-  if (!w.has(key)) return std::nullopt;
-  return w.get_int(key);
-}
-
-}  // namespace
 
 const Schema& inference_workload_schema() {
   static const Schema schema = Schema::map({
@@ -56,7 +56,7 @@ const Schema& inference_workload_schema() {
 InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& catalog) {
   InferenceSetup s;
   const ConfigNode& cluster = root.at("cluster");
-  cluster_section_schema().validate(cluster);
+  inference_cluster_schema().validate(cluster);
   const ConfigNode& node_name = cluster.at("node");
   s.node_name = node_name.as_string();
   s.node = parse_node_spec(catalog.load("nodes", node_name, "node"), s.node_name, catalog);
@@ -91,7 +91,7 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
   }
 
   if (const ConfigNode* par = root.find("parallelism")) {
-    parallelism_section_schema().validate(*par);
+    inference_parallelism_schema().validate(*par);
     s.tp = static_cast<int>(par->get_int_or("tp", 1));
   }
   if (const ConfigNode* serving = root.find("serving")) {

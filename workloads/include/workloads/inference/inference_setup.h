@@ -37,6 +37,8 @@ struct InferenceSetup {
 
 // The serve workload section's keys (model sizes as in training scenarios: layers, resolution).
 const Schema& inference_workload_schema();
+const Schema& inference_cluster_schema();      // cluster: node, nodes
+const Schema& inference_parallelism_schema();  // parallelism: tp
 // Reads cluster:, workload: and parallelism.tp (Schema-checked; names resolved through the catalog); reads
 // serving.workers when present. Unknown names, precisions the hardware has no units for, a CPU node
 // without `cpu.math`, threads x workers beyond the instance's hardware threads and tp beyond the node's

@@ -1,0 +1,156 @@
+// hpcsim serve SCENARIO: an inference endpoint under load (kind: serve; docs/serving.md). R replicas of an
+// instance behind a load balancer, requests from a seeded process, a trace or a closed loop, dynamic
+// batching; prints latency percentiles, throughput, utilization, queueing and cost per million requests.
+// --sweep-load runs the endpoint at several rates; --target-p99 finds the fewest replicas meeting a p99.
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include "analysis/report_render.h"
+#include "analysis/results_store.h"
+#include "analysis/serve_run.h"
+#include "commands.h"
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "configs/units.h"
+#include "configs/yaml_text.h"
+#include "workloads/scenario_kind.h"
+#include "workloads/serving/serve_scenario.h"
+
+namespace hpcsim::cli {
+
+namespace {
+
+struct ServeOptions {
+  std::string scenario;
+  std::vector<std::string> overrides;
+  std::string db = "results.db";
+  bool no_db = false;
+  std::string format = "table";
+  std::string sweep_load;   // rates, e.g. "50,100,200"
+  std::string target_p99;   // a time, e.g. "50ms"
+  int max_replicas = 1024;
+};
+
+// "50,100,200" -> rates in requests per second; ConfigError naming the flag otherwise.
+std::vector<double> parse_rates(const std::string& text) {
+  const SourceLoc flag{"--sweep-load " + text, 0, 0};
+  std::vector<double> rates;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    try {
+      std::size_t used = 0;
+      const double r = std::stod(item, &used);
+      if (used != item.size() || !(r > 0)) throw std::invalid_argument(item);
+      rates.push_back(r);
+    } catch (const std::exception&) {
+      throw ConfigError(flag, "'" + item + "' is not a positive request rate (requests per second)");
+    }
+  }
+  if (rates.empty()) throw ConfigError(flag, "give at least one rate, e.g. --sweep-load 50,100,200");
+  return rates;
+}
+
+double parse_target(const std::string& text) {
+  const SourceLoc flag{"--target-p99 " + text, 0, 0};
+  try {
+    const double t = parse_quantity(text, Dimension::time, "s");
+    if (!(t > 0)) throw ConfigError(flag, "the p99 target must be positive");
+    return t;
+  } catch (const UnitError& e) {
+    throw ConfigError(flag, e.what());
+  }
+}
+
+void print(const Report& report, const std::string& format) {
+  if (format == "json") {
+    std::cout << report_to_json(report);
+  } else if (format == "csv") {
+    std::cout << report_to_csv(report);
+  } else {
+    std::cout << report_to_table(report);
+  }
+}
+
+}  // namespace
+
+int run_serve_file(const std::string& scenario_file, const std::vector<std::string>& overrides, const std::string& db,
+                   bool no_db, const std::string& format, const std::string& sweep_load, const std::string& target_p99,
+                   int max_replicas, const std::string& command) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const SpecCatalog catalog(config_root());
+  ConfigNode root;
+  ServeScenario scenario;
+  std::vector<double> rates;
+  double target_s = 0;
+  try {
+    root = load_config(scenario_file, overrides);
+    if (runnable_scenario_kind(root) != ScenarioKind::serve) {
+      throw ConfigError(root.has("kind") ? root.at("kind").loc() : root.loc(),
+                        "hpcsim serve runs kind: serve scenarios (this one is " +
+                            std::string(to_string(scenario_kind(root))) + ")");
+    }
+    scenario = parse_serve_scenario(root, catalog, std::filesystem::path(scenario_file).stem().string());
+    if (!sweep_load.empty()) rates = parse_rates(sweep_load);
+    if (!target_p99.empty()) target_s = parse_target(target_p99);
+    if (max_replicas < 1) throw ConfigError(SourceLoc{"--max-replicas"}, "must be at least 1");
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  }
+
+  ServeRun run;
+  try {
+    if (!rates.empty()) {
+      run = serve_load_sweep(scenario, rates);
+    } else if (target_s > 0) {
+      run = serve_replica_search(scenario, target_s, max_replicas);
+    } else {
+      run = serve_once(scenario);
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "hpcsim " << command << ": " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  print(run.report, format);
+  if (!run.cannot_meet.empty()) std::cerr << "cannot meet the target: " << run.cannot_meet << "\n";
+  int status = run.cannot_meet.empty() ? kExitOk : kExitFailure;
+  if (no_db) return status;
+  RunRecord record;
+  record.report = run.report;
+  record.scenario_text = to_yaml_text(root);
+  record.tool_version = HPCSIM_VERSION;
+  record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const int stored = store_record(db, record, command);
+  return stored != kExitOk ? stored : status;
+}
+
+Action add_serve_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("serve", "Simulate an inference endpoint under load (kind: serve scenarios)");
+  auto o = std::make_shared<ServeOptions>();
+  cmd->add_option("scenario", o->scenario, "Serve scenario YAML file")->required();
+  cmd->add_option("--set", o->overrides, "Override a scenario key, e.g. --set serving.replicas=4 (repeatable)")
+      ->type_name("KEY=VALUE");
+  cmd->add_option("--db", o->db, "SQLite results file (default: results.db)");
+  cmd->add_flag("--no-db", o->no_db, "Do not store the run");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+  auto* sweep = cmd->add_option("--sweep-load", o->sweep_load,
+                                "Run the endpoint at each request rate: the latency-vs-load curve")
+                    ->type_name("R1,R2,...");
+  cmd->add_option("--target-p99", o->target_p99,
+                  "Find the fewest replicas whose p99 latency meets the target at the scenario's load (exit 1 "
+                  "when no count can, with the reason)")
+      ->type_name("TIME")
+      ->excludes(sweep);
+  cmd->add_option("--max-replicas", o->max_replicas, "The most replicas --target-p99 tries (default 1024)");
+  return [o] {
+    return run_serve_file(o->scenario, o->overrides, o->db, o->no_db, o->format, o->sweep_load, o->target_p99,
+                          o->max_replicas, "serve");
+  };
+}
+
+}  // namespace hpcsim::cli

@@ -1,0 +1,86 @@
+#include "workloads/serving/serve_scenario.h"
+
+#include <memory>
+#include <string>
+
+#include "configs/config_error.h"
+#include "workloads/inference/batch_latency.h"
+#include "workloads/scenario_kind.h"
+
+namespace hpcsim {
+
+namespace {
+
+const Schema& serve_measured_schema() {
+  static const Schema schema = Schema::map({
+      required("metric", Schema::string(),
+               "a metric of the serve report the prediction is read from (latency_s.mean, latency_s.p99, "
+               "throughput_rps, ttft_s.p99, tpot_s.p50, output_tokens_per_s, ...)"),
+      required("value", Schema::number().positive(), "the measured value in the metric's unit (seconds, 1/s)"),
+      required("unit", Schema::string(), "the unit as the source writes it (descriptive)"),
+      required("source", Schema::string(), "where the number comes from: publication, table, version"),
+      optional("trust", Schema::string(), "the source's trust: high gives a 25 % error band, anything else 35 %",
+               "35 % band"),
+      optional("note", Schema::string(), "free text (not read)", "none"),
+      optional("category", Schema::one_of({"cpu-infer", "gpu-infer", "llm-serve"}),
+               "the validation figure the case is scored in", "none: required in configs/validation"),
+      optional("family", Schema::string(), "the source family: every row of one publication shares it",
+               "none: required in configs/validation"),
+  });
+  return schema;
+}
+
+}  // namespace
+
+const Schema& serve_scenario_schema() {
+  static const Schema schema = Schema::map({
+      extends_field(),
+      required("kind", scenario_kind_schema(), "serve"),
+      optional("name", Schema::string(), "the run's name in outputs and the results store", "the file's name"),
+      required("cluster", inference_cluster_schema(), "the instance a replica runs on"),
+      required("workload", inference_workload_schema(), "the model and how it runs"),
+      optional("serving", serving_schema(), "the request stream and the batching policy", "offline, batch 1"),
+      optional("parallelism", inference_parallelism_schema(), "GPUs per replica", "tp 1"),
+      optional("measured", serve_measured_schema(), "a published measurement the prediction is validated against",
+               "none"),
+  });
+  return schema;
+}
+
+ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& catalog, const std::string& default_name) {
+  serve_scenario_schema().validate(root);
+  ServeScenario s;
+  s.name = root.get_string_or("name", default_name);
+  s.setup = parse_inference_setup(root, catalog);
+  if (const ConfigNode* serving = root.find("serving")) s.serving = parse_serving(*serving);
+  const int fits = max_batch_in_memory(s.setup);
+  if (fits < 1) {
+    throw ConfigError(root.at("workload").at("model").loc(),
+                      s.setup.model_name + " does not fit in the memory of one replica of " + s.setup.node_name);
+  }
+  if (s.serving.max_batch > fits) {
+    throw ConfigError(root.at("serving").at("max_batch").loc(),
+                      "a batch of " + std::to_string(s.serving.max_batch) + " does not fit in the memory of one replica (" +
+                          s.setup.node_name + " holds at most " + std::to_string(fits) + ")");
+  }
+  if (const ConfigNode* m = root.find("measured")) {
+    s.measured = ServeMeasurement{m->get_string("metric"), m->get_number("value"),   m->get_string("unit"),
+                                  m->get_string("source"), m->get_string_or("trust", ""), m->get_string_or("category", ""),
+                                  m->get_string_or("family", "")};
+  }
+  return s;
+}
+
+BatchServiceTime replica_service_time(const ServeScenario& scenario) {
+  // The cost model is deterministic: memoized per batch size, as a run asks the same sizes again and again.
+  auto setup = std::make_shared<const InferenceSetup>(scenario.setup);
+  auto memo = std::make_shared<std::vector<double>>();
+  return [setup, memo](int batch) {
+    if (static_cast<std::size_t>(batch) >= memo->size()) memo->resize(batch + 1, -1.0);
+    double& t = (*memo)[batch];
+    if (t < 0) t = batch_latency_s(*setup, batch);
+    return t;
+  };
+}
+
+}  // namespace hpcsim
