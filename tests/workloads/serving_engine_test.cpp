@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "workloads/serving/serving_engine.h"
+#include "workloads/serving/service_table.h"
 #include "workloads/serving/serving_summary.h"
 
 using namespace hpcsim;
@@ -213,4 +214,28 @@ TEST_CASE("closed loop over replicas: least outstanding spreads the clients even
   const ServingSummary s = summarize_serving(r);
   CHECK(s.throughput_rps == Approx(30.0));
   CHECK(s.latency_p50_s == Approx(0.2));
+}
+
+TEST_CASE("a tabulated service calls the model once per batch size and changes nothing", "[serving]") {
+  ServingConfig c;
+  c.rate_rps = 500;
+  c.requests = 5000;
+  c.max_batch = 8;
+  c.max_queue_delay_s = 0.001;
+  int calls = 0;
+  const BatchServiceTime model = [&calls](int b) {
+    ++calls;
+    return 0.004 + 0.001 * b;
+  };
+  const ServingResult direct = simulate_serving(c, model);
+  const int direct_calls = calls;
+  calls = 0;
+  const ServingResult tabulated = simulate_serving(c, tabulate_service(model, c.max_batch));
+  CHECK(calls == 8);
+  CHECK(direct_calls == direct.batches);
+  CHECK(direct.batches > 100);
+  CHECK(tabulated.requests.back().end_s == direct.requests.back().end_s);
+  CHECK(tabulated.busy_worker_s == direct.busy_worker_s);
+  CHECK_THROWS_AS(tabulate_service(model, 8)(9), std::invalid_argument);
+  CHECK_THROWS_AS(tabulate_service([](int) { return NAN; }, 2), std::invalid_argument);
 }
