@@ -1,11 +1,11 @@
 #include "workloads/serving/serve_scenario.h"
 
-#include <memory>
 #include <string>
 
 #include "configs/config_error.h"
 #include "workloads/inference/batch_latency.h"
 #include "workloads/scenario_kind.h"
+#include "workloads/serving/service_table.h"
 
 namespace hpcsim {
 
@@ -72,15 +72,8 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
 }
 
 BatchServiceTime replica_service_time(const ServeScenario& scenario) {
-  // The cost model is deterministic: memoized per batch size, as a run asks the same sizes again and again.
-  auto setup = std::make_shared<const InferenceSetup>(scenario.setup);
-  auto memo = std::make_shared<std::vector<double>>();
-  return [setup, memo](int batch) {
-    if (static_cast<std::size_t>(batch) >= memo->size()) memo->resize(batch + 1, -1.0);
-    double& t = (*memo)[batch];
-    if (t < 0) t = batch_latency_s(*setup, batch);
-    return t;
-  };
+  const InferenceSetup& setup = scenario.setup;
+  return tabulate_service([&setup](int batch) { return batch_latency_s(setup, batch); }, scenario.serving.max_batch);
 }
 
 }  // namespace hpcsim
