@@ -80,7 +80,8 @@ void StepBuilder::plan_groups() {
 }
 
 // Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
-// between nodes, as far as the node has rails), then the tp group all-gathers the pieces.
+// between nodes, as far as the node has rails), then the tp group all-gathers the pieces; under sequence
+// parallelism each rank's share is the part of the sequence it works on next, so nothing is gathered.
 std::vector<double> StepBuilder::p2p_seconds() {
   Platform idle(placement_.platform);  // routes only: nothing runs on it
   const ClusterFabric& fabric = idle.fabric();
@@ -93,7 +94,7 @@ std::vector<double> StepBuilder::p2p_seconds() {
     const Hop& hop = fabric.route(placement_.gpu(a), placement_.gpu(b), 0);
     const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
     seconds[v] = hop.latency_s + bytes / (hop.bandwidth * parallel);
-    if (tp_) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
+    if (tp_ && !run_.sequence_parallel) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
   }
   return seconds;
 }
