@@ -53,6 +53,11 @@ TEST_CASE("Sequence parallelism keeps 1/tp of the activations outside tensor-par
   const double hidden_tensor = static_cast<double>(seq * hidden) * 2;  // bf16
   const double expected_saving = static_cast<double>(4 * layers + 2) * hidden_tensor * (1 - 1.0 / 8);
   CHECK(whole.activations - split.activations == Approx(expected_saving).epsilon(1e-9));
+  // Backward's largest pair of gradients is the output layer's: its vocabulary-parallel output (1/tp of the
+  // 128,256 logits per token on each GPU) and its whole input.
+  const double vocab = 128256;
+  CHECK(split.workspace == Approx((vocab / 8 + static_cast<double>(hidden)) * static_cast<double>(seq) * 2).epsilon(1e-12));
+  CHECK(whole.workspace == split.workspace);
   // Weights, gradients and optimizer state are the tensor-parallel shards either way.
   CHECK(split.weights == whole.weights);
   CHECK(split.gradients == whole.gradients);

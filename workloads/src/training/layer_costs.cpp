@@ -85,7 +85,8 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
         from_layer |= static_cast<bool>(src.layer);
         if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = (in[k].back() + run.layout.tp - 1) / run.layout.tp;
       }
-      if (sequence_shards > 1 && in_sequence_parallel_region(net, i, sharded)) {
+      const bool sequence_split = sequence_shards > 1 && in_sequence_parallel_region(net, i, sharded);
+      if (sequence_split) {
         for (Shape& s : in) s[0] = (s[0] + sequence_shards - 1) / sequence_shards;
       }
       LayerRun at = local, at_whole = whole;  // the layer's own precision (fp8 only where it has fp8 GEMMs)
@@ -103,6 +104,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       c.activation_bytes = relu_output_held_by_consumer(net, i) ? 0 : n.layer->activation_bytes(in, at);
       for (const Shape& s : in) c.input_bytes += static_cast<double>(elements(s)) * static_cast<double>(run.micro_batch) * e;
       c.output_bytes = static_cast<double>(elements(n.output)) * static_cast<double>(run.micro_batch) * e;
+      c.local_output_bytes = c.output_bytes / (sharded[i] ? run.layout.tp : 1) / (sequence_split ? sequence_shards : 1);
       LayerKernels k = n.layer->kernels(gpu, in, at);
       if (!from_layer) k.backward_data.clear();  // fed only by network inputs: no input gradient to compute
       costs.push_back(std::move(c));
