@@ -156,6 +156,7 @@ def check_run_parallelism_errors():
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.pp=2", "--set", "parallelism.dp=8",
                             "--set", "parallelism.zero=2"), "zero: 1 with pp > 1")
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.schedule=zigzag"), "schedule")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.sequence_parallel=true"), "needs tp > 1")
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.dataset=imagenet-1k"), "cluster.storage")
     # A valid hybrid layout of the same model runs and reports it.
     proc = hpcsim("run", QUICKSTART, "--no-db", "--format", "json", "--set", "parallelism.tp=2",

@@ -163,6 +163,11 @@ const Schema& scenario_schema() {
                                            "0, or 3 with fsdp"),
                                   optional("fsdp", Schema::boolean(),
                                            "FSDP: ZeRO-3 sharding with per-unit all-gathers", "false"),
+                                  optional("sequence_parallel", Schema::boolean(),
+                                           "Megatron sequence parallelism: norms and residual adds run on 1/tp of "
+                                           "the tokens and tensor-parallel layers keep 1/tp of their inputs; "
+                                           "needs tp > 1",
+                                           "false"),
                                   optional("microbatches", positive_int(),
                                            "passes per optimizer step (pipeline microbatches or gradient accumulation)",
                                            "from global_batch or batch_per_gpu / micro_batch, else 1"),
@@ -411,6 +416,12 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
     inconsistent(p->has("zero") ? p->at("zero") : p->at("fsdp"),
                  "ZeRO stage 2 and 3 (and FSDP) shard gradients, which pipeline parallelism accumulates over "
                  "microbatches; use zero: 1 with pp > 1 (as DeepSpeed requires)");
+  }
+
+  par.sequence_parallel = p != nullptr && p->get_bool_or("sequence_parallel", false);
+  if (par.sequence_parallel && par.layout.tp == 1) {
+    inconsistent(p->at("sequence_parallel"), "sequence_parallel splits the sequence over the tensor-parallel group; "
+                                             "it needs tp > 1");
   }
 
   // Microbatches per optimizer step: given, or from the global batch, or from batch_per_gpu / micro_batch.

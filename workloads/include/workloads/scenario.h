@@ -61,6 +61,7 @@ struct ParallelismConfig {
   ParallelLayout layout;  // dp resolved when read: every GPU tp x pp x cp leave unless parallelism.dp says
   int zero = 0;       // ZeRO stage 0-3 (3 = fully sharded, as FSDP)
   bool fsdp = false;  // FSDP: ZeRO-3 sharding with per-unit all-gathers (same traffic as zero: 3)
+  bool sequence_parallel = false;  // Megatron's sequence parallelism over the tp group (needs tp > 1)
   int microbatches = 1;  // passes per optimizer step (pipeline microbatches or accumulation steps)
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
 };

@@ -107,7 +107,9 @@ double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const 
   // Projection inputs are kept in the GEMMs' precision (fp8 keeps its cast copies); q, k, v and the
   // context in the core's.
   const double b = static_cast<double>(run.batch), e = value_bytes(between_gemms(run.precision));
-  double bytes = b * static_cast<double>(d.sq * d.dq + (d.self ? 0 : d.skv * d.dkv)) * value_bytes(run.precision);
+  // Under sequence parallelism the projections' input is kept as this rank's share of the sequence.
+  double bytes = b * static_cast<double>(d.sq * d.dq + (d.self ? 0 : d.skv * d.dkv)) * value_bytes(run.precision) /
+                 run.sequence_shards;
   bytes += b * static_cast<double>(d.sq * d.q_width() * 2 + d.skv * d.kv_width()) * e;
   const double scores = b * static_cast<double>(d.heads * d.sq);
   // Flash attention keeps one log-sum-exp per query row (fp32); the unfused path keeps the probabilities,

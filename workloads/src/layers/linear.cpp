@@ -54,7 +54,9 @@ double Linear::forward_flops(const Shapes& in, const LayerRun& run) const {
 
 double Linear::activation_bytes(const Shapes& in, const LayerRun& run) const {
   output_shape(in);
-  return batch_bytes(in[0], run);
+  // Under sequence parallelism a column-parallel layer keeps its rank's share of the gathered input.
+  const double kept = split_ == TensorSplit::column ? 1.0 / run.sequence_shards : 1.0;
+  return batch_bytes(in[0], run) * kept;
 }
 
 LayerKernels Linear::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {

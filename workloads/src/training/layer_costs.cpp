@@ -23,6 +23,22 @@ std::vector<bool> sharded_outputs(const Network& net, int tp) {
   return sharded;
 }
 
+// Megatron's sequence-parallel region (Korthikanti et al. 2022, section 4.2.2): layers outside the
+// tensor-parallel blocks that work token by token (norms, dropout, residual adds, activations) on
+// unsharded inputs run on 1/tp of the sequence, since between the row-parallel output (reduce-scattered
+// over the sequence) and the next column-parallel input (all-gathered) every rank holds its own tokens.
+// Batch norm reduces over positions, so it is not token by token.
+bool in_sequence_parallel_region(const Network& net, std::size_t node, const std::vector<bool>& sharded) {
+  const LayerNode& n = net.nodes()[node];
+  if (!n.layer || n.layer->tensor_split() != TensorSplit::none || n.layer->type() == "batch_norm") return false;
+  const LayerTraits t = n.layer->traits();
+  if (!t.elementwise_forward && !t.normalization) return false;
+  for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+    if (sharded[n.inputs[k]] || n.input_shapes[k].size() < 2) return false;
+  }
+  return !n.input_shapes.empty() && n.output == n.input_shapes[0];
+}
+
 // Layers that keep their input for backward.
 bool keeps_input(const std::string& type) {
   return type == "conv2d" || type == "conv2d_transpose" || type == "dense" || type == "batch_norm" ||
@@ -51,6 +67,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
                        run.linear_bias_epilogue, op_by_op};
   const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last, run.flash_attention,
                        run.linear_bias_epilogue, op_by_op};
+  const int sequence_shards = run.sequence_parallel ? run.layout.tp : 1;
   // Values passed between layers: bf16 under fp8 training, whose casts to fp8 happen inside the GEMM layers.
   const double e = bytes_per_element(between_gemms(run.precision));
   std::vector<LayerCost> costs;
@@ -68,8 +85,13 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
         from_layer |= static_cast<bool>(src.layer);
         if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = (in[k].back() + run.layout.tp - 1) / run.layout.tp;
       }
+      const bool sequence_split = sequence_shards > 1 && in_sequence_parallel_region(net, i, sharded);
+      if (sequence_split) {
+        for (Shape& s : in) s[0] = (s[0] + sequence_shards - 1) / sequence_shards;
+      }
       LayerRun at = local, at_whole = whole;  // the layer's own precision (fp8 only where it has fp8 GEMMs)
       at.precision = at_whole.precision = layer_precision(n.layer->type(), run.precision);
+      at.sequence_shards = sequence_shards;
       LayerCost c;
       c.node = &n;
       c.network = static_cast<int>(netix);
@@ -82,6 +104,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       c.activation_bytes = relu_output_held_by_consumer(net, i) ? 0 : n.layer->activation_bytes(in, at);
       for (const Shape& s : in) c.input_bytes += static_cast<double>(elements(s)) * static_cast<double>(run.micro_batch) * e;
       c.output_bytes = static_cast<double>(elements(n.output)) * static_cast<double>(run.micro_batch) * e;
+      c.local_output_bytes = c.output_bytes / (sharded[i] ? run.layout.tp : 1) / (sequence_split ? sequence_shards : 1);
       LayerKernels k = n.layer->kernels(gpu, in, at);
       if (!from_layer) k.backward_data.clear();  // fed only by network inputs: no input gradient to compute
       costs.push_back(std::move(c));

@@ -25,6 +25,7 @@ struct LayerCost {
   double activation_bytes = 0;   // kept for backward, per GPU
   double input_bytes = 0;        // the layer's inputs, per GPU (what a checkpoint keeps)
   double output_bytes = 0;       // the layer's output, whole (what a pipeline stage sends on)
+  double local_output_bytes = 0; // this GPU's part of it (tensor-parallel shards, sequence-parallel tokens)
 };
 
 // Costs of every layer of every network, in network order (the loss last).

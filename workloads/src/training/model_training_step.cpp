@@ -31,7 +31,7 @@ namespace hpcsim {
 
 namespace training_detail {
 
-void StepBuilder::prepare() {
+void StepBuilder::cost_layers() {
   costs_ = training_detail::layer_costs(model_, gpu_, run_);
   if (layout_.tp > 1) {
     bool splits = false;
@@ -40,6 +40,27 @@ void StepBuilder::prepare() {
       throw std::invalid_argument("tp " + std::to_string(layout_.tp) + ": " + model_.name +
                                   " has no tensor-parallel layers (Megatron splits attention and MLP blocks)");
     }
+  }
+}
+
+TrainingMemory StepBuilder::estimate_memory() {
+  cost_layers();
+  cost_stages();  // without tp_ and cp_: their communication times are zero, the cut and the memory are the same
+  return peak_memory();
+}
+
+TrainingMemory StepBuilder::peak_memory() const {
+  TrainingMemory peak;
+  for (int s = 0; s < layout_.pp; ++s) {
+    const TrainingMemory mem = stage_memory(s);
+    if (mem.total() > peak.total()) peak = mem;
+  }
+  return peak;
+}
+
+void StepBuilder::prepare() {
+  cost_layers();
+  if (layout_.tp > 1) {
     std::vector<int> gpus;
     for (int r = 0; r < layout_.tp; ++r) gpus.push_back(layout_.gpu(0, 0, r, 0));
     tp_.emplace(placement_.platform, placement_.gpus(gpus));
@@ -142,11 +163,7 @@ ModelStepReport StepBuilder::report() const {
   }
   report.hardware_flops = report.model_flops * (run_.activation_checkpointing ? 4.0 / 3.0 : 1.0);
 
-  // Memory: the stage that needs the most.
-  for (int s = 0; s < layout_.pp; ++s) {
-    const TrainingMemory mem = stage_memory(s);
-    if (mem.total() > report.memory.total()) report.memory = mem;
-  }
+  report.memory = peak_memory();
 
   StepResult& r = report.result;
   r.gpus = layout_.gpus();
@@ -222,6 +239,13 @@ ModelStepReport simulate_training_step(const Model& model, const ClusterConfig& 
   platform.sim().run();
   if (!step.finished()) throw ExecutionError("the training step stalled: some op never completed");
   return step.report();
+}
+
+TrainingMemory training_step_memory(const Model& model, const ClusterConfig& cluster, const TrainingRun& run) {
+  Platform platform(cluster);  // placement only: its fabric is never built
+  const JobId job = platform.attach(model.name);
+  StepBuilder builder(model, platform.placement(job), run);
+  return builder.estimate_memory();
 }
 
 ModelStepReport simulate_model_training_step(const Model& model, const ClusterConfig& cluster,

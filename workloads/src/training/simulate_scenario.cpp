@@ -21,6 +21,7 @@ TrainingRun training_run(const Scenario& s) {
   run.optimizer = w.optimizer;
   run.optimizer_impl = w.optimizer_impl;
   run.activation_checkpointing = w.activation_checkpointing;
+  run.sequence_parallel = p.sequence_parallel;
   run.d_steps = w.d_steps;
   run.gan = w.gan;
   run.issue = mode.issue();

@@ -69,6 +69,9 @@ class StepBuilder {
 
   // Costs, memory and the execution graph: everything that does not depend on other traffic.
   void prepare();
+  // Instead of prepare(): the layer costs and the stage cut only, and the memory of the stage that needs
+  // the most (what report() gives), without the fabric or the graph.
+  TrainingMemory estimate_memory();
   // Runs the graph on the platform from now; the data-parallel collectives use the job's GPUs there.
   void start(Platform& platform, JobId job);
   bool finished() const;
@@ -125,6 +128,7 @@ class StepBuilder {
                                 kCommunicationTag, {}});
   }
 
+  void cost_layers();  // costs_; std::invalid_argument for tp > 1 on a model with no tensor-parallel layer
   void cost_stages();
   void plan_groups();
   // Seconds to pass virtual stage v's output to stage v + 1 (the same back for its gradient), per v.
@@ -135,6 +139,7 @@ class StepBuilder {
   bool is_gan() const { return model_.adversarial; }
   double optimizer_seconds(double params, std::int64_t tensors) const;
   TrainingMemory stage_memory(int stage) const;
+  TrainingMemory peak_memory() const;  // the stage that needs the most
 };
 
 }  // namespace hpcsim::training_detail

@@ -80,7 +80,8 @@ void StepBuilder::plan_groups() {
 }
 
 // Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
-// between nodes, as far as the node has rails), then the tp group all-gathers the pieces.
+// between nodes, as far as the node has rails), then the tp group all-gathers the pieces; under sequence
+// parallelism each rank's share is the part of the sequence it works on next, so nothing is gathered.
 std::vector<double> StepBuilder::p2p_seconds() {
   Platform idle(placement_.platform);  // routes only: nothing runs on it
   const ClusterFabric& fabric = idle.fabric();
@@ -93,7 +94,7 @@ std::vector<double> StepBuilder::p2p_seconds() {
     const Hop& hop = fabric.route(placement_.gpu(a), placement_.gpu(b), 0);
     const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
     seconds[v] = hop.latency_s + bytes / (hop.bandwidth * parallel);
-    if (tp_) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
+    if (tp_ && !run_.sequence_parallel) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
   }
   return seconds;
 }
@@ -146,12 +147,15 @@ TrainingMemory StepBuilder::stage_memory(int s) const {
   mem.optimizer_state = params * optimizer_state_bytes_per_param(run_.optimizer, run_.precision) / (run_.zero >= 1 ? dp : 1);
   const double in_flight = microbatches_in_flight(run_.schedule, s, layout_.pp, run_.microbatches, layout_.vp);
   mem.activations = activations * in_flight + working;
-  // Backward holds a layer's output gradient and its input gradient at once; DDP keeps its reduction
+  // Backward holds a layer's output gradient and its input gradient at once, each this GPU's part (a
+  // column-parallel output such as the vocabulary-parallel logits is 1/tp per GPU); DDP keeps its reduction
   // buckets as flat copies of the gradients they carry (two in flight).
   double largest = 0;
   for (int c = 0; c < layout_.vp; ++c) {
     const StageCost& st = stages_[c * layout_.pp + s];
-    for (std::size_t i = st.first; i < st.last; ++i) largest = std::max(largest, costs_[i].output_bytes + costs_[i].input_bytes);
+    for (std::size_t i = st.first; i < st.last; ++i) {
+      largest = std::max(largest, costs_[i].local_output_bytes + costs_[i].input_bytes);
+    }
   }
   mem.workspace = largest / layout_.cp;
   if (layout_.replicas() > 1 && run_.zero < 3 && run_.overlap_gradient_reduce && layout_.pp == 1) {

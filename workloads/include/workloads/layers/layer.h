@@ -33,6 +33,10 @@ struct LayerRun {
   // Op-by-op execution (eager, no fusing compiler): small elementwise steps inside a layer are kernels of
   // their own, e.g. unfused attention's score scaling and masking and its head-merging copy.
   bool op_by_op = false;
+  // The sequence is split over this many ranks outside tensor-parallel layers (Megatron's sequence
+  // parallelism: tp, else 1). A tensor-parallel layer all-gathers its input for the forward GEMM but keeps
+  // only its rank's share for backward, gathering it again there.
+  int sequence_shards = 1;
 };
 
 // What tensors between GEMMs are kept in: fp8 training (NVIDIA Transformer Engine's recipe) runs only the

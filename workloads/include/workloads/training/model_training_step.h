@@ -67,6 +67,10 @@ struct ModelStepReport {
 // layers than virtual stages, tensor parallelism on a model without tensor-parallel layers.
 ModelStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster, const TrainingRun& run);
 
+// The memory of the GPU that needs the most, as simulate_training_step reports it, from the layer costs and
+// the stage cut alone: nothing is simulated. Throws as simulate_training_step does.
+TrainingMemory training_step_memory(const Model& model, const ClusterConfig& cluster, const TrainingRun& run);
+
 // Plain data parallelism (the first dp GPUs, one pass per step).
 ModelStepReport simulate_model_training_step(const Model& model, const ClusterConfig& cluster,
                                              const DataParallelRun& run);

@@ -27,6 +27,10 @@ struct TrainingRun {
   OptimizerKind optimizer = OptimizerKind::adamw;
   OptimizerImpl optimizer_impl = OptimizerImpl::fused;
   bool activation_checkpointing = false;  // keep each block's input, recompute the block in backward
+  // Megatron's sequence parallelism (Korthikanti et al. 2022, section 4.2.2), with tp > 1: layers outside
+  // the tensor-parallel blocks (norms, dropout, residual adds) run on 1/tp of the tokens each, and
+  // tensor-parallel layers keep only their rank's 1/tp of the input they all-gather.
+  bool sequence_parallel = false;
   double bucket_bytes = 25e6;             // DDP's bucket_cap_mb default
   int d_steps = 1;                        // GAN: discriminator updates per generator update
   GanRecipe gan;                          // GAN: regularization, per-block precision, augmentation, EMA
