@@ -7,22 +7,6 @@ namespace hpcsim::training_detail {
 
 namespace {
 
-// Tensor-parallel sharding of the network's tensors: a column-parallel layer's output is split on its
-// last dimension, and stays split through the layers that consume it until a row-parallel layer.
-std::vector<bool> sharded_outputs(const Network& net, int tp) {
-  std::vector<bool> sharded(net.nodes().size(), false);
-  if (tp <= 1) return sharded;
-  for (std::size_t i = 0; i < net.nodes().size(); ++i) {
-    const LayerNode& n = net.nodes()[i];
-    if (!n.layer) continue;
-    const TensorSplit split = n.layer->tensor_split();
-    bool input_sharded = false;
-    for (int in : n.inputs) input_sharded |= sharded[in];
-    sharded[i] = split == TensorSplit::column || (split == TensorSplit::none && input_sharded);
-  }
-  return sharded;
-}
-
 // Layers that keep their input for backward.
 bool keeps_input(const std::string& type) {
   return type == "conv2d" || type == "conv2d_transpose" || type == "dense" || type == "batch_norm" ||
@@ -57,7 +41,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
   std::vector<LayerKernels> kernels;
   for (std::size_t netix = 0; netix < model.networks.size(); ++netix) {
     const Network& net = model.networks[netix];
-    const std::vector<bool> sharded = sharded_outputs(net, run.layout.tp);
+    const std::vector<bool> sharded = tp_sharded_outputs(net, run.layout.tp);
     for (std::size_t i = 0; i < net.nodes().size(); ++i) {
       const LayerNode& n = net.nodes()[i];
       if (!n.layer) continue;
