@@ -126,6 +126,9 @@ const Schema& node_spec_schema() {
                                    "FP64 peak of one socket"),
                           required("memory_bandwidth_per_socket", Schema::quantity(Dimension::bandwidth).positive(),
                                    "host memory bandwidth of one socket"),
+                          optional("math", cpu_math_schema(),
+                                   "the cores' math units, caches and math library (for inference on the CPU)",
+                                   "none: the CPU cannot run a model"),
                       }), "the host CPUs"),
       required("host_memory", Schema::quantity(Dimension::bytes).positive(), "host (CPU) memory of the node"),
       optional("max_power", Schema::quantity(Dimension::power).positive(),
@@ -187,6 +190,7 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   n.cpu.clock_hz = cpu.get_quantity("clock", Dimension::frequency);
   n.cpu.flops_per_socket = cpu.get_quantity("flops_per_socket", Dimension::compute_rate);
   n.cpu.memory_bandwidth_per_socket = cpu.get_quantity("memory_bandwidth_per_socket", Dimension::bandwidth);
+  if (const ConfigNode* math = cpu.find("math")) n.cpu.math = parse_cpu_math(*math);
   n.cpu_sockets = n.cpu.sockets;
   n.cpu_cores_per_socket = n.cpu.cores_per_socket;
   n.host_memory_bytes = node.get_quantity("host_memory", Dimension::bytes);

@@ -44,6 +44,24 @@ void require_provenance(const ConfigNode& section, const std::string& what) {
   }
 }
 
+
+// The constraint keys are read before the schema check so that a bad value names its key.
+void check_named(const ConfigNode& node, const std::string& key, const Schema& schema) {
+  try {
+    schema.validate(node);
+  } catch (const ConfigError& e) {
+    throw ConfigError(e.where(), key + ": " + e.message());
+  }
+}
+
+std::vector<int> ints(const ConfigNode& list) {
+  std::vector<int> out;
+  for (const ConfigNode& item : list.items()) out.push_back(static_cast<int>(item.as_int()));
+  return out;
+}
+
+}  // namespace
+
 NodePrice load_price(const SpecCatalog& catalog, const ConfigNode& name_node, Pricing pricing) {
   const ConfigNode root = catalog.load("prices", name_node, "node price (configs/prices)");
   price_schema().validate(root);
@@ -67,23 +85,6 @@ NodePrice load_price(const SpecCatalog& catalog, const ConfigNode& name_node, Pr
   }
   return p;
 }
-
-// The constraint keys are read before the schema check so that a bad value names its key.
-void check_named(const ConfigNode& node, const std::string& key, const Schema& schema) {
-  try {
-    schema.validate(node);
-  } catch (const ConfigError& e) {
-    throw ConfigError(e.where(), key + ": " + e.message());
-  }
-}
-
-std::vector<int> ints(const ConfigNode& list) {
-  std::vector<int> out;
-  for (const ConfigNode& item : list.items()) out.push_back(static_cast<int>(item.as_int()));
-  return out;
-}
-
-}  // namespace
 
 double parse_usd(const ConfigNode& node, const std::string& key) {
   const std::string text = node.as_string();

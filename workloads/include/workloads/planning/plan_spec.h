@@ -39,6 +39,10 @@ struct PlanNetwork {
 
 enum class Pricing { cloud, purchase };
 
+// configs/prices/<name_node>.yaml, validated; a missing file, or one without the asked pricing, is a
+// ConfigError at name_node. Prices carry their source and date (or example: true).
+NodePrice load_price(const SpecCatalog& catalog, const ConfigNode& name_node, Pricing pricing);
+
 struct PlanSpec {
   std::string name;
   ConfigNode workload_node;     // the workload section as written (each simulated scenario gets a copy)

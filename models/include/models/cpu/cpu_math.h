@@ -1,0 +1,44 @@
+#pragma once
+// What a CPU core computes deep-learning ops with, as the `cpu.math:` section of a node spec describes it:
+// dense math per clock by precision (SIMD FMA pipes, Arm's bf16/int8 matrix-multiply instructions, Intel's
+// VNNI and AMX tiles), what one core can stream from memory, its caches, and the math library (oneDNN,
+// Arm Compute Library) that runs the ops: the fractions of the peaks it reaches per op class and the cost
+// of one parallel region. Datasheet peaks and achieved fractions are kept apart, as in GpuSpec.
+#include <array>
+#include <string>
+
+#include "configs/config_node.h"
+#include "configs/schema.h"
+#include "models/gpu/precision.h"
+
+namespace hpcsim {
+
+// The library's achieved fractions and threading costs.
+struct CpuMathLibrary {
+  std::string name;
+  double gemm = 0;         // of the core's math peak, in large matrix products
+  double conv = 0;         // of the core's math peak, in convolutions (direct or im2col + GEMM)
+  double memory = 0;       // of the memory bandwidth, in streaming ops (elementwise, norms, reorders)
+  double fork_join_s = 0;  // one parallel region's start and closing barrier (OpenMP), on any thread count
+  // Smallest output, in elements, a library splits over threads per extra thread: PyTorch's at::parallel_for
+  // grain for elementwise ops (ops smaller than this run on one thread).
+  double grain_elements = 0;
+};
+
+struct CpuMathSpec {
+  // Dense math per core per clock (2 per fused multiply-add; int8 counted as operations); 0: no unit.
+  std::array<double, kPrecisionCount> ops_per_cycle{};
+  double memory_bandwidth_per_core = 0;  // bytes/s one core streams alone (limited by its outstanding misses)
+  double l2_per_core = 0;                // bytes
+  double llc = 0;                        // bytes, the last-level cache of the instance's cores
+  CpuMathLibrary library;
+
+  bool present() const { return ops_per_cycle[static_cast<int>(Precision::fp32)] > 0; }
+  double ops_per_cycle_at(Precision p) const { return ops_per_cycle[static_cast<int>(p)]; }
+};
+
+const Schema& cpu_math_schema();
+// Reads a validated `math:` section; ConfigError at the offending key.
+CpuMathSpec parse_cpu_math(const ConfigNode& math);
+
+}  // namespace hpcsim

@@ -1,0 +1,41 @@
+#pragma once
+// Time of one deep-learning op on CPU cores: a roofline per op class with the math library's achieved
+// fractions, on the cores the op actually uses (a small op does not split over every thread), plus the
+// parallel region's fork/join cost. Host dispatch by the framework is the caller's (it is not the CPU's).
+#include "models/gpu/precision.h"
+#include "models/node/node_spec.h"
+
+namespace hpcsim {
+
+enum class CpuOpClass { gemm, conv, streaming };
+
+struct CpuOp {
+  CpuOpClass op_class = CpuOpClass::streaming;
+  Precision math = Precision::fp32;  // what the math units run (bf16 under Arm fast math)
+  double flops = 0;
+  double bytes = 0;                  // moved between the cores and memory
+  double output_elements = 0;        // how finely the op splits over threads
+};
+
+// One worker: an intra-op thread pool on `threads` cores, and the memory bandwidth it can draw while the
+// instance's other workers stream too.
+struct CpuWorker {
+  int threads = 1;
+  double memory_bandwidth = 0;  // bytes/s, before the library's achieved fraction
+};
+
+// `workers` workers of `threads` threads each on the node's cores. Hardware threads beyond one per core
+// add no math units, so threads count cores up to the node's; a worker streams at most threads x what one
+// core streams, and the workers share the sockets' bandwidth. std::invalid_argument when the node has no
+// `cpu.math` or the workers need more hardware threads than the node has.
+CpuWorker cpu_worker(const CpuSpec& cpu, int threads, int workers);
+
+// Threads an op of `output_elements` runs on: GEMMs and convolutions split over every thread (the
+// libraries block the output finely); streaming ops take one thread per grain of output.
+int cpu_op_threads(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker);
+
+// max(math time, memory time) on the op's threads, plus one fork/join when it runs on more than one.
+// std::invalid_argument when the cores have no unit for op.math.
+double cpu_op_time_s(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker);
+
+}  // namespace hpcsim

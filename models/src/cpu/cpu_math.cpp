@@ -1,0 +1,63 @@
+#include "models/cpu/cpu_math.h"
+
+#include "configs/config_error.h"
+
+namespace hpcsim {
+
+namespace {
+
+Schema fraction() { return Schema::number().positive().at_most(1); }
+Schema ops() { return Schema::number().at_least(0); }
+
+}  // namespace
+
+const Schema& cpu_math_schema() {
+  static const Schema schema = Schema::map({
+      required("ops_per_cycle", Schema::map({
+                                    required("fp32", ops().positive(), "fp32 FLOP per core per clock (SIMD FMA pipes)"),
+                                    optional("bf16", ops(), "bf16 FLOP per core per clock (BFMMLA, AVX512-BF16, AMX)",
+                                             "0: no bf16 unit"),
+                                    optional("int8", ops(), "int8 operations per core per clock (SDOT/SMMLA, VNNI, AMX)",
+                                             "0: no int8 unit"),
+                                }),
+               "dense math per core per clock by precision"),
+      required("memory_bandwidth_per_core", Schema::quantity(Dimension::bandwidth).positive(),
+               "what one core streams from memory alone"),
+      optional("l2_per_core", Schema::quantity(Dimension::bytes).positive(), "L2 cache per core", "none"),
+      optional("llc", Schema::quantity(Dimension::bytes).positive(), "last-level cache", "none"),
+      required("library", Schema::map({
+                              required("name", Schema::string(), "the math library (onednn, acl, openblas)"),
+                              required("gemm", fraction(), "fraction of the math peak large GEMMs reach"),
+                              required("conv", fraction(), "fraction of the math peak convolutions reach"),
+                              required("memory", fraction(), "fraction of the memory bandwidth streaming ops reach"),
+                              required("fork_join", Schema::quantity(Dimension::time).positive(),
+                                       "one parallel region's start and barrier"),
+                              required("grain_elements", Schema::number().positive(),
+                                       "output elements per thread below which an op uses fewer threads"),
+                          }),
+               "the deep-learning math library on this CPU"),
+  });
+  return schema;
+}
+
+CpuMathSpec parse_cpu_math(const ConfigNode& math) {
+  cpu_math_schema().validate(math);
+  CpuMathSpec m;
+  const ConfigNode& o = math.at("ops_per_cycle");
+  m.ops_per_cycle[static_cast<int>(Precision::fp32)] = o.at("fp32").as_number();
+  if (const ConfigNode* bf16 = o.find("bf16")) m.ops_per_cycle[static_cast<int>(Precision::bf16)] = bf16->as_number();
+  if (const ConfigNode* int8 = o.find("int8")) m.ops_per_cycle[static_cast<int>(Precision::int8)] = int8->as_number();
+  m.memory_bandwidth_per_core = math.get_quantity("memory_bandwidth_per_core", Dimension::bandwidth);
+  m.l2_per_core = math.get_quantity_or("l2_per_core", Dimension::bytes, 0);
+  m.llc = math.get_quantity_or("llc", Dimension::bytes, 0);
+  const ConfigNode& lib = math.at("library");
+  m.library.name = lib.get_string("name");
+  m.library.gemm = lib.at("gemm").as_number();
+  m.library.conv = lib.at("conv").as_number();
+  m.library.memory = lib.at("memory").as_number();
+  m.library.fork_join_s = lib.get_quantity("fork_join", Dimension::time);
+  m.library.grain_elements = lib.at("grain_elements").as_number();
+  return m;
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,94 @@
+// The inference cost model: threads, per-op overheads, frameworks, memory limits and bad input.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "configs/catalog.h"
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "models/cpu/cpu_op_time.h"
+#include "workloads/inference/batch_latency.h"
+#include "workloads/inference/offline_prediction.h"
+
+using namespace hpcsim;
+
+namespace {
+
+InferenceSetup setup_of(const std::string& text) {
+  return parse_inference_setup(parse_config_text(text, "serve.yaml"), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR));
+}
+
+std::string roberta_c7g(const std::string& workload_extra) {
+  return "kind: serve\ncluster: {node: c7g-4xlarge}\nworkload: {model: roberta-base, precision: bf16, seq_len: 128" +
+         workload_extra + "}\n";
+}
+
+}  // namespace
+
+TEST_CASE("CPU ops: small streaming ops use fewer threads; GEMMs use all, paying the fork/join", "[inference]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const NodeSpec node = parse_node_spec(catalog.load("nodes", ConfigNode::make_scalar("c7g-4xlarge", {}), "node"),
+                                        "c7g-4xlarge", catalog);
+  const CpuWorker w16 = cpu_worker(node.cpu, 16, 1), w1 = cpu_worker(node.cpu, 1, 1);
+  const CpuOp small{CpuOpClass::streaming, Precision::fp32, 0, 4.0 * 1000, 1000};
+  CHECK(cpu_op_threads(node.cpu, small, w16) == 1);
+  CHECK(cpu_op_time_s(node.cpu, small, w16) == Approx(cpu_op_time_s(node.cpu, small, w1)));
+  const CpuOp gemm{CpuOpClass::gemm, Precision::bf16, 2.0 * 1024 * 1024 * 1024, 3.0 * 1024 * 1024 * 4, 1024 * 1024};
+  const double t16 = cpu_op_time_s(node.cpu, gemm, w16), t1 = cpu_op_time_s(node.cpu, gemm, w1);
+  CHECK(t1 / t16 > 10);   // 16 cores, less the fork/join
+  CHECK(t1 / t16 < 16);
+  CHECK_THROWS_AS(cpu_worker(node.cpu, 16, 2), std::invalid_argument);  // 32 threads on 16 cores, no SMT
+}
+
+TEST_CASE("CPU inference: threads, compile and batch change the answer", "[inference]") {
+  const InferenceSetup eager = setup_of(roberta_c7g(", threads: 16"));
+  const InferenceSetup compiled = setup_of(roberta_c7g(", threads: 16, compile: true"));
+  const InferenceSetup four = setup_of(roberta_c7g(", threads: 4"));
+  const InferenceSetup old = setup_of(roberta_c7g(", threads: 16, framework: pytorch1"));
+  CHECK(batch_latency_s(compiled, 1) < batch_latency_s(eager, 1));  // fewer ops, no per-call weight reorder
+  CHECK(batch_latency_s(four, 1) > 2 * batch_latency_s(eager, 1));
+  CHECK(batch_latency_s(old, 1) == Approx(batch_latency_s(eager, 1)));  // same eager dispatch cost
+  // Batching amortizes the weights and the per-op costs: throughput grows with the batch (a little at seq
+  // 128, where batch 1 is already bound by the math units).
+  CHECK(8 / batch_latency_s(eager, 8) > 1 / batch_latency_s(eager, 1));
+}
+
+TEST_CASE("GPU inference: fused runtime beats eager at batch 1; memory bounds the batch", "[inference]") {
+  const std::string base = "cluster: {node: g4dn-xlarge}\nworkload: {model: resnet50, precision: fp16, framework: ";
+  const InferenceSetup eager = setup_of(base + "pytorch}\n");
+  const InferenceSetup trt = setup_of(base + "tensorrt}\n");
+  CHECK(batch_latency_s(trt, 1) < batch_latency_s(eager, 1));
+  const int most = max_batch_in_memory(eager);
+  CHECK(most > 64);
+  CHECK_THROWS_AS(batch_latency_s(eager, most + 1), std::invalid_argument);
+  CHECK_THROWS_AS(batch_latency_s(eager, 0), std::invalid_argument);
+  const OfflineResult offline = offline_throughput(eager, 256, 2);
+  CHECK(offline.throughput_rps > 2 / batch_latency_s(eager, 1));
+}
+
+TEST_CASE("inference setup: bad input is a ConfigError at its key", "[inference]") {
+  auto error_of = [](const std::string& text) {
+    try {
+      setup_of(text);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("cluster: {node: c7g-4xlarge}\nworkload: {model: resnet50, precision: fp16}\n")
+            .find("serve.yaml:2:") != std::string::npos);  // Graviton3 has no fp16 units
+  CHECK(error_of("cluster: {node: c7g-4xlarge}\nworkload: {model: resnet50, precision: fp32, threads: 64}\n")
+            .find("hardware threads") != std::string::npos);
+  CHECK(error_of("cluster: {node: c7g-4xlarge}\nworkload: {model: resnet50, precision: fp32, batch: 4}\n")
+            .find("serve.yaml:2:") != std::string::npos);  // unknown key
+  CHECK(error_of("cluster: {node: cpu-2s-generic}\nworkload: {model: resnet50, precision: fp32}\n")
+            .find("cpu.math") != std::string::npos);
+  CHECK(error_of("cluster: {node: g4dn-xlarge}\nworkload: {model: resnet50, precision: fp16}\nparallelism: {tp: 2}\n")
+            .find("serve.yaml:3:") != std::string::npos);
+}
+
+TEST_CASE("inference setup: a priced node gives the replica's price", "[inference]") {
+  const InferenceSetup h100 = setup_of("cluster: {node: dgx-h100}\nworkload: {model: resnet50, precision: fp16}\n");
+  REQUIRE(replica_price_per_hour(h100).has_value());
+  CHECK(*replica_price_per_hour(h100) > 0);
+}

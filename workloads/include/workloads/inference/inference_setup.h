@@ -1,0 +1,46 @@
+#pragma once
+// One serving replica of a model as a `kind: serve` scenario describes it: the instance (`cluster.node`,
+// `cluster.nodes`), the model and how it runs (`workload.{model, precision, framework, compile, threads,
+// seq_len, input_len, output_len}`) and the GPUs per replica (`parallelism.tp`). The request stream and
+// the batching policy (`serving:`) are the serving engine's (workloads/serving/).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "configs/catalog.h"
+#include "configs/config_node.h"
+#include "configs/schema.h"
+#include "models/gpu/precision.h"
+#include "models/node/node_spec.h"
+#include "workloads/layers/network.h"
+#include "workloads/training/framework_profile.h"
+
+namespace hpcsim {
+
+struct InferenceSetup {
+  std::string node_name;
+  NodeSpec node;
+  int nodes = 1;        // instances per replica
+  int tp = 1;           // GPUs per replica (0 GPUs: the replica runs on the CPU)
+  std::string model_name;
+  Model model;          // built at seq_len (transformers) or resolution (CNNs)
+  Precision precision = Precision::fp32;
+  FrameworkProfile framework;
+  bool compile = false;
+  int threads = 0;      // intra-op threads per worker (CPU); 0: every core of the instance
+  int workers = 1;      // workers per replica sharing the instance (serving.workers, when given)
+  std::int64_t seq_len = 0, input_len = 0, output_len = 0;
+  std::optional<double> price_per_hour;  // the instance's on-demand price (configs/prices), per replica
+
+  bool on_gpu() const { return node.gpus > 0; }
+};
+
+// The serve workload section's keys (model sizes as in training scenarios: layers, resolution).
+const Schema& inference_workload_schema();
+// Reads cluster:, workload: and parallelism.tp (Schema-checked; names resolved through the catalog); reads
+// serving.workers when present. Unknown names, precisions the hardware has no units for, a CPU node
+// without `cpu.math`, threads x workers beyond the instance's hardware threads and tp beyond the node's
+// GPUs are ConfigErrors at their key (file:line:column).
+InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& catalog);
+
+}  // namespace hpcsim

@@ -1,0 +1,54 @@
+#pragma once
+// The request-level serving engine (docs/serving.md): requests arrive (open loop from serving_config's
+// process or trace, or a closed loop of `concurrency` clients), a load balancer sends each to one of R
+// replicas, and each replica's workers take batches from the replica's FIFO queue as Triton's and
+// TorchServe's dynamic batchers do: a free worker starts a batch of max_batch requests as soon as that many
+// are queued, or a partial batch of everything queued once the oldest queued request has waited
+// max_queue_delay. A request arriving to a replica with queue_limit requests queued is dropped; one still
+// queued `timeout` after its arrival is dropped then. Latency = queue wait + its batch's service time.
+// Every arrival, batch start and end is a sim-core Simulator event, so a run is deterministic.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "workloads/serving/serving_config.h"
+
+namespace hpcsim {
+
+// One replica worker's time in seconds for a batch of `batch` requests (1 <= batch <= max_batch). It is
+// called once per batch as batches start, in simulated-time order, so a seeded random draw inside it is
+// reproducible (the M/M/1 test draws exponential service times this way).
+using BatchServiceTime = std::function<double(int batch)>;
+
+enum class RequestOutcome : std::uint8_t { served, dropped_queue_limit, dropped_timeout };
+
+struct ServedRequest {
+  double arrival_s = 0;
+  double start_s = 0;  // when its batch started; a dropped request: when it was dropped
+  double end_s = 0;    // when its batch ended; a dropped request: when it was dropped
+  int replica = 0;
+  int batch = 0;  // size of the batch it ran in (0: dropped)
+  RequestOutcome outcome = RequestOutcome::served;
+
+  double latency_s() const { return end_s - arrival_s; }
+  double queue_s() const { return start_s - arrival_s; }
+};
+
+struct ServingResult {
+  std::vector<ServedRequest> requests;  // in the order they were sent
+  int replicas = 0;
+  int workers = 0;  // per replica
+  bool offline = false;
+  double batch1_latency_s = 0;  // offline runs: service(1), a lone request's latency on an idle replica
+  double busy_worker_s = 0;     // sum of every batch's service time
+  double first_arrival_s = 0;
+  double last_end_s = 0;  // last batch end (or drop)
+  std::int64_t batches = 0;
+};
+
+// Runs the endpoint the config describes. Offline configs (no rate, trace or concurrency) send every
+// request at time 0 with no queue limit or timeout: the saturated throughput. std::invalid_argument when
+// the service time of a batch is negative or not finite.
+ServingResult simulate_serving(const ServingConfig& config, const BatchServiceTime& service);
+
+}  // namespace hpcsim

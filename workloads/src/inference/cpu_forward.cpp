@@ -1,0 +1,79 @@
+// CPU inference: each layer's forward as ops timed on the worker's cores (models/cpu/cpu_op_time.h), plus
+// the framework's host dispatch per op, which is what makes eager PyTorch slow at small batches.
+#include "forward_pass.h"
+
+#include "models/cpu/cpu_op_time.h"
+
+namespace hpcsim::inference_detail {
+
+namespace {
+
+// Framework ops one layer is in eager mode. Attention is HuggingFace's BertSelfAttention/BertSelfOutput
+// op by op: q, k and v projections, three head reshapes, QK^T, the scaling, the mask add, softmax, PV,
+// the head merge and the output projection (13); compiled (Inductor) the reshapes vanish and the scale,
+// mask and softmax are one kernel: 3 projections, 2 matmuls, 1 fused softmax, 1 projection (7).
+int ops_of(const std::string& type, const LayerTraits& traits, bool compiled) {
+  if (type == "attention") return compiled ? 7 : 13;
+  if (!compiled) return 1;
+  // Views cost nothing compiled; elementwise layers fuse into their producer's kernel.
+  if (type == "flatten" || type == "first_token" || type == "dropout" || traits.elementwise_forward) return 0;
+  return 1;
+}
+
+CpuOpClass op_class_of(const std::string& type) {
+  if (type == "dense" || type == "attention" || type == "additive_attention" || type == "lstm" || type == "gru") {
+    return CpuOpClass::gemm;
+  }
+  if (type.find("conv") != std::string::npos) return CpuOpClass::conv;
+  return CpuOpClass::streaming;
+}
+
+}  // namespace
+
+double cpu_forward_s(const InferenceSetup& setup, int batch) {
+  const CpuSpec& cpu = setup.node.cpu;
+  const CpuWorker worker = cpu_worker(cpu, setup.threads, setup.workers);
+  const ExecutionMode& mode = setup.framework.mode(setup.compile);
+  const bool compiled = setup.compile || setup.framework.compiled_by_default;
+  // Tensors between ops: int8 under int8 inference; fp32 otherwise (Arm's bf16 fast math converts inside
+  // the GEMM and keeps fp32 tensors and weights).
+  const double value_bytes = setup.precision == Precision::int8 ? 1.0 : 4.0;
+  const double weight_bytes = setup.precision == Precision::int8 ? 1.0 : 4.0;
+  // Eager fast math hands the library fp32 weights on every call: it reorders them into its blocked bf16
+  // layout (read fp32, write bf16) each time. Compiled with frozen weights the packing happens once.
+  const bool reorders_weights = setup.precision == Precision::bf16 && !compiled;
+  const LayerRun run{batch, setup.precision, 1, true, false, true, !compiled};
+  double total = 0;
+  for (const Network& net : setup.model.networks) {
+    for (const LayerNode& n : net.nodes()) {
+      if (!n.layer) continue;
+      const std::string type = n.layer->type();
+      if (is_loss(type)) continue;
+      total += ops_of(type, n.layer->traits(), compiled) * mode.dispatch_s;
+      if (type == "dropout" || type == "flatten" || type == "first_token") continue;  // eval identity, views
+      if (compiled && n.layer->traits().elementwise_forward) continue;                 // fused into its producer
+      CpuOp op;
+      op.op_class = op_class_of(type);
+      op.math = op.op_class == CpuOpClass::streaming ? Precision::fp32 : setup.precision;
+      op.flops = n.layer->forward_flops(n.input_shapes, run);
+      const double out = static_cast<double>(elements(n.output)) * batch;
+      op.output_elements = out;
+      double inputs = 0;
+      for (const Shape& s : n.input_shapes) inputs += static_cast<double>(elements(s)) * batch;
+      const double params = static_cast<double>(n.layer->params(n.input_shapes));
+      if (type == "embedding" || type == "position_embedding") {
+        op.bytes = 2 * out * value_bytes;  // gathers rows: reads and writes what it outputs
+      } else {
+        op.bytes = (inputs + out) * value_bytes + params * weight_bytes;
+      }
+      total += cpu_op_time_s(cpu, op, worker);
+      if (reorders_weights && op.op_class != CpuOpClass::streaming && params > 0) {
+        const CpuOp reorder{CpuOpClass::streaming, Precision::fp32, 0, params * (4.0 + 2.0), params};
+        total += cpu_op_time_s(cpu, reorder, worker);
+      }
+    }
+  }
+  return total;
+}
+
+}  // namespace hpcsim::inference_detail

@@ -1,0 +1,32 @@
+// GPU inference reuses the training step's per-layer forward kernels and their issue by one host thread,
+// rather than a second GPU model: a forward pass is the first half of what layer_costs times.
+#include "forward_pass.h"
+
+#include "../training/layer_costs.h"
+
+namespace hpcsim::inference_detail {
+
+bool is_loss(const std::string& type) { return type == "cross_entropy"; }
+
+double gpu_forward_s(const InferenceSetup& setup, int batch) {
+  const ExecutionMode& mode = setup.framework.mode(setup.compile);
+  TrainingRun run;
+  run.micro_batch = batch;
+  run.precision = setup.precision;
+  run.layout.tp = setup.tp;
+  run.issue = mode.issue();
+  run.fusion = mode.fusion;
+  run.channels_last = setup.framework.channels_last;
+  run.flash_attention = setup.framework.flash_attention;
+  run.linear_bias_epilogue = setup.framework.linear_bias_epilogue;
+  double total = 0;
+  for (const training_detail::LayerCost& c : training_detail::layer_costs(setup.model, setup.node.gpu, run)) {
+    const std::string type = c.node->layer->type();
+    // Eval mode: no dropout kernels (the mask and scaling are training-only) and no loss.
+    if (is_loss(type) || type == "dropout") continue;
+    total += c.forward_s;
+  }
+  return total;
+}
+
+}  // namespace hpcsim::inference_detail

@@ -1,0 +1,138 @@
+#include "workloads/inference/inference_setup.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "configs/config_error.h"
+#include "workloads/planning/plan_spec.h"
+#include "workloads/zoo/zoo.h"
+
+namespace hpcsim {
+
+namespace {
+
+Schema positive_count() { return Schema::integer().at_least(1); }
+
+const Schema& cluster_section_schema() {
+  static const Schema schema = Schema::map({
+      required("node", Schema::string(), "the instance type: a name in configs/nodes"),
+      optional("nodes", positive_count(), "instances per replica", "1"),
+  });
+  return schema;
+}
+
+const Schema& parallelism_section_schema() {
+  static const Schema schema = Schema::map({
+      optional("tp", positive_count(), "GPUs per replica (tensor parallel)", "1 on a GPU node"),
+  });
+  return schema;
+}
+
+std::optional<std::int64_t> optional_int(const ConfigNode& w, const char* key) {
+  if (!w.has(key)) return std::nullopt;
+  return w.get_int(key);
+}
+
+}  // namespace
+
+const Schema& inference_workload_schema() {
+  static const Schema schema = Schema::map({
+      required("model", Schema::string(), "a zoo model or a model YAML"),
+      required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}),
+               "what the math runs in; on CPUs bf16 is fast math (fp32 weights, bf16 GEMMs)"),
+      optional("framework", Schema::string(), "software profile in configs/frameworks", "pytorch"),
+      optional("compile", Schema::boolean(), "run under the framework's compiler (torch.compile)", "false"),
+      optional("threads", positive_count(), "intra-op threads per worker (CPU)", "every core of the instance"),
+      optional("seq_len", positive_count(), "tokens per request (encoders)", "the model's"),
+      optional("input_len", positive_count(), "prompt tokens per request (LLMs)", "none"),
+      optional("output_len", positive_count(), "generated tokens per request (LLMs)", "none"),
+      optional("resolution", positive_count(), "image side (CNNs)", "the model's"),
+      optional("layers", positive_count(), "transformer layers (e.g. 6 for DistilBERT)", "the model's"),
+      optional("memory_format", Schema::one_of({"nchw", "nhwc"}), "image tensor layout (GPU)", "the framework's"),
+  });
+  return schema;
+}
+
+InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& catalog) {
+  InferenceSetup s;
+  const ConfigNode& cluster = root.at("cluster");
+  cluster_section_schema().validate(cluster);
+  const ConfigNode& node_name = cluster.at("node");
+  s.node_name = node_name.as_string();
+  s.node = parse_node_spec(catalog.load("nodes", node_name, "node"), s.node_name, catalog);
+  s.nodes = static_cast<int>(cluster.get_int_or("nodes", 1));
+
+  const ConfigNode& w = root.at("workload");
+  inference_workload_schema().validate(w);
+  s.model_name = w.get_string("model");
+  s.seq_len = w.get_int_or("seq_len", 0);
+  s.input_len = w.get_int_or("input_len", 0);
+  s.output_len = w.get_int_or("output_len", 0);
+  const ModelParams params{s.seq_len > 0 ? std::optional<std::int64_t>(s.seq_len) : optional_int(w, "input_len"),
+                           optional_int(w, "resolution"), optional_int(w, "layers"), {}, {}, {}, {}};
+  try {
+    s.model = build_model(s.model_name, params, catalog.root());
+  } catch (const ConfigError& e) {
+    throw ConfigError(w.at("model").loc(), e.what());
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(w.at("model").loc(), e.what());
+  }
+  const ConfigNode& precision = w.at("precision");
+  s.precision = *parse_precision(precision.as_string());
+  if (const ConfigNode* framework = w.find("framework")) {
+    s.framework = load_framework_profile(catalog, *framework);
+  } else {
+    s.framework = load_framework_profile(catalog, ConfigNode::make_scalar("pytorch", w.loc()));
+  }
+  s.compile = w.get_bool_or("compile", false);
+  if (const ConfigNode* format = w.find("memory_format")) s.framework.channels_last = format->as_string() == "nhwc";
+  if (s.compile && !s.framework.has_compiled) {
+    throw ConfigError(w.at("compile").loc(), "framework " + s.framework.name + " has no compiler to run compile: true");
+  }
+
+  if (const ConfigNode* par = root.find("parallelism")) {
+    parallelism_section_schema().validate(*par);
+    s.tp = static_cast<int>(par->get_int_or("tp", 1));
+  }
+  if (const ConfigNode* serving = root.find("serving")) {
+    if (const ConfigNode* workers = serving->find("workers")) {
+      positive_count().validate(*workers);
+      s.workers = static_cast<int>(workers->as_number());
+    }
+  }
+
+  if (s.on_gpu()) {
+    if (s.tp > s.node.gpus * s.nodes) {
+      throw ConfigError(root.at("parallelism").at("tp").loc(), "tp " + std::to_string(s.tp) + " needs more GPUs than the " +
+                                                                   std::to_string(s.node.gpus * s.nodes) + " of " + s.node_name);
+    }
+    if (!s.node.gpu.supports(s.precision)) {
+      throw ConfigError(precision.loc(), s.node.gpu.name + " has no " + precision.as_string() + " math units");
+    }
+    if (w.has("threads")) throw ConfigError(w.at("threads").loc(), "threads are for replicas on CPUs; " + s.node_name + " has GPUs");
+  } else {
+    if (!s.node.cpu.math.present()) {
+      throw ConfigError(node_name.loc(), s.node_name + " describes no cpu.math (math units, math library): it cannot run a model");
+    }
+    if (s.precision == Precision::tf32 || s.precision == Precision::fp16 || s.precision == Precision::fp8 ||
+        s.node.cpu.math.ops_per_cycle_at(s.precision) <= 0) {
+      throw ConfigError(precision.loc(), s.node.cpu.model + " has no " + precision.as_string() + " math units");
+    }
+    const int cores = s.node.cpu.sockets * s.node.cpu.cores_per_socket;
+    s.threads = static_cast<int>(w.get_int_or("threads", cores / s.workers > 0 ? cores / s.workers : 1));
+    if (s.threads * s.workers > cores * s.node.cpu.threads_per_core) {
+      throw ConfigError(w.has("threads") ? w.at("threads").loc() : w.loc(),
+                        std::to_string(s.workers) + " workers x " + std::to_string(s.threads) +
+                            " threads exceed the " + std::to_string(cores * s.node.cpu.threads_per_core) +
+                            " hardware threads of " + s.node_name);
+    }
+  }
+  if (catalog.names("prices").size() > 0) {
+    for (const std::string& n : catalog.names("prices")) {
+      if (n == s.node_name) s.price_per_hour = load_price(catalog, node_name, Pricing::cloud).cloud_per_hour;
+    }
+  }
+  return s;
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,21 @@
+#include "workloads/serving/load_sweep.h"
+
+#include <stdexcept>
+
+namespace hpcsim {
+
+std::vector<LoadPoint> sweep_load(const ServingConfig& config, const BatchServiceTime& service,
+                                  const std::vector<double>& rates_rps) {
+  if (config.closed_loop()) throw std::invalid_argument("a load sweep varies rate_rps; a closed loop (concurrency) has no rate");
+  std::vector<LoadPoint> points;
+  points.reserve(rates_rps.size());
+  for (const double rate : rates_rps) {
+    if (!(rate > 0)) throw std::invalid_argument("a load sweep's rates must be positive");
+    ServingConfig at = config;
+    at.rate_rps = rate;
+    points.push_back({rate, summarize_serving(simulate_serving(at, service))});
+  }
+  return points;
+}
+
+}  // namespace hpcsim

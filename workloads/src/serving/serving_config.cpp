@@ -1,0 +1,131 @@
+#include "workloads/serving/serving_config.h"
+
+#include <filesystem>
+
+#include "configs/config_error.h"
+#include "configs/units.h"
+
+namespace hpcsim {
+
+const Schema& serving_schema() {
+  static const Schema time = Schema::quantity(Dimension::time, "s");
+  static const Schema schema = Schema::map({
+      optional("replicas", Schema::integer().at_least(1), "instances serving the model behind the load balancer", "1"),
+      optional("arrival", Schema::one_of(kArrivalKindNames.names()),
+               "how requests arrive: a Poisson process, bursts (a two-state Markov-modulated Poisson process), "
+               "or the times in `trace`",
+               "poisson"),
+      optional("rate_rps", Schema::number().positive(),
+               "mean arrival rate in requests per second (with a trace: stretch it to this mean rate)",
+               "none: every request at time 0 (offline: the saturated throughput and the batch-1 latency), "
+               "or the trace's own times"),
+      optional("requests", Schema::integer().at_least(1).at_most(1e9), "requests to simulate",
+               "10000 (a trace: all of its lines)"),
+      optional("seed", Schema::integer().at_least(0), "seed of the arrival draws", "1"),
+      optional("max_batch", Schema::integer().at_least(1),
+               "most queued requests a worker takes into one batch (Triton's max_batch_size, TorchServe's batchSize)",
+               "1"),
+      optional("max_queue_delay", time.at_least(0),
+               "longest a partial batch waits, from its oldest request's arrival, for more requests "
+               "(Triton's max_queue_delay_microseconds, TorchServe's maxBatchDelay)",
+               "0: a free worker takes what is queued"),
+      optional("workers", Schema::integer().at_least(1),
+               "workers per replica, each running one batch at a time from the replica's one queue", "1"),
+      optional("load_balancer", Schema::one_of(kLoadBalancerNames.names()),
+               "which replica a request goes to: the next in turn, or the one with the fewest requests queued or "
+               "in service",
+               "round_robin"),
+      optional("queue_limit", Schema::integer().at_least(0),
+               "most requests queued (not yet in a batch) per replica; one arriving to a full queue is dropped",
+               "no limit"),
+      optional("timeout", time.positive(), "a request still queued this long after it arrived is dropped",
+               "no timeout"),
+      optional("concurrency", Schema::integer().at_least(1),
+               "a closed loop instead of arrivals: this many clients, each sending its next request when the "
+               "previous one returns or is dropped (Triton perf_analyzer's --concurrency-range, MLPerf's server "
+               "clients)",
+               "none: open-loop arrivals"),
+      optional("trace", Schema::string(),
+               "arrival: trace: a file with one request per line, `time_s[,input_len,output_len]`, relative to "
+               "this scenario file",
+               "none"),
+      optional("burst_ratio", Schema::number().at_least(1), "arrival: bursty: a burst's rate over a calm's",
+               "10"),
+      optional("burst_duration", time.positive(), "arrival: bursty: mean length of a burst (exponential)", "1 s"),
+      optional("calm_duration", time.positive(), "arrival: bursty: mean length of a calm between bursts (exponential)",
+               "9 s"),
+  });
+  return schema;
+}
+
+namespace {
+
+// A key that only one arrival kind reads, given with another: an error at the key.
+void require_arrival(const ConfigNode& section, const char* key, ArrivalKind wanted, ArrivalKind actual) {
+  if (const ConfigNode* value = section.find(key); value && wanted != actual) {
+    throw ConfigError(value->loc(), std::string("'") + key + "' is read only with arrival: " +
+                                        std::string(kArrivalKindNames.name(wanted)));
+  }
+}
+
+}  // namespace
+
+ServingConfig parse_serving(const ConfigNode& section) {
+  serving_schema().validate(section);
+  ServingConfig c;
+  c.replicas = static_cast<int>(section.get_int_or("replicas", c.replicas));
+  c.arrival = *kArrivalKindNames.parse(section.get_string_or("arrival", "poisson"));
+  if (section.has("rate_rps")) c.rate_rps = section.get_number("rate_rps");
+  c.requests = section.get_int_or("requests", c.requests);
+  c.seed = static_cast<std::uint64_t>(section.get_int_or("seed", 1));
+  c.max_batch = static_cast<int>(section.get_int_or("max_batch", c.max_batch));
+  c.max_queue_delay_s = section.get_quantity_or("max_queue_delay", Dimension::time, 0, "s");
+  c.workers = static_cast<int>(section.get_int_or("workers", c.workers));
+  c.load_balancer = *kLoadBalancerNames.parse(section.get_string_or("load_balancer", "round_robin"));
+  c.queue_limit = section.get_int_or("queue_limit", c.queue_limit);
+  c.timeout_s = section.get_quantity_or("timeout", Dimension::time, c.timeout_s, "s");
+  c.concurrency = static_cast<int>(section.get_int_or("concurrency", 0));
+  c.burst.ratio = section.get_number_or("burst_ratio", c.burst.ratio);
+  c.burst.burst_s = section.get_quantity_or("burst_duration", Dimension::time, c.burst.burst_s, "s");
+  c.burst.calm_s = section.get_quantity_or("calm_duration", Dimension::time, c.burst.calm_s, "s");
+
+  for (const char* key : {"burst_ratio", "burst_duration", "calm_duration"}) {
+    require_arrival(section, key, ArrivalKind::bursty, c.arrival);
+  }
+  require_arrival(section, "trace", ArrivalKind::trace, c.arrival);
+  if (c.closed_loop()) {
+    const ConfigNode& at = section.at("concurrency");
+    if (section.has("rate_rps")) {
+      throw ConfigError(at.loc(), "concurrency is a closed loop (clients send as responses return): give it or rate_rps, not both");
+    }
+    if (c.arrival != ArrivalKind::poisson) {
+      throw ConfigError(at.loc(), "concurrency is a closed loop: it takes no arrival process (arrival: " +
+                                      std::string(kArrivalKindNames.name(c.arrival)) + ")");
+    }
+  }
+  if (c.arrival == ArrivalKind::bursty && !c.rate_rps) {
+    throw ConfigError(section.at("arrival").loc(), "arrival: bursty needs rate_rps (its long-run mean rate)");
+  }
+  if (c.arrival == ArrivalKind::trace) {
+    const ConfigNode* trace = section.find("trace");
+    if (!trace) throw ConfigError(section.at("arrival").loc(), "arrival: trace needs `trace: FILE`");
+    std::filesystem::path path = trace->as_string();
+    // Relative to the file that names it (a --set override has no file: the working directory).
+    if (path.is_relative() && trace->loc().has_line()) path = std::filesystem::path(trace->loc().file).parent_path() / path;
+    c.trace_file = path.lexically_normal().string();
+    if (!std::filesystem::is_regular_file(c.trace_file)) {
+      throw ConfigError(trace->loc(), "cannot read the arrival trace '" + c.trace_file + "'");
+    }
+    c.trace = load_arrival_trace(c.trace_file);
+    if (c.trace.empty()) throw ConfigError(trace->loc(), "trace '" + c.trace_file + "' has no requests");
+    if (section.has("requests") && c.requests < static_cast<std::int64_t>(c.trace.size())) c.trace.resize(c.requests);
+    c.requests = static_cast<std::int64_t>(c.trace.size());
+    if (c.rate_rps && !(c.trace.back().time_s > c.trace.front().time_s)) {
+      throw ConfigError(section.at("rate_rps").loc(),
+                        "a trace is stretched to rate_rps by its span; this one has no two requests at different times");
+    }
+  }
+  return c;
+}
+
+}  // namespace hpcsim
