@@ -8,7 +8,6 @@
 //   Lengths: input uniform in [128, 4096], output uniform in [32, 1024] tokens (seeded); default rate 10/s (below the
 //   replica's capacity of about 11.7/s at these lengths, so queues stay bounded).
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +20,7 @@
 #include "configs/catalog.h"
 #include "configs/loader.h"
 #include "workloads/serving/llm/llm_serving.h"
+#include "workloads/serving/request_arrival.h"
 #include "workloads/zoo/zoo.h"
 
 namespace {
@@ -30,16 +30,14 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// The queue part's seeded Poisson arrivals, each with lengths drawn here.
 std::vector<LlmRequest> mixed_load(std::int64_t n, double rate, unsigned seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
   std::uniform_int_distribution<std::int64_t> in(128, 4096), out(32, 1024);
   std::vector<LlmRequest> r;
-  double t = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    t += -std::log(1.0 - u(rng)) / rate;
+  for (const RequestArrival& a : poisson_arrivals(rate, n, seed)) {
     const std::int64_t input = in(rng);
-    r.push_back({t, input, out(rng)});
+    r.push_back({a.time_s, input, out(rng)});
   }
   return r;
 }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "analysis/nearest_rank.h"
+#include "workloads/serving/serving_summary.h"
 
 namespace hpcsim {
 
@@ -14,11 +14,10 @@ void add_summary(std::vector<Metric>& out, const std::string& name, std::vector<
     for (const char* part : {".mean", ".p50", ".p99"}) out.push_back({name + part, std::nullopt, "s"});
     return;
   }
-  std::sort(values.begin(), values.end());
   const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
   out.push_back({name + ".mean", mean, "s"});
-  out.push_back({name + ".p50", nearest_rank(values, 0.50), "s"});
-  out.push_back({name + ".p99", nearest_rank(values, 0.99), "s"});
+  out.push_back({name + ".p50", nearest_rank_percentile(values, 0.50), "s"});
+  out.push_back({name + ".p99", nearest_rank_percentile(values, 0.99), "s"});
 }
 
 }  // namespace

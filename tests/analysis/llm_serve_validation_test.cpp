@@ -1,24 +1,25 @@
-// The llm-serve validation cases (configs/validation/serve/): each published LLM serving measurement run
+// The llm-serve validation cases (configs/validation/llm-serve/): each published LLM serving measurement run
 // through the LLM serving simulator, predicted beside measured, and the category's MAPE held to the
 // issue's 20 %. Until `hpcsim validate` routes serve scenarios through the shared serve parse, this test
-// reads the few keys it needs with the configs layer, and draws open-loop arrivals with its own seeded
-// Poisson generator.
+// runs each case the way the serve command will: parse_inference_setup, parse_serving (whose schema
+// holds the LLM keys), the arrivals of the queue part's generators, one replica's round-robin share.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "analysis/llm_serving_report.h"
 #include "configs/catalog.h"
 #include "configs/loader.h"
+#include "workloads/inference/inference_setup.h"
+#include "workloads/serving/llm/llm_load.h"
 #include "workloads/serving/llm/llm_serving.h"
 #include "workloads/serving/llm/llm_serving_keys.h"
-#include "workloads/zoo/zoo.h"
+#include "workloads/serving/serving_config.h"
 
 using namespace hpcsim;
 
@@ -31,42 +32,18 @@ struct CaseResult {
   double error() const { return (predicted - measured) / measured; }
 };
 
-std::vector<LlmRequest> poisson_arrivals(std::int64_t n, double rate, std::int64_t in, std::int64_t out, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<LlmRequest> r;
-  double t = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    t += -std::log(1.0 - u(rng)) / rate;
-    r.push_back({t, in, out});
-  }
-  return r;
-}
-
 CaseResult run_case(const std::filesystem::path& file, const SpecCatalog& catalog) {
   const ConfigNode root = load_config_file(file);
   REQUIRE(root.at("kind").as_string() == "serve");
-  const ConfigNode& workload = root.at("workload");
-  const ConfigNode& serving = root.at("serving");
   const ConfigNode& measured = root.at("measured");
-  const ClusterConfig cluster = parse_cluster(root.at("cluster"), catalog);
-  const Model model = build_model(workload.at("model").as_string(), {}, catalog.root());
-  const Precision precision = *parse_precision(workload.at("precision").as_string());
-  const int tp = static_cast<int>(root.at("parallelism").get_int_or("tp", 1));
-  const LlmServingKeys keys = parse_llm_serving_keys(serving);
-  LlmReplicaCost cost(model, cluster, tp, precision, keys.kv_cache_dtype.value_or(between_gemms(precision)));
-  const int replicas = static_cast<int>(serving.get_int_or("replicas", 1));
-  const std::int64_t in = workload.get_int("input_len"), out = workload.get_int("output_len");
-  const std::int64_t requests = serving.get_int("requests") / replicas;  // each replica serves its share
-  LlmLoad load;
-  if (keys.concurrency) {
-    load = LlmClosedLoop{*keys.concurrency, requests, in, out};
-  } else if (const ConfigNode* rate = serving.find("rate_rps")) {
-    load = poisson_arrivals(requests, rate->as_number() / replicas, in, out,
-                            static_cast<unsigned>(serving.get_int_or("seed", 1)));
-  } else {
-    load = std::vector<LlmRequest>(static_cast<std::size_t>(requests), LlmRequest{0, in, out});  // offline
-  }
+  // The serve scenario's shared parses: the replica (cluster, workload, tp) and the serving section, whose
+  // schema holds the LLM keys too; then the LLM keys themselves.
+  const InferenceSetup setup = parse_inference_setup(root, catalog);
+  const ServingConfig serving = parse_serving(root.at("serving"));
+  const LlmServingKeys keys = parse_llm_serving_keys(root.at("serving"));
+  LlmReplicaCost cost = llm_replica_cost(setup, keys.kv_cache_dtype.value_or(between_gemms(setup.precision)));
+  const int replicas = serving.replicas;
+  const LlmLoad load = llm_replica_load(serving, setup.input_len, setup.output_len);
   const LlmServingResult result = simulate_llm_serving(cost, keys.engine, load);
   CaseResult c;
   c.id = root.at("name").as_string();
@@ -88,7 +65,7 @@ CaseResult run_case(const std::filesystem::path& file, const SpecCatalog& catalo
 TEST_CASE("llm-serve validation cases: predicted vs measured, MAPE at most 20 %") {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(HPCSIM_SOURCE_CONFIG_DIR) / "validation" / "serve")) {
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(HPCSIM_SOURCE_CONFIG_DIR) / "validation" / "llm-serve")) {
     if (e.path().extension() == ".yaml") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());

@@ -4,15 +4,18 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
+#include "workloads/inference/inference_setup.h"
+#include "workloads/serving/llm/llm_load.h"
 #include "workloads/serving/llm/llm_serving.h"
 #include "workloads/serving/llm/llm_serving_keys.h"
+#include "workloads/serving/request_arrival.h"
+#include "workloads/serving/serving_config.h"
 #include "workloads/zoo/zoo.h"
 
 using namespace hpcsim;
@@ -41,16 +44,10 @@ IterationWork decode_batch(std::int64_t sequences, double context) {
   return w;
 }
 
-// Seeded Poisson arrivals with fixed lengths: the test's own generator (the queue part's is wired later).
+// The queue part's seeded Poisson arrivals with fixed lengths.
 std::vector<LlmRequest> poisson(int n, double rate, std::int64_t in, std::int64_t out, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<LlmRequest> r;
-  double t = 0;
-  for (int i = 0; i < n; ++i) {
-    t += -std::log(1.0 - u(rng)) / rate;
-    r.push_back({t, in, out});
-  }
+  for (const RequestArrival& a : poisson_arrivals(rate, n, seed)) r.push_back({a.time_s, in, out});
   return r;
 }
 
@@ -223,4 +220,43 @@ TEST_CASE("the LLM serving keys are read with their locations") {
   CHECK_THROWS_WITH(parse_llm_serving_keys(bad), Catch::Contains("bad.yaml:2:17"));
   const ConfigNode dtype = parse_config_text("serving: {kv_cache_dtype: int4}", "d.yaml").at("serving");
   CHECK_THROWS_AS(parse_llm_serving_keys(dtype), ConfigError);
+}
+
+TEST_CASE("a replica's share of the scenario's requests is the round-robin one") {
+  ServingConfig s;
+  s.replicas = 4;
+  s.rate_rps = 40;
+  s.requests = 10;
+  s.seed = 5;
+  const std::vector<RequestArrival> all = generate_arrivals(s);
+  const auto share = std::get<std::vector<LlmRequest>>(llm_replica_load(s, 300, 20, 1));
+  REQUIRE(share.size() == 3);  // requests 1, 5, 9
+  CHECK(share[1].arrival_s == all[5].time_s);
+  CHECK(share[2].input_len == 300);
+  CHECK(share[2].output_len == 20);
+  s.concurrency = 8;
+  const auto closed = std::get<LlmClosedLoop>(llm_replica_load(s, 300, 20, 3));
+  CHECK(closed.concurrency == 2);
+  CHECK(closed.requests == 2);  // 10 over 4 replicas: 3, 3, 2, 2
+  s.concurrency = 6;
+  CHECK_THROWS_WITH(llm_replica_load(s, 300, 20), Catch::Contains("does not divide"));
+}
+
+TEST_CASE("a serve scenario's replica: parse_inference_setup and the LLM keys through parse_serving") {
+  const ConfigNode root = parse_config_text(
+      "kind: serve\nname: t\ncluster: {node: dgx-h100, nodes: 1}\n"
+      "workload: {model: llama3-70b, precision: fp8, input_len: 512, output_len: 64}\n"
+      "serving: {replicas: 1, requests: 50, rate_rps: 5, max_num_seqs: 32, kv_cache_dtype: fp8}\n"
+      "parallelism: {tp: 2}\n", "scenario.yaml");
+  const InferenceSetup setup = parse_inference_setup(root, catalog());
+  const ServingConfig serving = parse_serving(root.at("serving"));
+  const LlmServingKeys keys = parse_llm_serving_keys(root.at("serving"));
+  LlmReplicaCost cost = llm_replica_cost(setup, *keys.kv_cache_dtype);
+  CHECK(cost.tp() == 2);
+  CHECK(cost.kv_bytes_per_token_per_gpu() == 80 * 4 * 128 * 2);
+  const LlmServingResult r = simulate_llm_serving(cost, keys.engine, llm_replica_load(serving, 512, 64));
+  CHECK(r.requests.size() == 50);
+  CHECK(r.mean_batch <= 32);
+  const ConfigNode typo = parse_config_text("serving: {max_num_seq: 32}", "typo.yaml");
+  CHECK_THROWS_AS(parse_serving(typo.at("serving")), ConfigError);
 }

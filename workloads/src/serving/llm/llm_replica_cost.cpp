@@ -12,6 +12,7 @@
 #include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/gemm.h"
 #include "models/gpu/ops/op_kernel.h"
+#include "workloads/inference/inference_setup.h"
 #include "workloads/layers/attention.h"
 
 namespace hpcsim {
@@ -216,6 +217,16 @@ double LlmReplicaCost::kv_bytes_per_token_per_gpu() const { return impl_->kv_byt
 double LlmReplicaCost::activation_bytes_per_gpu(std::int64_t tokens, std::int64_t sequences) const {
   return impl_->peak_activation_bytes_per_token * static_cast<double>(tokens) +
          impl_->logits_per_row * static_cast<double>(sequences);
+}
+
+LlmReplicaCost llm_replica_cost(const InferenceSetup& setup, Precision kv_precision) {
+  if (!setup.on_gpu()) throw std::invalid_argument("LLM serving needs GPUs; " + setup.node_name + " has none");
+  if (setup.nodes != 1) throw std::invalid_argument("an LLM replica runs on one node (cluster.nodes: 1)");
+  ClusterConfig cluster;
+  cluster.node = setup.node;
+  cluster.nodes = 1;
+  cluster.gpus_per_node = setup.node.gpus;
+  return LlmReplicaCost(setup.model, cluster, setup.tp, setup.precision, kv_precision);
 }
 
 }  // namespace hpcsim

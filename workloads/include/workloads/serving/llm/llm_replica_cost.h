@@ -15,6 +15,8 @@
 
 namespace hpcsim {
 
+struct InferenceSetup;
+
 // What one iteration processes: new tokens of every scheduled sequence, split into decode sequences (one
 // token each) and prefill chunks, with the attention each does over its cache.
 struct IterationWork {
@@ -53,5 +55,10 @@ class LlmReplicaCost {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The replica a serve scenario describes (workloads/inference/inference_setup.h: cluster.node, the
+// model, workload.precision, parallelism.tp) with its KV cache in `kv_precision`. Throws
+// std::invalid_argument for a CPU node or a replica over several nodes (one node's NVLink domain only).
+LlmReplicaCost llm_replica_cost(const InferenceSetup& setup, Precision kv_precision);
 
 }  // namespace hpcsim
