@@ -260,3 +260,21 @@ TEST_CASE("a serve scenario's replica: parse_inference_setup and the LLM keys th
   const ConfigNode typo = parse_config_text("serving: {max_num_seq: 32}", "typo.yaml");
   CHECK_THROWS_AS(parse_serving(typo.at("serving")), ConfigError);
 }
+
+TEST_CASE("the serve contract's common summary of an LLM run") {
+  LlmReplicaCost c = replica("llama3-8b", 1, Precision::fp8, Precision::fp8);
+  const LlmServingResult r = simulate_llm_serving(c, {}, poisson(400, 30.0, 1024, 128, 2));
+  const ServingSummary s = summarize_llm_serving(r, 2, false);
+  CHECK(s.requests == 800);
+  CHECK(s.replicas == 2);
+  CHECK(s.throughput_rps == Approx(2 * r.requests_per_s()));
+  CHECK(s.latency_p50_s <= s.latency_p99_s);
+  CHECK(s.queue_p99_s >= 0);
+  CHECK(s.queue_p99_s < s.latency_p99_s);  // the wait is part of the latency
+  CHECK(s.utilization > 0);
+  CHECK(s.utilization <= 1);
+  for (const LlmRequestOutcome& o : r.requests) {
+    CHECK(o.admitted_s >= o.arrival_s);
+    CHECK(o.first_token_s > o.admitted_s);
+  }
+}

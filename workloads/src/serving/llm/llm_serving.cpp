@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -193,6 +194,8 @@ class Engine {
       const std::int64_t reserve = engine_.admission == KvAdmission::guaranteed_no_evict ? s.input + s.output : chunk;
       if (!grow(s, reserve)) break;
       waiting_.pop_front();
+      LlmRequestOutcome& o = result_.requests[static_cast<std::size_t>(id)];
+      if (o.preemptions == 0) o.admitted_s = sim_.now().to_seconds();
       s.running = true;
       running_.push_back(id);
       plan(id, chunk);
@@ -300,6 +303,30 @@ LlmServingResult simulate_llm_serving(LlmReplicaCost& cost, const LlmEngineConfi
     e.closed_loop(c);
   }
   return e.run();
+}
+
+ServingSummary summarize_llm_serving(const LlmServingResult& r, int replicas, bool offline) {
+  ServingSummary s;
+  std::vector<double> latency, queue;
+  for (const LlmRequestOutcome& o : r.requests) {
+    latency.push_back(o.end_s - o.arrival_s);
+    queue.push_back(o.admitted_s - o.arrival_s);
+  }
+  s.requests = s.served = static_cast<std::int64_t>(r.requests.size()) * replicas;
+  s.latency_mean_s = latency.empty() ? 0 : std::accumulate(latency.begin(), latency.end(), 0.0) / static_cast<double>(latency.size());
+  s.queue_mean_s = queue.empty() ? 0 : std::accumulate(queue.begin(), queue.end(), 0.0) / static_cast<double>(queue.size());
+  s.latency_p50_s = nearest_rank_percentile(latency, 0.50);
+  s.latency_p90_s = nearest_rank_percentile(latency, 0.90);
+  s.latency_p99_s = nearest_rank_percentile(latency, 0.99);
+  s.queue_p50_s = nearest_rank_percentile(queue, 0.50);
+  s.queue_p99_s = nearest_rank_percentile(queue, 0.99);
+  s.throughput_rps = r.requests_per_s() * replicas;
+  const double span = r.last_end_s - r.first_arrival_s;
+  s.utilization = span > 0 ? r.busy_s / span : 0;
+  s.mean_batch = r.mean_batch;
+  s.replicas = replicas;
+  s.offline = offline;
+  return s;
 }
 
 }  // namespace hpcsim

@@ -24,6 +24,7 @@ struct LlmClosedLoop {
 
 struct LlmRequestOutcome {
   double arrival_s = 0;
+  double admitted_s = 0;     // when its prompt was first scheduled (the end of its queue wait)
   double first_token_s = 0;  // when the first output token was produced
   double end_s = 0;          // when the last one was
   std::int64_t input_len = 0, output_len = 0;

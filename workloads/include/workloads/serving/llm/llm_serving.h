@@ -12,6 +12,7 @@
 #include "workloads/serving/llm/llm_engine_config.h"
 #include "workloads/serving/llm/llm_replica_cost.h"
 #include "workloads/serving/llm/llm_request.h"
+#include "workloads/serving/serving_summary.h"
 
 namespace hpcsim {
 
@@ -34,5 +35,11 @@ struct LlmServingResult {
 
 // Throws std::invalid_argument for a request the cache cannot hold even alone, or impossible settings.
 LlmServingResult simulate_llm_serving(LlmReplicaCost& cost, const LlmEngineConfig& engine, const LlmLoad& load);
+
+// The serve contract's common summary (latency = end - arrival, queue = arrival to first scheduled,
+// throughput in requests/s, utilization = time in iterations / span) of `replicas` replicas that each
+// served this result's load; analysis/serve_report.h's serve_metrics prints it. batch1_latency_s is left
+// 0: it needs a run of one request alone.
+ServingSummary summarize_llm_serving(const LlmServingResult& result, int replicas, bool offline);
 
 }  // namespace hpcsim
