@@ -80,6 +80,9 @@ TEST_CASE("zoo: transformers") {
   CHECK(rel(static_cast<double>(zoo("llama3-8b").params()), 8.03e9) < 0.01);
   CHECK(rel(static_cast<double>(zoo("llama3-70b").params()), 70.6e9) < 0.01);
   CHECK(rel(static_cast<double>(zoo("llama3.1-405b").params()), 405.9e9) < 0.01);
+  // Llama 2 70B: 80 x (2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28,672 + 2 x 8192) + 2 x 32,000 x 8192 + 8192
+  // = 68,976,648,192, the count of the released checkpoint.
+  CHECK(zoo("llama2-70b").params() == 68976648192);
   // The parameterized gpt: GPT-2 small shapes (12 x 768, 12 heads, 1,024 positions) = 124,439,808.
   CHECK(zoo("gpt", {.seq_len = 1024, .layers = 12, .hidden = 768, .heads = 12}).params() == 124439808);
   CHECK_THROWS_AS(zoo("gpt", {.layers = 12}), std::invalid_argument);  // hidden and heads missing

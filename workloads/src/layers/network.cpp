@@ -94,4 +94,18 @@ const Network& Model::network(const std::string& wanted) const {
   throw std::invalid_argument("model '" + name + "' has no network '" + wanted + "' (has: " + known + ")");
 }
 
+std::vector<bool> tp_sharded_outputs(const Network& net, int tp) {
+  std::vector<bool> sharded(net.nodes().size(), false);
+  if (tp <= 1) return sharded;
+  for (std::size_t i = 0; i < net.nodes().size(); ++i) {
+    const LayerNode& n = net.nodes()[i];
+    if (!n.layer) continue;
+    const TensorSplit split = n.layer->tensor_split();
+    bool input_sharded = false;
+    for (int in : n.inputs) input_sharded |= sharded[in];
+    sharded[i] = split == TensorSplit::column || (split == TensorSplit::none && input_sharded);
+  }
+  return sharded;
+}
+
 }  // namespace hpcsim

@@ -54,6 +54,29 @@ const Schema& serving_schema() {
       optional("burst_duration", time.positive(), "arrival: bursty: mean length of a burst (exponential)", "1 s"),
       optional("calm_duration", time.positive(), "arrival: bursty: mean length of a calm between bursts (exponential)",
                "9 s"),
+      // LLM engines (workloads/serving/llm/, docs/llm-serving.md; read by parse_llm_serving_keys).
+      optional("max_num_batched_tokens", Schema::integer().at_least(1),
+               "LLM: tokens one engine iteration processes over its sequences (vLLM max_num_batched_tokens, "
+               "TensorRT-LLM max_num_tokens)",
+               "8192"),
+      optional("max_num_seqs", Schema::integer().at_least(1),
+               "LLM: sequences one iteration holds (vLLM max_num_seqs, TensorRT-LLM max_batch_size)", "256"),
+      optional("chunked_prefill", Schema::boolean(),
+               "LLM: split a prompt longer than the iteration's token budget over iterations", "true"),
+      optional("kv_block_tokens", Schema::integer().at_least(1), "LLM: tokens per KV-cache block (vLLM block_size)",
+               "16"),
+      optional("gpu_memory_utilization", Schema::number().positive().at_most(1),
+               "LLM: share of GPU memory for weights, activations and KV cache (vLLM's rule)", "0.9"),
+      optional("kv_cache_free_gpu_mem_fraction", Schema::number().positive().at_most(1),
+               "LLM: TensorRT-LLM's rule instead: this share of the memory left after weights and activations "
+               "holds the KV cache",
+               "none: vLLM's rule"),
+      optional("kv_admission", Schema::one_of({"max_utilization", "guaranteed_no_evict"}),
+               "LLM: take KV blocks as tokens come and preempt when they run out (vLLM), or admit a request only "
+               "when its whole prompt and output fit (TensorRT-LLM's default)",
+               "max_utilization"),
+      optional("kv_cache_dtype", Schema::one_of({"fp16", "bf16", "fp8"}), "LLM: how the KV cache is stored",
+               "the precision between GEMMs (bf16 under fp8)"),
   });
   return schema;
 }

@@ -7,22 +7,6 @@ namespace hpcsim::training_detail {
 
 namespace {
 
-// Tensor-parallel sharding of the network's tensors: a column-parallel layer's output is split on its
-// last dimension, and stays split through the layers that consume it until a row-parallel layer.
-std::vector<bool> sharded_outputs(const Network& net, int tp) {
-  std::vector<bool> sharded(net.nodes().size(), false);
-  if (tp <= 1) return sharded;
-  for (std::size_t i = 0; i < net.nodes().size(); ++i) {
-    const LayerNode& n = net.nodes()[i];
-    if (!n.layer) continue;
-    const TensorSplit split = n.layer->tensor_split();
-    bool input_sharded = false;
-    for (int in : n.inputs) input_sharded |= sharded[in];
-    sharded[i] = split == TensorSplit::column || (split == TensorSplit::none && input_sharded);
-  }
-  return sharded;
-}
-
 // Megatron's sequence-parallel region (Korthikanti et al. 2022, section 4.2.2): layers outside the
 // tensor-parallel blocks that work token by token (norms, dropout, residual adds, activations) on
 // unsharded inputs run on 1/tp of the sequence, since between the row-parallel output (reduce-scattered
@@ -74,7 +58,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
   std::vector<LayerKernels> kernels;
   for (std::size_t netix = 0; netix < model.networks.size(); ++netix) {
     const Network& net = model.networks[netix];
-    const std::vector<bool> sharded = sharded_outputs(net, run.layout.tp);
+    const std::vector<bool> sharded = tp_sharded_outputs(net, run.layout.tp);
     for (std::size_t i = 0; i < net.nodes().size(); ++i) {
       const LayerNode& n = net.nodes()[i];
       if (!n.layer) continue;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gan_kernels.h"
-#include "isolated_collectives.h"
+#include "models/collectives/isolated_collectives.h"
 #include "layer_costs.h"
 #include "sm_contention.h"
 #include "models/collectives/collective_group.h"

@@ -162,13 +162,16 @@ Model gpt(const std::string& name, const ModelParams& given) {
 Model llama3(const std::string& name, const ModelParams& p) {
   // Llama 3 herd paper (Dubey et al. 2024), table 3: 8B 32 layers d 4096 ffn 14,336 32 heads;
   // 70B 80 / 8192 / 28,672 / 64; 405B 126 / 16,384 / 53,248 / 128; 8 KV heads and a 128,256 vocabulary
-  // for all; 8,192-token pre-training sequences.
-  std::int64_t layers = 32, hidden = 4096, ffn = 14336, heads = 32;
-  if (name == "llama3-70b") layers = 80, hidden = 8192, ffn = 28672, heads = 64;
+  // for all; 8,192-token pre-training sequences. Llama 3.1 and 3.3 keep these shapes (Meta's model cards).
+  // Llama 2 70B (Touvron et al. 2023, table 1 and the released config.json): 80 layers, d 8192, ffn 28,672,
+  // 64 heads, grouped-query attention with 8 KV heads, a 32,000-token vocabulary, 4,096-token context.
+  std::int64_t layers = 32, hidden = 4096, ffn = 14336, heads = 32, vocab = 128256, seq = 8192;
+  if (name == "llama3-70b" || name == "llama2-70b") layers = 80, hidden = 8192, ffn = 28672, heads = 64;
   if (name == "llama3.1-405b") layers = 126, hidden = 16384, ffn = 53248, heads = 128;
+  if (name == "llama2-70b") vocab = 32000, seq = 4096;
   layers = p.layers.value_or(layers), hidden = p.hidden.value_or(hidden), ffn = p.ffn.value_or(ffn);
   heads = p.heads.value_or(heads);
-  const std::int64_t vocab = p.vocab.value_or(128256), seq = p.seq_len.value_or(8192);
+  vocab = p.vocab.value_or(vocab), seq = p.seq_len.value_or(seq);
   const Block b{hidden, heads, 8, ffn, true, true, true, true, false, 0.0, 0.0};  // no dropout (attention_dropout 0.0)
   Network net(name);
   net.add_input("tokens", {seq});

@@ -36,6 +36,7 @@ const std::map<std::string, Builder>& builders() {
       {"transformer-big", zoo::transformer_big},
       {"gpt", [](const ModelParams& p) { return zoo::gpt("gpt", p); }},
       {"gpt3-175b", [](const ModelParams& p) { return zoo::gpt("gpt3-175b", p); }},
+      {"llama2-70b", [](const ModelParams& p) { return zoo::llama3("llama2-70b", p); }},
       {"llama3-8b", [](const ModelParams& p) { return zoo::llama3("llama3-8b", p); }},
       {"llama3-70b", [](const ModelParams& p) { return zoo::llama3("llama3-70b", p); }},
       {"llama3.1-405b", [](const ModelParams& p) { return zoo::llama3("llama3.1-405b", p); }},

@@ -92,4 +92,42 @@ Kernel attention_backward_fused(const GpuSpec& gpu, const AttentionShape& a) {
   return k;
 }
 
+Kernel cached_attention(const GpuSpec& gpu, const CachedAttentionShape& a) {
+  if (a.sequences < 1 || a.query_tokens < 1 || a.cache_tokens < a.query_tokens || a.heads < 1 || a.kv_heads < 1 ||
+      a.head_dim < 1 || a.heads % a.kv_heads != 0) {
+    throw std::invalid_argument("cached attention sizes must be at least 1, with heads a multiple of kv_heads");
+  }
+  if (!gpu.supports(a.precision)) {
+    throw std::invalid_argument("GPU '" + gpu.name + "' has no " + std::string(to_string(a.precision)) + " math units");
+  }
+  constexpr int kKeys = 64;
+  const double e = bytes_per_element(a.precision), ekv = bytes_per_element(a.kv_precision);
+  const double d = static_cast<double>(a.head_dim);
+  const double heads = static_cast<double>(a.heads), kv_heads = static_cast<double>(a.kv_heads);
+  const double ctas = static_cast<double>(a.sequences) * kv_heads;
+  // Split the keys (flash-decoding) until the grid covers every SM twice, never below one tile per split.
+  const double keys_per_sequence = a.cache_tokens / static_cast<double>(a.sequences);
+  const double splits = std::clamp(std::ceil(2.0 * gpu.sm_count / ctas), 1.0, std::max(1.0, std::floor(keys_per_sequence / kKeys)));
+  const bool tensor = gpu.tensor_flops_per_clock_per_sm[static_cast<int>(a.precision)].has_value();
+  Kernel k;
+  k.name = "cached_attention";
+  k.launch.blocks = static_cast<std::int64_t>(ctas * splits);
+  k.launch.threads_per_block = 128;
+  k.launch.registers_per_thread = 128;
+  k.launch.smem_per_block = static_cast<int>(2 * 2 * kKeys * d * ekv + (heads / kv_heads) * d * e);
+  KernelWork& w = k.work;
+  w.flops = 4 * a.score_pairs * d * heads;
+  w.precision = a.precision;
+  w.unit = tensor ? MathUnit::tensor : MathUnit::vector;
+  const double kv_bytes = 2 * a.cache_tokens * kv_heads * d * ekv;
+  const double q_bytes = a.query_tokens * heads * d * e;
+  w.add({q_bytes, -1, 16, 1, false});   // Q
+  w.add({kv_bytes, -1, 16, 1, false});  // K and V, once: the query heads of a group share the tiles
+  w.add({q_bytes, -1, 16, 1, true});    // O
+  if (splits > 1) w.add({2 * q_bytes / e * 4 * splits, -1, 16, 1, true});  // fp32 partial outputs of the splits
+  w.requests_in_flight = std::max(1.0, 2 * kKeys * d * ekv / (4 * 32 * 16));
+  w.block_latency_cycles = gpu.memory.hbm_latency_cycles;
+  return k;
+}
+
 }  // namespace hpcsim

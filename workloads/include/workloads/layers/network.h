@@ -42,6 +42,11 @@ class Network {
   std::vector<LayerNode> nodes_;
 };
 
+// Tensor-parallel sharding of a network's tensors over `tp` GPUs: a column-parallel layer's output is split
+// on its last dimension, and stays split through the layers that consume it until a row-parallel layer.
+// One flag per node.
+std::vector<bool> tp_sharded_outputs(const Network& net, int tp);
+
 struct Model {
   std::string name;
   std::vector<Network> networks;

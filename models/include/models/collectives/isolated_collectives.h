@@ -1,6 +1,6 @@
 #pragma once
 // Collectives timed on an idle copy of the fabric, once per size: the tensor- and context-parallel traffic
-// of a training step, which stays on its group's links. Private to the training step.
+// of a training step or an LLM serving replica, which stays on its group's links.
 #include <map>
 #include <utility>
 #include <vector>
@@ -9,7 +9,7 @@
 #include "models/collectives/collective_runner.h"
 #include "models/platform/platform.h"
 
-namespace hpcsim::training_detail {
+namespace hpcsim {
 
 // Times collectives over one small group on an idle fabric of their own, once per size: the tensor- and
 // context-parallel traffic that stays on its group's links.
@@ -41,4 +41,4 @@ class IsolatedCollectives {
   std::map<std::pair<int, double>, double> cache_;
 };
 
-}  // namespace hpcsim::training_detail
+}  // namespace hpcsim
