@@ -58,23 +58,22 @@ int run_measured(const ValidateOptions& o) {
 
 // The serving cases beside the training set (their own rows and MAPE per category): after the training
 // table, or as more CSV rows under the same header.
-constexpr const char* kServeCasesFolder = "inference";
-
 void print_serve_cases(const std::filesystem::path& dir, const SpecCatalog& catalog, ValidationFormat format) {
-  if (!std::filesystem::is_directory(dir)) return;
   const ValidationReport serve = run_serve_validation(dir, catalog);
+  if (serve.rows.empty() && serve.unscored.empty()) return;
   std::string text = render_validation(serve, format);
   if (format == ValidationFormat::csv) {
     std::cout << text.substr(text.find('\n') + 1);
     return;
   }
-  std::cout << "\nServing cases (" << dir.string() << "):\n" << text;
+  std::cout << "\nServing cases (" << dir.string() << "/{inference,llm-serve}):\n" << text;
   std::vector<double> errors;
   for (const ValidationRow& row : serve.rows) errors.push_back(row.error);
   for (const CategoryScore& c : score_by_category(serve.rows, errors)) {
     std::printf("%-10s %3d cases  MAPE %5.1f %%  worst %+6.1f %%\n", c.category.c_str(), c.rows, 100 * c.mape,
                 100 * c.worst);
   }
+  for (const auto& [id, why] : serve.unscored) std::cout << "not scored: " << id << " (" << why << ")\n";
 }
 
 int run(const ValidateOptions& o) {
@@ -104,7 +103,7 @@ int run(const ValidateOptions& o) {
     }
     const ValidationReport report = run_validation(dir, catalog);
     std::cout << render_validation(report, format_of(o.format));
-    print_serve_cases(dir / kServeCasesFolder, catalog, format_of(o.format));
+    print_serve_cases(dir, catalog, format_of(o.format));
     return kExitOk;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";

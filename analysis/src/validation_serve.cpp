@@ -15,7 +15,7 @@ namespace hpcsim {
 
 namespace {
 
-ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& catalog) {
+ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& catalog, std::string& not_scored) {
   const ConfigNode root = load_config(file, {});
   const ServeScenario s = parse_serve_scenario(root, catalog, file.stem().string());
   if (!s.measured) throw ConfigError(root.loc(), "a validation case needs a measured: section");
@@ -27,6 +27,7 @@ ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& c
   for (const char* key : {"category", "family"}) {
     if (!measured.has(key)) throw ConfigError(measured.loc(), std::string("a validation case needs measured.") + key);
   }
+  not_scored = s.measured->not_scored;
   ValidationRow row;
   row.id = s.name;
   row.kind = "serve";
@@ -40,7 +41,8 @@ ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& c
   row.file = file.filename().string();
   // Rows that need no queue (a single stream's batch latency, offline throughput at the best batch) read
   // the cost model directly; the others run the endpoint.
-  if (const std::optional<double> direct = predict_without_queue(root, catalog)) {
+  const std::optional<double> direct = s.llm ? std::nullopt : predict_without_queue(root, catalog);
+  if (direct) {
     row.predicted = *direct;
   } else {
     const Report report = serve_once(s).report;
@@ -59,18 +61,30 @@ ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& c
 
 }  // namespace
 
-ValidationReport run_serve_validation(const std::filesystem::path& dir, const SpecCatalog& catalog, const CaseFilter& include) {
+ValidationReport run_serve_validation(const std::filesystem::path& validation_dir, const SpecCatalog& catalog,
+                                      const CaseFilter& include) {
   namespace fs = std::filesystem;
-  if (!fs::is_directory(dir)) throw std::runtime_error("serve validation folder not found: " + dir.string());
+  if (!fs::is_directory(validation_dir)) throw std::runtime_error("validation folder not found: " + validation_dir.string());
   std::vector<fs::path> files;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
-    if (e.is_regular_file() && e.path().extension() == ".yaml" && (!include || include(e.path().stem().string()))) {
-      files.push_back(e.path());
+  for (const char* folder : kServeCaseFolders) {
+    if (!fs::is_directory(validation_dir / folder)) continue;
+    for (const fs::directory_entry& e : fs::directory_iterator(validation_dir / folder)) {
+      if (e.is_regular_file() && e.path().extension() == ".yaml" && (!include || include(e.path().stem().string()))) {
+        files.push_back(e.path());
+      }
     }
   }
-  std::sort(files.begin(), files.end());
+  std::sort(files.begin(), files.end());  // directory order is not deterministic
   ValidationReport report;
-  for (const fs::path& f : files) report.rows.push_back(serve_case(f, catalog));
+  for (const fs::path& f : files) {
+    std::string not_scored;
+    ValidationRow row = serve_case(f, catalog, not_scored);
+    if (not_scored.empty()) {
+      report.rows.push_back(std::move(row));
+    } else {
+      report.unscored.emplace_back(row.id, not_scored);
+    }
+  }
   summarize_validation(report);
   return report;
 }

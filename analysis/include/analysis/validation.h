@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "configs/catalog.h"
@@ -40,6 +41,7 @@ struct ValidationReport {
   std::vector<ValidationRow> rows;  // training scenarios by file name, then microbenchmarks in file order
   double mape = 0;                  // mean |error| over every row
   int worst = -1;                   // index of the row with the largest |error|; -1 when there are none
+  std::vector<std::pair<std::string, std::string>> unscored;  // serve cases run but not scored: id, why
 };
 
 // MAPE (fraction) and the index of the largest |error| of `rows`, with each row's error recomputed from
@@ -57,10 +59,13 @@ using CaseFilter = std::function<bool(const std::string& id)>;
 ValidationReport run_validation(const std::filesystem::path& dir, const SpecCatalog& catalog,
                                 const CaseFilter& include = {});
 
-// The serve cases of `dir` (kind: serve scenarios with `measured:`, configs/validation/inference/), each run
-// as `hpcsim serve` runs it and read in its measured metric; rows of kind "serve", categories cpu-infer,
-// gpu-infer and llm-serve. Kept apart from the training set: its MAPE, fits and intervals are the training's.
-ValidationReport run_serve_validation(const std::filesystem::path& dir, const SpecCatalog& catalog,
+// The serving cases under a validation folder: kind: serve scenarios with `measured:` in its inference/
+// (CPU and GPU endpoints) and llm-serve/ (LLM endpoints) subfolders, each run as `hpcsim serve` runs it and
+// read in its measured metric; rows of kind "serve", categories cpu-infer, gpu-infer and llm-serve. Kept
+// apart from the training set: its MAPE, fits and intervals are the training's. Cases marked
+// `measured.not_scored` run (so they keep working) but are listed in `unscored` instead of `rows`.
+inline constexpr const char* kServeCaseFolders[] = {"inference", "llm-serve"};
+ValidationReport run_serve_validation(const std::filesystem::path& validation_dir, const SpecCatalog& catalog,
                                       const CaseFilter& include = {});
 
 // Mean |error| (fraction) and row count per category (cnn, rnn, gan, transformer, scaling, micro, cpu-infer,

@@ -26,6 +26,7 @@ const Schema& serve_measured_schema() {
                "the validation figure the case is scored in", "none: required in configs/validation"),
       optional("family", Schema::string(), "the source family: every row of one publication shares it",
                "none: required in configs/validation"),
+      optional("not_scored", Schema::string(), "why the case runs but is left out of the score", "scored"),
   });
   return schema;
 }
@@ -52,21 +53,35 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
   ServeScenario s;
   s.name = root.get_string_or("name", default_name);
   s.setup = parse_inference_setup(root, catalog);
-  if (const ConfigNode* serving = root.find("serving")) s.serving = parse_serving(*serving);
-  const int fits = max_batch_in_memory(s.setup);
-  if (fits < 1) {
-    throw ConfigError(root.at("workload").at("model").loc(),
-                      s.setup.model_name + " does not fit in the memory of one replica of " + s.setup.node_name);
+  if (const ConfigNode* serving = root.find("serving")) {
+    s.serving = parse_serving(*serving);
+    s.llm_keys = parse_llm_serving_keys(*serving);
   }
-  if (s.serving.max_batch > fits) {
-    throw ConfigError(root.at("serving").at("max_batch").loc(),
-                      "a batch of " + std::to_string(s.serving.max_batch) + " does not fit in the memory of one replica (" +
-                          s.setup.node_name + " holds at most " + std::to_string(fits) + ")");
+  s.llm = s.setup.output_len > 0;
+  if (s.llm && !s.setup.on_gpu()) {
+    throw ConfigError(root.at("workload").at("output_len").loc(),
+                      "LLM serving (workload.output_len) runs on GPU instances; " + s.setup.node_name + " has none");
+  }
+  if (s.llm && s.setup.input_len <= 0) {
+    throw ConfigError(root.at("workload").loc(), "an LLM endpoint needs workload.input_len beside output_len");
+  }
+  if (!s.llm) {
+    const int fits = max_batch_in_memory(s.setup);
+    if (fits < 1) {
+      throw ConfigError(root.at("workload").at("model").loc(),
+                        s.setup.model_name + " does not fit in the memory of one replica of " + s.setup.node_name);
+    }
+    if (s.serving.max_batch > fits) {
+      throw ConfigError(root.at("serving").at("max_batch").loc(),
+                        "a batch of " + std::to_string(s.serving.max_batch) +
+                            " does not fit in the memory of one replica (" + s.setup.node_name + " holds at most " +
+                            std::to_string(fits) + ")");
+    }
   }
   if (const ConfigNode* m = root.find("measured")) {
     s.measured = ServeMeasurement{m->get_string("metric"), m->get_number("value"),   m->get_string("unit"),
                                   m->get_string("source"), m->get_string_or("trust", ""), m->get_string_or("category", ""),
-                                  m->get_string_or("family", "")};
+                                  m->get_string_or("family", ""), m->get_string_or("not_scored", "")};
   }
   return s;
 }

@@ -11,6 +11,7 @@
 #include "configs/schema.h"
 #include "workloads/inference/inference_setup.h"
 #include "workloads/serving/serving_config.h"
+#include "workloads/serving/llm/llm_serving_keys.h"
 #include "workloads/serving/serving_engine.h"
 
 namespace hpcsim {
@@ -19,12 +20,17 @@ struct ServeMeasurement {
   std::string metric;  // a metric name of the serve report (latency_s.p99, throughput_rps, ttft_s.mean, ...)
   double value = 0;
   std::string unit, source, trust, category, family;
+  std::string not_scored;  // why a validation case is run but left out of the score (empty: scored)
 };
 
 struct ServeScenario {
   std::string name;
   InferenceSetup setup;
   ServingConfig serving;
+  // An LLM endpoint (workload.output_len given): token-level continuous batching (workloads/serving/llm/)
+  // instead of the request-level engine; its engine and KV-cache keys from `serving:`.
+  bool llm = false;
+  LlmServingKeys llm_keys;
   std::optional<ServeMeasurement> measured;
 };
 
