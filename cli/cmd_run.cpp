@@ -229,8 +229,9 @@ Action add_run_command(CLI::App& app) {
       ->type_name("KEY=VALUE");
   cmd->add_option("--db", o->db, "SQLite results file (default: results.db)");
   cmd->add_flag("--no-db", o->no_db, "Do not store the run");
-  cmd->add_flag("--exact", o->exact,
-                "Simulate every data-parallel group in full instead of one per symmetry class (same answer, slower)");
+  auto* exact = cmd->add_flag("--exact", o->exact,
+                              "Simulate every data-parallel group in full instead of one per symmetry class "
+                              "(same answer, slower)");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
   auto* trace = cmd->add_option("--trace", o->trace,
                                 "Write the step's timeline as Chrome trace-event JSON (chrome://tracing, Perfetto)")
@@ -239,7 +240,8 @@ Action add_run_command(CLI::App& app) {
                   "Re-run at each GPU count with only data parallelism changed; prints throughput, speed-up "
                   "and scaling efficiency per count")
       ->type_name("N1,N2,...")
-      ->excludes(trace);
+      ->excludes(trace)
+      ->excludes(exact);  // the sweep's points run through the study, which has no --exact
   // count(), not an empty string: "--scale ''" is a list to reject, not a plain run.
   return [o, scale] { return run_scenario(*o, scale->count() > 0); };
 }
