@@ -82,7 +82,7 @@ struct UnionFind {
 namespace {
 
 // Comparing schedules routes every group's transfers: beyond this many, simulate in full instead.
-constexpr std::size_t kMaxComparedTransfers = std::size_t{1} << 22;
+constexpr std::size_t kMaxComparedTransfers = std::size_t{1} << 20;  // ~24 MiB of transfers at most
 
 class ClassFinder {
  public:
