@@ -34,6 +34,7 @@ struct RunOptions {
   std::string format = "table";
   std::string trace;  // Chrome trace-event JSON of the step's timeline
   std::string scale;  // GPU counts, e.g. "8,16,32"
+  bool exact = false;  // every data-parallel group in full, no symmetry classes
 };
 
 // `where`: which run of a --scale sweep, or empty.
@@ -113,7 +114,7 @@ int run_training(const RunOptions& o, const ConfigNode& root) {
     }
   }
 
-  const TrainingStepRun run = run_training_step(scenario, root, intervals, HPCSIM_VERSION, !o.trace.empty());
+  const TrainingStepRun run = run_training_step(scenario, root, intervals, HPCSIM_VERSION, !o.trace.empty(), o.exact);
   const Report& report = run.record.report;
   if (o.format == "json") {
     std::cout << report_to_json(report);
@@ -237,6 +238,9 @@ Action add_run_command(CLI::App& app) {
       ->type_name("KEY=VALUE");
   cmd->add_option("--db", o->db, "SQLite results file (default: results.db)");
   cmd->add_flag("--no-db", o->no_db, "Do not store the run");
+  auto* exact = cmd->add_flag("--exact", o->exact,
+                              "Simulate every data-parallel group in full instead of one per symmetry class "
+                              "(same answer, slower)");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
   auto* trace = cmd->add_option("--trace", o->trace,
                                 "Write the step's timeline as Chrome trace-event JSON (chrome://tracing, Perfetto)")
@@ -245,7 +249,8 @@ Action add_run_command(CLI::App& app) {
                   "Re-run at each GPU count with only data parallelism changed; prints throughput, speed-up "
                   "and scaling efficiency per count")
       ->type_name("N1,N2,...")
-      ->excludes(trace);
+      ->excludes(trace)
+      ->excludes(exact);  // the sweep's points run through the study, which has no --exact
   // count(), not an empty string: "--scale ''" is a list to reject, not a plain run.
   return [o, scale] { return run_scenario(*o, scale->count() > 0); };
 }

@@ -10,13 +10,13 @@
 namespace hpcsim {
 
 TrainingStepRun run_training_step(const Scenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
-                                  const std::string& tool_version, bool record_timeline) {
+                                  const std::string& tool_version, bool record_timeline, bool exact) {
   using Clock = std::chrono::steady_clock;
   TrainingStepRun run;
   RunRecord& record = run.record;
   record.started_at = iso8601_utc_now();
   const auto wall_start = Clock::now();
-  run.step = simulate_scenario(scenario, record_timeline);
+  run.step = simulate_scenario(scenario, record_timeline, exact);
   record.wall_s = std::chrono::duration<double>(Clock::now() - wall_start).count();
 
   const StepResult& result = run.step.result;

@@ -75,10 +75,11 @@ void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
   FlowHot& h = hot[slot];
   f.remaining -= h.rate * (now - f.updated_at).to_seconds();
   f.updated_at = now;
-  for (const ResourceId r : path(slot)) {
-    Link& l = links[r];
+  const std::span<const ResourceId> p = path(slot);
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    Link& l = links[p[k]];
     account(l, now);
-    l.load += new_rate - h.rate;
+    l.load += (new_rate - h.rate) * weight(slot, k);
   }
   h.rate = new_rate;
   h.solved = true;
@@ -105,7 +106,7 @@ void FairShare::Impl::detach(std::uint32_t slot) {
     const ResourceId r = f_path[k];
     Link& l = links[r];
     account(l, now);
-    l.load -= rate;
+    l.load -= rate * weight(slot, k);
     // Swap-remove, then tell the moved flow where it now sits in this link's list.
     const std::uint32_t moved = l.flows.back();
     l.flows[f.pos[k]] = moved;
@@ -201,7 +202,24 @@ ResourceId FairShare::add_resource(double capacity, std::string name) {
 
 FlowId FairShare::start_flow(std::span<const ResourceId> path, double amount, Callback on_done,
                              double rate_cap) {
-  Impl& s = *impl_;
+  return impl_->start(path, {}, amount, std::move(on_done), rate_cap);
+}
+
+FlowId FairShare::start_flow_class(std::span<const ResourceId> path, std::span<const double> weights, double amount,
+                                   Callback on_done, double rate_cap) {
+  if (weights.size() != path.size()) {
+    fail("a flow class needs one weight per resource: " + std::to_string(weights.size()) + " weights for " +
+         std::to_string(path.size()) + " resources");
+  }
+  for (const double w : weights) {
+    if (!(w > 0) || !std::isfinite(w)) fail("flow class weights must be finite and > 0, got " + std::to_string(w));
+  }
+  return impl_->start(path, weights, amount, std::move(on_done), rate_cap);
+}
+
+FlowId FairShare::Impl::start(std::span<const ResourceId> path, std::span<const double> weights, double amount,
+                              Callback on_done, double rate_cap) {
+  Impl& s = *this;
   if (!(amount >= 0) || !std::isfinite(amount)) fail("flow amount must be finite and >= 0");
   if (!(rate_cap > 0)) fail("flow rate cap must be > 0");
   bool limited = rate_cap != kNoCap;
@@ -226,14 +244,21 @@ FlowId FairShare::start_flow(std::span<const ResourceId> path, double amount, Ca
     slot = static_cast<std::uint32_t>(s.flows.size() - 1);
   }
   const Time now = s.sim.now();
-  Impl::Flow& f = s.flows[slot];
+  Flow& f = s.flows[slot];
   f.pos.clear();
   f.on_done = std::move(on_done);
-  Impl::FlowHot& h = s.hot[slot];
+  FlowHot& h = s.hot[slot];
   h = Impl::FlowHot{};
   h.cap = rate_cap;
   s.set_path(slot, path);
-  Impl::FlowProgress& p = s.progress[slot];
+  // Unit weights everywhere are a plain flow: keep it on the unweighted path of the solver.
+  h.weighted = std::any_of(weights.begin(), weights.end(), [](double w) { return w != 1.0; });
+  if (h.weighted) {
+    f.weights.assign(weights.begin(), weights.end());
+  } else {
+    f.weights.clear();
+  }
+  FlowProgress& p = s.progress[slot];
   p.amount = amount;
   p.remaining = amount;
   p.updated_at = now;
@@ -249,7 +274,7 @@ FlowId FairShare::start_flow(std::span<const ResourceId> path, double amount, Ca
     return s.id_of(slot);
   }
   for (const ResourceId r : path) {
-    Impl::Link& l = s.links[r];
+    Link& l = s.links[r];
     s.account(l, now);
     if (l.flows.empty()) l.busy_since = now;
     f.pos.push_back(static_cast<std::uint32_t>(l.flows.size()));

@@ -1,10 +1,12 @@
 #pragma once
 // Internal state of FairShare: flat arrays of resources and flow slots, indexed by integers, so a
 // re-solve walks vectors and never a map.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fair_share_due_heap.h"
@@ -18,7 +20,8 @@ struct FairShare::Impl {
     double capacity = 0;
     std::uint64_t stamp = 0;  // re-solve scratch below is valid while this equals the solve epoch
     double residual = 0;      // capacity left for the flows being re-solved
-    std::uint32_t unfrozen = 0;
+    std::uint32_t unfrozen = 0;      // flows not yet frozen
+    double unfrozen_weight = 0;      // their weights summed (= unfrozen without flow classes)
     std::vector<std::uint32_t> flows;  // slots of the flows crossing it (order: arrival, swap-removal)
     double load = 0;                   // sum of the rates of those flows
     double carried = 0;                // units carried up to `accounted_at`
@@ -42,6 +45,7 @@ struct FairShare::Impl {
     std::uint32_t path_len = 0;
     bool solved = false;  // has a rate from a solve (false right after start_flow)
     bool frozen = false;  // re-solve scratch
+    bool weighted = false;  // a flow class: Flow::weights holds its weight on each resource
     ResourceId inline_path[kInlinePath] = {};
   };
   static_assert(sizeof(FlowHot) == 64);
@@ -57,6 +61,7 @@ struct FairShare::Impl {
   struct Flow {
     std::vector<ResourceId> long_path;  // only for paths longer than kInlinePath
     std::vector<std::uint32_t> pos;     // index of this flow in links[path[k]].flows
+    std::vector<double> weights;        // a flow class's weight per resource (empty: 1 each)
     Callback on_done;
     Time start;
     std::uint32_t generation = 1;
@@ -85,9 +90,20 @@ struct FairShare::Impl {
     return {flows[slot].long_path.data(), h.path_len};
   }
 
+  // The load the flow puts on the k-th resource of its path per unit of its rate.
+  double weight(std::uint32_t slot, std::size_t k) const {
+    return hot[slot].weighted ? flows[slot].weights[k] : 1.0;
+  }
+  double weight_on(std::uint32_t slot, ResourceId r) const {
+    const std::span<const ResourceId> p = path(slot);
+    return flows[slot].weights[static_cast<std::size_t>(std::find(p.begin(), p.end(), r) - p.begin())];
+  }
+  FlowId start(std::span<const ResourceId> path, std::span<const double> weights, double amount, Callback on_done,
+               double rate_cap);
+
   // fair_share_solver.cpp: the incremental max-min re-solve.
   void settle();
-  double arrival_bound(const Link& l, std::uint32_t arrivals_here);
+  double arrival_bound(const Link& l, double arrivals_here);
   void collect_region(double threshold);
   void fill_region();
 
@@ -118,7 +134,7 @@ struct FairShare::Impl {
   std::uint64_t epoch = 0;
   std::vector<std::uint32_t> region_flows;
   std::vector<ResourceId> region_links;
-  std::vector<double> rates_scratch;
+  std::vector<std::pair<double, double>> rates_scratch;  // (rate, weight)
   struct Level {
     double level;
     std::uint64_t key;  // resource id, or kCapTag | flow slot

@@ -25,12 +25,18 @@ constexpr double kThresholdSlack = 1e-9;
 constexpr int kBoundPasses = 8;
 }  // namespace
 
-double FairShare::Impl::arrival_bound(const Link& l, std::uint32_t arrivals_here) {
+double FairShare::Impl::arrival_bound(const Link& l, double arrivals_here) {
   rates_scratch.clear();
   for (const std::uint32_t slot : l.flows) {
-    if (hot[slot].solved) rates_scratch.push_back(hot[slot].rate);
+    if (!hot[slot].solved) continue;
+    double w = 1;
+    if (hot[slot].weighted) {
+      w = weight_on(slot, static_cast<ResourceId>(&l - links.data()));
+    }
+    rates_scratch.emplace_back(hot[slot].rate, w);
   }
-  // Load at level x is sum(min(rate_j, x)) + arrivals_here * x; we want the x where it reaches the
+  // (Weights w_j, arrivals counted by weight: a flow class of n counts n times.)
+  // Load at level x is sum(w_j min(rate_j, x)) + arrivals_here * x; we want the x where it reaches the
   // capacity. Starting from x = 0, x <- (capacity - sum of rates below x) / (flows at or above x) never
   // overshoots it and rises until the set below x stops changing, where it is exact; so no sort is
   // needed. Each pass adds at least one rate to the set, so adversarial rates could take a pass per
@@ -38,25 +44,26 @@ double FairShare::Impl::arrival_bound(const Link& l, std::uint32_t arrivals_here
   double x = 0;
   for (int pass = 0; pass < kBoundPasses; ++pass) {
     double below = 0;
-    std::size_t at_or_above = arrivals_here;
-    for (const double r : rates_scratch) {
+    double at_or_above = arrivals_here;
+    for (const auto& [r, w] : rates_scratch) {
       if (r < x) {
-        below += r;
+        below += r * w;
       } else {
-        ++at_or_above;
+        at_or_above += w;
       }
     }
-    const double next = (l.capacity - below) / static_cast<double>(at_or_above);
+    const double next = (l.capacity - below) / at_or_above;
     if (!(next > x)) return std::max(x, 0.0);
     x = next;
   }
   std::sort(rates_scratch.begin(), rates_scratch.end());
-  double below = 0;
-  const std::size_t m = rates_scratch.size();
-  for (std::size_t i = 0; i < m; ++i) {
-    x = (l.capacity - below) / static_cast<double>(m - i + arrivals_here);
-    if (x <= rates_scratch[i]) return std::max(x, 0.0);
-    below += rates_scratch[i];
+  double below = 0, above = arrivals_here;
+  for (const auto& [r, w] : rates_scratch) above += w;
+  for (const auto& [r, w] : rates_scratch) {
+    x = (l.capacity - below) / above;
+    if (x <= r) return std::max(x, 0.0);
+    below += r * w;
+    above -= w;
   }
   return std::max((l.capacity - below) / arrivals_here, 0.0);
 }
@@ -81,21 +88,24 @@ void FairShare::Impl::settle() {
   // Restart level: departures were folded into restart_level by detach(); add each arrival's links.
   double lambda = restart_level;
   for (const std::uint32_t slot : arrivals) {
-    for (const ResourceId r : path(slot)) {
-      Link& l = links[r];
+    const std::span<const ResourceId> p = path(slot);
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      Link& l = links[p[k]];
       if (!l.finite()) continue;
       if (l.stamp != epoch) {
         l.stamp = epoch;
         l.unfrozen = 0;
+        l.unfrozen_weight = 0;
       }
       ++l.unfrozen;  // used here as "arrivals on this link"
+      l.unfrozen_weight += weight(slot, k);
     }
   }
   for (const std::uint32_t slot : arrivals) {
     for (const ResourceId r : path(slot)) {
       Link& l = links[r];
       if (!l.finite() || l.unfrozen == 0) continue;
-      lambda = std::min(lambda, arrival_bound(l, l.unfrozen));
+      lambda = std::min(lambda, arrival_bound(l, l.unfrozen_weight));
       l.unfrozen = 0;  // computed once per link
     }
   }
@@ -124,6 +134,7 @@ void FairShare::Impl::collect_region(double threshold) {
     l.stamp = epoch;
     l.residual = l.capacity;
     l.unfrozen = 0;
+    l.unfrozen_weight = 0;
     region_links.push_back(r);
   };
   auto join = [&](std::uint32_t slot) {
@@ -137,17 +148,20 @@ void FairShare::Impl::collect_region(double threshold) {
   // Breadth-first over links: every flow at or above the threshold on a visited link joins the region;
   // the others are fixed and only reduce the capacity left.
   for (std::size_t i = 0; i < region_links.size(); ++i) {
-    Link& l = links[region_links[i]];
+    const ResourceId id = region_links[i];
+    Link& l = links[id];
     for (const std::uint32_t slot : l.flows) {
       const FlowHot& h = hot[slot];
+      const double w = h.weighted ? weight_on(slot, id) : 1.0;
       if (h.stamp != epoch) {
         if (h.solved && h.rate < threshold) {
-          l.residual -= h.rate;
+          l.residual -= h.rate * w;
           continue;
         }
         join(slot);
       }
       ++l.unfrozen;
+      l.unfrozen_weight += w;
     }
   }
 }
@@ -160,7 +174,7 @@ void FairShare::Impl::fill_region() {
   levels.clear();
   for (const ResourceId r : region_links) {
     const Link& l = links[r];
-    if (l.unfrozen > 0) levels.push_back({std::max(l.residual, 0.0) / l.unfrozen, r});
+    if (l.unfrozen > 0) levels.push_back({std::max(l.residual, 0.0) / l.unfrozen_weight, r});
   }
   for (const std::uint32_t slot : region_flows) {
     if (hot[slot].cap != kNoCap) levels.push_back({hot[slot].cap, kCapTag | slot});
@@ -170,10 +184,13 @@ void FairShare::Impl::fill_region() {
   auto freeze = [&](std::uint32_t slot, double level) {
     hot[slot].frozen = true;
     hot[slot].new_rate = level;
-    for (const ResourceId r : path(slot)) {
-      Link& m = links[r];
+    const std::span<const ResourceId> p = path(slot);
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      Link& m = links[p[k]];
       if (!m.finite()) continue;
-      m.residual -= level;
+      const double w = weight(slot, k);
+      m.residual -= level * w;
+      m.unfrozen_weight -= w;
       --m.unfrozen;
     }
   };
@@ -190,7 +207,7 @@ void FairShare::Impl::fill_region() {
     if (l.unfrozen == 0) continue;
     // Freezing flows elsewhere only raises a link's fill level, so a stale entry is pushed back with
     // its current level instead of being updated in place.
-    const double level = std::max(l.residual, 0.0) / l.unfrozen;
+    const double level = std::max(l.residual, 0.0) / l.unfrozen_weight;
     if (level > e.level) {
       levels.push_back({level, e.key});
       std::push_heap(levels.begin(), levels.end(), later);

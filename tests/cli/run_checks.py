@@ -55,6 +55,7 @@ def check_run_trace_errors():
     expect(proc.stdout == "", "nothing is simulated or printed when the trace cannot be written", proc)
     expect_bad_input(hpcsim("run", QUICKSTART, "--no-db", "--trace", "t.json", "--scale", "8,16"),
                      "--trace", "--scale")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--no-db", "--exact", "--scale", "8,16"), "--exact", "--scale")
 
 
 def scale_json(*args):

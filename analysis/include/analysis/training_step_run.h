@@ -20,6 +20,6 @@ struct TrainingStepRun {
 // Simulates `scenario` (parsed from `root`); sim_wall_s is the simulation's wall time. The record's status
 // is "oom" when the step does not fit in GPU memory (its timings then assume it did).
 TrainingStepRun run_training_step(const Scenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
-                                  const std::string& tool_version, bool record_timeline = false);
+                                  const std::string& tool_version, bool record_timeline = false, bool exact = false);
 
 }  // namespace hpcsim

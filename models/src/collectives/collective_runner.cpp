@@ -2,21 +2,28 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "models/collectives/algorithm_selector.h"
+
+#include "collective_symmetry.h"
 
 namespace hpcsim {
 
 namespace {
 
+using collective_detail::Quotient;
+
 class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
  public:
   CollectiveRun(Simulator& sim, FairShare& fs, const ClusterFabric& fabric, CollectiveGroup group,
-                CollectiveSchedule schedule, bool replay, CollectiveDone done)
+                CollectiveSchedule schedule, bool replay, CollectiveDone done,
+                std::shared_ptr<const Quotient> quotient = nullptr, int members = 1)
       : sim_(sim), fs_(fs), fabric_(fabric), group_(std::move(group)), schedule_(std::move(schedule)),
         replay_(replay), done_(std::move(done)), measured_ps_(schedule_.patterns(), -1),
-        pattern_flows_(schedule_.patterns(), 0) {}
+        pattern_flows_(schedule_.patterns(), 0), quotient_(std::move(quotient)), members_(members) {}
 
   void begin(CollectiveAlgorithm algorithm) {
     stats_.algorithm = algorithm;
@@ -57,8 +64,8 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     }
     order_by_latency();
     outstanding_ = transfers_.size();
-    pattern_flows_[p] = transfers_.size();
-    stats_.flows_represented += transfers_.size();
+    pattern_flows_[p] = transfers_.size() * members_;
+    stats_.flows_represented += transfers_.size() * members_;
     step_start_ = sim_.now();
     exclusive_ = fs_.active_flows() == 0;
     if (outstanding_ == 0) {
@@ -99,6 +106,12 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
       const std::uint32_t t = order_[k];
       ++own_active_;
       ++stats_.flows_simulated;
+      if (quotient_) {  // group 0 on the quotient: each flow carries its images' load
+        const collective_detail::QuotientFlow& q = (*quotient_)[pattern_][t];
+        fs_.start_flow_class(q.path, q.weights, transfers_[t].bytes,
+                             [self = shared_from_this()](FlowId) { self->flow_done(); });
+        continue;
+      }
       fs_.start_flow(hops_[t]->path, transfers_[t].bytes, [self = shared_from_this()](FlowId) { self->flow_done(); });
     }
   }
@@ -139,6 +152,8 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   std::vector<std::int64_t> latencies_;     // the step's distinct latencies, ascending
   std::vector<std::uint32_t> group_begin_;  // per distinct latency: its first position in order_
   std::vector<std::uint32_t> bucket_, fill_;  // counting-sort scratch
+  std::shared_ptr<const Quotient> quotient_;  // set: group 0 stands for `members_` symmetric groups
+  const int members_;
 };
 
 }  // namespace
@@ -153,6 +168,39 @@ CollectiveAlgorithm start_collective(Simulator& sim, FairShare& fs, const Cluste
   auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, group, std::move(schedule),
                                              request.replay_repeated_steps, std::move(done));
   run->begin(algorithm);
+  return algorithm;
+}
+
+CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const ClusterFabric& fabric,
+                                      const std::vector<CollectiveGroup>& groups, const CollectiveRequest& request,
+                                      bool by_symmetry, CollectiveDone done) {
+  if (groups.empty()) throw std::invalid_argument("start_collectives needs at least one group");
+  auto left = std::make_shared<std::size_t>(groups.size());
+  auto all_done = [left, done = std::move(done)](const CollectiveStats& s) {
+    if (--*left == 0) done(s);
+  };
+  if (by_symmetry && groups.size() > 1) {
+    const CollectiveAlgorithm algorithm =
+        request.algorithm ? *request.algorithm
+                          : select_algorithm(request.op, request.bytes, fabric, fs, groups[0], request.schedule);
+    std::vector<CollectiveSchedule> schedules;
+    for (const CollectiveGroup& g : groups) {
+      schedules.push_back(build_schedule(request.op, algorithm, g, request.bytes, request.schedule));
+    }
+    if (auto classes = collective_detail::symmetry_classes(fs, fabric, groups, schedules)) {
+      *left = classes->size();
+      for (collective_detail::SymmetryClass& c : *classes) {
+        auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[c.representative],
+                                                   std::move(schedules[c.representative]),
+                                                   request.replay_repeated_steps, all_done,
+                                                   std::make_shared<const Quotient>(std::move(c.quotient)), c.members);
+        run->begin(algorithm);
+      }
+      return algorithm;
+    }
+  }
+  CollectiveAlgorithm algorithm{};
+  for (const CollectiveGroup& g : groups) algorithm = start_collective(sim, fs, fabric, g, request, all_done);
   return algorithm;
 }
 

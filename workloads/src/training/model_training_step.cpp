@@ -88,6 +88,9 @@ void StepBuilder::start(Platform& platform, JobId job) {
   // job shares it, and this step runs one data-parallel collective at a time.
   const bool one_collective_at_a_time = layout_.pp == 1 && run_.zero < 3 && layout_.tp * layout_.cp == 1;
   replay_ = platform.alone(job) && one_collective_at_a_time;
+  // Symmetric groups run as one representative (exact, collective_runner.h) unless the run asks for every
+  // group, or other jobs' traffic could meet the representative's links where it does not stand for them.
+  by_symmetry_ = platform.alone(job) && !run_.exact;
   executor_ = std::make_unique<Executor>(sim, graph_);
   // Compute overlapped with a data-parallel collective gets the SMs NCCL leaves it, for as long as they overlap.
   const double sms = gpu_.sm_count;
@@ -108,18 +111,14 @@ void StepBuilder::start(Platform& platform, JobId job) {
     request.bytes = call.bytes;
     request.replay_repeated_steps = replay_;
     // Every tp x cp rank's group reduces its own shard at once; the op ends with the last of them.
-    auto left = std::make_shared<int>(static_cast<int>(groups_[call.stage].size()));
     const int stage = call.stage;
     SmContention* contention = contention_.get();
     contention->collective_started(stage);
-    for (const CollectiveGroup& group : groups_[call.stage]) {
-      start_collective(platform_->sim(), platform_->fair_share(), platform_->fabric(), group, request,
-                       [left, done, stage, contention](const CollectiveStats&) {
-                         if (--*left > 0) return;
-                         contention->collective_ended(stage);
-                         done();
-                       });
-    }
+    start_collectives(platform_->sim(), platform_->fair_share(), platform_->fabric(), groups_[stage], request,
+                      by_symmetry_, [done, stage, contention](const CollectiveStats&) {
+                        contention->collective_ended(stage);
+                        done();
+                      });
   });
   executor_->start();
 }

@@ -96,9 +96,10 @@ ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
 
 }  // namespace
 
-ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline) {
+ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline, bool exact) {
   TrainingRun run = training_run(s);
   run.record_timeline = record_timeline;
+  run.exact = exact;
   ModelStepReport report =
       s.length_mix.empty() ? simulate_training_step(s.workload.built, s.cluster, run) : simulate_length_mix(s, run);
   if (s.sequence_lengths) {

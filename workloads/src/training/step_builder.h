@@ -106,6 +106,7 @@ class StepBuilder {
   Platform* platform_ = nullptr;
   std::vector<std::vector<CollectiveGroup>> groups_;  // per pipeline stage, on the platform's fabric
   bool replay_ = false;
+  bool by_symmetry_ = false;
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<SmContention> contention_;
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "models/collectives/collective_algorithms.h"
 #include "models/collectives/collective_group.h"
@@ -47,5 +48,16 @@ using CollectiveDone = std::function<void(const CollectiveStats&)>;
 CollectiveAlgorithm start_collective(Simulator& sim, FairShare& fair_share, const ClusterFabric& fabric,
                                      const CollectiveGroup& group, const CollectiveRequest& request,
                                      CollectiveDone done);
+
+// Starts the same collective over several groups at once (a pipeline stage's data-parallel groups, one
+// per tensor-parallel rank); `done` runs once, when the last group has finished. With `by_symmetry`,
+// groups that the fabric's symmetry maps onto group 0 (GPUs permuted inside nodes, rails with them: found
+// by matching routes and checked link by link) run as group 0 alone, each of its flows a FairShare flow
+// class that carries its images' load: the same max-min rates as running them all. When the check fails
+// (heterogeneous placement, failed or uneven links, oversubscription that differs by group), and without
+// `by_symmetry`, every group runs in full. std::invalid_argument for no groups, else as start_collective.
+CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fair_share, const ClusterFabric& fabric,
+                                      const std::vector<CollectiveGroup>& groups, const CollectiveRequest& request,
+                                      bool by_symmetry, CollectiveDone done);
 
 }  // namespace hpcsim

@@ -10,6 +10,7 @@ TrainingRun training_run(const Scenario& scenario);
 
 // The step, stretched by the input pipeline's stall when the scenario reads a dataset.
 // record_timeline: fill the report's timeline (every op of the step with its lane and times).
-ModelStepReport simulate_scenario(const Scenario& scenario, bool record_timeline = false);
+// exact: every data-parallel group simulated in full (TrainingRun::exact; `hpcsim run --exact`).
+ModelStepReport simulate_scenario(const Scenario& scenario, bool record_timeline = false, bool exact = false);
 
 }  // namespace hpcsim

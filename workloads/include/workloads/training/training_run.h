@@ -42,6 +42,10 @@ struct TrainingRun {
   bool flash_attention = true;          // fused attention kernels where the precision allows
   bool linear_bias_epilogue = true;     // dense-layer biases added in the GEMM epilogue, not by a pass
   bool record_timeline = false;  // fill ModelStepReport::timeline
+  // Simulate every data-parallel group and replica in full; false lets groups and replicas that the
+  // fabric's symmetry makes equivalent run as one representative per class (same answer, see
+  // docs/validation.md, "Symmetry classes").
+  bool exact = false;
 };
 
 }  // namespace hpcsim

@@ -1,0 +1,100 @@
+// The scale ladder (issue 17): wall time, peak memory, events and fair-share re-fills of simulating one
+// training step of Llama 3.1 405B (seq 8192) and GPT-3 175B (seq 2048) on 1,024 to 131,072 H100: DGX H100
+// nodes on ib-ndr, a 3-level rail-optimized fat tree of 64-port switches (Quantum-2 QM9700), tp 8, pp 16,
+// dp = GPUs / 128, ZeRO-1, micro batch 1, 16 microbatches per replica (the 405B's 16M-token batch at 16,384
+// GPUs), megatron profile, bf16. A step that does not fit in memory is still timed (fits_in_memory false).
+//   scale_ladder_bench [--max-gpus N] [--exact] [--model llama|gpt3]
+// --max-gpus stops the ladder after that size (the full simulation of the largest rungs takes minutes);
+// --exact simulates every data-parallel group and replica (TrainingRun::exact) instead of symmetry classes.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "configs/catalog.h"
+#include "configs/loader.h"
+#include "workloads/scenario.h"
+#include "workloads/training/simulate_scenario.h"
+#include "workloads/training/training_step_job.h"
+
+using namespace hpcsim;
+
+namespace {
+
+// CPU seconds of this process: on a shared machine wall time also counts other people's work.
+double cpu_s() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss / 1024.0;
+}
+
+std::string scenario_yaml(const std::string& model, int seq_len, int gpus) {
+  const int dp = gpus / 128;
+  return "name: ladder\n"
+         "cluster: {node: dgx-h100, nodes: " + std::to_string(gpus / 8) +
+         ", network: ib-ndr, topology: {kind: rail-optimized, levels: 3, radix: 64}}\n"
+         "workload: {model: " + model + ", seq_len: " + std::to_string(seq_len) +
+         ", micro_batch: 1, global_batch: " + std::to_string(16 * dp) +
+         ", precision: bf16, optimizer: adam, framework: megatron}\n"
+         "parallelism: {tp: 8, pp: 16, dp: " + std::to_string(dp) + ", zero: 1, schedule: 1f1b}\n";
+}
+
+void rung(const char* label, const std::string& model, int seq_len, int gpus, bool exact) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_s();
+  const Scenario s = parse_scenario(parse_config_text(scenario_yaml(model, seq_len, gpus), "ladder.yaml"), catalog,
+                                    "ladder.yaml");
+  TrainingRun run = training_run(s);
+  run.exact = exact;
+  Platform platform(s.cluster);
+  const JobId job = platform.attach(s.workload.built.name);
+  TrainingStepJob step(platform, job, s.workload.built, run);
+  step.start();
+  platform.sim().run();
+  const ModelStepReport rep = step.report();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%-14s gpus %6d  step %.9f s  fits %d  events %9llu  solves %7llu  refilled %11llu  "
+              "wall %8.3f s  cpu %8.3f s  peak RSS %6.0f MiB\n",
+              label, gpus, rep.result.step_time_s, rep.result.fits_in_memory ? 1 : 0,
+              static_cast<unsigned long long>(rep.result.events),
+              static_cast<unsigned long long>(platform.fair_share().solves()),
+              static_cast<unsigned long long>(platform.fair_share().refilled_flows()), wall, cpu_s() - cpu0,
+              peak_rss_mib());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int max_gpus = 131072;
+  bool exact = false;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--max-gpus") && i + 1 < argc) {
+      max_gpus = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--exact")) {
+      exact = true;
+    } else if (!std::strcmp(argv[i], "--model") && i + 1 < argc) {
+      only = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: %s [--max-gpus N] [--exact] [--model llama|gpt3]\n", argv[0]);
+      return 2;
+    }
+  }
+  for (int gpus : {1024, 4096, 16384, 65536, 131072}) {
+    if (gpus > max_gpus) break;
+    if (only.empty() || only == "llama") rung("llama3.1-405b", "llama3.1-405b", 8192, gpus, exact);
+    if (only.empty() || only == "gpt3") rung("gpt3-175b", "gpt3-175b", 2048, gpus, exact);
+  }
+  return 0;
+}
