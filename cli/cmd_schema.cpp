@@ -16,6 +16,7 @@
 #include "workloads/planning/plan_spec.h"
 #include "workloads/scenario.h"
 #include "workloads/scheduling/job_list.h"
+#include "workloads/serving/serve_scenario.h"
 
 namespace hpcsim::cli {
 
@@ -37,6 +38,7 @@ const std::vector<FileKind>& file_kinds() {
       {"jobs", "Job list (`hpcsim schedule`)", &job_list_schema},
       {"campaign", "Campaign (`hpcsim campaign`)", &campaign_schema},
       {"plan", "Capacity plan (`hpcsim plan`, `kind: plan`)", &plan_schema},
+      {"serve", "Serve scenario (`hpcsim serve`, `kind: serve`): one replica's instance and model, the load and the batching", &serve_scenario_schema},
   };
   return kinds;
 }
