@@ -32,6 +32,7 @@ Action add_sweep_command(CLI::App& app);
 Action add_schema_command(CLI::App& app);
 Action add_report_command(CLI::App& app);
 Action add_plan_command(CLI::App& app);
+Action add_microbench_command(CLI::App& app);
 
 // Stores a run in the SQLite file `db`; a store error is printed as "hpcsim COMMAND: ..." and gives
 // kExitFailure.

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   add(add_schema_command);
   add(add_report_command);
   add(add_plan_command);
+  add(add_microbench_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
