@@ -88,7 +88,8 @@ std::string explain_warp_sim(const GpuSpec& gpu, const KernelProgram& program, c
   }
   if (r.shared_requests > 0) {
     o << "  shared: " << r.shared_requests << " warp requests, " << fmt("%.2f", static_cast<double>(r.shared_wavefronts) / r.shared_requests)
-      << " wavefronts per request (1 = no bank conflict; n = n lanes' words in one of the 32 banks)\n";
+      << " wavefronts per request (a wavefront is one pass over the 32 banks; with no conflict a warp needs\n"
+      << "    lanes x bytes / 128 of them, 1 for 4-byte lanes; n lanes' distinct words in one bank take n)\n";
   }
   if (r.global_requests == 0 && r.shared_requests == 0) o << "  no memory instructions\n";
 

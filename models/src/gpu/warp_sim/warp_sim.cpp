@@ -86,6 +86,10 @@ struct Sm {
   std::vector<BlockSlot> slots;
   std::vector<std::vector<int>> sched_warps;  // per scheduler: live warp indices, oldest first
   std::vector<int> greedy;                // per scheduler: the warp it issued from last, -1 none
+  // Per scheduler: no warp of it can issue before this cycle. Exact until something makes a warp ready
+  // sooner than its own state says (a block launch, a barrier release, a freed miss register), which
+  // resets it to 0; a scheduler's own issue resets it too.
+  std::vector<double> wake;
   std::vector<std::array<double, kUnits>> unit_free;
   SectorCache l1;
   double l1_free = 0, smem_free = 0;
@@ -219,6 +223,7 @@ void Engine::setup() {
     sm.sched_warps.resize(schedulers_);
     for (auto& v : sm.sched_warps) v.reserve(sm.warps.size());
     sm.greedy.assign(schedulers_, -1);
+    sm.wake.assign(schedulers_, 0);
     sm.unit_free.assign(schedulers_, {});
     sm.next_block = i;
   }
@@ -259,6 +264,7 @@ void Engine::launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, do
   b.arrived = 0;
   ++sm.live_blocks;
   ++r_.blocks_simulated;
+  std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
   const int threads = program_.launch.threads_per_block;
   for (int k = 0; k < warps_per_block_; ++k) {
     const int wi = slot * warps_per_block_ + k;
@@ -555,6 +561,7 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
         return;  // advanced on release
       }
       b.arrived = 0;
+      std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
       for (int k = 0; k < warps_per_block_; ++k) {
         Warp& o = sm.warps[w.slot * warps_per_block_ + k];
         if (!o.live || !o.at_barrier) continue;
@@ -591,9 +598,17 @@ WarpSimResult Engine::run() {
       Sm& sm = sms_[i];
       if (sm.live_blocks == 0) continue;
       any_live = true;
-      while (!sm.misses.empty() && sm.misses.top() <= now) sm.misses.pop();
+      if (!sm.misses.empty() && sm.misses.top() <= now) {
+        while (!sm.misses.empty() && sm.misses.top() <= now) sm.misses.pop();
+        std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
+      }
       for (int s = 0; s < schedulers_; ++s) {
+        if (sm.wake[s] > now) {
+          next = std::min(next, sm.wake[s]);
+          continue;
+        }
         std::vector<int>& list = sm.sched_warps[s];
+        double sched_next = kNever;
         int pick = -1;
         const int g = sm.greedy[s];
         if (g >= 0 && sm.warps[g].live && !sm.warps[g].at_barrier) {
@@ -612,13 +627,17 @@ WarpSimResult Engine::run() {
             if (w.global_load && static_cast<int>(sm.misses.size()) >= ws_.miss_limit_per_sm && w.ops_ready <= now) {
               w.throttled_until = std::max(w.throttled_until, t);
             }
-            next = std::min(next, t);
+            sched_next = std::min(sched_next, t);
           }
         }
         if (pick >= 0) {
           issue(sm, i, s, pick, now);
           sm.greedy[s] = pick;
+          sm.wake[s] = 0;
           issued = true;
+        } else {
+          sm.wake[s] = sched_next;
+          next = std::min(next, sched_next);
         }
       }
     }
