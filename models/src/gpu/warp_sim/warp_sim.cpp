@@ -87,8 +87,8 @@ struct Sm {
   std::vector<std::vector<int>> sched_warps;  // per scheduler: live warp indices, oldest first
   std::vector<int> greedy;                // per scheduler: the warp it issued from last, -1 none
   // Per scheduler: no warp of it can issue before this cycle. Exact until something makes a warp ready
-  // sooner than its own state says (a block launch, a barrier release, a freed miss register), which
-  // resets it to 0; a scheduler's own issue resets it too.
+  // sooner than its own state says (a block launch, a barrier release), which resets it to 0; a
+  // scheduler's own issue resets it too.
   std::vector<double> wake;
   std::vector<std::array<double, kUnits>> unit_free;
   SectorCache l1;
@@ -598,10 +598,8 @@ WarpSimResult Engine::run() {
       Sm& sm = sms_[i];
       if (sm.live_blocks == 0) continue;
       any_live = true;
-      if (!sm.misses.empty() && sm.misses.top() <= now) {
-        while (!sm.misses.empty() && sm.misses.top() <= now) sm.misses.pop();
-        std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
-      }
+      // A freed miss register needs no rescan: a warp waiting for one has the earliest release as its wake.
+      while (!sm.misses.empty() && sm.misses.top() <= now) sm.misses.pop();
       for (int s = 0; s < schedulers_; ++s) {
         if (sm.wake[s] > now) {
           next = std::min(next, sm.wake[s]);
