@@ -9,7 +9,9 @@
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/loader.h"
 #include "models/gpu/warp_sim/microbenchmarks.h"
+#include "models/gpu/warp_sim/program_yaml.h"
 
 namespace hpcsim::cli {
 
@@ -18,6 +20,7 @@ namespace {
 struct MicrobenchOptions {
   std::string gpu;
   std::string bench;
+  std::string kernel;
   std::string format = "csv";
   std::string point;
   std::string trace;
@@ -62,6 +65,43 @@ void write_json(const GpuSpec& gpu, const std::vector<MicrobenchRow>& rows) {
   std::cout << "\n  ]\n}\n";
 }
 
+// A kernel of the user's own in WarpSim's YAML form (program_yaml.h): its explanation, or one row per figure.
+int run_kernel_file(const MicrobenchOptions& o, const GpuSpec& gpu, const WarpSimOptions& options) {
+  KernelProgram program;
+  WarpSimResult r;
+  try {
+    program = parse_kernel_program(load_config_file(o.kernel));
+    r = simulate_kernel(gpu, program, options);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {  // a launch the GPU cannot run, units it lacks, a deadlock
+    std::cerr << "--kernel " << o.kernel << ": " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (o.explain) {
+    std::cout << explain_warp_sim(gpu, program, r);
+  } else {
+    const std::vector<MicrobenchRow> rows = {
+        {program.name, "", "time_us", r.time_s * 1e6, "us"},
+        {program.name, "", "hbm_gbps", r.kernel_hbm_bytes() / r.time_s / 1e9, "GB/s"},
+        {program.name, "", "tflops", r.kernel_flops() / r.time_s / 1e12, "TFLOP/s"},
+        {program.name, "", "warp_instructions", r.kernel_warp_instructions(), "instructions"}};
+    if (o.format == "csv") write_csv(gpu, rows);
+    else if (o.format == "json") write_json(gpu, rows);
+    else write_table(gpu, rows);
+  }
+  if (!o.trace.empty()) {
+    std::ofstream out(o.trace);
+    out << warp_sim_trace_json(program.name, r);
+    if (!out) {
+      std::cerr << "--trace " << o.trace << ": cannot write the file\n";
+      return kExitBadInput;
+    }
+  }
+  return kExitOk;
+}
+
 int run(const MicrobenchOptions& o) {
   GpuSpec gpu;
   try {
@@ -75,13 +115,14 @@ int run(const MicrobenchOptions& o) {
     return kExitBadInput;
   }
   const bool keep = o.explain || !o.trace.empty();
-  if (keep && o.bench.empty()) {
-    std::cerr << "hpcsim microbench: --explain and --trace need --bench (they show one kernel)\n";
+  if (keep && o.bench.empty() && o.kernel.empty()) {
+    std::cerr << "hpcsim microbench: --explain and --trace need --bench or --kernel (they show one kernel)\n";
     return kExitBadInput;
   }
   WarpSimOptions options;
   options.all_sms = o.all_sms;
   options.trace = !o.trace.empty();
+  if (!o.kernel.empty()) return run_kernel_file(o, gpu, options);
   std::vector<std::string> benches = o.bench.empty() ? microbench_names() : std::vector<std::string>{o.bench};
   std::vector<MicrobenchRow> rows;
   MicrobenchRun last;
@@ -137,6 +178,8 @@ Action add_microbench_command(CLI::App& app) {
   cmd->add_option("--gpu", o->gpu, "GPU spec name (see `hpcsim list gpus`); needs a warp_sim: section")->required();
   cmd->add_option("--bench", o->bench, "One benchmark: pointer-chase, coalescing, bank-conflicts, divergence, fma-ilp, "
                                        "occupancy-sweep, copy, triad, gemm (default: all)");
+  cmd->add_option("--kernel", o->kernel, "Run your own kernel, written in WarpSim's YAML form (docs/warp-sim.md)")
+      ->excludes(cmd->get_option("--bench"));
   cmd->add_option("--format", o->format, "Output format (default csv: the suite's schema)")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   cmd->add_flag("--explain", o->explain,
