@@ -9,10 +9,12 @@
 #include <sstream>
 
 #include "configs/catalog.h"
+#include "configs/loader.h"
 #include "models/gpu/ops/elementwise.h"
 #include "models/gpu/ops/gemm.h"
 #include "models/gpu/ops/op_kernel.h"
 #include "models/gpu/warp_sim/microbenchmarks.h"
+#include "models/gpu/warp_sim/program_yaml.h"
 #include "models/gpu/warp_sim/warp_sim.h"
 
 using namespace hpcsim;
@@ -232,4 +234,30 @@ TEST_CASE("warp cycles are all accounted for, and a barrier-bound kernel shows b
   CHECK(r.warp_cycles[static_cast<int>(WarpState::dependency)] > 0);
   // 8 warps x (17 instructions: 8 sfu, 8 barriers, exit), all on one SM
   CHECK(r.warp_instructions == 8 * 17);
+}
+
+TEST_CASE("the YAML form builds the same program as the C++ builder, and its errors name file:line:column") {
+  const GpuSpec gpu = load("v100-sxm2-16gb");
+  const KernelProgram yaml =
+      parse_kernel_program(load_config_file(std::string(HPCSIM_SOURCE_DIR) + "/examples/warp-sim/strided-read.yaml"));
+  KernelLaunch launch;
+  launch.blocks = 640;
+  launch.threads_per_block = 256;
+  launch.registers_per_thread = 32;
+  ProgramBuilder b("strided-read", launch);
+  AddressExpr in;
+  in.tx = 128, in.bx = 32768, in.iter = 20971520;
+  AddressExpr out;
+  out.base = 1073741824, out.tx = 4, out.bx = 1024;
+  b.loop(16, [&] {
+    b.load_global(1, in);
+    b.fp32(2, 2, 1);
+  });
+  b.store_global(2, out);
+  const WarpSimResult a = simulate_kernel(gpu, yaml), c = simulate_kernel(gpu, b.build());
+  CHECK(a.cycles == c.cycles);
+  CHECK(static_cast<double>(a.global_sectors) / a.global_requests == Approx((32.0 * 16 + 4) / 17));  // 16 strided loads of 32 sectors, one coalesced store of 4
+
+  const ConfigNode bad = parse_config_text("launch: {blocks: 1, threads: 32}\nprogram:\n  - fp32: {dst: 99}\n", "k.yaml");
+  CHECK_THROWS_WITH(parse_kernel_program(bad), Catch::Contains("k.yaml:3:") && Catch::Contains("register"));
 }

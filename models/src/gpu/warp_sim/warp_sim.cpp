@@ -371,7 +371,9 @@ double Engine::ready_time(const Sm& sm, const Warp& w, int sched) const {
   return t;
 }
 
-// Splits the cycles since the warp last issued among the constraints that held it, in the order they clear.
+// Splits the cycles since the warp last issued: first the wait for its operands (memory or a math result),
+// then, of the unit and the miss registers, whichever came free last held it, and what is left it was ready
+// but not picked.
 void Engine::account_wait(Warp& w, double now, const Sm& sm, int sched) {
   auto& c = r_.warp_cycles;
   double t = w.last_event;
@@ -381,9 +383,11 @@ void Engine::account_wait(Warp& w, double now, const Sm& sm, int sched) {
     t = e;
   };
   take(w.ops_ready, w.ops_from_memory ? WarpState::memory_wait : WarpState::dependency);
-  if (w.unit != kUnitNone) take(sm.unit_free[sched][w.unit], WarpState::pipe_busy);  // when the unit came free
-  take(w.throttled_until, WarpState::throttled);
+  const double unit = w.unit != kUnitNone ? sm.unit_free[sched][w.unit] : 0;
+  if (w.throttled_until >= unit) take(w.throttled_until, WarpState::throttled);
+  else take(unit, WarpState::pipe_busy);
   take(now, WarpState::not_selected);
+  w.throttled_until = 0;
 }
 
 void Engine::record_span(int sm, int sched, InstrClass c, double now) {
