@@ -40,6 +40,7 @@ Action add_serve_command(CLI::App& app);
 int run_serve_file(const std::string& scenario_file, const std::vector<std::string>& overrides, const std::string& db,
                    bool no_db, const std::string& format, const std::string& sweep_load, const std::string& target_p99,
                    int max_replicas, const std::string& command);
+Action add_microbench_command(CLI::App& app);
 
 // Stores a run in the SQLite file `db`; a store error is printed as "hpcsim COMMAND: ..." and gives
 // kExitFailure.

@@ -204,6 +204,23 @@ const Schema& gpu_spec_schema() {
       required("tdp", Schema::quantity(Dimension::power).positive(), "thermal design power (board power limit)"),
       optional("idle_power", Schema::quantity(Dimension::power).positive(),
                "board power while idle (the power model's floor)", "none: a plan refuses nodes with this GPU"),
+      optional("warp_sim", Schema::map({
+                               required("latency_cycles", Schema::map({
+                                                              required("int", cycles(), "INT32 add/multiply-add, dependent issue"),
+                                                              required("fp32", cycles(), "FP32 FMA, dependent issue"),
+                                                              required("fp64", cycles(), "FP64 FMA, dependent issue"),
+                                                              required("sfu", cycles(), "special function (MUFU), dependent issue"),
+                                                              required("mma", cycles(), "tensor-core MMA, dependent issue"),
+                                                          }), "instruction pipeline latencies in core cycles"),
+                               required("int_lanes_per_sm", count(), "INT32 lanes per SM"),
+                               required("sfu_lanes_per_sm", count(), "special-function lanes per SM"),
+                               required("lsu_lanes_per_sm", count(), "load/store unit lanes per SM"),
+                               required("l1_ways", count(), "L1 data cache associativity"),
+                               required("l2_ways", count(), "L2 cache associativity"),
+                               required("miss_limit_per_sm", count(), "sectors one SM may have outstanding below L1 (MSHRs)"),
+                               required("hbm_channels", count(), "independent device-memory channels"),
+                           }), "what the warp-level simulator needs beyond the fields above (hpcsim microbench)",
+               "none: WarpSim refuses this GPU"),
   });
   return schema;
 }
@@ -269,6 +286,23 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
   g.tdp_w = node.get_quantity("tdp", Dimension::power);
   g.idle_power_w = node.get_quantity_or("idle_power", Dimension::power, 0);
   if (g.idle_power_w >= g.tdp_w) throw ConfigError(node.at("idle_power").loc(), "idle_power must be below tdp");
+  if (const ConfigNode* ws = node.find("warp_sim")) {
+    WarpSimSpec w;
+    const ConfigNode& lat = ws->at("latency_cycles");
+    w.int_latency = lat.get_number("int");
+    w.fp32_latency = lat.get_number("fp32");
+    w.fp64_latency = lat.get_number("fp64");
+    w.sfu_latency = lat.get_number("sfu");
+    w.mma_latency = lat.get_number("mma");
+    w.int_lanes_per_sm = static_cast<int>(ws->get_int("int_lanes_per_sm"));
+    w.sfu_lanes_per_sm = static_cast<int>(ws->get_int("sfu_lanes_per_sm"));
+    w.lsu_lanes_per_sm = static_cast<int>(ws->get_int("lsu_lanes_per_sm"));
+    w.l1_ways = static_cast<int>(ws->get_int("l1_ways"));
+    w.l2_ways = static_cast<int>(ws->get_int("l2_ways"));
+    w.miss_limit_per_sm = static_cast<int>(ws->get_int("miss_limit_per_sm"));
+    w.hbm_channels = static_cast<int>(ws->get_int("hbm_channels"));
+    g.warp_sim = w;
+  }
   return g;
 }
 

@@ -49,6 +49,20 @@ struct MemoryHierarchy {
   double l1_latency_cycles = 0, smem_latency_cycles = 0, l2_latency_cycles = 0, hbm_latency_cycles = 0;
 };
 
+// What the warp-level simulator (models/gpu/warp_sim) needs beyond the fields above: instruction pipeline
+// latencies, the units that are not derived from the math rates, cache organisation, the miss limit and
+// the memory channels. Optional in a spec; WarpSim refuses a GPU without it.
+struct WarpSimSpec {
+  // Dependent-issue latencies in core cycles by instruction class.
+  double int_latency = 0, fp32_latency = 0, fp64_latency = 0, sfu_latency = 0, mma_latency = 0;
+  int int_lanes_per_sm = 0;   // INT32 lanes (FP32 and FP64 lanes derive from the vector FLOP rates)
+  int sfu_lanes_per_sm = 0;   // special-function (MUFU) lanes
+  int lsu_lanes_per_sm = 0;   // load/store unit lanes: a warp's memory instruction issues over 32 / (lanes/4) cycles
+  int l1_ways = 0, l2_ways = 0;
+  int miss_limit_per_sm = 0;  // L1 miss-status registers: sectors an SM may have outstanding below L1
+  int hbm_channels = 0;       // independent device-memory channels the address space interleaves over
+};
+
 struct GpuSpec {
   std::string name;
   std::string vendor;                // nvidia, amd
@@ -77,6 +91,7 @@ struct GpuSpec {
   double nvlink_bandwidth_per_port = 0;  // bytes/s per direction
   double tdp_w = 0;
   double idle_power_w = 0;  // board power with nothing running; 0 when the spec does not say
+  std::optional<WarpSimSpec> warp_sim;  // absent: the spec has no `warp_sim:` section
 
   // Kept for callers of the foundation: memory_bytes == memory.hbm_bytes etc.
   double memory_bytes() const { return memory.hbm_bytes; }

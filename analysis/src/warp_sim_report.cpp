@@ -1,0 +1,147 @@
+#include "analysis/warp_sim_report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace hpcsim {
+
+namespace {
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+const char* meaning(WarpState s) {
+  switch (s) {
+    case WarpState::issuing: return "issued an instruction";
+    case WarpState::memory_wait: return "waited for data from L1/L2/HBM or shared memory";
+    case WarpState::dependency: return "waited for an arithmetic result still in its pipeline";
+    case WarpState::pipe_busy: return "waited for its unit (FP32, tensor, LSU, ...) to take another instruction";
+    case WarpState::barrier: return "waited at a barrier for the rest of its block";
+    case WarpState::throttled: return "could not load: every miss register of the SM was in use";
+    case WarpState::not_selected: return "was ready, but its scheduler issued another warp";
+  }
+  return "";
+}
+
+// The unit and precision whose peak the kernel's math is held to.
+double peak_flops(const GpuSpec& gpu, const KernelProgram& program, std::string& what) {
+  for (const Instr& in : program.code) {
+    if (in.cls == InstrClass::mma) {
+      what = std::string(to_string(in.precision)) + " tensor";
+      return gpu.peak(in.precision, MathUnit::tensor);
+    }
+  }
+  for (const Instr& in : program.code) {
+    if (in.cls == InstrClass::fp64) {
+      what = "fp64 vector";
+      return gpu.peak(Precision::fp64, MathUnit::vector);
+    }
+  }
+  what = "fp32 vector";
+  return gpu.peak(Precision::fp32, MathUnit::vector);
+}
+
+}  // namespace
+
+std::string explain_warp_sim(const GpuSpec& gpu, const KernelProgram& program, const WarpSimResult& r) {
+  std::ostringstream o;
+  const KernelLaunch& L = program.launch;
+  const Occupancy& occ = r.occupancy;
+  o << "Kernel " << program.name << " on " << gpu.name << ": " << L.blocks << " blocks x " << L.threads_per_block
+    << " threads, " << L.registers_per_thread << " registers/thread, " << L.smem_per_block << " B shared memory/block\n\n";
+  o << "Occupancy: " << occ.active_blocks_per_sm << " blocks = " << occ.active_warps_per_sm << " of " << gpu.sm.max_warps
+    << " warps per SM (" << fmt("%.0f", 100 * occ.occupancy) << " %). The limit that binds: " << to_string(occ.limiter)
+    << " (warps allow " << occ.blocks_by_warps << " blocks, registers " << occ.blocks_by_registers << ", shared memory "
+    << (occ.blocks_by_smem > gpu.sm.max_blocks ? std::string("any number") : std::to_string(occ.blocks_by_smem))
+    << ", the block limit " << occ.blocks_by_block_limit << ").\n";
+  o << "Time: " << r.cycles << " cycles = " << fmt("%.4g", r.time_s * 1e6) << " us at " << fmt("%.0f", r.clock_hz / 1e6)
+    << " MHz; " << (r.simulated_sms == 1 ? "one representative SM simulated, the other " + std::to_string(r.active_sms - 1) +
+                                               " busy SMs by symmetry"
+                                         : "all " + std::to_string(r.simulated_sms) + " SMs simulated")
+    << ". " << r.warp_instructions << " warp instructions issued.\n\n";
+
+  std::int64_t total = 0;
+  for (std::int64_t c : r.warp_cycles) total += c;
+  o << "Where the resident warps' cycles went (" << total << " warp-cycles; in each, a warp\n";
+  for (int s = 0; s < kWarpStateCount; ++s) {
+    const double share = total > 0 ? 100.0 * r.warp_cycles[s] / total : 0;
+    o << "  " << fmt("%5.1f", share) << " %  " << meaning(static_cast<WarpState>(s)) << "\n";
+  }
+  const double idle = r.lane_slots > 0 ? 100.0 * (1.0 - static_cast<double>(r.active_lanes) / r.lane_slots) : 0;
+  o << "Divergence: " << fmt("%.1f", idle) << " % of the lanes in issued instructions were idle (masked off by a\n"
+    << "  divergent branch or missing from a partial warp); their paths run one after another.\n\n";
+
+  o << "Memory:\n";
+  if (r.global_requests > 0) {
+    const double spr = static_cast<double>(r.global_sectors) / r.global_requests;
+    o << "  global: " << r.global_requests << " warp requests, " << fmt("%.2f", spr)
+      << " sectors per request (32 B each; 32 lanes x 4 B coalesced is 4, one lane per sector is 32)\n";
+    const std::int64_t l1 = r.l1_hits + r.l1_misses, l2 = r.l2_hits + r.l2_misses;
+    if (l1 > 0) o << "  L1 hit rate " << fmt("%.1f", 100.0 * r.l1_hits / l1) << " % of " << l1 << " load sectors\n";
+    if (l2 > 0) o << "  L2 hit rate " << fmt("%.1f", 100.0 * r.l2_hits / l2) << " % of " << l2 << " sectors (loads that missed L1, and stores)\n";
+    o << "  HBM: " << fmt("%.4g", r.kernel_hbm_bytes()) << " bytes for the kernel, "
+      << fmt("%.4g", r.kernel_hbm_bytes() / r.time_s / 1e9) << " GB/s of " << fmt("%.4g", gpu.memory.hbm_bandwidth / 1e9)
+      << " GB/s datasheet\n";
+  }
+  if (r.shared_requests > 0) {
+    o << "  shared: " << r.shared_requests << " warp requests, " << fmt("%.2f", static_cast<double>(r.shared_wavefronts) / r.shared_requests)
+      << " wavefronts per request (a wavefront is one pass over the 32 banks; with no conflict a warp needs\n"
+      << "    lanes x bytes / 128 of them, 1 for 4-byte lanes; n lanes' distinct words in one bank take n)\n";
+  }
+  if (r.global_requests == 0 && r.shared_requests == 0) o << "  no memory instructions\n";
+
+  std::string what;
+  const double peak = peak_flops(gpu, program, what);
+  const double balance = peak / gpu.memory.hbm_bandwidth;
+  o << "\nRoofline: the machine balance is " << fmt("%.3g", balance) << " FLOP per HBM byte (" << what << " peak "
+    << fmt("%.4g", peak / 1e12) << " TFLOP/s over " << fmt("%.4g", gpu.memory.hbm_bandwidth / 1e9) << " GB/s).\n";
+  if (r.kernel_hbm_bytes() > 0) {
+    const double ai = r.kernel_flops() / r.kernel_hbm_bytes();
+    o << "  This kernel does " << fmt("%.3g", ai) << " FLOP per HBM byte: "
+      << (ai < balance ? "left of the ridge, so memory bandwidth bounds it" : "right of the ridge, so math bounds it")
+      << ". It reached " << fmt("%.4g", r.kernel_flops() / r.time_s / 1e12) << " TFLOP/s ("
+      << fmt("%.1f", 100 * r.kernel_flops() / r.time_s / peak) << " % of peak).\n";
+  } else {
+    o << "  This kernel moves no HBM bytes: it is on the math side, at " << fmt("%.4g", r.kernel_flops() / r.time_s / 1e12)
+      << " TFLOP/s (" << fmt("%.1f", 100 * r.kernel_flops() / r.time_s / peak) << " % of peak).\n";
+  }
+  return o.str();
+}
+
+std::string warp_sim_trace_json(const std::string& title, const WarpSimResult& r) {
+  std::ostringstream o;
+  const double us_per_cycle = 1e6 / r.clock_hz;
+  o << "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"kernel\": \"" << title << "\"";
+  if (r.trace_truncated) o << ", \"truncated\": true";
+  o << "}, \"traceEvents\": [\n";
+  bool first = true;
+  auto sep = [&] {
+    o << (first ? "" : ",\n");
+    first = false;
+  };
+  for (int sm = 0; sm < r.simulated_sms; ++sm) {
+    sep();
+    o << "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": " << sm << ", \"args\": {\"name\": \"SM " << sm << "\"}}";
+    for (int s = 0; s < r.schedulers; ++s) {
+      sep();
+      o << "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": " << sm << ", \"tid\": " << s
+        << ", \"args\": {\"name\": \"scheduler " << s << "\"}}";
+    }
+  }
+  char buf[64];
+  for (const IssueSpan& span : r.trace) {
+    sep();
+    o << "{\"name\": \"" << to_string(span.cls) << "\", \"ph\": \"X\", \"pid\": " << span.sm << ", \"tid\": " << span.scheduler;
+    std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(span.begin) * us_per_cycle);
+    o << ", \"ts\": " << buf;
+    std::snprintf(buf, sizeof buf, "%.6f", static_cast<double>(span.end - span.begin) * us_per_cycle);
+    o << ", \"dur\": " << buf << ", \"args\": {\"cycles\": " << (span.end - span.begin) << "}}";
+  }
+  o << "\n]}\n";
+  return o.str();
+}
+
+}  // namespace hpcsim

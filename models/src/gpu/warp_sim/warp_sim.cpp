@@ -1,0 +1,668 @@
+#include "models/gpu/warp_sim/warp_sim.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+
+#include "gpu/warp_sim/sector_cache.h"
+
+namespace hpcsim {
+
+std::string_view to_string(WarpState s) {
+  switch (s) {
+    case WarpState::issuing: return "issuing";
+    case WarpState::memory_wait: return "memory_wait";
+    case WarpState::dependency: return "dependency";
+    case WarpState::pipe_busy: return "pipe_busy";
+    case WarpState::barrier: return "barrier";
+    case WarpState::throttled: return "throttled";
+    case WarpState::not_selected: return "not_selected";
+  }
+  return "?";
+}
+
+double WarpSimResult::scale() const {
+  return blocks_simulated > 0 ? static_cast<double>(kernel_blocks) / static_cast<double>(blocks_simulated) : 0;
+}
+
+namespace {
+
+using warp_sim_detail::SectorCache;
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+// Execution units a sub-partition owns; an instruction holds its unit for the class's issue interval.
+enum Unit : int { kUnitInt, kUnitFp32, kUnitFp64, kUnitSfu, kUnitMma, kUnitLsu, kUnitNone, kUnits = kUnitNone };
+
+Unit unit_of(InstrClass c) {
+  switch (c) {
+    case InstrClass::int_alu: return kUnitInt;
+    case InstrClass::fp32: return kUnitFp32;
+    case InstrClass::fp64: return kUnitFp64;
+    case InstrClass::sfu: return kUnitSfu;
+    case InstrClass::mma: return kUnitMma;
+    case InstrClass::load_global:
+    case InstrClass::store_global:
+    case InstrClass::load_shared:
+    case InstrClass::store_shared: return kUnitLsu;
+    default: return kUnitNone;
+  }
+}
+
+struct Frame {
+  int begin = 0, left = 0, iter = 0;
+};
+
+struct Warp {
+  bool live = false, at_barrier = false;
+  int slot = 0;          // block slot on its SM
+  int warp_in_block = 0;
+  std::int64_t block = 0, age = 0;
+  int pc = 0, depth = 0;
+  Frame loops[kMaxLoopDepth];
+  int div_branch = -1, div_path = 0, div_paths = 0;  // the branch being executed path by path
+  std::uint32_t mask = 0, full_mask = 0;
+  std::uint64_t reg_from_memory = 0;  // bit r: register r was last written by a load
+  double reg_ready[kWarpSimRegisters] = {};
+  // Cached for the scheduler's scan, refreshed whenever pc moves.
+  double ops_ready = 0;
+  bool ops_from_memory = false;
+  Unit unit = kUnitNone;
+  bool global_load = false;
+  double last_event = 0;   // cycles before this are accounted for in warp_cycles
+  double throttled_until = 0;
+};
+
+struct BlockSlot {
+  bool live = false;
+  std::int64_t block = 0;
+  int warps_left = 0, arrived = 0, warps = 0;
+  double barrier_arrival = 0;
+};
+
+struct Sm {
+  std::vector<Warp> warps;                // block slot s owns warps [s * warps_per_block, ...)
+  std::vector<BlockSlot> slots;
+  std::vector<std::vector<int>> sched_warps;  // per scheduler: live warp indices, oldest first
+  std::vector<int> greedy;                // per scheduler: the warp it issued from last, -1 none
+  // Per scheduler: no warp of it can issue before this cycle. Exact until something makes a warp ready
+  // sooner than its own state says (a block launch, a barrier release), which resets it to 0; a
+  // scheduler's own issue resets it too.
+  std::vector<double> wake;
+  std::vector<std::array<double, kUnits>> unit_free;
+  SectorCache l1;
+  double l1_free = 0, smem_free = 0;
+  std::priority_queue<double, std::vector<double>, std::greater<>> misses;  // completion cycles
+  std::int64_t next_block = 0;            // representative mode: the next of its blocks
+  int live_blocks = 0;
+  Sm(std::int64_t l1_bytes, const GpuSpec& g)
+      : l1(l1_bytes, g.memory.cache_line_bytes, g.memory.sector_bytes, g.warp_sim->l1_ways) {}
+};
+
+class Engine {
+ public:
+  Engine(const GpuSpec& gpu, const KernelProgram& program, const WarpSimOptions& options)
+      : gpu_(gpu), ws_(*gpu.warp_sim), program_(program), code_(program.code), options_(options),
+        l2_(1, 128, 32, 1) {
+    setup();
+  }
+
+  WarpSimResult run();
+
+ private:
+  void setup();
+  double interval(InstrClass c, Precision p) const;
+  void launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, double now);
+  bool next_block_for(int sm_index, std::int64_t& block);
+  void advance(Sm& sm, Warp& w, double now);
+  void refresh(Sm& sm, Warp& w);
+  double ready_time(const Sm& sm, const Warp& w, int sched) const;
+  void account_wait(Warp& w, double now, const Sm& sm, int sched);
+  void issue(Sm& sm, int sm_index, int sched, int wi, double now);
+  double global_access(Sm& sm, const Instr& in, const Warp& w, double now, bool store);
+  double shared_access(Sm& sm, const Instr& in, const Warp& w, double now);
+  void retire_warp(Sm& sm, int sm_index, Warp& w, double now);
+  void record_span(int sm, int sched, InstrClass c, double now);
+  // With every SM simulated, consecutive 256-byte chunks go to consecutive channels, as the memory
+  // controllers interleave them. One representative SM cannot use the addresses: its blocks' data sits a
+  // whole grid row apart and would fall on a few channels, while the GPU's SMs together cover all of them
+  // evenly; so its sectors take the channels in turn, each at its 1/SMs share.
+  std::size_t channel_of(std::uint64_t sector) {
+    if (!options_.all_sms) return static_cast<std::size_t>(next_channel_++ % channel_free_.size());
+    return static_cast<std::size_t>(sector * gpu_.memory.sector_bytes / 256 % channel_free_.size());
+  }
+  std::uint64_t next_channel_ = 0;
+
+  const GpuSpec& gpu_;
+  const WarpSimSpec& ws_;
+  const KernelProgram& program_;
+  const std::vector<Instr>& code_;
+  WarpSimOptions options_;
+  WarpSimResult r_;
+  int warps_per_block_ = 0, schedulers_ = 0, blocks_per_sm_ = 0;
+  std::vector<Sm> sms_;
+  SectorCache l2_;
+  double l2_free_ = 0;
+  double l2_service_ = 0;    // cycles per 32-byte sector on the L2 port (this SM's share)
+  double hbm_service_ = 0;   // cycles per sector on one channel (this SM's share)
+  std::vector<double> channel_free_;
+  double intervals_[kUnits] = {};
+  std::int64_t next_global_block_ = 0;
+  std::int64_t age_ = 0;
+  double end_ = 0;           // latest completion seen (stores drain, last loads)
+  std::uint64_t sectors_[128] = {};
+  std::int64_t words_[128] = {};
+};
+
+void Engine::setup() {
+  const KernelLaunch& L = program_.launch;
+  LaunchResources res;
+  res.threads_per_block = L.threads_per_block;
+  res.registers_per_thread = L.registers_per_thread;
+  res.smem_per_block = L.smem_per_block;
+  r_.occupancy = compute_occupancy(gpu_.sm, res);
+  blocks_per_sm_ = r_.occupancy.active_blocks_per_sm;
+  if (blocks_per_sm_ < 1) throw std::invalid_argument("kernel '" + program_.name + "': no block fits on an SM");
+  warps_per_block_ = (L.threads_per_block + 31) / 32;
+  schedulers_ = std::max(1, gpu_.sm.sub_partitions);
+  r_.kernel = program_.name;
+  r_.schedulers = schedulers_;
+  r_.clock_hz = gpu_.boost_clock_hz;
+  r_.active_sms = static_cast<int>(std::min<std::int64_t>(L.blocks, gpu_.sm_count));
+  r_.kernel_blocks = L.blocks;
+  const int nsm = options_.all_sms ? r_.active_sms : 1;
+  r_.simulated_sms = nsm;
+  const double share = options_.all_sms ? 1.0 : 1.0 / r_.active_sms;
+
+  // The driver configures the smallest carveout that holds the resident blocks' shared memory; the rest of
+  // the unified array is L1.
+  std::int64_t smem_needed = static_cast<std::int64_t>(blocks_per_sm_) * r_.occupancy.smem_per_block;
+  std::int64_t carveout = 0;
+  for (int c : gpu_.sm.smem_carveouts) {
+    if (c >= smem_needed) {
+      carveout = c;
+      break;
+    }
+  }
+  const std::int64_t l1_bytes = std::max<std::int64_t>(gpu_.sm.l1_smem_bytes - carveout, gpu_.memory.cache_line_bytes);
+  const double l2_bytes = gpu_.memory.l2_bytes * share;
+  l2_ = SectorCache(static_cast<std::int64_t>(l2_bytes), gpu_.memory.cache_line_bytes, gpu_.memory.sector_bytes, ws_.l2_ways);
+  const double clock = gpu_.boost_clock_hz;
+  l2_service_ = gpu_.memory.sector_bytes / (gpu_.memory.l2_bandwidth * share / clock);
+  // The channels run at the spec's measured streaming fraction of the datasheet bandwidth: WarpSim does not
+  // model DRAM rows, refresh or read/write turnaround, which is what that fraction stands for.
+  const double channel_bw = gpu_.achievable_memory_bandwidth() * share / ws_.hbm_channels;
+  hbm_service_ = gpu_.memory.sector_bytes / (channel_bw / clock);
+  channel_free_.assign(ws_.hbm_channels, 0);
+
+  for (int u = 0; u < kUnits; ++u) intervals_[u] = 1;
+  const double lanes_per_sub = 1.0 / schedulers_;
+  auto lanes_interval = [&](double lanes_per_sm) { return 32.0 / (lanes_per_sm * lanes_per_sub); };
+  if (const auto& fp32 = gpu_.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp32)]) intervals_[kUnitFp32] = lanes_interval(*fp32 / 2);
+  if (const auto& fp64 = gpu_.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp64)]) intervals_[kUnitFp64] = lanes_interval(*fp64 / 2);
+  intervals_[kUnitInt] = lanes_interval(ws_.int_lanes_per_sm);
+  intervals_[kUnitSfu] = lanes_interval(ws_.sfu_lanes_per_sm);
+  intervals_[kUnitLsu] = lanes_interval(ws_.lsu_lanes_per_sm);
+  for (const Instr& in : code_) {
+    if (in.cls == InstrClass::fp64 && !gpu_.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp64)]) {
+      throw std::invalid_argument("GPU '" + gpu_.name + "' has no fp64 vector units for kernel '" + program_.name + "'");
+    }
+    if (in.cls == InstrClass::mma && !gpu_.tensor_flops_per_clock_per_sm[static_cast<int>(in.precision)]) {
+      throw std::invalid_argument("GPU '" + gpu_.name + "' has no " + std::string(to_string(in.precision)) +
+                                  " tensor units for kernel '" + program_.name + "'");
+    }
+  }
+
+  sms_.reserve(nsm);
+  for (int i = 0; i < nsm; ++i) {
+    sms_.emplace_back(l1_bytes, gpu_);
+    Sm& sm = sms_.back();
+    sm.warps.resize(static_cast<std::size_t>(blocks_per_sm_) * warps_per_block_);
+    sm.slots.resize(blocks_per_sm_);
+    sm.sched_warps.resize(schedulers_);
+    for (auto& v : sm.sched_warps) v.reserve(sm.warps.size());
+    sm.greedy.assign(schedulers_, -1);
+    sm.wake.assign(schedulers_, 0);
+    sm.unit_free.assign(schedulers_, {});
+    sm.next_block = i;
+  }
+  if (options_.trace) r_.trace.reserve(std::min(options_.max_trace_spans, 1 << 16));
+}
+
+// The tensor unit's interval is stretched by boost / tensor clock: NVIDIA quotes (and the SM sustains)
+// dense tensor rates at the lower clock, and WarpSim counts boost-clock cycles.
+double Engine::interval(InstrClass c, Precision p) const {
+  if (c == InstrClass::mma) {
+    const double rate = *gpu_.tensor_flops_per_clock_per_sm[static_cast<int>(p)] / schedulers_;
+    const double clock_ratio = p == Precision::fp64 ? 1.0 : gpu_.boost_clock_hz / gpu_.tensor_clock_hz;
+    return kMmaFlops / rate * clock_ratio;
+  }
+  return intervals_[unit_of(c)];
+}
+
+bool Engine::next_block_for(int sm_index, std::int64_t& block) {
+  if (options_.all_sms) {
+    if (next_global_block_ >= program_.launch.blocks) return false;
+    block = next_global_block_++;
+    return true;
+  }
+  Sm& sm = sms_[sm_index];
+  if (sm.next_block >= program_.launch.blocks) return false;
+  block = sm.next_block;
+  sm.next_block += gpu_.sm_count;
+  return true;
+}
+
+void Engine::launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, double now) {
+  (void)sm_index;
+  BlockSlot& b = sm.slots[slot];
+  b.live = true;
+  b.block = block;
+  b.warps = warps_per_block_;
+  b.warps_left = warps_per_block_;
+  b.arrived = 0;
+  ++sm.live_blocks;
+  ++r_.blocks_simulated;
+  std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
+  const int threads = program_.launch.threads_per_block;
+  for (int k = 0; k < warps_per_block_; ++k) {
+    const int wi = slot * warps_per_block_ + k;
+    Warp& w = sm.warps[wi];
+    w = Warp{};
+    w.live = true;
+    w.slot = slot;
+    w.warp_in_block = k;
+    w.block = block;
+    w.age = age_++;
+    const int lanes = std::min(32, threads - k * 32);
+    w.full_mask = lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1);
+    w.mask = w.full_mask;
+    w.last_event = now;
+    for (double& t : w.reg_ready) t = now;
+    const int sched = wi % schedulers_;
+    sm.sched_warps[sched].push_back(wi);
+    advance(sm, w, now);
+  }
+}
+
+// Runs the free control instructions at pc (loops, branches, reconvergence, clock reads) so that pc rests
+// on an instruction that issues, or past the end.
+void Engine::advance(Sm& sm, Warp& w, double now) {
+  const int n = static_cast<int>(code_.size());
+  for (;;) {
+    if (w.div_branch >= 0 && w.pc == w.div_branch + 1 + code_[w.div_branch].span) {
+      // End of one path: the next path with lanes, or reconvergence.
+      int path = w.div_path + 1;
+      std::uint32_t m = 0;
+      for (; path < w.div_paths; ++path) {
+        m = 0;
+        for (int lane = path; lane < 32; lane += w.div_paths) m |= 1u << lane;
+        m &= w.full_mask;
+        if (m) break;
+      }
+      if (path < w.div_paths) {
+        w.div_path = path;
+        w.mask = m;
+        w.pc = w.div_branch + 1;
+      } else {
+        w.div_branch = -1;
+        w.mask = w.full_mask;
+      }
+      continue;
+    }
+    if (w.pc >= n) break;
+    const Instr& in = code_[w.pc];
+    if (in.cls == InstrClass::loop) {
+      if (in.count == 0) {
+        w.pc = in.span + 1;
+      } else {
+        w.loops[w.depth++] = Frame{w.pc + 1, in.count, 0};
+        ++w.pc;
+      }
+    } else if (in.cls == InstrClass::end_loop) {
+      Frame& f = w.loops[w.depth - 1];
+      ++f.iter;
+      if (--f.left > 0) {
+        w.pc = f.begin;
+      } else {
+        --w.depth;
+        ++w.pc;
+      }
+    } else if (in.cls == InstrClass::branch) {
+      w.div_branch = w.pc;
+      w.div_paths = std::min(in.count, 32);
+      w.div_path = -1;
+      w.pc = w.div_branch + 1 + in.span;  // the path-end check above selects the first path with lanes
+      if (in.span == 0) w.div_branch = -1;
+    } else {
+      break;
+    }
+  }
+  refresh(sm, w);
+}
+
+void Engine::refresh(Sm& sm, Warp& w) {
+  (void)sm;
+  if (w.pc >= static_cast<int>(code_.size())) {  // EXIT: issues once, waits for nothing
+    w.unit = kUnitNone;
+    w.ops_ready = 0;
+    w.ops_from_memory = false;
+    w.global_load = false;
+    return;
+  }
+  const Instr& in = code_[w.pc];
+  w.ops_ready = 0;
+  w.ops_from_memory = false;
+  for (const std::int8_t s : in.src) {
+    if (s >= 0 && w.reg_ready[s] > w.ops_ready) {
+      w.ops_ready = w.reg_ready[s];
+      w.ops_from_memory = (w.reg_from_memory >> s) & 1u;
+    }
+  }
+  w.unit = unit_of(in.cls);
+  w.global_load = in.cls == InstrClass::load_global;
+}
+
+double Engine::ready_time(const Sm& sm, const Warp& w, int sched) const {
+  double t = w.ops_ready;
+  if (w.unit != kUnitNone) t = std::max(t, sm.unit_free[sched][w.unit]);
+  if (w.global_load && static_cast<int>(sm.misses.size()) >= ws_.miss_limit_per_sm) t = std::max(t, sm.misses.top());
+  return t;
+}
+
+// Splits the cycles since the warp last issued: first the wait for its operands (memory or a math result),
+// then, of the unit and the miss registers, whichever came free last held it, and what is left it was ready
+// but not picked.
+void Engine::account_wait(Warp& w, double now, const Sm& sm, int sched) {
+  auto& c = r_.warp_cycles;
+  double t = w.last_event;
+  auto take = [&](double until, WarpState s) {
+    const double e = std::min(std::max(until, t), now);
+    c[static_cast<int>(s)] += static_cast<std::int64_t>(e - t);
+    t = e;
+  };
+  take(w.ops_ready, w.ops_from_memory ? WarpState::memory_wait : WarpState::dependency);
+  const double unit = w.unit != kUnitNone ? sm.unit_free[sched][w.unit] : 0;
+  if (w.throttled_until >= unit) take(w.throttled_until, WarpState::throttled);
+  else take(unit, WarpState::pipe_busy);
+  take(now, WarpState::not_selected);
+  w.throttled_until = 0;
+}
+
+void Engine::record_span(int sm, int sched, InstrClass c, double now) {
+  const auto cycle = static_cast<std::int64_t>(now);
+  for (auto it = r_.trace.rbegin(); it != r_.trace.rend() && it - r_.trace.rbegin() < 8; ++it) {
+    if (it->sm == sm && it->scheduler == sched) {
+      if (it->cls == c && it->end == cycle) {
+        it->end = cycle + 1;
+        return;
+      }
+      break;
+    }
+  }
+  if (static_cast<int>(r_.trace.size()) >= options_.max_trace_spans) {
+    r_.trace_truncated = true;
+    return;
+  }
+  r_.trace.push_back(IssueSpan{sm, sched, c, cycle, cycle + 1});
+}
+
+double Engine::global_access(Sm& sm, const Instr& in, const Warp& w, double now, bool store) {
+  // Coalescer: the distinct 32-byte sectors the active lanes touch.
+  const int it0 = w.depth > 0 ? w.loops[w.depth - 1].iter : 0;
+  const int it1 = w.depth > 1 ? w.loops[w.depth - 2].iter : 0;
+  int n = 0;
+  const std::int64_t sector = gpu_.memory.sector_bytes;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!((w.mask >> lane) & 1u)) continue;
+    const std::int64_t tid = static_cast<std::int64_t>(w.warp_in_block) * 32 + lane;
+    const std::int64_t a = in.addr.at(tid, w.block, it0, it1);
+    for (std::int64_t s = a / sector; s <= (a + in.element_bytes - 1) / sector; ++s) sectors_[n++] = static_cast<std::uint64_t>(s);
+  }
+  std::sort(sectors_, sectors_ + n);
+  n = static_cast<int>(std::unique(sectors_, sectors_ + n) - sectors_);
+  const std::uint64_t per_line = static_cast<std::uint64_t>(gpu_.memory.cache_line_bytes / sector);
+  int lines = 0;
+  for (int i = 0; i < n; ++i) lines += (i == 0 || sectors_[i] / per_line != sectors_[i - 1] / per_line);
+  ++r_.global_requests;
+  r_.global_sectors += n;
+  // The L1 tag stage takes one 128-byte line per cycle.
+  const double t0 = std::max(now, sm.l1_free);
+  sm.l1_free = t0 + lines;
+  double done = t0 + gpu_.memory.l1_latency_cycles;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t s = sectors_[i];
+    if (!store) {
+      const SectorCache::Lookup l1 = sm.l1.access(s);
+      if (l1.hit) {
+        ++r_.l1_hits;
+        done = std::max(done, std::max(t0 + gpu_.memory.l1_latency_cycles, l1.ready));
+        continue;
+      }
+      ++r_.l1_misses;
+      const double ready = [&] {
+        const double t2 = std::max(t0, l2_free_);
+        l2_free_ = t2 + l2_service_;
+        const SectorCache::Lookup l2 = l2_.access(s);
+        if (l2.hit) {
+          ++r_.l2_hits;
+          return std::max(t2 + gpu_.memory.l2_latency_cycles, l2.ready);
+        }
+        ++r_.l2_misses;
+        double& ch = channel_free_[channel_of(s)];
+        const double tc = std::max(t2, ch);
+        ch = tc + hbm_service_;
+        r_.hbm_bytes += static_cast<double>(sector);
+        const double arrive = tc + gpu_.memory.hbm_latency_cycles;
+        l2_.set_ready(l2.entry, arrive);
+        return arrive;
+      }();
+      sm.l1.set_ready(l1.entry, ready);
+      sm.misses.push(ready);
+      done = std::max(done, ready);
+    } else {
+      // Stores write through L1 (no allocation) into L2, which writes every dirty sector back to HBM; the
+      // write-back is charged to its channel now, as a streaming store evicts it soon anyway.
+      const double t2 = std::max(t0, l2_free_);
+      l2_free_ = t2 + l2_service_;
+      const SectorCache::Lookup l2 = l2_.access(s);
+      if (l2.hit) ++r_.l2_hits; else ++r_.l2_misses;
+      double& ch = channel_free_[channel_of(s)];
+      const double tc = std::max(t2, ch);
+      ch = tc + hbm_service_;
+      r_.hbm_bytes += static_cast<double>(sector);
+      l2_.set_ready(l2.entry, t2 + gpu_.memory.l2_latency_cycles);
+      end_ = std::max(end_, tc + hbm_service_);
+    }
+  }
+  return done;
+}
+
+// Shared memory: 32 banks of 4-byte words; a warp access takes as many wavefronts as the most distinct
+// words any one bank must deliver (lanes reading the same word share it: broadcast).
+double Engine::shared_access(Sm& sm, const Instr& in, const Warp& w, double now) {
+  const int it0 = w.depth > 0 ? w.loops[w.depth - 1].iter : 0;
+  const int it1 = w.depth > 1 ? w.loops[w.depth - 2].iter : 0;
+  const int bank_bytes = gpu_.sm.smem_bank_bytes, banks = gpu_.sm.smem_banks;
+  int n = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!((w.mask >> lane) & 1u)) continue;
+    const std::int64_t tid = static_cast<std::int64_t>(w.warp_in_block) * 32 + lane;
+    const std::int64_t a = in.addr.at(tid, w.block, it0, it1) / bank_bytes;
+    for (int k = 0; k < in.element_bytes / bank_bytes && n < 128; ++k) words_[n++] = a + k;
+  }
+  std::sort(words_, words_ + n);
+  n = static_cast<int>(std::unique(words_, words_ + n) - words_);
+  int per_bank[64] = {};
+  int wavefronts = 0;
+  for (int i = 0; i < n; ++i) wavefronts = std::max(wavefronts, ++per_bank[words_[i] % banks]);
+  // The conflict-free minimum: a warp moves at most banks x bank_bytes bytes per wavefront.
+  ++r_.shared_requests;
+  r_.shared_wavefronts += wavefronts;
+  const double t0 = std::max(now, sm.smem_free);
+  sm.smem_free = t0 + wavefronts;
+  return t0 + gpu_.memory.smem_latency_cycles + wavefronts - 1;
+}
+
+void Engine::retire_warp(Sm& sm, int sm_index, Warp& w, double now) {
+  w.live = false;
+  const int wi = static_cast<int>(&w - sm.warps.data());
+  std::vector<int>& list = sm.sched_warps[wi % schedulers_];
+  list.erase(std::find(list.begin(), list.end(), wi));
+  BlockSlot& b = sm.slots[w.slot];
+  for (double t : w.reg_ready) end_ = std::max(end_, t);
+  if (--b.warps_left > 0) return;
+  b.live = false;
+  --sm.live_blocks;
+  std::int64_t next = 0;
+  if (next_block_for(sm_index, next)) launch_block(sm, sm_index, w.slot, next, now + 1);
+}
+
+void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
+  Warp& w = sm.warps[wi];
+  account_wait(w, now, sm, sched);
+  ++r_.warp_cycles[static_cast<int>(WarpState::issuing)];
+  w.last_event = now + 1;
+  if (w.pc >= static_cast<int>(code_.size())) {  // EXIT
+    ++r_.warp_instructions;
+    r_.lane_slots += 32;
+    r_.active_lanes += __builtin_popcount(w.mask);
+    if (options_.trace) record_span(sm_index, sched, InstrClass::exit, now);
+    retire_warp(sm, sm_index, w, now + 1);
+    return;
+  }
+  const Instr& in = code_[w.pc];
+  const int active = __builtin_popcount(w.mask);
+  ++r_.warp_instructions;
+  r_.lane_slots += 32;
+  r_.active_lanes += active;
+  if (options_.trace) record_span(sm_index, sched, in.cls, now);
+  double ready = now + 1;
+  const Unit u = unit_of(in.cls);
+  if (u != kUnitNone) sm.unit_free[sched][u] = std::max(sm.unit_free[sched][u], now) + interval(in.cls, in.precision);
+  bool from_memory = false;
+  switch (in.cls) {
+    case InstrClass::int_alu: ready = now + ws_.int_latency; break;
+    case InstrClass::fp32: ready = now + ws_.fp32_latency; r_.flops += 2.0 * active; break;
+    case InstrClass::fp64: ready = now + ws_.fp64_latency; r_.flops += 2.0 * active; break;
+    case InstrClass::sfu: ready = now + ws_.sfu_latency; break;
+    case InstrClass::mma: ready = now + ws_.mma_latency; r_.flops += kMmaFlops; break;
+    case InstrClass::load_global: ready = global_access(sm, in, w, now, false); from_memory = true; break;
+    case InstrClass::store_global: global_access(sm, in, w, now, true); break;
+    case InstrClass::load_shared: ready = shared_access(sm, in, w, now); from_memory = true; break;
+    case InstrClass::store_shared: shared_access(sm, in, w, now); break;
+    case InstrClass::clock:
+      if (w.block == 0 && w.warp_in_block == 0 && static_cast<int>(r_.clock_reads.size()) < options_.max_clock_reads) {
+        r_.clock_reads.push_back(now);
+      }
+      break;
+    case InstrClass::barrier: {
+      BlockSlot& b = sm.slots[w.slot];
+      if (++b.arrived < b.warps_left) {
+        w.at_barrier = true;
+        ++w.pc;
+        return;  // advanced on release
+      }
+      b.arrived = 0;
+      std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
+      for (int k = 0; k < warps_per_block_; ++k) {
+        Warp& o = sm.warps[w.slot * warps_per_block_ + k];
+        if (!o.live || !o.at_barrier) continue;
+        o.at_barrier = false;
+        r_.warp_cycles[static_cast<int>(WarpState::barrier)] += static_cast<std::int64_t>(now + 1 - o.last_event);
+        o.last_event = now + 1;
+        advance(sm, o, now + 1);
+      }
+      break;
+    }
+    default: break;
+  }
+  if (in.dst >= 0) {
+    w.reg_ready[in.dst] = ready;
+    if (from_memory) w.reg_from_memory |= 1ull << in.dst; else w.reg_from_memory &= ~(1ull << in.dst);
+  }
+  ++w.pc;
+  advance(sm, w, now + 1);
+}
+
+WarpSimResult Engine::run() {
+  for (int i = 0; i < static_cast<int>(sms_.size()); ++i) {
+    for (int s = 0; s < blocks_per_sm_; ++s) {
+      std::int64_t b = 0;
+      if (!next_block_for(i, b)) break;
+      launch_block(sms_[i], i, s, b, 0);
+    }
+  }
+  double now = 0;
+  for (;;) {
+    bool any_live = false, issued = false;
+    double next = kNever;
+    for (int i = 0; i < static_cast<int>(sms_.size()); ++i) {
+      Sm& sm = sms_[i];
+      if (sm.live_blocks == 0) continue;
+      any_live = true;
+      // A freed miss register needs no rescan: a warp waiting for one has the earliest release as its wake.
+      while (!sm.misses.empty() && sm.misses.top() <= now) sm.misses.pop();
+      for (int s = 0; s < schedulers_; ++s) {
+        if (sm.wake[s] > now) {
+          next = std::min(next, sm.wake[s]);
+          continue;
+        }
+        std::vector<int>& list = sm.sched_warps[s];
+        double sched_next = kNever;
+        int pick = -1;
+        const int g = sm.greedy[s];
+        if (g >= 0 && sm.warps[g].live && !sm.warps[g].at_barrier) {
+          const double t = ready_time(sm, sm.warps[g], s);
+          if (t <= now) pick = g;
+        }
+        if (pick < 0) {
+          for (int wi : list) {  // oldest first
+            Warp& w = sm.warps[wi];
+            if (w.at_barrier) continue;
+            const double t = ready_time(sm, w, s);
+            if (t <= now) {
+              pick = wi;
+              break;
+            }
+            if (w.global_load && static_cast<int>(sm.misses.size()) >= ws_.miss_limit_per_sm && w.ops_ready <= now) {
+              w.throttled_until = std::max(w.throttled_until, t);
+            }
+            sched_next = std::min(sched_next, t);
+          }
+        }
+        if (pick >= 0) {
+          issue(sm, i, s, pick, now);
+          sm.greedy[s] = pick;
+          sm.wake[s] = 0;
+          issued = true;
+        } else {
+          sm.wake[s] = sched_next;
+          next = std::min(next, sched_next);
+        }
+      }
+    }
+    if (!any_live) break;
+    if (issued) {
+      now += 1;
+    } else {
+      if (next == kNever) throw std::logic_error("kernel '" + program_.name + "': warps wait on a barrier no other warp reaches");
+      now = std::max(now + 1, std::ceil(next));
+    }
+  }
+  r_.cycles = static_cast<std::int64_t>(std::ceil(std::max(now, end_)));
+  r_.time_s = static_cast<double>(r_.cycles) / r_.clock_hz;
+  return r_;
+}
+
+}  // namespace
+
+WarpSimResult simulate_kernel(const GpuSpec& gpu, const KernelProgram& program, const WarpSimOptions& options) {
+  if (!gpu.warp_sim) throw std::invalid_argument("GPU '" + gpu.name + "' has no warp_sim: section in its spec");
+  validate_program(program);
+  Engine engine(gpu, program, options);
+  return engine.run();
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,57 @@
+"""End-to-end checks of `hpcsim microbench`: the suite's CSV schema that `validate --measured` reads, the
+teaching view, the trace, and bad input."""
+import json
+import os
+import tempfile
+
+from cli_support import expect, expect_bad_input, hpcsim, run_check
+
+
+def check_microbench_csv():
+    proc = hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "bank-conflicts")
+    expect(proc.returncode == 0, "microbench should succeed", proc)
+    lines = proc.stdout.splitlines()
+    expect(lines[0] == "# hpcsim-cuda-bench 1", "first line is the suite's magic", proc)
+    expect("# sm_count: 80" in lines and "benchmark,params,metric,value,unit" in lines, "suite header", proc)
+    rows = [line.split(",") for line in lines if line.startswith("bank-conflicts,")]
+    expect(len(rows) == 64 and all(len(r) == 5 for r in rows), "one five-field row per stride and dtype", proc)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "twin.csv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "triad").stdout)
+        check = hpcsim("validate", "--measured", path, "--gpu", "v100-sxm2-16gb")
+        expect(check.returncode == 0 and "triad n=16777216" in check.stdout, "validate --measured reads the twin", check)
+    again = hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "bank-conflicts")
+    expect(again.stdout == proc.stdout, "same inputs, same bytes", again)
+
+
+def check_microbench_explain_trace():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "trace.json")
+        proc = hpcsim("microbench", "--gpu", "h100-sxm5-80gb", "--bench", "coalescing", "--point", "stride=32",
+                      "--explain", "--trace", path)
+        expect(proc.returncode == 0, "explain should succeed", proc)
+        for words in ("Occupancy:", "limit that binds", "Where the resident warps' cycles went", "32.00 sectors per request",
+                      "Roofline", "memory bandwidth bounds it"):
+            expect(words in proc.stdout, f"explain mentions {words!r}", proc)
+        with open(path, encoding="utf-8") as f:
+            trace = json.load(f)
+        spans = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+        expect(spans and {e["tid"] for e in spans} == {0, 1, 2, 3}, "issue spans on the four schedulers", proc)
+
+
+def check_microbench_errors():
+    expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16g"), "--gpu", "did you mean")
+    expect_bad_input(hpcsim("microbench", "--gpu", "a100-sxm4-80gb"), "--gpu a100-sxm4-80gb", "warp_sim")
+    expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "stream"), "--bench stream", "pointer-chase")
+    expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--explain"), "--explain", "--bench")
+    expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "divergence", "--explain", "--point", "paths=99"),
+                     "--point paths=99")
+    expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--format", "xml"), "--format")
+
+
+run_check({
+    "microbench_csv": check_microbench_csv,
+    "microbench_explain_trace": check_microbench_explain_trace,
+    "microbench_errors": check_microbench_errors,
+})
