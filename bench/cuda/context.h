@@ -26,5 +26,12 @@ void run_triad(Context& ctx);
 void run_pcie(Context& ctx);
 void run_gemm(Context& ctx);
 void run_occupancy(Context& ctx);
+void run_pointer_chase(Context& ctx);
+void run_coalescing(Context& ctx);
+void run_bank_conflicts(Context& ctx);
+void run_divergence(Context& ctx);
+void run_fma_ilp(Context& ctx);
+void run_occupancy_sweep(Context& ctx);
+void run_overlap(Context& ctx);
 
 }  // namespace hcb

@@ -23,13 +23,23 @@ struct Bench {
 
 // Run order; --only selects from this list but never reorders it.
 const Bench kBenches[] = {
-    {"launch", "empty-kernel launch cost: host enqueue and GPU time per launch", hcb::run_launch},
+    {"launch", "empty-kernel launch cost per launch, one by one and as a CUDA graph", hcb::run_launch},
     {"copy", "device-to-device cudaMemcpyAsync bandwidth", hcb::run_copy},
     {"triad", "STREAM triad kernel bandwidth (fp32)", hcb::run_triad},
     {"pcie", "pinned host<->device cudaMemcpyAsync bandwidth", hcb::run_pcie},
     {"gemm", "cublasGemmEx throughput for fp32, tf32, fp16, bf16", hcb::run_gemm},
     {"occupancy", "driver-reported blocks per SM for kernels of differing register/shared-memory use",
      hcb::run_occupancy},
+    {"pointer-chase", "dependent-load latency in SM cycles against footprint (4 KiB to >= 4x L2)",
+     hcb::run_pointer_chase},
+    {"coalescing", "strided fp32 reads, stride 1..32 elements: bandwidth the threads see", hcb::run_coalescing},
+    {"bank-conflicts", "shared-memory loads with lane stride 1..32 words: SM cycles per warp load",
+     hcb::run_bank_conflicts},
+    {"divergence", "1..32 code paths per warp, same work per thread: kernel time", hcb::run_divergence},
+    {"fma-ilp", "1..8 independent fp32 FMA chains per thread: cycles per FMA and FLOP rate", hcb::run_fma_ilp},
+    {"occupancy-sweep", "streaming read at several block sizes and register counts: bandwidth",
+     hcb::run_occupancy_sweep},
+    {"overlap", "host-to-device copy beside a kernel on two streams, pinned vs pageable", hcb::run_overlap},
 };
 
 const char kUsage[] =
@@ -126,7 +136,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (opt.list) {
-    for (const Bench& b : kBenches) std::printf("%-10s %s\n", b.name, b.what);
+    for (const Bench& b : kBenches) std::printf("%-16s %s\n", b.name, b.what);
     return 0;
   }
 
