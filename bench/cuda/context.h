@@ -6,6 +6,10 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace hcb {
 
 struct Context {
@@ -17,6 +21,8 @@ struct Context {
   cudaStream_t stream = nullptr;
   cublasHandle_t cublas = nullptr;
   cudaDeviceProp prop{};
+  // --header KEY=VALUE lines, written after the suite's own header lines (run_on_device.sh adds the driver).
+  std::vector<std::pair<std::string, std::string>> extra_header;
 };
 
 // One function per benchmark; main.cu holds the table that names them.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -43,7 +44,8 @@ const Bench kBenches[] = {
 };
 
 const char kUsage[] =
-    "Usage: hpcsim-cuda-bench [--out FILE] [--only NAME[,NAME...]] [--quick] [--help] [--list]\n"
+    "Usage: hpcsim-cuda-bench [--out FILE] [--only NAME[,NAME...]] [--quick] [--header KEY=VALUE]... [--help]\n"
+    "                         [--list]\n"
     "\n"
     "Runs GPU microbenchmarks on CUDA device 0 (choose another with CUDA_VISIBLE_DEVICES) and writes\n"
     "CSV: '# key: value' header lines, then benchmark,params,metric,value,unit rows.\n"
@@ -51,7 +53,8 @@ const char kUsage[] =
     "\n"
     "  --out FILE     write the CSV to FILE instead of stdout\n"
     "  --only NAMES   run only these benchmarks (comma-separated; see --list)\n"
-    "  --quick        fewer sizes and shorter trials (under a minute)\n"
+    "  --quick        fewer sizes and shorter trials\n"
+    "  --header KEY=VALUE  add the header line '# KEY: VALUE' (KEY of a-z, 0-9 and _; repeatable)\n"
     "  --list         list the benchmarks and exit\n"
     "  --help         show this help and exit\n"
     "\n"
@@ -63,6 +66,7 @@ struct Options {
   bool quick = false;
   bool help = false;
   bool list = false;
+  std::vector<std::pair<std::string, std::string>> header;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -84,6 +88,22 @@ void select_only(Options& opt, const std::string& names) {
     if (end == std::string::npos) break;
     begin = end + 1;
   }
+}
+
+// KEY=VALUE for a '# key: value' line: the key must be a plain identifier (it cannot end early at a colon) and
+// the value one line.
+std::pair<std::string, std::string> header_item(const std::string& item) {
+  const size_t eq = item.find('=');
+  const std::string key = item.substr(0, eq);
+  if (eq == std::string::npos || key.empty() ||
+      key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos) {
+    usage_error("--header wants KEY=VALUE with KEY of a-z, 0-9 and _, not '" + item + "'");
+  }
+  const std::string value = item.substr(eq + 1);
+  if (value.empty() || value.find_first_of("\r\n") != std::string::npos) {
+    usage_error("--header " + key + " needs a one-line, non-empty value");
+  }
+  return {key, value};
 }
 
 Options parse_args(int argc, char** argv) {
@@ -111,6 +131,8 @@ Options parse_args(int argc, char** argv) {
       if (opt.out.empty()) usage_error("option '--out' needs a file name");
     } else if (arg == "--only") {
       select_only(opt, take_value());
+    } else if (arg == "--header") {
+      opt.header.push_back(header_item(take_value()));
     } else if (arg == "--quick") {
       no_value();
       opt.quick = true;
@@ -153,6 +175,7 @@ int main(int argc, char** argv) {
 
   ctx.out = &writer;
   ctx.quick = opt.quick;
+  ctx.extra_header = opt.header;
   ctx.trials = opt.quick ? 5 : 7;
   ctx.target_ms = opt.quick ? 10.0 : 25.0;
   ctx.warmup_ms = opt.quick ? 20.0 : 50.0;
