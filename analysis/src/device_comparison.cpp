@@ -98,6 +98,11 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
       out.note = "host time: the framework's dispatch cost, not the GPU spec's";
       return;
     }
+    if (const std::string* graph = row.param("graph"); graph && *graph == "1") {
+      out.in_mape = false;  // the spec's launch overhead is one launch from the host; a graph submits many at once
+      out.note = "CUDA graph launches: not modelled";
+      return;
+    }
     out.predicted = gpu.launch_overhead_s * 1e6;
   } else if (b == "copy" || b == "triad") {
     const Streamed s = b == "copy" ? copy_time(gpu, static_cast<double>(int_param(file, row, "bytes", 1)))
