@@ -3,7 +3,6 @@
 // CUDA rules. Host-side rows (launch host time, PCIe copies) need more than a GPU and are shown unmodelled.
 #include "analysis/device_comparison.h"
 
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -17,28 +16,12 @@ namespace hpcsim {
 
 namespace {
 
-ConfigError row_error(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& message) {
-  return ConfigError(SourceLoc{file.file, row.line, 1}, row.benchmark + ": " + message);
-}
-
-std::int64_t int_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key,
-                       std::int64_t at_least) {
-  const std::string* text = row.param(key);
-  if (!text) throw row_error(file, row, "needs the param " + key);
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-  if (ec != std::errc() || end != text->data() + text->size() || v < at_least) {
-    throw row_error(file, row, key + "=" + *text + " is not an integer >= " + std::to_string(at_least));
-  }
-  return v;
-}
-
 Precision dtype_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const GpuSpec& gpu) {
   const std::string* text = row.param("dtype");
-  if (!text) throw row_error(file, row, "needs the param dtype");
+  if (!text) throw device_row_error(file, row, "needs the param dtype");
   const std::optional<Precision> p = parse_precision(*text);
-  if (!p) throw row_error(file, row, "unknown dtype " + *text);
-  if (!gpu.supports(*p)) throw row_error(file, row, "the " + gpu.name + " spec has no " + *text + " math units");
+  if (!p) throw device_row_error(file, row, "unknown dtype " + *text);
+  if (!gpu.supports(*p)) throw device_row_error(file, row, "the " + gpu.name + " spec has no " + *text + " math units");
   return *p;
 }
 
@@ -89,7 +72,7 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
     out.note = "not modelled";
     return;
   }
-  if (row.unit != rule->unit) throw row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);
+  if (row.unit != rule->unit) throw device_row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);
   out.in_mape = rule->headline;
   const std::string& b = row.benchmark;
   const bool time = row.metric == "time_us";
@@ -105,11 +88,12 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
     }
     out.predicted = gpu.launch_overhead_s * 1e6;
   } else if (b == "copy" || b == "triad") {
-    const Streamed s = b == "copy" ? copy_time(gpu, static_cast<double>(int_param(file, row, "bytes", 1)))
-                                   : triad_time(gpu, static_cast<double>(int_param(file, row, "n", 1)));
+    const Streamed s = b == "copy" ? copy_time(gpu, static_cast<double>(device_int_param(file, row, "bytes", 1)))
+                                   : triad_time(gpu, static_cast<double>(device_int_param(file, row, "n", 1)));
     out.predicted = time ? s.seconds * 1e6 : s.bytes / s.seconds / 1e9;
   } else if (b == "gemm") {
-    const GemmShape shape{int_param(file, row, "m", 1), int_param(file, row, "n", 1), int_param(file, row, "k", 1), 1,
+    const GemmShape shape{device_int_param(file, row, "m", 1), device_int_param(file, row, "n", 1),
+                          device_int_param(file, row, "k", 1), 1,
                           dtype_param(file, row, gpu)};
     const double seconds = estimate_op(gpu, {gemm(gpu, shape)}).time_s;
     const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
@@ -123,9 +107,9 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
       return;
     }
     LaunchResources launch;
-    launch.threads_per_block = static_cast<int>(int_param(file, row, "threads", 1));
-    launch.registers_per_thread = static_cast<int>(int_param(file, row, "regs", 0));
-    launch.smem_per_block = static_cast<int>(int_param(file, row, "smem", 0));
+    launch.threads_per_block = static_cast<int>(device_int_param(file, row, "threads", 1));
+    launch.registers_per_thread = static_cast<int>(device_int_param(file, row, "regs", 0));
+    launch.smem_per_block = static_cast<int>(device_int_param(file, row, "smem", 0));
     out.exact = true;
     try {
       out.predicted = compute_occupancy(gpu.sm, launch).active_blocks_per_sm;

@@ -41,9 +41,9 @@ std::vector<std::pair<std::string, int>> fields_of(const std::string& line) {
 
 const std::vector<std::string>& device_measurement_units() {
   // Times, SM clock cycles, rates, and the counts and ratios the sweeps report.
-  static const std::vector<std::string> units = {"ns",      "us",      "ms",     "s",      "cycles",
-                                                 "GB/s",    "GFLOP/s", "TFLOP/s", "blocks", "sectors",
-                                                 "bytes",   "fraction"};
+  static const std::vector<std::string> units = {"ns",     "us",      "ms",         "s",     "cycles",
+                                                 "GB/s",   "GFLOP/s", "TFLOP/s",    "blocks", "sectors",
+                                                 "wavefronts", "bytes", "fraction"};
   return units;
 }
 
@@ -65,6 +65,22 @@ std::optional<std::string> DeviceMeasurements::header_value(const std::string& k
     if (k == key) return v;
   }
   return std::nullopt;
+}
+
+ConfigError device_row_error(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& message) {
+  return ConfigError(SourceLoc{file.file, row.line, 1}, row.benchmark + ": " + message);
+}
+
+std::int64_t device_int_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key,
+                              std::int64_t at_least) {
+  const std::string* text = row.param(key);
+  if (!text) throw device_row_error(file, row, "needs the param " + key);
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (ec != std::errc() || end != text->data() + text->size() || v < at_least) {
+    throw device_row_error(file, row, key + "=" + *text + " is not an integer >= " + std::to_string(at_least));
+  }
+  return v;
 }
 
 DeviceMeasurements read_device_measurements(const std::filesystem::path& file) {

@@ -2,11 +2,14 @@
 // Measurements taken on a real GPU by the CUDA suite we ship (bench/cuda, `hpcsim-cuda-bench`): a CSV with
 // `# key: value` header lines (date, GPU, driver, runtime) and rows `benchmark,params,metric,value,unit`,
 // params being `key=value;key=value`. Read here so `hpcsim validate --measured` can put the model beside them.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "configs/config_error.h"
 
 namespace hpcsim {
 
@@ -42,5 +45,12 @@ const std::vector<std::string>& device_measurement_units();
 // '=', key or value, a param key given twice, a value that is not a finite number, a unit not in
 // device_measurement_units(). std::runtime_error when the file cannot be opened.
 DeviceMeasurements read_device_measurements(const std::filesystem::path& file);
+
+// A ConfigError at the row's line: "file:line:1: benchmark: message", for rows that read but make no sense.
+ConfigError device_row_error(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& message);
+
+// The integer param `key` of a row, at least `at_least`; device_row_error when it is missing or not one.
+std::int64_t device_int_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key,
+                              std::int64_t at_least);
 
 }  // namespace hpcsim
