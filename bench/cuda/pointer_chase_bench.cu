@@ -45,16 +45,19 @@ std::vector<size_t> footprints(const Context& ctx) {
   return sizes;
 }
 
-// A single cycle through every line in a fixed-seed random order (Sattolo's algorithm): no stride a
-// prefetcher could follow, and the same order on every run. mt19937's output is fixed by the standard.
-std::vector<uint64_t> random_cycle(uint64_t base, size_t lines) {
+// The chain's memory image: one cycle through every line in a fixed-seed random order (Sattolo's algorithm),
+// so there is no stride a prefetcher could follow and every run walks the same order (mt19937_64's output is
+// fixed by the standard). Only the first word of each line is written; the rest stay zero.
+std::vector<uint64_t> random_cycle_image(uint64_t base, size_t footprint) {
+  const size_t lines = footprint / kLineBytes;
   std::vector<size_t> order(lines);
   for (size_t i = 0; i < lines; ++i) order[i] = i;
   std::mt19937_64 rng(42);
   for (size_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng() % i]);
-  std::vector<uint64_t> next(lines);
-  for (size_t i = 0; i < lines; ++i) next[order[i]] = base + order[(i + 1) % lines] * kLineBytes;
-  return next;
+  constexpr size_t kWordsPerLine = kLineBytes / sizeof(uint64_t);
+  std::vector<uint64_t> image(footprint / sizeof(uint64_t), 0);
+  for (size_t i = 0; i < lines; ++i) image[order[i] * kWordsPerLine] = base + order[(i + 1) % lines] * kLineBytes;
+  return image;
 }
 
 }  // namespace
@@ -68,11 +71,10 @@ void run_pointer_chase(Context& ctx) {
   for (const size_t footprint : footprints(ctx)) {
     const size_t lines = footprint / kLineBytes;
     DeviceBuffer<uint64_t> chain(footprint / sizeof(uint64_t));
-    const uint64_t base = reinterpret_cast<uint64_t>(chain.get());
-    const std::vector<uint64_t> next = random_cycle(base, lines);
-    // Only the first word of each line holds the chain: a pitched copy scatters them without a full host image.
-    CUDA_CHECK(cudaMemcpy2D(chain.get(), kLineBytes, next.data(), sizeof(uint64_t), sizeof(uint64_t), lines,
-                            cudaMemcpyHostToDevice));
+    const std::vector<uint64_t> image = random_cycle_image(reinterpret_cast<uint64_t>(chain.get()), footprint);
+    // On ctx.stream: a plain cudaMemcpy from pageable memory may return before its DMA ends, and the
+    // non-blocking stream would not wait for it.
+    CUDA_CHECK(cudaMemcpyAsync(chain.get(), image.data(), footprint, cudaMemcpyHostToDevice, ctx.stream));
 
     // Warm-up walks the whole cycle while it can fit in L2 (so cache-resident footprints start warm) and as
     // many steps as are timed beyond that (those miss anyway; the walk only settles the TLBs and clocks).
