@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analysis/pointer_chase_plateaus.h"
 #include "configs/config_error.h"
 #include "models/gpu/occupancy.h"
 #include "models/gpu/ops/elementwise.h"
@@ -38,6 +39,7 @@ constexpr MetricRule kRules[] = {
     {"triad", "gbps", "GB/s", true},       {"triad", "time_us", "us", false},
     {"gemm", "tflops", "TFLOP/s", true},   {"gemm", "time_us", "us", false},
     {"pcie", "gbps", "GB/s", false},       {"occupancy", "blocks_per_sm", "blocks", false},
+    {"pointer-chase", "latency", "cycles", false},
 };
 
 const MetricRule* rule_of(const DeviceMeasurement& row) {
@@ -63,6 +65,33 @@ Streamed triad_time(const GpuSpec& gpu, double n) {
   chain.flops_per_op = 2;
   chain.precision = Precision::fp32;
   return {estimate_op(gpu, elementwise_chain(chain)).time_s, 12 * n};
+}
+
+// A published plateau names its level (level=l1|l2|hbm); a sweep row's footprint falls in one, or between two.
+// The spec's load-to-use latency of that level is the prediction; the L1 band uses the whole unified L1 and
+// shared memory, which a kernel without shared memory gets as L1.
+void predict_chase_latency(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  std::optional<std::string> level;
+  if (const std::string* named = row.param("level")) {
+    level = *named;
+  } else {
+    level = pointer_chase_level(static_cast<double>(device_int_param(file, row, "footprint_bytes", 1)),
+                                gpu.sm.l1_smem_bytes, gpu.memory.l2_bytes);
+    if (!level) {
+      out.note = "footprint between two cache levels";
+      return;
+    }
+  }
+  const double cycles = *level == "l1"    ? gpu.memory.l1_latency_cycles
+                        : *level == "l2"  ? gpu.memory.l2_latency_cycles
+                        : *level == "hbm" ? gpu.memory.hbm_latency_cycles
+                                          : throw device_row_error(file, row, "level=" + *level + " is not l1, l2 or hbm");
+  if (cycles <= 0) {
+    out.note = "the " + gpu.name + " spec gives no " + *level + " latency";
+    return;
+  }
+  out.predicted = cycles;
 }
 
 void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
@@ -98,6 +127,8 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
     const double seconds = estimate_op(gpu, {gemm(gpu, shape)}).time_s;
     const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
     out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
+  } else if (b == "pointer-chase") {
+    predict_chase_latency(file, gpu, out);
   } else if (b == "pcie") {
     out.note = "host link: needs a node spec, not a GPU spec";
     return;

@@ -18,6 +18,13 @@ std::optional<double> median(std::vector<double> v) {
 
 }  // namespace
 
+std::optional<std::string> pointer_chase_level(double footprint, double l1_bytes, double l2_bytes) {
+  if (footprint <= l1_bytes / 2) return "l1";
+  if (footprint >= 2 * l1_bytes && footprint <= l2_bytes / 2) return "l2";
+  if (footprint >= 4 * l2_bytes) return "hbm";
+  return std::nullopt;
+}
+
 LatencyPlateaus pointer_chase_plateaus(const DeviceMeasurements& sweep, double l1_bytes, double l2_bytes) {
   std::vector<double> l1, l2, hbm;
   for (const DeviceMeasurement& row : sweep.rows) {
@@ -26,13 +33,9 @@ LatencyPlateaus pointer_chase_plateaus(const DeviceMeasurements& sweep, double l
       throw device_row_error(sweep, row, "a sweep row is latency in cycles, not " + row.metric + " in " + row.unit);
     }
     const double footprint = static_cast<double>(device_int_param(sweep, row, "footprint_bytes", 1));
-    if (footprint <= l1_bytes / 2) {
-      l1.push_back(row.value);
-    } else if (footprint >= 2 * l1_bytes && footprint <= l2_bytes / 2) {
-      l2.push_back(row.value);
-    } else if (footprint >= 4 * l2_bytes) {
-      hbm.push_back(row.value);
-    }
+    const std::optional<std::string> level = pointer_chase_level(footprint, l1_bytes, l2_bytes);
+    if (!level) continue;
+    (*level == "l1" ? l1 : *level == "l2" ? l2 : hbm).push_back(row.value);
   }
   return {median(l1), median(l2), median(hbm)};
 }

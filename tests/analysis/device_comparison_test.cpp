@@ -137,3 +137,32 @@ TEST_CASE("device comparison: a spec that is not the measured GPU, or a bad row,
   CHECK(row_error("copy,bytes=lots,gbps,1,GB/s") == "F:7:1: copy: bytes=lots is not an integer >= 1");
   CHECK(row_error("occupancy,threads=2048;regs=32;smem=0,blocks_per_sm,0,blocks") == "no error");  // 0 blocks, as the driver says
 }
+
+TEST_CASE("device comparison: pointer-chase latencies against the spec's load-to-use latency of their level",
+          "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const auto l1 = static_cast<long long>(v100.sm.l1_smem_bytes);
+  const auto l2 = static_cast<long long>(v100.memory.l2_bytes);
+  const DeviceComparison c = compare_device_measurements(
+      read_text(kV100Header +
+                "pointer-chase,footprint_bytes=4096,latency,28,cycles\n" +
+                "pointer-chase,footprint_bytes=" + std::to_string(4 * l1) + ",latency,212,cycles\n" +
+                "pointer-chase,footprint_bytes=" + std::to_string(l2) + ",latency,300,cycles\n" +
+                "pointer-chase,footprint_bytes=" + std::to_string(8 * l2) + ",latency,425,cycles\n" +
+                "pointer-chase,level=l2;source=x,latency,212,cycles\n"),
+      v100);
+  REQUIRE(c.rows.size() == 5);
+  CHECK(c.rows[0].predicted == std::optional<double>(v100.memory.l1_latency_cycles));
+  CHECK(c.rows[1].predicted == std::optional<double>(v100.memory.l2_latency_cycles));
+  CHECK_FALSE(c.rows[2].predicted);  // at the L2's capacity: part hits, part misses
+  CHECK(c.rows[2].note == "footprint between two cache levels");
+  CHECK(c.rows[3].predicted == std::optional<double>(v100.memory.hbm_latency_cycles));
+  CHECK(c.rows[3].error == Approx((v100.memory.hbm_latency_cycles - 425) / 425));
+  CHECK(c.rows[4].predicted == std::optional<double>(v100.memory.l2_latency_cycles));
+  CHECK(c.mape_rows == 0);  // latencies are shown beside the spec, not counted with the timed cases
+
+  CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + "pointer-chase,level=l3,latency,1,cycles\n"), v100),
+                    Catch::Matchers::EndsWith(":7:1: pointer-chase: level=l3 is not l1, l2 or hbm"));
+  CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + "pointer-chase,footprint_bytes=1,latency,1,ns\n"), v100),
+                    Catch::Matchers::EndsWith(":7:1: pointer-chase: latency is given in cycles, not ns"));
+}
