@@ -54,7 +54,7 @@ TEST_CASE("pointer-chase plateaus: the median inside each level, transitions ign
   CHECK(*p.l2 < *p.hbm);
 }
 
-TEST_CASE("pointer-chase plateaus: a level the sweep does not reach is empty; other benchmarks are skipped",
+TEST_CASE("pointer-chase plateaus: a level the sweep does not reach is empty and other benchmarks are skipped",
           "[device]") {
   const LatencyPlateaus p = pointer_chase_plateaus(
       read_text(kV100Header + "pointer-chase,footprint_bytes=4096,latency,30,cycles\n"
