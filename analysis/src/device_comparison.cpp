@@ -3,10 +3,10 @@
 // CUDA rules. Host-side rows (launch host time, PCIe copies) need more than a GPU and are shown unmodelled.
 #include "analysis/device_comparison.h"
 
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
+#include "analysis/pointer_chase_plateaus.h"
 #include "configs/config_error.h"
 #include "models/gpu/occupancy.h"
 #include "models/gpu/ops/elementwise.h"
@@ -17,28 +17,12 @@ namespace hpcsim {
 
 namespace {
 
-ConfigError row_error(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& message) {
-  return ConfigError(SourceLoc{file.file, row.line, 1}, row.benchmark + ": " + message);
-}
-
-std::int64_t int_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key,
-                       std::int64_t at_least) {
-  const std::string* text = row.param(key);
-  if (!text) throw row_error(file, row, "needs the param " + key);
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-  if (ec != std::errc() || end != text->data() + text->size() || v < at_least) {
-    throw row_error(file, row, key + "=" + *text + " is not an integer >= " + std::to_string(at_least));
-  }
-  return v;
-}
-
 Precision dtype_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const GpuSpec& gpu) {
   const std::string* text = row.param("dtype");
-  if (!text) throw row_error(file, row, "needs the param dtype");
+  if (!text) throw device_row_error(file, row, "needs the param dtype");
   const std::optional<Precision> p = parse_precision(*text);
-  if (!p) throw row_error(file, row, "unknown dtype " + *text);
-  if (!gpu.supports(*p)) throw row_error(file, row, "the " + gpu.name + " spec has no " + *text + " math units");
+  if (!p) throw device_row_error(file, row, "unknown dtype " + *text);
+  if (!gpu.supports(*p)) throw device_row_error(file, row, "the " + gpu.name + " spec has no " + *text + " math units");
   return *p;
 }
 
@@ -55,6 +39,7 @@ constexpr MetricRule kRules[] = {
     {"triad", "gbps", "GB/s", true},       {"triad", "time_us", "us", false},
     {"gemm", "tflops", "TFLOP/s", true},   {"gemm", "time_us", "us", false},
     {"pcie", "gbps", "GB/s", false},       {"occupancy", "blocks_per_sm", "blocks", false},
+    {"pointer-chase", "latency", "cycles", false},
 };
 
 const MetricRule* rule_of(const DeviceMeasurement& row) {
@@ -82,6 +67,33 @@ Streamed triad_time(const GpuSpec& gpu, double n) {
   return {estimate_op(gpu, elementwise_chain(chain)).time_s, 12 * n};
 }
 
+// A published plateau names its level (level=l1|l2|hbm); a sweep row's footprint falls in one, or between two.
+// The spec's load-to-use latency of that level is the prediction; the L1 band uses the whole unified L1 and
+// shared memory, which a kernel without shared memory gets as L1.
+void predict_chase_latency(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  std::optional<std::string> level;
+  if (const std::string* named = row.param("level")) {
+    level = *named;
+  } else {
+    level = pointer_chase_level(static_cast<double>(device_int_param(file, row, "footprint_bytes", 1)),
+                                gpu.sm.l1_smem_bytes, gpu.memory.l2_bytes);
+    if (!level) {
+      out.note = "footprint between two cache levels";
+      return;
+    }
+  }
+  const double cycles = *level == "l1"    ? gpu.memory.l1_latency_cycles
+                        : *level == "l2"  ? gpu.memory.l2_latency_cycles
+                        : *level == "hbm" ? gpu.memory.hbm_latency_cycles
+                                          : throw device_row_error(file, row, "level=" + *level + " is not l1, l2 or hbm");
+  if (cycles <= 0) {
+    out.note = "the " + gpu.name + " spec gives no " + *level + " latency";
+    return;
+  }
+  out.predicted = cycles;
+}
+
 void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
   const DeviceMeasurement& row = out.measured;
   const MetricRule* rule = rule_of(row);
@@ -89,7 +101,7 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
     out.note = "not modelled";
     return;
   }
-  if (row.unit != rule->unit) throw row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);
+  if (row.unit != rule->unit) throw device_row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);
   out.in_mape = rule->headline;
   const std::string& b = row.benchmark;
   const bool time = row.metric == "time_us";
@@ -98,17 +110,25 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
       out.note = "host time: the framework's dispatch cost, not the GPU spec's";
       return;
     }
+    if (const std::string* graph = row.param("graph"); graph && *graph == "1") {
+      out.in_mape = false;  // the spec's launch overhead is one launch from the host; a graph submits many at once
+      out.note = "CUDA graph launches: not modelled";
+      return;
+    }
     out.predicted = gpu.launch_overhead_s * 1e6;
   } else if (b == "copy" || b == "triad") {
-    const Streamed s = b == "copy" ? copy_time(gpu, static_cast<double>(int_param(file, row, "bytes", 1)))
-                                   : triad_time(gpu, static_cast<double>(int_param(file, row, "n", 1)));
+    const Streamed s = b == "copy" ? copy_time(gpu, static_cast<double>(device_int_param(file, row, "bytes", 1)))
+                                   : triad_time(gpu, static_cast<double>(device_int_param(file, row, "n", 1)));
     out.predicted = time ? s.seconds * 1e6 : s.bytes / s.seconds / 1e9;
   } else if (b == "gemm") {
-    const GemmShape shape{int_param(file, row, "m", 1), int_param(file, row, "n", 1), int_param(file, row, "k", 1), 1,
+    const GemmShape shape{device_int_param(file, row, "m", 1), device_int_param(file, row, "n", 1),
+                          device_int_param(file, row, "k", 1), 1,
                           dtype_param(file, row, gpu)};
     const double seconds = estimate_op(gpu, {gemm(gpu, shape)}).time_s;
     const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
     out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
+  } else if (b == "pointer-chase") {
+    predict_chase_latency(file, gpu, out);
   } else if (b == "pcie") {
     out.note = "host link: needs a node spec, not a GPU spec";
     return;
@@ -118,9 +138,9 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
       return;
     }
     LaunchResources launch;
-    launch.threads_per_block = static_cast<int>(int_param(file, row, "threads", 1));
-    launch.registers_per_thread = static_cast<int>(int_param(file, row, "regs", 0));
-    launch.smem_per_block = static_cast<int>(int_param(file, row, "smem", 0));
+    launch.threads_per_block = static_cast<int>(device_int_param(file, row, "threads", 1));
+    launch.registers_per_thread = static_cast<int>(device_int_param(file, row, "regs", 0));
+    launch.smem_per_block = static_cast<int>(device_int_param(file, row, "smem", 0));
     out.exact = true;
     try {
       out.predicted = compute_occupancy(gpu.sm, launch).active_blocks_per_sm;

@@ -1,6 +1,7 @@
 // The CSV of `hpcsim-cuda-bench`: header comments, a column line, then one measurement per row.
 #include "analysis/device_measurements.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -38,6 +39,14 @@ std::vector<std::pair<std::string, int>> fields_of(const std::string& line) {
 
 }  // namespace
 
+const std::vector<std::string>& device_measurement_units() {
+  // Times, SM clock cycles, rates, and the counts and ratios the sweeps report.
+  static const std::vector<std::string> units = {"ns",     "us",      "ms",         "s",     "cycles",
+                                                 "GB/s",   "GFLOP/s", "TFLOP/s",    "blocks", "sectors",
+                                                 "wavefronts", "bytes", "fraction"};
+  return units;
+}
+
 const std::string* DeviceMeasurement::param(const std::string& key) const {
   for (const auto& [k, v] : params) {
     if (k == key) return &v;
@@ -56,6 +65,22 @@ std::optional<std::string> DeviceMeasurements::header_value(const std::string& k
     if (k == key) return v;
   }
   return std::nullopt;
+}
+
+ConfigError device_row_error(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& message) {
+  return ConfigError(SourceLoc{file.file, row.line, 1}, row.benchmark + ": " + message);
+}
+
+std::int64_t device_int_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key,
+                              std::int64_t at_least) {
+  const std::string* text = row.param(key);
+  if (!text) throw device_row_error(file, row, "needs the param " + key);
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (ec != std::errc() || end != text->data() + text->size() || v < at_least) {
+    throw device_row_error(file, row, key + "=" + *text + " is not an integer >= " + std::to_string(at_least));
+  }
+  return v;
 }
 
 DeviceMeasurements read_device_measurements(const std::filesystem::path& file) {
@@ -81,7 +106,9 @@ DeviceMeasurements read_device_measurements(const std::filesystem::path& file) {
       if (columns_seen) fail(line, 1, "header lines come before the column line");
       const std::size_t colon = text.find(':');
       if (colon == std::string::npos) fail(line, 1, "a header line is '# key: value'");
-      m.header.emplace_back(trim(text.substr(1, colon - 1)), trim(text.substr(colon + 1)));
+      std::string key = trim(text.substr(1, colon - 1));
+      if (key.empty()) fail(line, 1, "a header line is '# key: value', this one has no key");
+      m.header.emplace_back(std::move(key), trim(text.substr(colon + 1)));
       continue;
     }
     if (!columns_seen) {
@@ -103,10 +130,13 @@ DeviceMeasurements read_device_measurements(const std::filesystem::path& file) {
       const std::size_t semi = params.find(';', start);
       const std::string item = params.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
       const std::size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        fail(line, params_column + static_cast<int>(start), "a param is key=value, not '" + item + "'");
+      const int item_column = params_column + static_cast<int>(start);
+      if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
+        fail(line, item_column, "a param is key=value, not '" + item + "'");
       }
-      row.params.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+      std::string key = item.substr(0, eq);
+      if (row.param(key)) fail(line, item_column, "the param " + key + " is given twice");
+      row.params.emplace_back(std::move(key), item.substr(eq + 1));
       if (semi == std::string::npos) break;
       start = semi + 1;
     }
@@ -118,9 +148,15 @@ DeviceMeasurements read_device_measurements(const std::filesystem::path& file) {
       fail(line, fields[3].second, "the value '" + value + "' is not a finite number");
     }
     row.unit = fields[4].first;
+    const auto& units = device_measurement_units();
+    if (std::find(units.begin(), units.end(), row.unit) == units.end()) {
+      std::string known;
+      for (const std::string& u : units) known += (known.empty() ? "" : ", ") + u;
+      fail(line, fields[4].second, "unknown unit '" + row.unit + "' (known: " + known + ")");
+    }
     m.rows.push_back(std::move(row));
   }
-  if (line == 0) fail(0, 0, "empty file");
+  if (line == 0) fail(1, 1, std::string("empty file: the first line must be '") + kMagic + "'");
   if (!columns_seen) fail(line, 1, std::string("no column line '") + kColumns + "'");
   return m;
 }

@@ -6,6 +6,10 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace hcb {
 
 struct Context {
@@ -17,6 +21,8 @@ struct Context {
   cudaStream_t stream = nullptr;
   cublasHandle_t cublas = nullptr;
   cudaDeviceProp prop{};
+  // --header KEY=VALUE lines, written after the suite's own header lines (run_on_device.sh adds the driver).
+  std::vector<std::pair<std::string, std::string>> extra_header;
 };
 
 // One function per benchmark; main.cu holds the table that names them.
@@ -26,5 +32,12 @@ void run_triad(Context& ctx);
 void run_pcie(Context& ctx);
 void run_gemm(Context& ctx);
 void run_occupancy(Context& ctx);
+void run_pointer_chase(Context& ctx);
+void run_coalescing(Context& ctx);
+void run_bank_conflicts(Context& ctx);
+void run_divergence(Context& ctx);
+void run_fma_ilp(Context& ctx);
+void run_occupancy_sweep(Context& ctx);
+void run_overlap(Context& ctx);
 
 }  // namespace hcb

@@ -64,6 +64,7 @@ void write_header(Context& ctx) {
   out.comment("driver_version", cuda_version_string(driver));
   out.comment("runtime_version", cuda_version_string(runtime));
   out.comment("cublas_version", std::to_string(cublas));
+  for (const auto& [key, value] : ctx.extra_header) out.comment(key.c_str(), value);
   out.columns();
 }
 

@@ -1,4 +1,5 @@
-// Launch overhead: what one empty kernel costs the host to enqueue and the GPU to retire, back to back.
+// Launch overhead: what one empty kernel costs the host to enqueue and the GPU to retire, back to back, launched
+// one by one (graph=0) or as one CUDA graph holding the same launches (graph=1), which the host submits once.
 #include "check.h"
 #include "timing.h"
 
@@ -11,27 +12,48 @@ __global__ void empty_kernel() {}
 
 constexpr int kLaunches = 10000;
 
-}  // namespace
+void launch_all(cudaStream_t stream) {
+  for (int i = 0; i < kLaunches; ++i) empty_kernel<<<1, 32, 0, stream>>>();
+}
 
-void run_launch(Context& ctx) {
-  auto launch_all = [&] {
-    for (int i = 0; i < kLaunches; ++i) empty_kernel<<<1, 32, 0, ctx.stream>>>();
-  };
+// The same kLaunches launches captured once into an executable graph.
+class LaunchGraph {
+ public:
+  explicit LaunchGraph(cudaStream_t stream) {
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    launch_all(stream);
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph_));
+    CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  ~LaunchGraph() {
+    cudaGraphExecDestroy(exec_);
+    cudaGraphDestroy(graph_);
+  }
+  LaunchGraph(const LaunchGraph&) = delete;
+  LaunchGraph& operator=(const LaunchGraph&) = delete;
+  void launch(cudaStream_t stream) { CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
 
+ private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+// Each trial times the same launches twice: the host clock sees the enqueue rate (the queue fills, so this
+// is throughput, not a single launch's latency), the events see how fast the GPU drains them.
+template <class Submit>
+void time_launches(Context& ctx, const char* graph, Submit&& submit) {
   // Warm-up: loads the module and fills the launch path's caches.
-  launch_all();
+  submit();
   CUDA_CHECK_LAUNCH(empty_kernel);
   CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
 
-  // Each trial times the same launches twice: the host clock sees the enqueue rate (the queue fills, so this
-  // is throughput, not a single launch's latency), the events see how fast the GPU drains them.
   EventPair ev;
   std::vector<double> host_us;
   std::vector<double> gpu_us;
   for (int t = 0; t < ctx.trials; ++t) {
     ev.start(ctx.stream);
     const auto t0 = std::chrono::steady_clock::now();
-    launch_all();
+    submit();
     const auto t1 = std::chrono::steady_clock::now();
     ev.stop(ctx.stream);
     CUDA_CHECK_LAUNCH(empty_kernel);
@@ -40,9 +62,17 @@ void run_launch(Context& ctx) {
     gpu_us.push_back(ev.elapsed_ms() * 1000.0 / kLaunches);
   }
 
-  const Params params = Params().add("kind", "empty");
+  const Params params = Params().add("graph", graph);
   ctx.out->row("launch", params, "host_us", median(host_us), "us");
   ctx.out->row("launch", params, "gpu_us", median(gpu_us), "us");
+}
+
+}  // namespace
+
+void run_launch(Context& ctx) {
+  time_launches(ctx, "0", [&] { launch_all(ctx.stream); });
+  LaunchGraph graph(ctx.stream);
+  time_launches(ctx, "1", [&] { graph.launch(ctx.stream); });
 }
 
 }  // namespace hcb

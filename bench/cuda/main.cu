@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -23,17 +24,28 @@ struct Bench {
 
 // Run order; --only selects from this list but never reorders it.
 const Bench kBenches[] = {
-    {"launch", "empty-kernel launch cost: host enqueue and GPU time per launch", hcb::run_launch},
+    {"launch", "empty-kernel launch cost per launch, one by one and as a CUDA graph", hcb::run_launch},
     {"copy", "device-to-device cudaMemcpyAsync bandwidth", hcb::run_copy},
     {"triad", "STREAM triad kernel bandwidth (fp32)", hcb::run_triad},
     {"pcie", "pinned host<->device cudaMemcpyAsync bandwidth", hcb::run_pcie},
     {"gemm", "cublasGemmEx throughput for fp32, tf32, fp16, bf16", hcb::run_gemm},
     {"occupancy", "driver-reported blocks per SM for kernels of differing register/shared-memory use",
      hcb::run_occupancy},
+    {"pointer-chase", "dependent-load latency in SM cycles against footprint (4 KiB to >= 4x L2)",
+     hcb::run_pointer_chase},
+    {"coalescing", "strided fp32 reads, stride 1..32 elements: bandwidth the threads see", hcb::run_coalescing},
+    {"bank-conflicts", "shared-memory loads with lane stride 1..32 words: SM cycles per warp load",
+     hcb::run_bank_conflicts},
+    {"divergence", "1..32 code paths per warp, same work per thread: kernel time", hcb::run_divergence},
+    {"fma-ilp", "1..8 independent fp32 FMA chains per thread: cycles per FMA and FLOP rate", hcb::run_fma_ilp},
+    {"occupancy-sweep", "streaming read at several block sizes and register counts: bandwidth",
+     hcb::run_occupancy_sweep},
+    {"overlap", "host-to-device copy beside a kernel on two streams, pinned vs pageable", hcb::run_overlap},
 };
 
 const char kUsage[] =
-    "Usage: hpcsim-cuda-bench [--out FILE] [--only NAME[,NAME...]] [--quick] [--help] [--list]\n"
+    "Usage: hpcsim-cuda-bench [--out FILE] [--only NAME[,NAME...]] [--quick] [--header KEY=VALUE]... [--help]\n"
+    "                         [--list]\n"
     "\n"
     "Runs GPU microbenchmarks on CUDA device 0 (choose another with CUDA_VISIBLE_DEVICES) and writes\n"
     "CSV: '# key: value' header lines, then benchmark,params,metric,value,unit rows.\n"
@@ -41,7 +53,8 @@ const char kUsage[] =
     "\n"
     "  --out FILE     write the CSV to FILE instead of stdout\n"
     "  --only NAMES   run only these benchmarks (comma-separated; see --list)\n"
-    "  --quick        fewer sizes and shorter trials (under a minute)\n"
+    "  --quick        fewer sizes and shorter trials\n"
+    "  --header KEY=VALUE  add the header line '# KEY: VALUE' (KEY of a-z, 0-9 and _; repeatable)\n"
     "  --list         list the benchmarks and exit\n"
     "  --help         show this help and exit\n"
     "\n"
@@ -53,6 +66,7 @@ struct Options {
   bool quick = false;
   bool help = false;
   bool list = false;
+  std::vector<std::pair<std::string, std::string>> header;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -74,6 +88,22 @@ void select_only(Options& opt, const std::string& names) {
     if (end == std::string::npos) break;
     begin = end + 1;
   }
+}
+
+// KEY=VALUE for a '# key: value' line: the key must be a plain identifier (it cannot end early at a colon) and
+// the value one line.
+std::pair<std::string, std::string> header_item(const std::string& item) {
+  const size_t eq = item.find('=');
+  const std::string key = item.substr(0, eq);
+  if (eq == std::string::npos || key.empty() ||
+      key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos) {
+    usage_error("--header wants KEY=VALUE with KEY of a-z, 0-9 and _, not '" + item + "'");
+  }
+  const std::string value = item.substr(eq + 1);
+  if (value.empty() || value.find_first_of("\r\n") != std::string::npos) {
+    usage_error("--header " + key + " needs a one-line, non-empty value");
+  }
+  return {key, value};
 }
 
 Options parse_args(int argc, char** argv) {
@@ -101,6 +131,8 @@ Options parse_args(int argc, char** argv) {
       if (opt.out.empty()) usage_error("option '--out' needs a file name");
     } else if (arg == "--only") {
       select_only(opt, take_value());
+    } else if (arg == "--header") {
+      opt.header.push_back(header_item(take_value()));
     } else if (arg == "--quick") {
       no_value();
       opt.quick = true;
@@ -126,7 +158,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (opt.list) {
-    for (const Bench& b : kBenches) std::printf("%-10s %s\n", b.name, b.what);
+    for (const Bench& b : kBenches) std::printf("%-16s %s\n", b.name, b.what);
     return 0;
   }
 
@@ -143,6 +175,7 @@ int main(int argc, char** argv) {
 
   ctx.out = &writer;
   ctx.quick = opt.quick;
+  ctx.extra_header = opt.header;
   ctx.trials = opt.quick ? 5 : 7;
   ctx.target_ms = opt.quick ? 10.0 : 25.0;
   ctx.warmup_ms = opt.quick ? 20.0 : 50.0;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds hpcsim-cuda-bench with plain nvcc (no cmake or yaml-cpp needed) and runs it on this machine's GPU.
-# Writes ${OUT:-.}/cuda-bench-<UTC time>.csv, plus nvidia-smi's report next to it when nvidia-smi exists.
+# Runs the whole suite (every benchmark in --list) and writes ${OUT:-.}/cuda-bench-<UTC time>.csv, whose header
+# holds the date, the GPU, the CUDA driver and runtime versions (from cudart), the NVIDIA driver release (from
+# nvidia-smi) and the nvcc release; plus nvidia-smi's report next to it when nvidia-smi exists.
 # Extra arguments go to the benchmark, e.g. ./run_on_device.sh --quick
 set -euo pipefail
 
@@ -14,12 +16,19 @@ build() { "$nvcc" -O3 -std=c++17 -Xcompiler -Wall,-Wextra "$1" -o "$tmp/hpcsim-c
 # -arch=native needs a visible GPU and a recent nvcc; sm_90 covers H100/H200 otherwise.
 build -arch=native || { echo "run_on_device.sh: -arch=native failed, building for sm_90" >&2; build -arch=sm_90; }
 
+# The driver release (e.g. 580.65.06) is not available through cudart, so it comes from nvidia-smi.
+headers=(--header "nvcc_version=$("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')")
+if command -v nvidia-smi >/dev/null 2>&1; then
+  driver="$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || true)"
+  if [ -n "$driver" ]; then headers+=(--header "nvidia_driver=$driver"); fi
+fi
+
 mkdir -p "$out"
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 if command -v nvidia-smi >/dev/null 2>&1; then
   nvidia-smi >"$out/cuda-bench-$stamp.nvidia-smi.txt" 2>&1 || true
 fi
-"$tmp/hpcsim-cuda-bench" --out "$out/cuda-bench-$stamp.csv" "$@"
+"$tmp/hpcsim-cuda-bench" --out "$out/cuda-bench-$stamp.csv" "${headers[@]}" "$@"
 echo "wrote $out/cuda-bench-$stamp.csv" >&2
 # PyTorch's host cost per eager call, where a CUDA PyTorch is installed (the framework profiles' dispatch).
 if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then

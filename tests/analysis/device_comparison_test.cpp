@@ -1,4 +1,4 @@
-// The GPU model beside a hpcsim-cuda-bench CSV: the reader's rows and its errors at file:line:column, the
+// The GPU model beside a hpcsim-cuda-bench CSV (the reader itself: device_measurements_test.cpp): the
 // predictions equal to the models' own, the MAPE over headline metrics only, occupancy checked exactly
 // against the CUDA Best Practices Guide's example, and a spec that is not the measured GPU refused.
 #include <catch2/catch.hpp>
@@ -11,6 +11,7 @@
 #include "analysis/device_comparison.h"
 #include "analysis/device_measurements.h"
 #include "analysis/temp_path.h"
+#include "device_csv.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "models/gpu/gpu_spec.h"
@@ -19,6 +20,8 @@
 #include "models/gpu/ops/op_kernel.h"
 
 using namespace hpcsim;
+using hpcsim::test::kV100Header;
+using hpcsim::test::read_text;
 using hpcsim::test::TempPath;
 
 namespace {
@@ -28,65 +31,7 @@ GpuSpec spec(const std::string& name) {
   return parse_gpu_spec(catalog.load("gpus", ConfigNode::make_scalar(name, SourceLoc{"test", 0, 0}), "GPU"), name);
 }
 
-const std::string kV100Header =
-    "# hpcsim-cuda-bench 1\n# date: test fixture, not a measurement\n# gpu: Tesla V100-SXM2-16GB\n"
-    "# compute_capability: 7.0\n# sm_count: 80\nbenchmark,params,metric,value,unit\n";
-
-DeviceMeasurements read_text(const std::string& text) {
-  const TempPath file("device.csv");
-  std::ofstream(file.str()) << text;
-  return read_device_measurements(file.str());
-}
-
-// The message of the ConfigError reading `text` throws, with the temp path cut to "F".
-std::string read_error(const std::string& text) {
-  const TempPath file("device.csv");
-  std::ofstream(file.str()) << text;
-  try {
-    read_device_measurements(file.str());
-  } catch (const ConfigError& e) {
-    std::string what = e.what();
-    return "F" + what.substr(file.str().size());
-  }
-  return "no error";
-}
-
 }  // namespace
-
-TEST_CASE("device measurements: header, rows, params and lines are read as written", "[device]") {
-  const DeviceMeasurements m = read_text(kV100Header +
-                                         "copy,bytes=1048576,gbps,700.5,GB/s\n"
-                                         "\n"
-                                         "gemm,m=64;n=32;k=16;dtype=fp16,tflops,1e1,TFLOP/s\n");
-  CHECK(m.header_value("gpu") == std::optional<std::string>("Tesla V100-SXM2-16GB"));
-  CHECK(m.header_value("sm_count") == std::optional<std::string>("80"));
-  CHECK_FALSE(m.header_value("driver_version"));
-  REQUIRE(m.rows.size() == 2);
-  CHECK(m.rows[0].benchmark == "copy");
-  CHECK(m.rows[0].value == 700.5);
-  CHECK(m.rows[0].line == 7);
-  CHECK(m.rows[1].line == 9);
-  CHECK(m.rows[1].params_text() == "m=64;n=32;k=16;dtype=fp16");
-  REQUIRE(m.rows[1].param("k"));
-  CHECK(*m.rows[1].param("k") == "16");
-  CHECK(m.rows[1].param("batch") == nullptr);
-  CHECK(m.rows[1].value == 10);
-}
-
-TEST_CASE("device measurements: a file that is not the suite's CSV is refused at its line and column", "[device]") {
-  CHECK(read_error("") == "F: empty file");
-  CHECK(read_error("benchmark,params,metric,value,unit\n").rfind("F:1:1: not a hpcsim-cuda-bench CSV", 0) == 0);
-  CHECK(read_error("# hpcsim-cuda-bench 1\n# gpu: x\n").rfind("F:2:1: no column line", 0) == 0);
-  CHECK(read_error("# hpcsim-cuda-bench 1\nbench,params\n").rfind("F:2:1: expected the column line", 0) == 0);
-  CHECK(read_error("# hpcsim-cuda-bench 1\n# no colon here\n").rfind("F:2:1: a header line is", 0) == 0);
-  CHECK(read_error(kV100Header + "# late: header\n").rfind("F:7:1: header lines come before", 0) == 0);
-  CHECK(read_error(kV100Header + "copy,bytes=1,gbps,1\n").rfind("F:7:1: a row has 5 fields", 0) == 0);
-  CHECK(read_error(kV100Header + "copy,bytes=1,gbps,fast,GB/s\n") == "F:7:19: the value 'fast' is not a finite number");
-  CHECK(read_error(kV100Header + "copy,bytes=1,gbps,nan,GB/s\n") == "F:7:19: the value 'nan' is not a finite number");
-  CHECK(read_error(kV100Header + "gemm,m=1;n2,tflops,1,TFLOP/s\n") == "F:7:10: a param is key=value, not 'n2'");
-  CHECK(read_error(kV100Header + ",bytes=1,gbps,1,GB/s\n") == "F:7:1: empty benchmark name");
-  CHECK_THROWS_AS(read_device_measurements("/nonexistent/device.csv"), std::runtime_error);
-}
 
 TEST_CASE("device comparison: occupancy rows match the CUDA Best Practices Guide's example exactly", "[device]") {
   // CUDA C++ Best Practices Guide, "Calculating Occupancy": compute capability 7.0, 37 registers per
@@ -115,9 +60,10 @@ TEST_CASE("device comparison: predictions are the models' own and only headline 
                                          "launch,kind=empty,gpu_us,3,us\n"
                                          "launch,kind=empty,host_us,4,us\n"
                                          "pcie,direction=h2d;bytes=268435456,gbps,11,GB/s\n"
-                                         "future,x=1,speed,1,au\n");
+                                         "future,x=1,speed,1,fraction\n"
+                                         "launch,graph=1,gpu_us,0.5,us\n");
   const DeviceComparison c = compare_device_measurements(m, v100);
-  REQUIRE(c.rows.size() == 8);
+  REQUIRE(c.rows.size() == 9);
 
   const double copy_s = estimate_op(v100, copy_op(268435456.0)).time_s;
   REQUIRE(c.rows[0].predicted);
@@ -139,6 +85,9 @@ TEST_CASE("device comparison: predictions are the models' own and only headline 
   CHECK_FALSE(c.rows[6].predicted);
   CHECK_FALSE(c.rows[7].predicted);  // a benchmark this version does not know is shown, not an error
   CHECK(c.rows[7].note == "not modelled");
+  CHECK_FALSE(c.rows[8].predicted);  // a CUDA graph's launches are not the spec's one-by-one launch overhead
+  CHECK_FALSE(c.rows[8].in_mape);
+  CHECK(c.rows[8].note == "CUDA graph launches: not modelled");
 
   REQUIRE(c.mape_rows == 4);
   double sum = 0, worst = 0;
@@ -187,4 +136,33 @@ TEST_CASE("device comparison: a spec that is not the measured GPU, or a bad row,
         "F:7:1: gemm: the v100-sxm2-16gb spec has no fp8 math units");
   CHECK(row_error("copy,bytes=lots,gbps,1,GB/s") == "F:7:1: copy: bytes=lots is not an integer >= 1");
   CHECK(row_error("occupancy,threads=2048;regs=32;smem=0,blocks_per_sm,0,blocks") == "no error");  // 0 blocks, as the driver says
+}
+
+TEST_CASE("device comparison: pointer-chase latencies against the spec's load-to-use latency of their level",
+          "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const auto l1 = static_cast<long long>(v100.sm.l1_smem_bytes);
+  const auto l2 = static_cast<long long>(v100.memory.l2_bytes);
+  const DeviceComparison c = compare_device_measurements(
+      read_text(kV100Header +
+                "pointer-chase,footprint_bytes=4096,latency,28,cycles\n" +
+                "pointer-chase,footprint_bytes=" + std::to_string(4 * l1) + ",latency,212,cycles\n" +
+                "pointer-chase,footprint_bytes=" + std::to_string(l2) + ",latency,300,cycles\n" +
+                "pointer-chase,footprint_bytes=" + std::to_string(8 * l2) + ",latency,425,cycles\n" +
+                "pointer-chase,level=l2;source=x,latency,212,cycles\n"),
+      v100);
+  REQUIRE(c.rows.size() == 5);
+  CHECK(c.rows[0].predicted == std::optional<double>(v100.memory.l1_latency_cycles));
+  CHECK(c.rows[1].predicted == std::optional<double>(v100.memory.l2_latency_cycles));
+  CHECK_FALSE(c.rows[2].predicted);  // at the L2's capacity: part hits, part misses
+  CHECK(c.rows[2].note == "footprint between two cache levels");
+  CHECK(c.rows[3].predicted == std::optional<double>(v100.memory.hbm_latency_cycles));
+  CHECK(c.rows[3].error == Approx((v100.memory.hbm_latency_cycles - 425) / 425));
+  CHECK(c.rows[4].predicted == std::optional<double>(v100.memory.l2_latency_cycles));
+  CHECK(c.mape_rows == 0);  // latencies are shown beside the spec, not counted with the timed cases
+
+  CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + "pointer-chase,level=l3,latency,1,cycles\n"), v100),
+                    Catch::Matchers::EndsWith(":7:1: pointer-chase: level=l3 is not l1, l2 or hbm"));
+  CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + "pointer-chase,footprint_bytes=1,latency,1,ns\n"), v100),
+                    Catch::Matchers::EndsWith(":7:1: pointer-chase: latency is given in cycles, not ns"));
 }

@@ -84,9 +84,18 @@ def check_validate_measured():
     expect_bad_input(hpcsim("validate", "--measured", csv_file, "--gpu", "no-such-gpu"), "no-such-gpu")
     with tempfile.TemporaryDirectory() as folder:
         bad = os.path.join(folder, "bad.csv")
-        with open(bad, "w") as f:
-            f.write("# hpcsim-cuda-bench 1\nbenchmark,params,metric,value,unit\ncopy,bytes=1,gbps,x,GB/s\n")
-        expect_bad_input(hpcsim("validate", "--measured", bad, "--gpu", "v100-sxm2-16gb"), "bad.csv:3:19:")
+        columns = "# hpcsim-cuda-bench 1\nbenchmark,params,metric,value,unit\n"
+        # Each malformed file: exit 2 and the message at its file:line:column, never a crash or a silent skip.
+        for text, where in [(columns + "copy,bytes=1,gbps,x,GB/s\n", "bad.csv:3:19:"),
+                            ("", "bad.csv:1:1: empty file"),
+                            ("# hpcsim-cuda-bench 9\n" + columns[22:], "bad.csv:1:1: not a hpcsim-cuda-bench CSV"),
+                            ("# hpcsim-cuda-bench 1\n# gpu: x\n", "bad.csv:2:1: no column line"),
+                            (columns + "copy,bytes=1,gbps,1\n", "bad.csv:3:1: a row has 5 fields"),
+                            (columns + "copy,bytes=1,gbps,1,GB/sec\n", "bad.csv:3:21: unknown unit 'GB/sec'"),
+                            (columns + "pointer-chase,footprint_bytes,latency,30,cycles\n", "bad.csv:3:15: a param is key=value")]:
+            with open(bad, "w") as f:
+                f.write(text)
+            expect_bad_input(hpcsim("validate", "--measured", bad, "--gpu", "v100-sxm2-16gb"), where)
 
 
 def check_validate_cv():
