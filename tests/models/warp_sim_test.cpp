@@ -77,7 +77,7 @@ TEST_CASE("pointer-chase plateaus sit at the published L1, L2 and HBM latencies,
   for (const std::string name : {"v100-sxm2-16gb", "h100-sxm5-80gb"}) {
     const GpuSpec gpu = load(name);
     const MicrobenchRun run = run_microbench(gpu, "pointer-chase");
-    const auto lat = series(run, "latency_cycles", "footprint_bytes");
+    const auto lat = series(run, "latency", "footprint_bytes");
     REQUIRE(lat.rbegin()->first >= 4 * gpu.memory.l2_bytes);
     REQUIRE(lat.begin()->first == 4096);
     // The plateaus are read from the rows by footprint alone: below the L1 (a 1-thread kernel with no shared

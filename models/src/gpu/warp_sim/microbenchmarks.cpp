@@ -87,7 +87,7 @@ void pointer_chase(Runner& r) {
     const WarpSimResult& res = r.run(kv("footprint_bytes", f), pointer_chase_kernel(f, kPointerChaseStride, n));
     const int timed = std::min(n, kPointerChaseSample);
     const double cycles = res.clock_reads.at(1) - res.clock_reads.at(0);
-    r.row("pointer-chase", kv("footprint_bytes", f), "latency_cycles", cycles / timed, "cycles");
+    r.row("pointer-chase", kv("footprint_bytes", f), "latency", cycles / timed, "cycles");
   }
 }
 
