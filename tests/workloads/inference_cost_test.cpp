@@ -92,3 +92,21 @@ TEST_CASE("inference setup: a priced node gives the replica's price", "[inferenc
   REQUIRE(replica_price_per_hour(h100).has_value());
   CHECK(*replica_price_per_hour(h100) > 0);
 }
+
+TEST_CASE("GPU inference: a serving front end adds its per-batch cost and each request's PCIe input copy",
+          "[inference]") {
+  const std::string base = "cluster: {node: dgx-a100-80gb}\nworkload: {model: resnet50, precision: fp16, framework: ";
+  const InferenceSetup engine = setup_of(base + "tensorrt}\n");
+  const InferenceSetup triton = setup_of(base + "triton-tensorrt}\n");
+  REQUIRE(triton.framework.request_path.has_value());
+  const RequestPath& path = *triton.framework.request_path;
+  const double extra1 = batch_latency_s(triton, 1) - batch_latency_s(engine, 1);
+  const double extra64 = batch_latency_s(triton, 64) - batch_latency_s(engine, 64);
+  // One fp32 224x224x3 image over PCIe 4 x16 (~25 GB/s payload) takes 15-60 us.
+  const double copy = (extra64 - extra1) / 63;
+  CHECK(copy > 15e-6);
+  CHECK(copy < 60e-6);
+  CHECK(extra1 == Approx(path.per_batch_s + path.per_request_s + copy).epsilon(1e-9));
+  // A library profile has no front end: its batch costs only the engine's time.
+  CHECK_FALSE(engine.framework.request_path.has_value());
+}
