@@ -35,6 +35,9 @@ struct RequestPath {
 struct FrameworkProfile {
   std::string name;
   std::optional<RequestPath> request_path;  // serving front ends only (triton-*.yaml); none for a library
+  // Inference engines built ahead of time (TensorRT) fold an eval-mode batch norm into the preceding
+  // convolution's weights and bias: no kernel runs for it.
+  bool folds_batch_norm = false;
   ExecutionMode eager;     // the framework's ordinary execution (op by op)
   ExecutionMode compiled;  // its compiler: torch.compile, XLA (jax.jit, jit_compile=True), hybridize
   bool has_compiled = true;  // false: the framework has no compiler (compile: true is an error)
