@@ -55,7 +55,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 TEST_CASE("every configs/frameworks file parses", "[framework]") {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const std::vector<std::string> names = catalog.names("frameworks");
-  CHECK(names == std::vector<std::string>{"jax", "megatron", "mxnet", "pytorch", "pytorch1", "tensorflow", "tensorflow1"});
+  CHECK(names == std::vector<std::string>{"jax", "megatron", "mxnet", "onnxruntime", "pytorch", "pytorch1", "tensorflow", "tensorflow1", "tensorrt", "triton-tensorrt"});
   for (const std::string& name : names) {
     const FrameworkProfile f = shipped(name);
     CHECK(f.name == name);
