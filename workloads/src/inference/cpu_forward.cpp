@@ -8,6 +8,11 @@ namespace hpcsim::inference_detail {
 
 namespace {
 
+// A frozen inference graph (torch.jit.freeze, Inductor's freezing, IPEX, oneDNN graph) folds an eval-mode
+// batch norm into the preceding convolution's weights and bias: it runs no op and moves no bytes. Eager
+// PyTorch runs it as an op of its own. (In the zoo's CNNs every batch_norm follows a convolution.)
+bool folds_into_producer(const std::string& type, bool compiled) { return compiled && type == "batch_norm"; }
+
 // Framework ops one layer is in eager mode. Attention is HuggingFace's BertSelfAttention/BertSelfOutput
 // op by op: q, k and v projections, three head reshapes, QK^T, the scaling, the mask add, softmax, PV,
 // the head merge and the output projection (13); compiled (Inductor) the reshapes vanish and the scale,
@@ -15,6 +20,7 @@ namespace {
 int ops_of(const std::string& type, const LayerTraits& traits, bool compiled) {
   if (type == "attention") return compiled ? 7 : 13;
   if (!compiled) return 1;
+  if (folds_into_producer(type, compiled)) return 0;
   // Views cost nothing compiled; elementwise layers fuse into their producer's kernel.
   if (type == "flatten" || type == "first_token" || type == "dropout" || traits.elementwise_forward) return 0;
   return 1;
@@ -52,6 +58,7 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
       total += ops_of(type, n.layer->traits(), compiled) * mode.dispatch_s;
       if (type == "dropout" || type == "flatten" || type == "first_token") continue;  // eval identity, views
       if (compiled && n.layer->traits().elementwise_forward) continue;                 // fused into its producer
+      if (folds_into_producer(type, compiled)) continue;
       CpuOp op;
       op.op_class = op_class_of(type);
       op.math = op.op_class == CpuOpClass::streaming ? Precision::fp32 : setup.precision;
