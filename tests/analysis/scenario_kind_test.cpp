@@ -36,7 +36,7 @@ TEST_CASE("a scenario without kind: is a training scenario", "[analysis][kind]")
 }
 
 TEST_CASE("a kind not built yet is refused at its key", "[analysis][kind]") {
-  for (const char* kind : {"schedule", "serve"}) {
+  for (const char* kind : {"schedule"}) {
     const auto root = parse_config_text(std::string("name: x\nkind: ") + kind + "\n", "later.yaml");
     CHECK_FALSE(hpcsim::is_built(hpcsim::scenario_kind(root)));
     CHECK_THAT(error_of([&] { hpcsim::runnable_scenario_kind(root); }),
@@ -47,6 +47,12 @@ TEST_CASE("a kind not built yet is refused at its key", "[analysis][kind]") {
     CHECK_THAT(error_of([&] { hpcsim::parse_scenario(root, catalog, "x"); }),
                Catch::StartsWith("later.yaml:2:7: ") && Catch::Contains("not built yet"));
   }
+  // serve is built (hpcsim serve); parse_scenario still refuses it at the key, as not a training scenario.
+  const auto serve = parse_config_text("name: x\nkind: serve\n", "serve.yaml");
+  CHECK(hpcsim::is_built(hpcsim::scenario_kind(serve)));
+  const hpcsim::SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  CHECK_THAT(error_of([&] { hpcsim::parse_scenario(serve, catalog, "x"); }),
+             Catch::StartsWith("serve.yaml:2:7: ") && Catch::Contains("serve"));
 }
 
 TEST_CASE("an unknown kind names the choices", "[analysis][kind]") {

@@ -146,10 +146,11 @@ def check_run_kinds():
     expect(plain.returncode == 0 and explicit.returncode == 0, "training runs", explicit)
     strip = lambda text: [l for l in text.splitlines() if not l.startswith("sim_wall_s,")]
     expect(strip(plain.stdout) == strip(explicit.stdout), "kind: training is the default", explicit)
-    # Kinds still to come: an error at the key, exit 2, for a run and a sweep alike.
-    for args in ((), ("--scale", "8,16")):
+    # A serve scenario runs as hpcsim serve runs it: this one lacks its workload (an error naming the key);
+    # --scale is for training (an error at the kind key). Exit 2, nothing printed.
+    for args, where in (((), "workload"), (("--scale", "8,16"), "hpcsim serve")):
         proc = hpcsim("run", os.path.join(DATA, "kind_serve.yaml"), "--no-db", *args)
-        expect_bad_input(proc, "kind_serve.yaml:3:7:", "'serve'", "not built yet")
+        expect_bad_input(proc, "kind_serve.yaml:", where)
         expect(proc.stdout == "", "nothing is printed", proc)
     expect_bad_input(hpcsim("run", QUICKSTART, "--no-db", "--set", "kind=schedule"), "--set kind=schedule",
                      "'schedule'", "not built yet")
