@@ -66,7 +66,7 @@ void print_serve_cases(const std::filesystem::path& dir, const SpecCatalog& cata
     std::cout << text.substr(text.find('\n') + 1);
     return;
   }
-  std::cout << "\nServing cases (" << dir.string() << "/{inference,llm-serve}):\n" << text;
+  std::cout << "\nServing cases (inference/ and llm-serve/ beside the training cases):\n" << text;
   std::vector<double> errors;
   for (const ValidationRow& row : serve.rows) errors.push_back(row.error);
   for (const CategoryScore& c : score_by_category(serve.rows, errors)) {
