@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "configs/config_error.h"
 #include "validation_cases.h"
 
 namespace hpcsim {
@@ -45,6 +46,24 @@ std::vector<ValidationRow> run_in_parallel(const std::vector<Case>& cases, const
 }
 
 }  // namespace
+
+namespace validation_detail {
+
+const ConfigNode& case_measurement(const ConfigNode& root, const std::filesystem::path& file, const std::string& name,
+                                   bool has_measured) {
+  if (!has_measured) throw ConfigError(root.loc(), "a validation case needs a measured: section");
+  if (name != file.stem().string()) {
+    throw ConfigError(root.has("name") ? root.at("name").loc() : root.loc(),
+                      "a validation case is named after its file: " + file.stem().string());
+  }
+  const ConfigNode& measured = root.at("measured");
+  for (const char* key : {"category", "family"}) {
+    if (!measured.has(key)) throw ConfigError(measured.loc(), std::string("a validation case needs measured.") + key);
+  }
+  return measured;
+}
+
+}  // namespace validation_detail
 
 bool is_time_metric(const std::string& metric) {
   return metric == "time_ms" || metric == "step_time_s" || metric == "s_per_kimg";

@@ -2,6 +2,7 @@
 // The two kinds of validation case, each read and predicted in its own file (validation_scenario.cpp,
 // validation_micro.cpp). Rows come back with measured and predicted set; run_validation adds the error.
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "analysis/validation.h"
@@ -12,6 +13,11 @@
 namespace hpcsim::validation_detail {
 
 inline constexpr const char* kMicrobenchmarksFile = "microbenchmarks.yaml";
+
+// The checks every scenario case passes (training or serve): it has a measured: section with a category
+// and a family, and is named after its file. The measured section; ConfigError at the offending key.
+const ConfigNode& case_measurement(const ConfigNode& root, const std::filesystem::path& file, const std::string& name,
+                                   bool has_measured);
 
 // A training scenario with a `measured:` section, simulated as `hpcsim run` does.
 ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog& catalog);

@@ -38,15 +38,7 @@ double predicted_value(const Scenario& s, const ModelStepReport& report, const C
 ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog& catalog) {
   const ConfigNode root = load_config(file, {});
   const Scenario s = parse_scenario(root, catalog, file.stem().string());
-  if (!s.measured) throw ConfigError(root.loc(), "a validation case needs a measured: section");
-  if (s.name != file.stem().string()) {
-    throw ConfigError(root.has("name") ? root.at("name").loc() : root.loc(),
-                      "a validation case is named after its file: " + file.stem().string());
-  }
-  const ConfigNode& measured = root.at("measured");
-  for (const char* key : {"category", "family"}) {
-    if (!measured.has(key)) throw ConfigError(measured.loc(), std::string("a validation case needs measured.") + key);
-  }
+  const ConfigNode& measured = validation_detail::case_measurement(root, file, s.name, s.measured.has_value());
 
   const ModelStepReport report = simulate_scenario(s);
   ValidationRow row;

@@ -6,6 +6,7 @@
 
 #include "analysis/serve_run.h"
 #include "analysis/validation.h"
+#include "validation_cases.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "workloads/inference/offline_prediction.h"
@@ -18,15 +19,7 @@ namespace {
 ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& catalog, std::string& not_scored) {
   const ConfigNode root = load_config(file, {});
   const ServeScenario s = parse_serve_scenario(root, catalog, file.stem().string());
-  if (!s.measured) throw ConfigError(root.loc(), "a validation case needs a measured: section");
-  if (s.name != file.stem().string()) {
-    throw ConfigError(root.has("name") ? root.at("name").loc() : root.loc(),
-                      "a validation case is named after its file: " + file.stem().string());
-  }
-  const ConfigNode& measured = root.at("measured");
-  for (const char* key : {"category", "family"}) {
-    if (!measured.has(key)) throw ConfigError(measured.loc(), std::string("a validation case needs measured.") + key);
-  }
+  const ConfigNode& measured = validation_detail::case_measurement(root, file, s.name, s.measured.has_value());
   not_scored = s.measured->not_scored;
   ValidationRow row;
   row.id = s.name;
