@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
 
 #include "configs/catalog.h"
 #include "configs/config_error.h"
@@ -38,6 +39,36 @@ TEST_CASE("CPU ops: small streaming ops use fewer threads; GEMMs use all, paying
   CHECK(t1 / t16 > 10);   // 16 cores, less the fork/join
   CHECK(t1 / t16 < 16);
   CHECK_THROWS_AS(cpu_worker(node.cpu, 16, 2), std::invalid_argument);  // 32 threads on 16 cores, no SMT
+}
+
+TEST_CASE("CPU ops: tensors that fit the worker's caches stay there between ops", "[inference]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const NodeSpec node = parse_node_spec(catalog.load("nodes", ConfigNode::make_scalar("xeon-8480p-2s", {}), "node"),
+                                        "xeon-8480p-2s", catalog);
+  // The workers split the last-level caches: 56 workers of 2 threads hold 2 x 2 MiB of L2 and 1/28 of a
+  // socket's 105 MiB each; one worker on every core holds all of both sockets' caches.
+  const CpuWorker many = cpu_worker(node.cpu, 2, 56), one = cpu_worker(node.cpu, 112, 1);
+  CHECK(many.cache_bytes == Approx(2 * node.cpu.math.l2_per_core + node.cpu.math.llc * 2 / 56));
+  CHECK(one.cache_bytes > 2 * node.cpu.math.llc);
+  // A streaming op over 8 MiB: from the caches at the cores' L2 bandwidth, faster than from memory.
+  CpuOp from_memory{CpuOpClass::streaming, Precision::fp32, 0, 8.0 * (1 << 20), 1 << 20};
+  CpuOp from_cache = from_memory;
+  std::swap(from_cache.bytes, from_cache.cached_bytes);
+  CHECK(cpu_op_time_s(node.cpu, from_cache, many) < cpu_op_time_s(node.cpu, from_memory, many) / 2);
+  // A spec without l2_bandwidth_per_core models no reuse: its workers hold no cache.
+  NodeSpec plain = node;
+  plain.cpu.math.l2_bandwidth_per_core = 0;
+  CHECK(cpu_worker(plain.cpu, 2, 56).cache_bytes == 0);
+  CHECK_THROWS_AS(cpu_op_time_s(plain.cpu, from_cache, many), std::invalid_argument);
+}
+
+TEST_CASE("CPU inference: a small batch's activations stay in cache, a large batch's go to memory", "[inference]") {
+  // ResNet-50 int8 on Sapphire Rapids as MLPerf's server runs it (56 workers x 2 threads): with the cache
+  // model, batch 4 costs less per image than batch 64, whose activations no longer fit the worker's share.
+  const InferenceSetup spr = setup_of(
+      "cluster: {node: xeon-8480p-2s}\nworkload: {model: resnet50, precision: int8, compile: true, threads: 2}\n"
+      "serving: {workers: 56}\n");
+  CHECK(batch_latency_s(spr, 4) / 4 < batch_latency_s(spr, 64) / 64);
 }
 
 TEST_CASE("CPU inference: threads, compile and batch change the answer", "[inference]") {

@@ -24,7 +24,10 @@ const Schema& cpu_math_schema() {
       required("memory_bandwidth_per_core", Schema::quantity(Dimension::bandwidth).positive(),
                "what one core streams from memory alone"),
       optional("l2_per_core", Schema::quantity(Dimension::bytes).positive(), "L2 cache per core", "none"),
-      optional("llc", Schema::quantity(Dimension::bytes).positive(), "last-level cache", "none"),
+      optional("llc", Schema::quantity(Dimension::bytes).positive(), "one socket's last-level cache", "none"),
+      optional("l2_bandwidth_per_core", Schema::quantity(Dimension::bandwidth).positive(),
+               "what one core reads from its L2; with it, tensors that fit a worker's caches stay there between ops",
+               "none: every op's tensors go to memory"),
       required("library", Schema::map({
                               required("name", Schema::string(), "the math library (onednn, acl, openblas)"),
                               required("gemm", fraction(), "fraction of the math peak large GEMMs reach"),
@@ -50,6 +53,7 @@ CpuMathSpec parse_cpu_math(const ConfigNode& math) {
   m.memory_bandwidth_per_core = math.get_quantity("memory_bandwidth_per_core", Dimension::bandwidth);
   m.l2_per_core = math.get_quantity_or("l2_per_core", Dimension::bytes, 0);
   m.llc = math.get_quantity_or("llc", Dimension::bytes, 0);
+  m.l2_bandwidth_per_core = math.get_quantity_or("l2_bandwidth_per_core", Dimension::bandwidth, 0);
   const ConfigNode& lib = math.at("library");
   m.library.name = lib.get_string("name");
   m.library.gemm = lib.at("gemm").as_number();

@@ -22,6 +22,9 @@ CpuWorker cpu_worker(const CpuSpec& cpu, int threads, int workers) {
   w.threads = std::max(1, std::min(threads, cores / workers));
   const double sockets_bandwidth = cpu.sockets * cpu.memory_bandwidth_per_socket;
   w.memory_bandwidth = std::min(w.threads * cpu.math.memory_bandwidth_per_core, sockets_bandwidth / workers);
+  if (cpu.math.l2_bandwidth_per_core > 0) {
+    w.cache_bytes = w.threads * cpu.math.l2_per_core + cpu.math.llc * cpu.sockets / workers;
+  }
   return w;
 }
 
@@ -46,7 +49,11 @@ double cpu_op_time_s(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worke
     math_s = op.flops / (threads * cpu.clock_hz * per_cycle * achieved);
   }
   const double bandwidth = std::min(worker.memory_bandwidth, threads * cpu.math.memory_bandwidth_per_core);
-  const double memory_s = op.bytes / (bandwidth * lib.memory);
+  double memory_s = op.bytes / (bandwidth * lib.memory);
+  if (op.cached_bytes > 0) {
+    if (cpu.math.l2_bandwidth_per_core <= 0) throw std::invalid_argument(cpu.model + " has no l2_bandwidth_per_core");
+    memory_s += op.cached_bytes / (threads * cpu.math.l2_bandwidth_per_core);
+  }
   return std::max(math_s, memory_s) + (threads > 1 ? lib.fork_join_s : 0.0);
 }
 

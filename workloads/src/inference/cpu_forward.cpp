@@ -71,7 +71,11 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
       if (type == "embedding" || type == "position_embedding") {
         op.bytes = 2 * out * value_bytes;  // gathers rows: reads and writes what it outputs
       } else {
-        op.bytes = (inputs + out) * value_bytes + params * weight_bytes;
+        // The op's input was the last op's output: while both fit the worker's caches they never reach
+        // memory. Weights do (every request reads them all; they outlive no cache across the model).
+        const double activations = (inputs + out) * value_bytes;
+        (activations <= worker.cache_bytes ? op.cached_bytes : op.bytes) = activations;
+        op.bytes += params * weight_bytes;
       }
       total += cpu_op_time_s(cpu, op, worker);
       if (reorders_weights && op.op_class != CpuOpClass::streaming && params > 0) {

@@ -30,7 +30,10 @@ struct CpuMathSpec {
   std::array<double, kPrecisionCount> ops_per_cycle{};
   double memory_bandwidth_per_core = 0;  // bytes/s one core streams alone (limited by its outstanding misses)
   double l2_per_core = 0;                // bytes
-  double llc = 0;                        // bytes, the last-level cache of the instance's cores
+  double llc = 0;                        // bytes, one socket's last-level cache, shared by its cores
+  // What one core reads from its own L2 per second; 0: cache reuse between ops is not modelled (every op's
+  // tensors go to memory).
+  double l2_bandwidth_per_core = 0;
   CpuMathLibrary library;
 
   bool present() const { return ops_per_cycle[static_cast<int>(Precision::fp32)] > 0; }

@@ -15,6 +15,7 @@ struct CpuOp {
   double flops = 0;
   double bytes = 0;                  // moved between the cores and memory
   double output_elements = 0;        // how finely the op splits over threads
+  double cached_bytes = 0;           // read and written in the worker's caches (see CpuWorker::cache_bytes)
 };
 
 // One worker: an intra-op thread pool on `threads` cores, and the memory bandwidth it can draw while the
@@ -22,6 +23,9 @@ struct CpuOp {
 struct CpuWorker {
   int threads = 1;
   double memory_bandwidth = 0;  // bytes/s, before the library's achieved fraction
+  // The caches the worker's tensors can stay in between ops: its cores' L2s and its share of the sockets'
+  // last-level caches (the workers split them evenly). 0 when the spec has no l2_bandwidth_per_core.
+  double cache_bytes = 0;
 };
 
 // `workers` workers of `threads` threads each on the node's cores. Hardware threads beyond one per core
@@ -34,7 +38,8 @@ CpuWorker cpu_worker(const CpuSpec& cpu, int threads, int workers);
 // libraries block the output finely); streaming ops take one thread per grain of output.
 int cpu_op_threads(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker);
 
-// max(math time, memory time) on the op's threads, plus one fork/join when it runs on more than one.
+// max(math time, memory time) on the op's threads, plus one fork/join when it runs on more than one; the
+// memory time is the bytes at the memory bandwidth plus the cached bytes at the threads' L2 bandwidth.
 // std::invalid_argument when the cores have no unit for op.math.
 double cpu_op_time_s(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker);
 
