@@ -3,9 +3,11 @@
 // nodes on ib-ndr, a 3-level rail-optimized fat tree of 64-port switches (Quantum-2 QM9700), tp 8, pp 16,
 // dp = GPUs / 128, ZeRO-1, micro batch 1, 16 microbatches per replica (the 405B's 16M-token batch at 16,384
 // GPUs), megatron profile, bf16. A step that does not fit in memory is still timed (fits_in_memory false).
-//   scale_ladder_bench [--max-gpus N] [--exact] [--model llama|gpt3]
-// --max-gpus stops the ladder after that size (the full simulation of the largest rungs takes minutes);
-// --exact simulates every data-parallel group and replica (TrainingRun::exact) instead of symmetry classes.
+//   scale_ladder_bench [--min-gpus N] [--max-gpus N] [--exact] [--routing ecmp|d-mod-k] [--model llama|gpt3]
+// --min-gpus / --max-gpus start and stop the ladder at those sizes (the full simulation of the largest rungs
+// takes minutes); --exact simulates every data-parallel group and replica (TrainingRun::exact) instead of
+// symmetry classes; --routing overrides ib-ndr's own (d-mod-k) as cluster.routing does (ecmp: the
+// routing every rung had before InfiniBand's destination-based routing was modelled).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -16,6 +18,7 @@
 
 #include "configs/catalog.h"
 #include "configs/loader.h"
+#include "models/network/routing.h"
 #include "workloads/scenario.h"
 #include "workloads/training/simulate_scenario.h"
 #include "workloads/training/training_step_job.h"
@@ -37,22 +40,23 @@ double peak_rss_mib() {
   return u.ru_maxrss / 1024.0;
 }
 
-std::string scenario_yaml(const std::string& model, int seq_len, int gpus) {
+std::string scenario_yaml(const std::string& model, int seq_len, int gpus, const std::string& routing) {
   const int dp = gpus / 128;
   return "name: ladder\n"
-         "cluster: {node: dgx-h100, nodes: " + std::to_string(gpus / 8) +
-         ", network: ib-ndr, topology: {kind: rail-optimized, levels: 3, radix: 64}}\n"
+         "cluster: {node: dgx-h100, nodes: " + std::to_string(gpus / 8) + ", network: ib-ndr, " +
+         (routing.empty() ? "" : "routing: " + routing + ", ") +
+         "topology: {kind: rail-optimized, levels: 3, radix: 64}}\n"
          "workload: {model: " + model + ", seq_len: " + std::to_string(seq_len) +
          ", micro_batch: 1, global_batch: " + std::to_string(16 * dp) +
          ", precision: bf16, optimizer: adam, framework: megatron}\n"
          "parallelism: {tp: 8, pp: 16, dp: " + std::to_string(dp) + ", zero: 1, schedule: 1f1b}\n";
 }
 
-void rung(const char* label, const std::string& model, int seq_len, int gpus, bool exact) {
+void rung(const char* label, const std::string& model, int seq_len, int gpus, bool exact, const std::string& routing) {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = cpu_s();
-  const Scenario s = parse_scenario(parse_config_text(scenario_yaml(model, seq_len, gpus), "ladder.yaml"), catalog,
+  const Scenario s = parse_scenario(parse_config_text(scenario_yaml(model, seq_len, gpus, routing), "ladder.yaml"), catalog,
                                     "ladder.yaml");
   TrainingRun run = training_run(s);
   run.exact = exact;
@@ -76,25 +80,32 @@ void rung(const char* label, const std::string& model, int seq_len, int gpus, bo
 }  // namespace
 
 int main(int argc, char** argv) {
-  int max_gpus = 131072;
+  int min_gpus = 0, max_gpus = 131072;
   bool exact = false;
-  std::string only;
+  std::string only, routing;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--max-gpus") && i + 1 < argc) {
+    if (!std::strcmp(argv[i], "--min-gpus") && i + 1 < argc) {
+      min_gpus = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--max-gpus") && i + 1 < argc) {
       max_gpus = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--routing") && i + 1 < argc && kRoutingNames.parse(argv[i + 1])) {
+      routing = argv[++i];
     } else if (!std::strcmp(argv[i], "--exact")) {
       exact = true;
     } else if (!std::strcmp(argv[i], "--model") && i + 1 < argc) {
       only = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--max-gpus N] [--exact] [--model llama|gpt3]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--min-gpus N] [--max-gpus N] [--exact] [--routing ecmp|d-mod-k] [--model llama|gpt3]\n",
+                   argv[0]);
       return 2;
     }
   }
   for (int gpus : {1024, 4096, 16384, 65536, 131072}) {
     if (gpus > max_gpus) break;
-    if (only.empty() || only == "llama") rung("llama3.1-405b", "llama3.1-405b", 8192, gpus, exact);
-    if (only.empty() || only == "gpt3") rung("gpt3-175b", "gpt3-175b", 2048, gpus, exact);
+    if (gpus < min_gpus) continue;
+    if (only.empty() || only == "llama") rung("llama3.1-405b", "llama3.1-405b", 8192, gpus, exact, routing);
+    if (only.empty() || only == "gpt3") rung("gpt3-175b", "gpt3-175b", 2048, gpus, exact, routing);
   }
   return 0;
 }

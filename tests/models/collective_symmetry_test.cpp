@@ -62,12 +62,24 @@ TEST_CASE("Symmetric data-parallel groups run as classes with the full simulatio
 }
 
 TEST_CASE("Groups whose routes the check cannot match run in full", "[collectives][symmetry]") {
-  // Rings across leaves take spines chosen by hashing each GPU pair: no rail rotation maps one group's
-  // routes onto another's, so there are no classes and both runs are the same.
+  // Under ECMP, rings across leaves take spines chosen by hashing each GPU pair: no rail rotation maps one
+  // group's routes onto another's, so there are no classes and both runs are the same.
+  const ClusterConfig spread = cluster(
+      "cluster: {node: dgx-h100, nodes: 64, network: ib-ndr, routing: ecmp, "
+      "topology: {kind: rail-optimized, levels: 3, radix: 16}}\n");
+  const Outcome classes = run(spread, 64, CollectiveOp::reducescatter, true);
+  const Outcome full = run(spread, 64, CollectiveOp::reducescatter, false);
+  CHECK(classes.end == full.end);
+  CHECK(classes.refilled == full.refilled);
+}
+
+TEST_CASE("Under D-mod-K, rings across leaves and pods still form classes", "[collectives][symmetry][dmodk]") {
+  // The same fabric routed as InfiniBand routes it (ib-ndr's own d-mod-k): spines follow the destination,
+  // a rail rotation maps one group's routes onto another's, and the classes give the full timing.
   const ClusterConfig spread = cluster(
       "cluster: {node: dgx-h100, nodes: 64, network: ib-ndr, topology: {kind: rail-optimized, levels: 3, radix: 16}}\n");
   const Outcome classes = run(spread, 64, CollectiveOp::reducescatter, true);
   const Outcome full = run(spread, 64, CollectiveOp::reducescatter, false);
   CHECK(classes.end == full.end);
-  CHECK(classes.refilled == full.refilled);
+  CHECK(classes.refilled * 2 <= full.refilled);
 }

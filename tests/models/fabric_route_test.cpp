@@ -139,15 +139,17 @@ TEST_CASE("PCIe GPUs without peer-to-peer go through the host", "[fabric]") {
 TEST_CASE("An oversubscribed fat-tree cuts cross-leaf bandwidth by its ratio", "[fabric]") {
   // Radix 8: 1:1 gives leaves 4 endpoints + 4 uplinks, 3:1 gives 6 + 2. Every node on leaf 0 sends to
   // every node on leaf 1 at once; the aggregate rate across the cut is what the uplinks allow.
-  auto cross_leaf_rate = [](double ratio) {
+  auto cross_leaf_rate = [](double ratio, Routing routing = Routing::ecmp) {
     const int down = ratio == 1 ? 4 : 6;
+    NetworkSpec net = network("ib-edr");
+    net.routing = routing;
     TopologySpec t;
     t.kind = TopologyKind::fat_tree;
     t.radix = 8;
     t.oversubscription = ratio;
     Simulator sim;
     FairShare fs(sim);
-    const ClusterFabric fabric(fs, one_nic_node(100e9), 2 * down, 1, network("ib-edr"), t);
+    const ClusterFabric fabric(fs, one_nic_node(100e9), 2 * down, 1, net, t);
     std::vector<FlowId> flows;
     for (int a = 0; a < down; ++a) {
       for (int b = down; b < 2 * down; ++b) {
@@ -166,6 +168,11 @@ TEST_CASE("An oversubscribed fat-tree cuts cross-leaf bandwidth by its ratio", "
   // so the aggregate falls somewhat short of the ports (a real ECMP effect) but is far above the 3:1 cut.
   CHECK(cross_leaf_rate(1) <= Approx(port));
   CHECK(cross_leaf_rate(1) > 2 * cross_leaf_rate(3));
+  // InfiniBand's destination-based routing sends everything bound for one destination up one spine, one
+  // destination per spine: the cut carries every port's full rate, and 3:1 is still a third.
+  CHECK(cross_leaf_rate(1, Routing::d_mod_k) == Approx(port));
+  CHECK(cross_leaf_rate(1, Routing::d_mod_k) > cross_leaf_rate(1));
+  CHECK(cross_leaf_rate(3, Routing::d_mod_k) == Approx(port / 3));
   // A lone cross-leaf message is not slowed at all on 1:1.
   TopologySpec t;
   t.kind = TopologyKind::fat_tree;

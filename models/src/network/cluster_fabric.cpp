@@ -108,7 +108,7 @@ ClusterFabric::ClusterFabric(FairShare& fs, const NodeSpec& node, int nodes, int
   const bool pcie = node.pcie.modelled();
   if (nodes > 1) {  // validate the topology before adding anything
     const int rails = node.nics.rails > 0 ? node.nics.rails : nics_;
-    topology_.emplace(Topology::build(topology, nodes, nics_, rails));
+    topology_.emplace(Topology::build(topology, nodes, nics_, rails, network_->routing));
   }
   std::string name;
   for (int n = 0; n < nodes; ++n) {

@@ -27,6 +27,11 @@ const Schema& network_spec_schema() {
       required("switch_latency", Schema::quantity(Dimension::time).at_least(0), "latency of one switch hop"),
       required("software_latency", Schema::quantity(Dimension::time).at_least(0),
                "per-message latency at the end hosts (stack, driver, NIC)"),
+      optional("routing", Schema::one_of(kRoutingNames.names()),
+               "how switches choose among equally short next hops: ecmp (a hash of each flow, as Ethernet "
+               "switches do) or d-mod-k (by the destination alone, as an InfiniBand or Omni-Path subnet "
+               "manager's fat-tree routing programs them); cluster.routing overrides it",
+               "ecmp"),
   });
   return schema;
 }
@@ -61,6 +66,7 @@ NetworkSpec parse_network_spec(const ConfigNode& node, std::string name) {
   n.header_bytes = node.get_quantity("header_bytes", Dimension::bytes);
   n.switch_latency_s = node.get_quantity("switch_latency", Dimension::time);
   n.software_latency_s = node.get_quantity("software_latency", Dimension::time);
+  n.routing = *kRoutingNames.parse(node.get_string_or("routing", "ecmp"));
   if (std::string problem = mtu_problem(n, n.mtu_bytes); !problem.empty()) {
     throw ConfigError(node.at("mtu").loc(), problem);
   }

@@ -28,7 +28,9 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: a fixed, well-spr
 
 struct Topology::Impl {
   TopologyKind kind;
+  Routing routing = Routing::ecmp;
   TopologyGraph g;
+  std::vector<std::uint64_t> destination;  // d-mod-k: per endpoint, its index numbered leaf by leaf
   std::vector<int> adj_begin;           // per switch, into adj
   std::vector<std::pair<int, int>> adj;  // (neighbour, directed link)
   // Breadth-first distances towards one destination switch, grown level by level only as far as a
@@ -67,15 +69,35 @@ struct Topology::Impl {
   }
 };
 
+namespace {
+
+// D-mod-K's destination index: endpoints numbered leaf by leaf, each at its port on its switch (ports in
+// endpoint order), so consecutive indices sit side by side on a leaf and a leaf's endpoints spread over
+// all of its up-ports.
+void number_destinations(const TopologyGraph& g, std::vector<std::uint64_t>& out) {
+  std::vector<int> used(static_cast<std::size_t>(g.switches), 0);
+  std::vector<int> port(g.endpoint_switch.size());
+  for (std::size_t e = 0; e < port.size(); ++e) port[e] = used[static_cast<std::size_t>(g.endpoint_switch[e])]++;
+  const int ports = g.endpoint_ports > 0 ? g.endpoint_ports : *std::max_element(used.begin(), used.end());
+  out.resize(port.size());
+  for (std::size_t e = 0; e < port.size(); ++e) {
+    out[e] = static_cast<std::uint64_t>(g.endpoint_switch[e]) * static_cast<std::uint64_t>(ports) +
+             static_cast<std::uint64_t>(port[e]);
+  }
+}
+
+}  // namespace
+
 Topology::Topology(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Topology::Topology(Topology&&) noexcept = default;
 Topology& Topology::operator=(Topology&&) noexcept = default;
 Topology::~Topology() = default;
 
-Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node, int rails) {
+Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node, int rails, Routing routing) {
   if (nodes < 1 || nics_per_node < 1) fail(spec, "needs at least one node with a NIC");
   auto impl = std::make_unique<Impl>();
   impl->kind = spec.kind;
+  impl->routing = routing;
   try {
     switch (spec.kind) {
       case TopologyKind::crossbar: impl->g = build_crossbar(nodes * nics_per_node); break;
@@ -111,10 +133,12 @@ Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node,
     fail(spec, "the network is disconnected: " + name(lost) + " cannot reach " + name(0));
   }
   impl->reach.resize(static_cast<std::size_t>(g.switches));
+  if (routing == Routing::d_mod_k) number_destinations(impl->g, impl->destination);
   return Topology(std::move(impl));
 }
 
 TopologyKind Topology::kind() const { return impl_->kind; }
+Routing Topology::routing() const { return impl_->routing; }
 int Topology::switch_count() const { return impl_->g.switches; }
 int Topology::link_count() const { return static_cast<int>(impl_->g.links.size()); }
 int Topology::endpoint_count() const { return static_cast<int>(impl_->g.endpoint_switch.size()); }
@@ -131,12 +155,20 @@ void Topology::route(int from_endpoint, int to_endpoint, std::uint64_t flow_hash
   int at = switch_of(from_endpoint);
   if (at == dst) return;
   const std::vector<int>& dist = impl_->distances(dst, at);
+  const Impl& m = *impl_;
   for (int hop = 0; at != dst; ++hop) {
     const int want = dist[static_cast<std::size_t>(at)] - 1;
-    const int begin = impl_->adj_begin[at], end = impl_->adj_begin[at + 1];
+    const int begin = m.adj_begin[at], end = m.adj_begin[at + 1];
     int choices = 0;
-    for (int i = begin; i < end; ++i) choices += dist[impl_->adj[i].first] == want;
-    int pick = static_cast<int>(mix(flow_hash ^ mix(static_cast<std::uint64_t>(hop))) % static_cast<std::uint64_t>(choices));
+    for (int i = begin; i < end; ++i) choices += dist[m.adj[i].first] == want;
+    // ECMP hashes the flow at every hop; destination-based routing reads only (switch, destination), as a
+    // switch's forwarding table does.
+    const std::uint64_t key =
+        m.routing == Routing::ecmp
+            ? mix(flow_hash ^ mix(static_cast<std::uint64_t>(hop)))
+            : m.destination[static_cast<std::size_t>(to_endpoint)] /
+                  (m.g.route_divisor.empty() ? 1 : m.g.route_divisor[static_cast<std::size_t>(at)]);
+    int pick = static_cast<int>(key % static_cast<std::uint64_t>(choices));
     for (int i = begin; i < end; ++i) {
       if (dist[impl_->adj[i].first] == want && pick-- == 0) {
         out.push_back(impl_->adj[i].second);

@@ -68,6 +68,8 @@ TopologyGraph build_fat_tree(const TopologySpec& spec, int nodes, int nics_per_n
     for (int leaf = 0; leaf < leaves; ++leaf) {
       for (int s = 0; s < up; ++s) g.links.emplace_back(leaf, static_cast<int>(leaves) + s);
     }
+    g.endpoint_ports = down;
+    g.route_divisor.assign(static_cast<std::size_t>(g.switches), 1);  // only leaves choose (an up-port)
     return g;
   }
   if (k % 2 != 0) problem("a 3-level fat-tree needs an even radix, not " + str(k));
@@ -92,6 +94,11 @@ TopologyGraph build_fat_tree(const TopologySpec& spec, int nodes, int nics_per_n
       for (int c = 0; c < half; ++c) g.links.emplace_back(agg0 + pod * up + j, core0 + j * half + c);
     }
   }
+  // D-mod-K: a leaf picks its aggregation switch by destination mod up, an aggregation switch its core by
+  // (destination / up) mod half; cores only go down.
+  g.endpoint_ports = down;
+  g.route_divisor.assign(static_cast<std::size_t>(g.switches), 1);
+  for (int s = agg0; s < g.switches; ++s) g.route_divisor[static_cast<std::size_t>(s)] = static_cast<std::uint64_t>(up);
   return g;
 }
 

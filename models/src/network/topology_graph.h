@@ -1,5 +1,6 @@
 #pragma once
 // What a topology builder produces: switches, undirected links, the switch of each endpoint.
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,12 @@ struct TopologyGraph {
   int switches = 0;
   std::vector<std::pair<int, int>> links;
   std::vector<int> endpoint_switch;
+  // Destination-based (D-mod-K) routing numbers endpoints leaf by leaf: index = switch x endpoint_ports +
+  // the endpoint's port on its switch. 0: the most endpoints any switch holds.
+  int endpoint_ports = 0;
+  // Per switch, what the destination index is divided by before taking it modulo the number of next hops
+  // there: on a fat tree the product of the up-port counts of the levels below. Empty: 1 everywhere.
+  std::vector<std::uint64_t> route_divisor;
 };
 
 // One builder per kind; each throws TopologyProblem with a message when the parameters cannot work.

@@ -18,6 +18,10 @@ const Schema& cluster_schema() {
                "none: required when nodes > 1"),
       optional("mtu", Schema::quantity(Dimension::bytes).positive(),
                "MTU the network runs with (within its header bytes and max_mtu); needs network", "the network's mtu"),
+      optional("routing", Schema::one_of(kRoutingNames.names()),
+               "how the switches choose among equally short next hops (ecmp or d-mod-k, see the network "
+               "spec's routing); needs network",
+               "the network's routing"),
       optional("topology", topology_spec_schema(), "how the network's switches are laid out", "crossbar"),
       optional("storage", Schema::string(), "the storage system datasets are read from: a name in configs/storage",
                "none: workload.dataset, if any, must be synthetic"),
@@ -53,6 +57,10 @@ ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalo
     } catch (const std::invalid_argument& e) {
       throw ConfigError(mtu->loc(), e.what());
     }
+  }
+  if (const ConfigNode* routing = cluster.find("routing")) {
+    if (!c.network) throw ConfigError(routing->loc(), "cluster.routing needs a cluster.network");
+    c.network->routing = *kRoutingNames.parse(routing->as_string());
   }
   if (const ConfigNode* topology = cluster.find("topology")) {
     c.topology = parse_topology_spec(*topology);

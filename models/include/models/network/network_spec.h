@@ -5,6 +5,7 @@
 
 #include "configs/config_node.h"
 #include "configs/schema.h"
+#include "models/network/routing.h"
 
 namespace hpcsim {
 
@@ -19,6 +20,7 @@ struct NetworkSpec {
   double header_bytes = 0;         // per-packet bytes on the wire outside the MTU (framing, link headers, CRCs)
   double switch_latency_s = 0;     // per switch hop
   double software_latency_s = 0;   // per message at the end hosts (stack, driver, NIC)
+  Routing routing = Routing::ecmp;  // how switches choose among equally short next hops (a setting: cluster.routing)
 
   // Data rate after encoding: what the technology is sold at (e.g. 200 Gb/s for HDR).
   double data_rate() const { return rate * encoding_efficiency; }
