@@ -126,7 +126,7 @@ TEST_CASE("Halving-doubling moves 2(p-1)/p of the buffer per rank and folds extr
   CHECK(u.received[4] == Approx(S));  // and get the result once
 }
 
-TEST_CASE("Ring steps repeat one pattern; pipelines repeat their steady state", "[collectives]") {
+TEST_CASE("Ring steps repeat one pattern: pipelines repeat their steady state", "[collectives]") {
   Simulator sim;
   FairShare fs(sim);
   const ClusterFabric fabric(fs, plain_node(8, 0), 1, 8, std::nullopt);

@@ -66,7 +66,7 @@ TEST_CASE("D-mod-K forwards by destination: one next hop per switch and destinat
   CHECK(first_hops.size() == 4);
 }
 
-TEST_CASE("D-mod-K routes every shift permutation with one flow per link; ECMP collides", "[topology][dmodk]") {
+TEST_CASE("D-mod-K routes every shift permutation with one flow per link: ECMP collides", "[topology][dmodk]") {
   const TopologySpec two = spec_of("kind: fat-tree\nradix: 8\n");
   const TopologySpec three = spec_of("kind: fat-tree\nlevels: 3\nradix: 8\n");
   const Topology d2 = Topology::build(two, 32, 1, 1, Routing::d_mod_k);

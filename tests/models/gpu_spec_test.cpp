@@ -132,7 +132,7 @@ TEST_CASE("GPU spec errors carry file:line:column") {
   CHECK(patched("mi300x", "sm:\n  max_warps: 40\n") == "ok");  // no CC: the spec's own numbers stand
 }
 
-TEST_CASE("An NVIDIA spec needs a compute capability; a spec without one must state its SM limits") {
+TEST_CASE("An NVIDIA spec needs a compute capability: a spec without one must state its SM limits") {
   const ConfigNode h100 = SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("h100-sxm5-80gb", SourceLoc{}), "GPU");
   ConfigNode no_cc = h100;
   no_cc.erase("compute_capability");

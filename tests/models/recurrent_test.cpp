@@ -26,7 +26,7 @@ bool any_named(const std::vector<Kernel>& ks, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("recurrent: per-step GEMMs are single kernels (no split-K); DeepBench's form drops the input GEMMs and dW") {
+TEST_CASE("recurrent: per-step GEMMs are single kernels (no split-K): DeepBench's form drops the input GEMMs and dW") {
   const GpuSpec g = shipped("v100-sxm2-16gb");
   RecurrentShape s{RecurrentCell::lstm, 1024, 128, 25, 0, Precision::fp16, true};
   const std::vector<Kernel> full = recurrent_layer(g, s);

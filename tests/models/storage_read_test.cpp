@@ -142,7 +142,7 @@ TEST_CASE("every file open costs the metadata server an operation") {
   CHECK(r.bottleneck == "metadata server");
 }
 
-TEST_CASE("IOPS limit small reads; bandwidth limits large ones") {
+TEST_CASE("IOPS limit small reads: bandwidth limits large ones") {
   const StorageSpec hdd = local(device(200e6, 200, 0, 32));
   const auto small = simulate_dataset_read(hdd, dataset(1000, 4096, 16));
   CHECK(small.samples_per_s == Approx(200).epsilon(1e-6));

@@ -118,7 +118,7 @@ TEST_CASE("coalescing: sectors per request are the distinct 32-byte sectors the 
   CHECK(gbps.at(1) > 4 * gbps.at(8));  // useful bandwidth falls with the sectors wasted
 }
 
-TEST_CASE("bank conflicts: a stride of s words serializes gcd(s, 32) ways; 64-bit lanes take two wavefronts") {
+TEST_CASE("bank conflicts: a stride of s words serializes gcd(s, 32) ways: 64-bit lanes take two wavefronts") {
   const GpuSpec gpu = load("v100-sxm2-16gb");
   const MicrobenchRun run = run_microbench(gpu, "bank-conflicts");
   const auto f32 = series(run, "wavefronts_per_request", "stride", "fp32");

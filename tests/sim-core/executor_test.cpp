@@ -168,7 +168,7 @@ TEST_CASE("executor: zero-duration and synchronous ops take no time", "[executor
   CHECK(ps(ex.op_start(work)) == 0);
 }
 
-TEST_CASE("executor: times are relative to when the run starts; finish is reported once", "[executor]") {
+TEST_CASE("executor: times are relative to when the run starts: finish is reported once", "[executor]") {
   ExecutionGraph g;
   const OpId a = timed(g, "a", 10, 0);
   timed(g, "b", 15, 1, {a});

@@ -121,7 +121,7 @@ TEST_CASE("without early stopping every trial runs to the full budget in order",
   CHECK(asha.done());
 }
 
-TEST_CASE("rungs grow by eta up to the full budget; each job trains the steps since the last rung", "[campaign][asha]") {
+TEST_CASE("rungs grow by eta up to the full budget: each job trains the steps since the last rung", "[campaign][asha]") {
   const RungSchedule s = RungSchedule::successive_halving(250, 6750, 3);
   CHECK(s.budgets == std::vector<std::int64_t>{250, 750, 2250, 6750});
   CHECK(s.segment_steps(0) == 250);

@@ -132,7 +132,7 @@ TEST_CASE("fusing a GPT model removes launches and bytes but no FLOPs", "[fusion
   CHECK(before.bytes - t_epi.bytes == Approx(s_epi.bytes_removed).epsilon(1e-9));
 }
 
-TEST_CASE("an activation saved for backward keeps its input written; dropout does not", "[fusion]") {
+TEST_CASE("an activation saved for backward keeps its input written: dropout does not", "[fusion]") {
   SECTION("gelu: only the read of the pre-activation goes") {
     const Model m = mlp(std::make_shared<Activation>(ActivationKind::gelu));
     std::vector<LayerKernels> k = kernels_of(m);

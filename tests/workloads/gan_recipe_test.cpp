@@ -34,7 +34,7 @@ const std::string kPlain = ", gan: {r1_interval: 0, pl_interval: 0, fp16_resolut
 
 }  // namespace
 
-TEST_CASE("stylegan2 scenarios default to StyleGAN2-ADA's recipe; workload.gan overrides it", "[gan]") {
+TEST_CASE("stylegan2 scenarios default to StyleGAN2-ADA's recipe: workload.gan overrides it", "[gan]") {
   const Scenario s = gan_scenario("");
   CHECK(s.workload.gan.r1_interval == 16);
   CHECK(s.workload.gan.pl_interval == 4);

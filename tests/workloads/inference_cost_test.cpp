@@ -26,7 +26,7 @@ std::string roberta_c7g(const std::string& workload_extra) {
 
 }  // namespace
 
-TEST_CASE("CPU ops: small streaming ops use fewer threads; GEMMs use all, paying the fork/join", "[inference]") {
+TEST_CASE("CPU ops: small streaming ops use fewer threads: GEMMs use all, paying the fork/join", "[inference]") {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const NodeSpec node = parse_node_spec(catalog.load("nodes", ConfigNode::make_scalar("c7g-4xlarge", {}), "node"),
                                         "c7g-4xlarge", catalog);
@@ -84,7 +84,7 @@ TEST_CASE("CPU inference: threads, compile and batch change the answer", "[infer
   CHECK(8 / batch_latency_s(eager, 8) > 1 / batch_latency_s(eager, 1));
 }
 
-TEST_CASE("GPU inference: fused runtime beats eager at batch 1; memory bounds the batch", "[inference]") {
+TEST_CASE("GPU inference: fused runtime beats eager at batch 1: memory bounds the batch", "[inference]") {
   const std::string base = "cluster: {node: g4dn-xlarge}\nworkload: {model: resnet50, precision: fp16, framework: ";
   const InferenceSetup eager = setup_of(base + "pytorch}\n");
   const InferenceSetup trt = setup_of(base + "tensorrt}\n");

@@ -113,7 +113,7 @@ TEST_CASE("synthetic data never stalls the step", "[input]") {
   CHECK(io_stall_s(r, 0.0) == 0);
 }
 
-TEST_CASE("ImageNet from a shared NFS server starves 16 DGX A100 nodes; local NVMe with a warm cache stalls less",
+TEST_CASE("ImageNet from a shared NFS server starves 16 DGX A100 nodes: local NVMe with a warm cache stalls less",
           "[input]") {
   const DatasetSpec imagenet = dataset("imagenet-1k");
   const NodeSpec dgx = node("dgx-a100-80gb");

@@ -222,7 +222,7 @@ TEST_CASE("attention-probability dropout: its own pass when unfused, on chip whe
   CHECK_THROWS_AS(Attention({.heads = 16, .dropout = 1.0}), std::invalid_argument);
 }
 
-TEST_CASE("op by op: eager attention scales, masks and merges heads in passes; eager biases take a pass") {
+TEST_CASE("op by op: eager attention scales, masks and merges heads in passes: eager biases take a pass") {
   const GpuSpec gpu = a100();
   const Shapes in{{128, 1024}};
   Attention att({.heads = 16, .dropout = 0.1});

@@ -144,7 +144,7 @@ TEST_CASE("chunked prefill splits a long prompt over the token budget") {
   CHECK_THROWS(simulate_llm_serving(c, e, std::vector<LlmRequest>{{0, 5000, 2}}));
 }
 
-TEST_CASE("when the KV cache runs out, sequences are preempted and recomputed; guaranteed_no_evict admits fewer") {
+TEST_CASE("when the KV cache runs out, sequences are preempted and recomputed: guaranteed_no_evict admits fewer") {
   LlmReplicaCost c = replica("llama3-8b", 1, Precision::bf16, Precision::bf16);
   LlmEngineConfig e;
   // Leave room for about 40 sequences of 2048 tokens: 80 GiB x u - 16 GB weights - reserve.

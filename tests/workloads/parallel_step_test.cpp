@@ -114,7 +114,7 @@ TEST_CASE("1F1B with equal stages idles (p-1)/(m+p-1) of the pipeline", "[pipeli
   }
 }
 
-TEST_CASE("Interleaving shrinks the bubble; GPipe holds every microbatch's activations", "[pipeline]") {
+TEST_CASE("Interleaving shrinks the bubble: GPipe holds every microbatch's activations", "[pipeline]") {
   const Model model = equal_layers(16);
   const ClusterConfig c = dgx_a100(1);
   TrainingRun run;
@@ -366,7 +366,7 @@ TEST_CASE("Channels-first tensors cost tensor-core convolutions their layout tra
   CHECK(simulate_training_step(model, v100, run).result.step_time_s == Approx(v100_nchw));
 }
 
-TEST_CASE("Megatron reduces gradients after backward; DDP overlaps its buckets", "[overlap]") {
+TEST_CASE("Megatron reduces gradients after backward: DDP overlaps its buckets", "[overlap]") {
   const Model model = gpt(4, 1024, 16);
   ClusterConfig c = dgx_a100(2);
   c.node.collective_sms = 0;  // overlap alone; NCCL's SM contention is its own test below
@@ -426,7 +426,7 @@ TEST_CASE("Compute overlapping a data-parallel collective runs on the SMs NCCL l
   CHECK(simulate_training_step(model, c, run).result.step_time_s == Approx(one));
 }
 
-TEST_CASE("Context parallelism splits the sequence; its ranks reduce gradients with the data-parallel ones",
+TEST_CASE("Context parallelism splits the sequence: its ranks reduce gradients with the data-parallel ones",
           "[context]") {
   ModelParams p;
   p.layers = 4, p.hidden = 2048, p.heads = 16, p.seq_len = 8192, p.vocab = 32000;

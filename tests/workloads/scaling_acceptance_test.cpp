@@ -58,7 +58,7 @@ TEST_CASE("data-parallel scaling on 1-64 DGX A100 nodes falls faster on 100G TCP
   CHECK(eff_tcp.back() < eff_tcp[1]);            // and lower than at two nodes: it does fall
 }
 
-TEST_CASE("a data-starved run (ImageNet over one NFS server) shows an I/O stall; synthetic data none",
+TEST_CASE("a data-starved run (ImageNet over one NFS server) shows an I/O stall: synthetic data none",
           "[scaling][acceptance][input]") {
   const StepResult starved = run("imagenet_nfs_resnet50.yaml", {});
   const StepResult synthetic = run("imagenet_nfs_resnet50.yaml", {"workload.dataset=synthetic"});

@@ -88,7 +88,7 @@ TEST_CASE("timeout drops a request still queued that long after it arrived", "[s
   CHECK(summarize_serving(r).dropped_timeout == 3);
 }
 
-TEST_CASE("least outstanding avoids a replica busy with a long batch; round robin does not", "[serving]") {
+TEST_CASE("least outstanding avoids a replica busy with a long batch: round robin does not", "[serving]") {
   // The first batch runs 3 s, every other 1 s. A at 0 and B at 0.1 go to replicas 0 and 1; when C arrives at
   // 1.2, replica 1 is idle and replica 0 still busy.
   ServingConfig c = traced({0, 0.1, 1.2});
@@ -166,7 +166,7 @@ TEST_CASE("offline: every request at time 0 gives the saturated throughput and t
   CHECK(s.utilization == Approx(1.0));
 }
 
-TEST_CASE("same seed, same bytes; another seed, other arrivals", "[serving]") {
+TEST_CASE("same seed, same bytes: another seed, other arrivals", "[serving]") {
   ServingConfig c;
   c.rate_rps = 3000;  // about the endpoint's capacity: queues fill and requests are dropped
   c.requests = 20000;

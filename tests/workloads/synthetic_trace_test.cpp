@@ -24,7 +24,7 @@ bool same(const std::vector<BatchJob>& a, const std::vector<BatchJob>& b) {
 
 }  // namespace
 
-TEST_CASE("synthetic_trace: one seed, one trace; another seed, another", "[scheduling][synthetic]") {
+TEST_CASE("synthetic_trace: one seed, one trace: another seed, another", "[scheduling][synthetic]") {
   SyntheticTraceOptions options;
   options.jobs = 2000;
   options.seed = 42;

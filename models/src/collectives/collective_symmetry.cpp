@@ -294,6 +294,15 @@ std::optional<std::vector<SymmetryClass>> symmetry_classes(const FairShare& fs, 
     }
   }
   if (s0.distinct_transfers() * n > kMaxComparedTransfers) return std::nullopt;
+  // Destination routing is proven to map routes to routes only on trees (rails rotate the destinations'
+  // indices leaf by leaf). On a dragonfly routed by destination the checks above passed and the class-based
+  // step was 3.1 % off the full one (tests/workloads/symmetry_classes_test.cpp); until the cause is found
+  // such fabrics simulate every group.
+  if (const Topology* t = fabric.topology();
+      t != nullptr && t->routing() == Routing::d_mod_k && t->kind() != TopologyKind::fat_tree &&
+      t->kind() != TopologyKind::rail_optimized) {
+    return std::nullopt;
+  }
   return ClassFinder(fs, fabric, groups, schedules).find();
 }
 
