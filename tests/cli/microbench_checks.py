@@ -51,7 +51,7 @@ def check_microbench_explain_trace():
 
 def check_microbench_errors():
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16g"), "--gpu", "did you mean")
-    expect_bad_input(hpcsim("microbench", "--gpu", "a100-sxm4-80gb"), "--gpu a100-sxm4-80gb", "warp_sim")
+    expect_bad_input(hpcsim("microbench", "--gpu", "l40s"), "--gpu l40s", "warp_sim")
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "stream"), "--bench stream", "pointer-chase")
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--explain"), "--explain", "--bench")
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "divergence", "--explain", "--point", "paths=99"),

@@ -74,7 +74,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 TEST_CASE("pointer-chase plateaus sit at the published L1, L2 and HBM latencies, switching at the capacities") {
-  for (const std::string name : {"v100-sxm2-16gb", "h100-sxm5-80gb"}) {
+  for (const std::string name : {"v100-sxm2-16gb", "h100-sxm5-80gb", "a100-sxm4-80gb"}) {
     const GpuSpec gpu = load(name);
     const MicrobenchRun run = run_microbench(gpu, "pointer-chase");
     const auto lat = series(run, "latency", "footprint_bytes");
