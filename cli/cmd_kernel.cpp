@@ -1,10 +1,13 @@
-// `hpcsim kernel --gpu NAME OP ARGS`: the analytical kernel model's time for one deep-learning op.
+// `hpcsim kernel --gpu NAME OP ARGS [--explain]`: the analytical kernel model's time for one deep-learning op, and
+// with --explain its teaching view (analysis/kernel_explain.h), with the WarpSim twin where the op has one.
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
+#include "analysis/kernel_explain.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
@@ -23,13 +26,24 @@ namespace hpcsim::cli {
 namespace {
 
 using Builder = std::function<std::vector<Kernel>(const GpuSpec&, Precision)>;
+// The WarpSim programs standing for an op's kernels (kernel_twins.h), for --explain.
+using TwinBuilder = std::function<std::vector<KernelTwin>(const GpuSpec&, Precision, const std::vector<Kernel>&)>;
 
 struct KernelOptions {
   std::string gpu;
   std::string format = "table";
   std::string dtype = "bf16";
+  bool explain = false;
   std::map<const CLI::App*, Builder> builders;
+  std::map<const CLI::App*, TwinBuilder> twins;
 };
+
+// copy and elementwise kernels stream their arrays: each has its twin launch for launch.
+std::vector<KernelTwin> streaming_twins(const GpuSpec&, Precision, const std::vector<Kernel>& kernels) {
+  std::vector<KernelTwin> twins;
+  for (const Kernel& k : kernels) twins.push_back(streaming_twin(k));
+  return twins;
+}
 
 // Reported as a bad flag (exit 2) rather than an internal error.
 struct FlagError : std::invalid_argument {
@@ -42,7 +56,8 @@ std::string number(double v) {
   return buf;
 }
 
-void print(const KernelOptions& o, const std::string& op, const GpuSpec& gpu, const OpTime& t) {
+void print(const KernelOptions& o, const std::string& op, const GpuSpec& gpu, const OpTime& t,
+           const std::vector<KernelExplanation>& explained) {
   const std::vector<std::pair<std::string, std::string>> rows = {
       {"time_s", number(t.time_s)},         {"flops_per_s", number(t.flops_per_s)},
       {"bytes_per_s", number(t.bytes_per_s)}, {"bound", std::string(to_string(t.bound))},
@@ -53,11 +68,22 @@ void print(const KernelOptions& o, const std::string& op, const GpuSpec& gpu, co
       const bool text = key == "bound";
       std::cout << ",\n  \"" << key << "\": " << (text ? "\"" + value + "\"" : value);
     }
+    if (o.explain) std::cout << ",\n  \"explain\": " << kernel_explanations_json(explained, 2);
     std::cout << "\n}\n";
     return;
   }
   std::cout << op << " on " << gpu.name << "\n";
   for (const auto& [key, value] : rows) std::cout << "  " << key << std::string(14 - key.size(), ' ') << value << "\n";
+  if (o.explain) std::cout << render_kernel_explanations(gpu, explained);
+}
+
+// The ops --explain can show warp cycles for, for the message where an op has no twin.
+std::string ops_with_twins(const KernelOptions& o) {
+  std::set<std::string> sorted;  // by name: the map's order is the subcommands' addresses
+  for (const auto& [sub, twin] : o.twins) sorted.insert(sub->get_name());
+  std::string names;
+  for (const std::string& name : sorted) names += (names.empty() ? "" : ", ") + name;
+  return names;
 }
 
 int run(const KernelOptions& o, const CLI::App* kernel) {
@@ -88,7 +114,15 @@ int run(const KernelOptions& o, const CLI::App* kernel) {
     return kExitBadInput;
   }
   try {
-    print(o, op->get_name(), gpu, estimate_op(gpu, o.builders.at(op)(gpu, precision)));
+    const std::vector<Kernel> kernels = o.builders.at(op)(gpu, precision);
+    std::vector<KernelExplanation> explained;
+    if (o.explain) {
+      const auto twin = o.twins.find(op);
+      const std::vector<KernelTwin> twins = twin == o.twins.end() ? std::vector<KernelTwin>{}
+                                                                   : twin->second(gpu, precision, kernels);
+      explained = explain_kernels(gpu, kernels, twins, ops_with_twins(o));
+    }
+    print(o, op->get_name(), gpu, estimate_op(gpu, kernels), explained);
   } catch (const FlagError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
@@ -132,6 +166,9 @@ Action add_kernel_command(CLI::App& app) {
   kernel->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   kernel->add_option("--dtype", o->dtype, "Precision of the op's tensors (default bf16)")
       ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8"}));
+  kernel->add_flag("--explain", o->explain,
+                   "Explain each kernel in plain words: occupancy and its binding limit, waves, sectors and traffic, "
+                   "roofline, and warp cycles from WarpSim where the op has a twin (copy, elementwise, gemm)");
   kernel->require_subcommand(0, 1);
   kernel->allow_extras();  // an unknown op is reported by the action, naming it
   KernelOptions& opts = *o;
@@ -143,6 +180,11 @@ Action add_kernel_command(CLI::App& app) {
                             s.precision = p;
                             return std::vector<Kernel>{gemm(gpu, s)};
                           });
+  opts.twins[gemm_cmd] = [g](const GpuSpec& gpu, Precision p, const std::vector<Kernel>&) {
+    GemmShape s = *g;
+    s.precision = p;
+    return std::vector<KernelTwin>{gemm_twin(gpu, s)};
+  };
   size(gemm_cmd, "--m", g->m, "rows of A and C");
   size(gemm_cmd, "--n", g->n, "columns of B and C");
   size(gemm_cmd, "--k", g->k, "columns of A, rows of B");
@@ -160,6 +202,7 @@ Action add_kernel_command(CLI::App& app) {
     return copy_op(b);
   });
   copy_cmd->add_option("--bytes", *bytes, "Bytes to copy, e.g. 4GiB")->required();
+  opts.twins[copy_cmd] = streaming_twins;
 
   auto r = std::make_shared<RecurrentShape>();
   for (const auto& [name, cell] : {std::pair{"lstm", RecurrentCell::lstm}, std::pair{"gru", RecurrentCell::gru}}) {
@@ -275,6 +318,7 @@ Action add_kernel_command(CLI::App& app) {
   size(ew_cmd, "--ops", chain->ops, "ops in the chain (default 1)", false);
   size(ew_cmd, "--inputs", chain->inputs, "tensors each op reads (default 1)", false);
   ew_cmd->add_flag("--fused", chain->fused, "One kernel for the whole chain");
+  opts.twins[ew_cmd] = streaming_twins;
 
   return [o, kernel] { return run(*o, kernel); };
 }

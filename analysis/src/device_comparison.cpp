@@ -8,6 +8,7 @@
 
 #include "analysis/pointer_chase_plateaus.h"
 #include "configs/config_error.h"
+#include "models/gpu/kernel_model.h"
 #include "models/gpu/occupancy.h"
 #include "models/gpu/ops/elementwise.h"
 #include "models/gpu/ops/gemm.h"
@@ -40,6 +41,7 @@ constexpr MetricRule kRules[] = {
     {"gemm", "tflops", "TFLOP/s", true},   {"gemm", "time_us", "us", false},
     {"pcie", "gbps", "GB/s", false},       {"occupancy", "blocks_per_sm", "blocks", false},
     {"pointer-chase", "latency", "cycles", false},
+    {"bank-conflicts", "cycles_per_access", "cycles", false},
 };
 
 const MetricRule* rule_of(const DeviceMeasurement& row) {
@@ -94,6 +96,18 @@ void predict_chase_latency(const DeviceMeasurements& file, const GpuSpec& gpu, D
   out.predicted = cycles;
 }
 
+// The kernel model's shared-memory rate: banks x bank_bytes per clock per SM, a warp access taking its
+// conflict degree times the conflict-free passes. The suite reads 4-byte words; a twin's fp64 sweep says so.
+double shared_access_cycles(const DeviceMeasurements& file, const DeviceMeasurement& row, const GpuSpec& gpu) {
+  const std::string* dtype = row.param("dtype");
+  const int element_bytes = !dtype || *dtype == "fp32" ? 4
+                            : *dtype == "fp64"         ? 8
+                                                       : throw device_row_error(file, row, "dtype=" + *dtype + " is not fp32 or fp64");
+  const int stride = static_cast<int>(device_int_param(file, row, "stride", 0));
+  const int banks = gpu.sm.smem_banks, bank_bytes = gpu.sm.smem_bank_bytes;
+  return 32.0 * element_bytes * bank_conflict_degree(element_bytes, stride, banks, bank_bytes) / (banks * bank_bytes);
+}
+
 void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
   const DeviceMeasurement& row = out.measured;
   const MetricRule* rule = rule_of(row);
@@ -129,6 +143,8 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
     out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
   } else if (b == "pointer-chase") {
     predict_chase_latency(file, gpu, out);
+  } else if (b == "bank-conflicts") {
+    out.predicted = shared_access_cycles(file, row, gpu);
   } else if (b == "pcie") {
     out.note = "host link: needs a node spec, not a GPU spec";
     return;

@@ -1,6 +1,8 @@
 #include "analysis/warp_sim_report.h"
 
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 namespace hpcsim {
@@ -26,43 +28,42 @@ const char* meaning(WarpState s) {
   return "";
 }
 
-// The unit and precision whose peak the kernel's math is held to.
-double peak_flops(const GpuSpec& gpu, const KernelProgram& program, std::string& what) {
+// The unit and precision whose peak the program's math is held to.
+std::pair<Precision, MathUnit> program_math(const KernelProgram& program) {
   for (const Instr& in : program.code) {
-    if (in.cls == InstrClass::mma) {
-      what = std::string(to_string(in.precision)) + " tensor";
-      return gpu.peak(in.precision, MathUnit::tensor);
-    }
+    if (in.cls == InstrClass::mma) return {in.precision, MathUnit::tensor};
   }
   for (const Instr& in : program.code) {
-    if (in.cls == InstrClass::fp64) {
-      what = "fp64 vector";
-      return gpu.peak(Precision::fp64, MathUnit::vector);
-    }
+    if (in.cls == InstrClass::fp64) return {Precision::fp64, MathUnit::vector};
   }
-  what = "fp32 vector";
-  return gpu.peak(Precision::fp32, MathUnit::vector);
+  return {Precision::fp32, MathUnit::vector};
 }
 
 }  // namespace
 
-std::string explain_warp_sim(const GpuSpec& gpu, const KernelProgram& program, const WarpSimResult& r) {
+std::string_view occupancy_limit_words(OccupancyLimiter limiter) {
+  switch (limiter) {
+    case OccupancyLimiter::warps: return "threads per SM";
+    case OccupancyLimiter::registers: return "registers";
+    case OccupancyLimiter::shared_memory: return "shared memory";
+    case OccupancyLimiter::blocks: return "blocks per SM";
+  }
+  return "";
+}
+
+std::string explain_occupancy(const GpuSpec& gpu, const Occupancy& occ) {
   std::ostringstream o;
-  const KernelLaunch& L = program.launch;
-  const Occupancy& occ = r.occupancy;
-  o << "Kernel " << program.name << " on " << gpu.name << ": " << L.blocks << " blocks x " << L.threads_per_block
-    << " threads, " << L.registers_per_thread << " registers/thread, " << L.smem_per_block << " B shared memory/block\n\n";
   o << "Occupancy: " << occ.active_blocks_per_sm << " blocks = " << occ.active_warps_per_sm << " of " << gpu.sm.max_warps
-    << " warps per SM (" << fmt("%.0f", 100 * occ.occupancy) << " %). The limit that binds: " << to_string(occ.limiter)
-    << " (warps allow " << occ.blocks_by_warps << " blocks, registers " << occ.blocks_by_registers << ", shared memory "
+    << " warps per SM (" << fmt("%.0f", 100 * occ.occupancy) << " %). The limit that binds: "
+    << occupancy_limit_words(occ.limiter) << " (warps allow " << occ.blocks_by_warps << " blocks, registers "
+    << occ.blocks_by_registers << ", shared memory "
     << (occ.blocks_by_smem > gpu.sm.max_blocks ? std::string("any number") : std::to_string(occ.blocks_by_smem))
     << ", the block limit " << occ.blocks_by_block_limit << ").\n";
-  o << "Time: " << r.cycles << " cycles = " << fmt("%.4g", r.time_s * 1e6) << " us at " << fmt("%.0f", r.clock_hz / 1e6)
-    << " MHz; " << (r.simulated_sms == 1 ? "one representative SM simulated, the other " + std::to_string(r.active_sms - 1) +
-                                               " busy SMs by symmetry"
-                                         : "all " + std::to_string(r.simulated_sms) + " SMs simulated")
-    << ". " << r.warp_instructions << " warp instructions issued.\n\n";
+  return o.str();
+}
 
+std::string explain_warp_cycles(const WarpSimResult& r) {
+  std::ostringstream o;
   std::int64_t total = 0;
   for (std::int64_t c : r.warp_cycles) total += c;
   o << "Where the resident warps' cycles went (" << total << " warp-cycles; in each, a warp\n";
@@ -72,7 +73,53 @@ std::string explain_warp_sim(const GpuSpec& gpu, const KernelProgram& program, c
   }
   const double idle = r.lane_slots > 0 ? 100.0 * (1.0 - static_cast<double>(r.active_lanes) / r.lane_slots) : 0;
   o << "Divergence: " << fmt("%.1f", idle) << " % of the lanes in issued instructions were idle (masked off by a\n"
-    << "  divergent branch or missing from a partial warp); their paths run one after another.\n\n";
+    << "  divergent branch or missing from a partial warp); their paths run one after another.\n";
+  return o.str();
+}
+
+RooflinePoint roofline_point(const GpuSpec& gpu, Precision precision, MathUnit unit, double flops, double hbm_bytes) {
+  RooflinePoint p;
+  p.unit = std::string(to_string(precision)) + (unit == MathUnit::tensor ? " tensor" : " vector");
+  p.peak_flops = gpu.peak(precision, unit);
+  p.balance = p.peak_flops / gpu.memory.hbm_bandwidth;
+  p.intensity = hbm_bytes > 0 ? flops / hbm_bytes : std::numeric_limits<double>::infinity();
+  p.memory_bound = p.intensity < p.balance;
+  p.factor = p.memory_bound ? (p.intensity > 0 ? p.balance / p.intensity : std::numeric_limits<double>::infinity())
+                            : p.intensity / p.balance;
+  return p;
+}
+
+std::string explain_roofline(const GpuSpec& gpu, const RooflinePoint& p, double flops, double seconds) {
+  std::ostringstream o;
+  o << "Roofline: the machine balance is " << fmt("%.3g", p.balance) << " FLOP per HBM byte (" << p.unit << " peak "
+    << fmt("%.4g", p.peak_flops / 1e12) << " TFLOP/s over " << fmt("%.4g", gpu.memory.hbm_bandwidth / 1e9) << " GB/s).\n";
+  const double achieved = seconds > 0 ? flops / seconds : 0;
+  const std::string reached = fmt("%.4g", achieved / 1e12) + " TFLOP/s (" + fmt("%.1f", 100 * achieved / p.peak_flops) + " % of peak)";
+  if (std::isinf(p.intensity)) {
+    o << "  This kernel moves no HBM bytes: it is on the math side (compute-bound), at " << reached << ".\n";
+  } else if (flops <= 0) {
+    o << "  This kernel does no math, only moves bytes: memory-bound, so memory bandwidth bounds it.\n";
+  } else {
+    o << "  This kernel does " << fmt("%.3g", p.intensity) << " FLOP per HBM byte: "
+      << (p.memory_bound ? "left of the ridge by " + fmt("%.3g", p.factor) + "x, so it is memory-bound: memory bandwidth bounds it"
+                         : "right of the ridge by " + fmt("%.3g", p.factor) + "x, so it is compute-bound: math bounds it")
+      << ". It reached " << reached << ".\n";
+  }
+  return o.str();
+}
+
+std::string explain_warp_sim(const GpuSpec& gpu, const KernelProgram& program, const WarpSimResult& r) {
+  std::ostringstream o;
+  const KernelLaunch& L = program.launch;
+  o << "Kernel " << program.name << " on " << gpu.name << ": " << L.blocks << " blocks x " << L.threads_per_block
+    << " threads, " << L.registers_per_thread << " registers/thread, " << L.smem_per_block << " B shared memory/block\n\n";
+  o << explain_occupancy(gpu, r.occupancy);
+  o << "Time: " << r.cycles << " cycles = " << fmt("%.4g", r.time_s * 1e6) << " us at " << fmt("%.0f", r.clock_hz / 1e6)
+    << " MHz; " << (r.simulated_sms == 1 ? "one representative SM simulated, the other " + std::to_string(r.active_sms - 1) +
+                                               " busy SMs by symmetry"
+                                         : "all " + std::to_string(r.simulated_sms) + " SMs simulated")
+    << ". " << r.warp_instructions << " warp instructions issued.\n\n";
+  o << explain_warp_cycles(r) << "\n";
 
   o << "Memory:\n";
   if (r.global_requests > 0) {
@@ -93,21 +140,9 @@ std::string explain_warp_sim(const GpuSpec& gpu, const KernelProgram& program, c
   }
   if (r.global_requests == 0 && r.shared_requests == 0) o << "  no memory instructions\n";
 
-  std::string what;
-  const double peak = peak_flops(gpu, program, what);
-  const double balance = peak / gpu.memory.hbm_bandwidth;
-  o << "\nRoofline: the machine balance is " << fmt("%.3g", balance) << " FLOP per HBM byte (" << what << " peak "
-    << fmt("%.4g", peak / 1e12) << " TFLOP/s over " << fmt("%.4g", gpu.memory.hbm_bandwidth / 1e9) << " GB/s).\n";
-  if (r.kernel_hbm_bytes() > 0) {
-    const double ai = r.kernel_flops() / r.kernel_hbm_bytes();
-    o << "  This kernel does " << fmt("%.3g", ai) << " FLOP per HBM byte: "
-      << (ai < balance ? "left of the ridge, so memory bandwidth bounds it" : "right of the ridge, so math bounds it")
-      << ". It reached " << fmt("%.4g", r.kernel_flops() / r.time_s / 1e12) << " TFLOP/s ("
-      << fmt("%.1f", 100 * r.kernel_flops() / r.time_s / peak) << " % of peak).\n";
-  } else {
-    o << "  This kernel moves no HBM bytes: it is on the math side, at " << fmt("%.4g", r.kernel_flops() / r.time_s / 1e12)
-      << " TFLOP/s (" << fmt("%.1f", 100 * r.kernel_flops() / r.time_s / peak) << " % of peak).\n";
-  }
+  const auto [precision, unit] = program_math(program);
+  o << "\n" << explain_roofline(gpu, roofline_point(gpu, precision, unit, r.kernel_flops(), r.kernel_hbm_bytes()),
+                                r.kernel_flops(), r.time_s);
   return o.str();
 }
 

@@ -166,3 +166,30 @@ TEST_CASE("device comparison: pointer-chase latencies against the spec's load-to
   CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + "pointer-chase,footprint_bytes=1,latency,1,ns\n"), v100),
                     Catch::Matchers::EndsWith(":7:1: pointer-chase: latency is given in cycles, not ns"));
 }
+
+TEST_CASE("device comparison: bank-conflict cycles per access against the kernel model's shared-memory rate",
+          "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const DeviceComparison c = compare_device_measurements(
+      read_text(kV100Header +
+                "bank-conflicts,stride=1,cycles_per_access,1.1,cycles\n"
+                "bank-conflicts,stride=2,cycles_per_access,2.1,cycles\n"
+                "bank-conflicts,stride=32,cycles_per_access,33,cycles\n"
+                "bank-conflicts,stride=2;dtype=fp64,cycles_per_access,4.2,cycles\n"
+                "bank-conflicts,stride=2,wavefronts_per_request,2,wavefronts\n"),
+      v100);
+  REQUIRE(c.rows.size() == 5);
+  REQUIRE(c.rows[0].predicted);
+  // The serialization the hardware rules imply: gcd(stride, 32) passes; 8-byte lanes need two at best.
+  CHECK(*c.rows[1].predicted == Approx(2 * *c.rows[0].predicted));
+  CHECK(*c.rows[2].predicted == Approx(32 * *c.rows[0].predicted));
+  CHECK(*c.rows[3].predicted == Approx(2 * *c.rows[1].predicted));
+  CHECK(c.rows[1].error == Approx((*c.rows[1].predicted - 2.1) / 2.1));
+  CHECK_FALSE(c.rows[4].predicted);  // the twin's mechanism row: shown, not predicted
+  CHECK(c.mape_rows == 0);
+  CHECK_THROWS_WITH(
+      compare_device_measurements(read_text(kV100Header + "bank-conflicts,stride=2;dtype=fp16,cycles_per_access,1,cycles\n"), v100),
+      Catch::Matchers::EndsWith(":7:1: bank-conflicts: dtype=fp16 is not fp32 or fp64"));
+  CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + "bank-conflicts,dtype=fp32,cycles_per_access,1,cycles\n"), v100),
+                    Catch::Matchers::Contains("stride"));
+}

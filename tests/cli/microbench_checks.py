@@ -14,13 +14,22 @@ def check_microbench_csv():
     expect(lines[0] == "# hpcsim-cuda-bench 1", "first line is the suite's magic", proc)
     expect("# sm_count: 80" in lines and "benchmark,params,metric,value,unit" in lines, "suite header", proc)
     rows = [line.split(",") for line in lines if line.startswith("bank-conflicts,")]
-    expect(len(rows) == 64 and all(len(r) == 5 for r in rows), "one five-field row per stride and dtype", proc)
+    expect(len(rows) == 128 and all(len(r) == 5 for r in rows), "two five-field rows per stride and dtype", proc)
+    suite_rows = [r for r in rows if r[1] == "stride=2" and r[2] == "cycles_per_access"]
+    expect(len(suite_rows) == 1 and suite_rows[0][4] == "cycles", "the suite's params, metric and unit", proc)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "twin.csv")
         with open(path, "w", encoding="utf-8") as f:
             f.write(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "triad").stdout)
         check = hpcsim("validate", "--measured", path, "--gpu", "v100-sxm2-16gb")
         expect(check.returncode == 0 and "triad n=16777216" in check.stdout, "validate --measured reads the twin", check)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(proc.stdout)
+        check = hpcsim("validate", "--measured", path, "--gpu", "v100-sxm2-16gb")
+        conflict = [line for line in check.stdout.splitlines() if "bank-conflicts" in line and "stride=32" in line
+                    and "cycles_per_access" in line and "dtype" not in line]
+        expect(check.returncode == 0 and len(conflict) == 1 and "not modelled" not in conflict[0],
+               "validate --measured predicts the twin's cycles per access", check)
     again = hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "bank-conflicts")
     expect(again.stdout == proc.stdout, "same inputs, same bytes", again)
 
@@ -42,7 +51,7 @@ def check_microbench_explain_trace():
 
 def check_microbench_errors():
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16g"), "--gpu", "did you mean")
-    expect_bad_input(hpcsim("microbench", "--gpu", "a100-sxm4-80gb"), "--gpu a100-sxm4-80gb", "warp_sim")
+    expect_bad_input(hpcsim("microbench", "--gpu", "l40s"), "--gpu l40s", "warp_sim")
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "stream"), "--bench stream", "pointer-chase")
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--explain"), "--explain", "--bench")
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "divergence", "--explain", "--point", "paths=99"),

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/gpu/warp_sim/kernel_twins.h"
+
 namespace hpcsim {
 
 namespace {
@@ -115,25 +117,40 @@ void coalescing(Runner& r) {
   }
 }
 
+// As bench/cuda/bank_conflicts_bench.cu: one block of 1024 threads, each with four independent chains of
+// dependent shared loads (the next address waits for the loaded value), lane l of every warp at word
+// l * stride of its chain's region. The metric is the suite's: SM cycles between two clock reads around the
+// timed loop (each after a barrier, as the kernel's __syncthreads) per warp-wide load. The wavefronts per
+// request the engine counted are a second row: the mechanism behind the cycles. The suite's kernel reads
+// 4-byte words and names only the stride; the fp64 sweep (8-byte lanes) is the twin's own and says dtype=fp64.
 void bank_conflicts(Runner& r) {
-  constexpr int kIters = 32;
+  constexpr int kThreads = 1024, kChains = 4, kChainElements = 1024;
+  constexpr int kIters = 256;  // the suite's --quick count: the rate is steady long before
   for (const auto& [dtype, bytes] : {std::pair{"fp32", 4}, std::pair{"fp64", 8}}) {
     for (int s = 1; s <= 32; ++s) {
       KernelLaunch launch;
-      launch.threads_per_block = kStreamThreads;
+      launch.threads_per_block = kThreads;
       launch.registers_per_thread = 32;
-      launch.smem_per_block = 32 * 32 * bytes;
-      launch.blocks = r.gpu.sm_count;
+      launch.smem_per_block = kChains * kChainElements * bytes;
+      launch.blocks = 1;
       ProgramBuilder b("bank-conflicts", launch);
+      b.barrier();
+      b.clock();
       b.loop(kIters, [&] {
-        AddressExpr e;  // lane * stride elements: every warp reads the same words
-        e.tdim = 32;
-        e.tx = static_cast<std::int64_t>(s) * bytes;
-        b.load_shared(1, e, bytes);
-        b.fp32(2, 2, 1);
+        for (int c = 0; c < kChains; ++c) {
+          AddressExpr e;  // lane * stride elements of chain c's region: every warp reads the same words
+          e.base = static_cast<std::int64_t>(c) * kChainElements * bytes;
+          e.tdim = 32;
+          e.tx = static_cast<std::int64_t>(s) * bytes;
+          b.load_shared(1 + c, e, bytes, 1 + c);
+        }
       });
-      const std::string p = kv("stride", s) + ";dtype=" + dtype;
+      b.barrier();
+      b.clock();
+      const std::string p = std::string(dtype) == "fp32" ? kv("stride", s) : kv("stride", s) + ";dtype=" + dtype;
       const WarpSimResult& res = r.run(p, b.build());
+      const double warp_loads = static_cast<double>(kIters) * kChains * (kThreads / 32);
+      r.row("bank-conflicts", p, "cycles_per_access", (res.clock_reads.at(1) - res.clock_reads.at(0)) / warp_loads, "cycles");
       r.row("bank-conflicts", p, "wavefronts_per_request",
             static_cast<double>(res.shared_wavefronts) / res.shared_requests, "wavefronts");
     }
@@ -215,25 +232,19 @@ void streaming(Runner& r, const char* bench, const std::vector<std::int64_t>& si
 }
 
 // GEMM tiles share data across SMs through L2 (a row of A tiles serves every block of that row), which one
-// representative SM cannot see, so the GEMM twin simulates every SM. To keep the suite's 8192^3 GEMMs to
-// seconds, a k past kGemmSimulatedK is simulated at kGemmSimulatedK and the time scaled by k / kGemmSimulatedK:
-// the k loop is the kernel's steady state, and the prologue and epilogue scaled with it overstate the time by
-// their share (a few per cent at 8 k steps; two-point extrapolation from shorter runs was tried and overshot
-// the tensor peak, as short blocks overlap differently across waves).
-constexpr std::int64_t kGemmSimulatedK = 256;
-
+// representative SM cannot see, so the GEMM twin simulates every SM; its k loop is cut at kGemmSimulatedK
+// (kernel_twins.h) to keep the suite's 8192^3 GEMMs to seconds.
 void gemm(Runner& r) {
   const std::vector<std::array<std::int64_t, 3>> shapes = {
       {4096, 4096, 4096}, {8192, 8192, 8192}, {3456, 4096, 8192}, {16384, 1024, 4096}, {1024, 1024, 1024}};
-  WarpSimOptions all = r.options;
-  all.all_sms = true;
   const auto& tensor = r.gpu.tensor_flops_per_clock_per_sm;
   for (const Precision p : {Precision::fp16, Precision::bf16}) {
     if (!tensor[static_cast<int>(p)]) continue;
     // bf16 at fp16's rate runs the very same kernel (same operand bytes, same MMA interval): reuse its rows.
     const bool same_as_fp16 = p == Precision::bf16 && tensor[static_cast<int>(Precision::fp16)] == tensor[static_cast<int>(p)];
     for (const auto& [m, n, k] : shapes) {
-      if (m % 128 != 0 || n % 128 != 0 || k % 32 != 0) continue;
+      KernelTwin twin = gemm_twin(r.gpu, GemmShape{m, n, k, 1, p});
+      if (!twin.available) continue;
       const std::string params = kv("m", m) + ";" + kv("n", n) + ";" + kv("k", k) + ";dtype=" + std::string(to_string(p));
       double seconds = 0;
       if (same_as_fp16) {
@@ -242,8 +253,9 @@ void gemm(Runner& r) {
           if (row.params == fp16 && row.metric == "time_us") seconds = row.value / 1e6;
         }
       } else {
-        const std::int64_t ks = std::min(k, kGemmSimulatedK);
-        seconds = r.run(params, gemm_tile_kernel(m, n, ks, p), &all).time_s * static_cast<double>(k) / static_cast<double>(ks);
+        WarpSimOptions all = r.options;
+        all.all_sms = twin.options.all_sms;
+        seconds = r.run(params, std::move(twin.program), &all).time_s * twin.time_scale;
       }
       const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
       r.row("gemm", params, "time_us", seconds * 1e6, "us");
