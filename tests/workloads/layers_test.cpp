@@ -191,6 +191,22 @@ TEST_CASE("attention: multi-head and grouped-query parameter counts, causal FLOP
   CHECK(!k.backward_weight.empty());
 }
 
+TEST_CASE("fused attention: 16-bit and int8 self-attention run one kernel, fp32 puts the scores through HBM") {
+  // [TRT] TensorRT's BERT plugins fuse multi-head attention for fp16 and int8 (the MLPerf BERT engines);
+  // FlashAttention itself is 16-bit. fp32 has no fused kernel in either.
+  const Shapes in{{384, 1024}};
+  Attention att({.heads = 16});
+  auto has_flash = [&](Precision p) {
+    for (const Kernel& k : att.kernels(a100(), in, {8, p}).forward) {
+      if (k.name.starts_with("flash_attention")) return true;
+    }
+    return false;
+  };
+  CHECK(has_flash(Precision::fp16));
+  CHECK(has_flash(Precision::int8));
+  CHECK_FALSE(has_flash(Precision::fp32));
+}
+
 TEST_CASE("attention-probability dropout: its own pass when unfused, on chip when fused") {
   const GpuSpec gpu = a100();
   const Shapes in{{128, 1024}};

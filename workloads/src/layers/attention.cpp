@@ -21,10 +21,11 @@ struct Attention::Dims {
 
 namespace {
 
-// Flash attention (one fused kernel, scores on chip) where frameworks use it: 16-bit self-attention.
+// Fused attention (one kernel, scores on chip) where frameworks use it: 16-bit self-attention (FlashAttention)
+// and int8 (TensorRT's fused multi-head attention plugins, which MLPerf's BERT engines run).
 bool flash(const LayerRun& run, bool self) {
   const Precision core = between_gemms(run.precision);
-  return run.flash_attention && self && (core == Precision::fp16 || core == Precision::bf16);
+  return run.flash_attention && self && (core == Precision::fp16 || core == Precision::bf16 || core == Precision::int8);
 }
 
 Kernel batched(const GpuSpec& gpu, const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k,
