@@ -58,6 +58,7 @@ struct Frame {
 // What the scheduler's scan reads of a warp, kept apart from the rest so a scan touches one small array.
 struct WarpHot {
   double ops_ready = 0;  // its next instruction's operands are ready
+  double throttled_until = 0;  // the latest a scan saw it wait for a miss register since it last issued
   Unit unit = kUnitNone;  // the unit its next instruction needs
   bool global_load = false;
   bool live = false, at_barrier = false;
@@ -71,10 +72,10 @@ struct Warp {
   Frame loops[kMaxLoopDepth];
   int div_branch = -1, div_path = 0, div_paths = 0;  // the branch being executed path by path
   std::uint32_t mask = 0, full_mask = 0;
+  int active = 0;  // lanes in mask
   std::uint64_t reg_from_memory = 0;  // bit r: register r was last written by a load
   bool ops_from_memory = false;  // refreshed with WarpHot::ops_ready whenever pc moves
   double last_event = 0;   // cycles before this are accounted for in warp_cycles
-  double throttled_until = 0;
   double reg_ready[kWarpSimRegisters] = {};
 };
 
@@ -127,11 +128,12 @@ class Engine {
   bool next_block_for(int sm_index, std::int64_t& block);
   void advance(Sm& sm, int wi, double now);
   void refresh(Sm& sm, int wi);
-  void account_wait(Warp& w, const WarpHot& h, double now, const Sm& sm, int sched);
+  void account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched);
   void issue(Sm& sm, int sm_index, int sched, int wi, double now);
   double blocked_until(const Sm& sm, int sched, double now) const;
   double global_access(Sm& sm, const Instr& in, const Warp& w, double now, bool store);
   double shared_access(Sm& sm, const Instr& in, const Warp& w, double now);
+  double shared_wavefronts(Sm& sm, int wavefronts, double now);  // the bank pipe's time for one access
   void retire_warp(Sm& sm, int sm_index, int wi, double now);
   void record_span(int sm, int sched, InstrClass c, double now);
   // The address of one warp's access without its thread part: the same for every lane.
@@ -181,6 +183,17 @@ class Engine {
   std::vector<double> hold_;
   std::vector<int> memory_row_;  // memory instructions: their row of lane_offsets_; -1 otherwise
   std::vector<std::int64_t> lane_offsets_;
+  std::vector<std::int64_t> lowest_offset_;  // per row of lane_offsets_ and warp of a block: its lowest lane
+  // The last shared-memory access of each memory instruction and warp of a block. Moving every lane's address
+  // by a whole number of banks' words only renames the banks (words shift by the same count), so an access
+  // with the same lanes, no wrap, no negative address and the same base modulo a bank's bytes takes as many
+  // wavefronts as the last one.
+  struct BankPattern {
+    std::uint32_t mask = 0;
+    std::int64_t residue = -1;  // base modulo bank bytes; -1: nothing cached
+    int wavefronts = 0;
+  };
+  std::vector<BankPattern> bank_patterns_;
   int sector_shift_ = -1, line_shift_ = -1, bank_shift_ = -1, bank_mask_ = -1;  // -1: not a power of two
   std::vector<double> sm_wake_;  // per simulated SM: its schedulers' earliest wake, kNever once it has no block
   int live_sms_ = 0;
@@ -260,6 +273,8 @@ void Engine::setup() {
     if (unit_[pc] == kUnitLsu) memory_row_[pc] = rows++;
   }
   lane_offsets_.resize(static_cast<std::size_t>(rows) * warps_per_block_ * 32);
+  lowest_offset_.resize(static_cast<std::size_t>(rows) * warps_per_block_);
+  bank_patterns_.resize(lowest_offset_.size());
   for (int pc = 0; pc < n; ++pc) {
     if (memory_row_[pc] < 0) continue;
     const AddressExpr& e = code_[pc].addr;
@@ -269,6 +284,7 @@ void Engine::setup() {
         const std::int64_t tid = static_cast<std::int64_t>(k) * 32 + lane;
         out[lane] = e.tdim == 0 ? e.tx * tid : e.tx * (tid % e.tdim) + e.ty * (tid / e.tdim);
       }
+      lowest_offset_[static_cast<std::size_t>(memory_row_[pc]) * warps_per_block_ + k] = *std::min_element(out, out + 32);
     }
   }
   auto log2_of = [](std::int64_t v) {
@@ -349,6 +365,7 @@ void Engine::launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, do
     const int lanes = std::min(32, threads - k * 32);
     w.full_mask = lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1);
     w.mask = w.full_mask;
+    w.active = std::popcount(w.mask);
     w.last_event = now;
     for (double& t : w.reg_ready) t = now;
     const int sched = wi % schedulers_;
@@ -381,10 +398,12 @@ void Engine::advance(Sm& sm, int wi, double now) {
       if (path < w.div_paths) {
         w.div_path = path;
         w.mask = m;
+        w.active = std::popcount(m);
         w.pc = w.div_branch + 1;
       } else {
         w.div_branch = -1;
         w.mask = w.full_mask;
+        w.active = std::popcount(w.mask);
       }
       continue;
     }
@@ -451,7 +470,7 @@ void Engine::refresh(Sm& sm, int wi) {
 // Splits the cycles since the warp last issued: first the wait for its operands (memory or a math result),
 // then, of the unit and the miss registers, whichever came free last held it, and what is left it was ready
 // but not picked.
-void Engine::account_wait(Warp& w, const WarpHot& h, double now, const Sm& sm, int sched) {
+void Engine::account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched) {
   auto& c = r_.warp_cycles;
   double t = w.last_event;
   auto take = [&](double until, WarpState s) {
@@ -461,10 +480,10 @@ void Engine::account_wait(Warp& w, const WarpHot& h, double now, const Sm& sm, i
   };
   take(h.ops_ready, w.ops_from_memory ? WarpState::memory_wait : WarpState::dependency);
   const double unit = h.unit != kUnitNone ? sm.unit_free[sched][h.unit] : 0;
-  if (w.throttled_until >= unit) take(w.throttled_until, WarpState::throttled);
+  if (h.throttled_until >= unit) take(h.throttled_until, WarpState::throttled);
   else take(unit, WarpState::pipe_busy);
   take(now, WarpState::not_selected);
-  w.throttled_until = 0;
+  h.throttled_until = 0;
 }
 
 void Engine::record_span(int sm, int sched, InstrClass c, double now) {
@@ -568,6 +587,15 @@ double Engine::shared_access(Sm& sm, const Instr& in, const Warp& w, double now)
   const int banks = gpu_.sm.smem_banks;
   const int words_per_lane = in.element_bytes / gpu_.sm.smem_bank_bytes;
   const std::int64_t base = warp_address(in, w);
+  const std::size_t row = static_cast<std::size_t>(memory_row_[w.pc]) * warps_per_block_ + w.warp_in_block;
+  BankPattern* pattern = nullptr;
+  if (in.addr.wrap == 0 && base + lowest_offset_[row] >= 0) {
+    pattern = &bank_patterns_[row];
+    const std::int64_t residue = ((base % bank_bytes) + bank_bytes) % bank_bytes;
+    if (pattern->residue == residue && pattern->mask == w.mask) return shared_wavefronts(sm, pattern->wavefronts, now);
+    pattern->residue = residue;
+    pattern->mask = w.mask;
+  }
   const std::int64_t* offsets = lane_offsets(w.pc, w.warp_in_block);
   int n = 0;
   bool sorted = true;
@@ -587,7 +615,11 @@ double Engine::shared_access(Sm& sm, const Instr& in, const Warp& w, double now)
     const std::int64_t bank = word >= 0 && bank_mask_ >= 0 ? word & bank_mask_ : word % banks;
     wavefronts = std::max(wavefronts, ++per_bank[bank]);
   }
-  // The conflict-free minimum: a warp moves at most banks x bank_bytes bytes per wavefront.
+  if (pattern) pattern->wavefronts = wavefronts;
+  return shared_wavefronts(sm, wavefronts, now);
+}
+
+double Engine::shared_wavefronts(Sm& sm, int wavefronts, double now) {
   ++r_.shared_requests;
   r_.shared_wavefronts += wavefronts;
   const double t0 = std::max(now, sm.smem_free);
@@ -622,13 +654,13 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
   if (w.pc >= static_cast<int>(code_.size())) {  // EXIT
     ++r_.warp_instructions;
     r_.lane_slots += 32;
-    r_.active_lanes += std::popcount(w.mask);
+    r_.active_lanes += w.active;
     if (options_.trace) record_span(sm_index, sched, InstrClass::exit, now);
     retire_warp(sm, sm_index, wi, now + 1);
     return;
   }
   const Instr& in = code_[w.pc];
-  const int active = std::popcount(w.mask);
+  const int active = w.active;
   ++r_.warp_instructions;
   r_.lane_slots += 32;
   r_.active_lanes += active;
@@ -752,10 +784,7 @@ WarpSimResult Engine::run() {
               pick = wi;
               break;
             }
-            if (h.global_load && full && h.ops_ready <= now) {
-              Warp& w = sm.warps[wi];
-              w.throttled_until = std::max(w.throttled_until, t);
-            }
+            if (h.global_load && full && h.ops_ready <= now) sm.hot[wi].throttled_until = std::max(h.throttled_until, t);
             sched_next = std::min(sched_next, t);
           }
         }
