@@ -4,9 +4,9 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 
+#include "gpu/warp_sim/miss_queue.h"
 #include "gpu/warp_sim/sector_cache.h"
 
 namespace hpcsim {
@@ -30,6 +30,7 @@ double WarpSimResult::scale() const {
 
 namespace {
 
+using warp_sim_detail::MissQueue;
 using warp_sim_detail::SectorCache;
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
@@ -86,25 +87,29 @@ struct BlockSlot {
   double barrier_arrival = 0;
 };
 
+// One sub-partition's warp scheduler; what a scan reads sits together.
+struct Scheduler {
+  // No warp of it can issue before this cycle. Exact until something makes a warp ready sooner than its own
+  // state says (a block launch, a barrier release), which resets it to 0; its own issue resets it too.
+  double wake = 0;
+  int greedy = -1;  // the warp it issued from last, -1 none
+  // Its live warps not held at a barrier, and how many of them need each unit (kUnitNone included) for their
+  // next instruction. When all need one math unit and it is busy past the next cycle, the scheduler cannot
+  // issue before the unit frees, which the cycle loop uses to let it sleep.
+  int candidates = 0;
+  std::array<int, kUnits + 1> unit_users{};
+  std::array<double, kUnits> unit_free{};
+  std::vector<int> warps;  // live warp indices, oldest first
+};
+
 struct Sm {
   std::vector<Warp> warps;                // block slot s owns warps [s * warps_per_block, ...)
   std::vector<WarpHot> hot;               // per warp, as warps
   std::vector<BlockSlot> slots;
-  std::vector<std::vector<int>> sched_warps;  // per scheduler: live warp indices, oldest first
-  std::vector<int> greedy;                // per scheduler: the warp it issued from last, -1 none
-  // Per scheduler: no warp of it can issue before this cycle. Exact until something makes a warp ready
-  // sooner than its own state says (a block launch, a barrier release), which resets it to 0; a
-  // scheduler's own issue resets it too.
-  std::vector<double> wake;
-  std::vector<std::array<double, kUnits>> unit_free;
-  // Per scheduler: its live warps not held at a barrier (`candidates`), and how many of them need each unit
-  // (kUnitNone included) for their next instruction. When all need one math unit and it is busy past the
-  // next cycle, the scheduler cannot issue before the unit frees, which the cycle loop uses to skip it.
-  std::vector<int> candidates;
-  std::vector<std::array<int, kUnits + 1>> unit_users;
+  std::vector<Scheduler> scheds;          // warp w belongs to scheduler w % sub_partitions
   SectorCache l1;
   double l1_free = 0, smem_free = 0;
-  std::priority_queue<double, std::vector<double>, std::greater<>> misses;  // completion cycles
+  MissQueue misses;
   std::int64_t next_block = 0;            // representative mode: the next of its blocks
   int live_blocks = 0;
   Sm(std::int64_t l1_bytes, const GpuSpec& g)
@@ -304,14 +309,9 @@ void Engine::setup() {
     Sm& sm = sms_.back();
     sm.warps.resize(static_cast<std::size_t>(blocks_per_sm_) * warps_per_block_);
     sm.hot.resize(sm.warps.size());
-    sm.candidates.assign(schedulers_, 0);
-    sm.unit_users.assign(schedulers_, {});
     sm.slots.resize(blocks_per_sm_);
-    sm.sched_warps.resize(schedulers_);
-    for (auto& v : sm.sched_warps) v.reserve(sm.warps.size());
-    sm.greedy.assign(schedulers_, -1);
-    sm.wake.assign(schedulers_, 0);
-    sm.unit_free.assign(schedulers_, {});
+    sm.scheds.resize(schedulers_);
+    for (Scheduler& sc : sm.scheds) sc.warps.reserve(sm.warps.size());
     sm.next_block = i;
   }
   sm_wake_.assign(nsm, kNever);
@@ -352,7 +352,7 @@ void Engine::launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, do
   b.arrived = 0;
   if (sm.live_blocks++ == 0) ++live_sms_;
   ++r_.blocks_simulated;
-  std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
+  for (Scheduler& sc : sm.scheds) sc.wake = 0;
   const int threads = program_.launch.threads_per_block;
   for (int k = 0; k < warps_per_block_; ++k) {
     const int wi = slot * warps_per_block_ + k;
@@ -371,9 +371,9 @@ void Engine::launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, do
     const int sched = wi % schedulers_;
     sm.hot[wi] = WarpHot{};
     sm.hot[wi].live = true;
-    ++sm.candidates[sched];
-    ++sm.unit_users[sched][kUnitNone];
-    sm.sched_warps[sched].push_back(wi);
+    ++sm.scheds[sched].candidates;
+    ++sm.scheds[sched].unit_users[kUnitNone];
+    sm.scheds[sched].warps.push_back(wi);
     advance(sm, wi, now);
   }
 }
@@ -461,7 +461,7 @@ void Engine::refresh(Sm& sm, int wi) {
     h.global_load = in.cls == InstrClass::load_global;
   }
   if (h.live && !h.at_barrier && h.unit != before) {
-    auto& users = sm.unit_users[wi % schedulers_];
+    auto& users = sm.scheds[wi % schedulers_].unit_users;
     --users[before];
     ++users[h.unit];
   }
@@ -479,7 +479,7 @@ void Engine::account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sch
     t = e;
   };
   take(h.ops_ready, w.ops_from_memory ? WarpState::memory_wait : WarpState::dependency);
-  const double unit = h.unit != kUnitNone ? sm.unit_free[sched][h.unit] : 0;
+  const double unit = h.unit != kUnitNone ? sm.scheds[sched].unit_free[h.unit] : 0;
   if (h.throttled_until >= unit) take(h.throttled_until, WarpState::throttled);
   else take(unit, WarpState::pipe_busy);
   take(now, WarpState::not_selected);
@@ -632,9 +632,9 @@ void Engine::retire_warp(Sm& sm, int sm_index, int wi, double now) {
   WarpHot& h = sm.hot[wi];
   h.live = false;
   const int sched = wi % schedulers_;
-  --sm.candidates[sched];
-  --sm.unit_users[sched][h.unit];
-  std::vector<int>& list = sm.sched_warps[sched];
+  --sm.scheds[sched].candidates;
+  --sm.scheds[sched].unit_users[h.unit];
+  std::vector<int>& list = sm.scheds[sched].warps;
   list.erase(std::find(list.begin(), list.end(), wi));
   BlockSlot& b = sm.slots[w.slot];
   for (double t : w.reg_ready) end_ = std::max(end_, t);
@@ -667,7 +667,10 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
   if (options_.trace) record_span(sm_index, sched, in.cls, now);
   double ready = now + 1;
   const Unit u = unit_[w.pc];
-  if (u != kUnitNone) sm.unit_free[sched][u] = std::max(sm.unit_free[sched][u], now) + hold_[w.pc];
+  if (u != kUnitNone) {
+    double& free = sm.scheds[sched].unit_free[u];
+    free = std::max(free, now) + hold_[w.pc];
+  }
   bool from_memory = false;
   switch (in.cls) {
     case InstrClass::int_alu: ready = now + ws_.int_latency; break;
@@ -688,21 +691,21 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
       BlockSlot& b = sm.slots[w.slot];
       if (++b.arrived < b.warps_left) {
         h.at_barrier = true;
-        --sm.candidates[sched];
-        --sm.unit_users[sched][h.unit];
+        --sm.scheds[sched].candidates;
+        --sm.scheds[sched].unit_users[h.unit];
         ++w.pc;
         return;  // advanced on release
       }
       b.arrived = 0;
-      std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
+      for (Scheduler& sc : sm.scheds) sc.wake = 0;
       for (int k = 0; k < warps_per_block_; ++k) {
         const int oi = w.slot * warps_per_block_ + k;
         WarpHot& oh = sm.hot[oi];
         if (!oh.live || !oh.at_barrier) continue;
         Warp& o = sm.warps[oi];
         oh.at_barrier = false;
-        ++sm.candidates[oi % schedulers_];
-        ++sm.unit_users[oi % schedulers_][oh.unit];
+        ++sm.scheds[oi % schedulers_].candidates;
+        ++sm.scheds[oi % schedulers_].unit_users[oh.unit];
         r_.warp_cycles[static_cast<int>(WarpState::barrier)] += static_cast<std::int64_t>(now + 1 - o.last_event);
         o.last_event = now + 1;
         advance(sm, oi, now + 1);
@@ -724,11 +727,11 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
 // the scan in between would find nothing and change nothing (math warps are never throttled), so the
 // scheduler may sleep until then. Returns that time, or 0 (scan next cycle).
 double Engine::blocked_until(const Sm& sm, int sched, double now) const {
-  const int candidates = sm.candidates[sched];
-  if (candidates == 0) return 0;
+  const Scheduler& sc = sm.scheds[sched];
+  if (sc.candidates == 0) return 0;
   for (const Unit u : {kUnitFp32, kUnitInt, kUnitMma, kUnitFp64, kUnitSfu}) {
-    if (sm.unit_users[sched][u] != candidates) continue;
-    const double free = sm.unit_free[sched][u];
+    if (sc.unit_users[u] != sc.candidates) continue;
+    const double free = sc.unit_free[u];
     return free > now + 1 ? free : 0;
   }
   return 0;
@@ -757,11 +760,12 @@ WarpSimResult Engine::run() {
       }
       Sm& sm = sms_[i];
       // A freed miss register needs no rescan: a warp waiting for one has the earliest release as its wake.
-      while (!sm.misses.empty() && sm.misses.top() <= now) sm.misses.pop();
+      sm.misses.pop_until(now);
       for (int s = 0; s < schedulers_; ++s) {
-        if (sm.wake[s] > now) continue;
-        const std::vector<int>& list = sm.sched_warps[s];
-        const std::array<double, kUnits>& unit_free = sm.unit_free[s];
+        Scheduler& sc = sm.scheds[s];
+        if (sc.wake > now) continue;
+        const std::vector<int>& list = sc.warps;
+        const std::array<double, kUnits>& unit_free = sc.unit_free;
         // The miss registers cannot change during one scan: nothing issues until it picks.
         const bool full = sm.misses.size() >= miss_limit && !sm.misses.empty();
         const double released = full ? sm.misses.top() : 0;
@@ -773,7 +777,7 @@ WarpSimResult Engine::run() {
         };
         double sched_next = kNever;
         int pick = -1;
-        const int g = sm.greedy[s];
+        const int g = sc.greedy;
         if (g >= 0 && sm.hot[g].live && !sm.hot[g].at_barrier && ready_time(sm.hot[g]) <= now) pick = g;
         if (pick < 0) {
           for (const int wi : list) {  // oldest first
@@ -790,14 +794,16 @@ WarpSimResult Engine::run() {
         }
         if (pick >= 0) {
           issue(sm, i, s, pick, now);
-          sm.greedy[s] = pick;
-          sm.wake[s] = blocked_until(sm, s, now);
+          sc.greedy = pick;
+          sc.wake = blocked_until(sm, s, now);
           issued = true;
         } else {
-          sm.wake[s] = sched_next;
+          sc.wake = sched_next;
         }
       }
-      sm_wake_[i] = sm.live_blocks > 0 ? *std::min_element(sm.wake.begin(), sm.wake.end()) : kNever;
+      double earliest = kNever;
+      for (const Scheduler& sc : sm.scheds) earliest = std::min(earliest, sc.wake);
+      sm_wake_[i] = sm.live_blocks > 0 ? earliest : kNever;
       next = std::min(next, sm_wake_[i]);
     }
     if (issued) {
