@@ -26,11 +26,19 @@ SectorCache::SectorCache(std::int64_t bytes, int line_bytes, int sector_bytes, i
   tag_.assign(slots, kEmpty);
   valid_.assign(slots, 0);
   ready_.assign(slots * sectors_per_line_, 0);
+  used_.assign(sets_, 0);
+  for (int k = 0; k < 4; ++k) {
+    if (sectors_per_line_ == 1 << k) sector_shift_ = k;
+  }
+  scanned_ = ways_ <= kMaxScannedWays;
+  if (scanned_) {
+    stamp_.assign(slots, 0);
+    return;
+  }
   prev_.assign(slots, -1);
   next_.assign(slots, -1);
   head_.assign(sets_, -1);
   tail_.assign(sets_, -1);
-  used_.assign(sets_, 0);
   std::uint64_t cap = 1;
   while (cap < static_cast<std::uint64_t>(slots) * 2) cap <<= 1;
   table_.assign(cap, -1);
@@ -83,10 +91,12 @@ void SectorCache::touch(std::int64_t set, std::int32_t slot) {
 }
 
 SectorCache::Lookup SectorCache::access(std::uint64_t sector) {
-  const std::uint64_t line = sector / static_cast<std::uint64_t>(sectors_per_line_);
-  const int index = static_cast<int>(sector % static_cast<std::uint64_t>(sectors_per_line_));
-  const std::uint8_t bit = static_cast<std::uint8_t>(1u << index);
+  const std::uint64_t per_line = static_cast<std::uint64_t>(sectors_per_line_);
+  const std::uint64_t line = sector_shift_ >= 0 ? sector >> sector_shift_ : sector / per_line;
+  const int index = static_cast<int>(sector_shift_ >= 0 ? sector & (per_line - 1) : sector % per_line);
   const std::int64_t set = static_cast<std::int64_t>(line % static_cast<std::uint64_t>(sets_));
+  if (scanned_) return access_scanned(line, index, set);
+  const std::uint8_t bit = static_cast<std::uint8_t>(1u << index);
   std::int32_t slot = find(line);
   if (slot >= 0) {
     touch(set, slot);
@@ -106,6 +116,37 @@ SectorCache::Lookup SectorCache::access(std::uint64_t sector) {
   insert_into_table(line, slot);
   touch(set, slot);
   return {false, 0, static_cast<std::int64_t>(slot) * sectors_per_line_ + index};
+}
+
+// The same LRU as the linked list: every access stamps its line, so the set's oldest stamp is its tail.
+SectorCache::Lookup SectorCache::access_scanned(std::uint64_t line, int index, std::int64_t set) {
+  const std::uint8_t bit = static_cast<std::uint8_t>(1u << index);
+  const std::int64_t first = set * ways_;
+  const int used = used_[set];
+  const std::uint64_t* tags = tag_.data() + first;
+  ++clock_;
+  for (int w = 0; w < used; ++w) {
+    if (tags[w] != line) continue;
+    const std::int64_t slot = first + w;
+    stamp_[slot] = clock_;
+    const std::int64_t entry = slot * sectors_per_line_ + index;
+    if (valid_[slot] & bit) return {true, ready_[entry], entry};
+    valid_[slot] |= bit;
+    return {false, 0, entry};
+  }
+  std::int64_t slot = first + used;
+  if (used < ways_) {
+    ++used_[set];
+  } else {
+    slot = first;
+    for (std::int64_t s = first + 1; s < first + ways_; ++s) {
+      if (stamp_[s] < stamp_[slot]) slot = s;
+    }
+  }
+  tag_[slot] = line;
+  valid_[slot] = bit;
+  stamp_[slot] = clock_;
+  return {false, 0, slot * sectors_per_line_ + index};
 }
 
 }  // namespace hpcsim::warp_sim_detail

@@ -24,6 +24,9 @@ class SectorCache {
   std::int64_t lines() const { return static_cast<std::int64_t>(tag_.size()); }
 
  private:
+  static constexpr int kMaxScannedWays = 32;  // past this, the hash index is faster than a scan
+
+  Lookup access_scanned(std::uint64_t line, int index, std::int64_t set);
   std::int32_t find(std::uint64_t line) const;
   void erase_from_table(std::uint64_t line);
   void insert_into_table(std::uint64_t line, std::int32_t slot);
@@ -38,7 +41,11 @@ class SectorCache {
   std::vector<std::int32_t> prev_, next_;
   std::vector<std::int32_t> head_, tail_, used_;  // per set: MRU, LRU, slots in use
   std::vector<std::int32_t> table_;  // line -> slot, -1 empty
-  std::uint64_t table_mask_;
+  std::uint64_t table_mask_ = 0;
+  bool scanned_ = false;
+  std::vector<std::uint64_t> stamp_;  // scanned sets: per slot, when it was last used
+  std::uint64_t clock_ = 0;
+  int sector_shift_ = -1;  // log2 of the sectors per line
 };
 
 }  // namespace hpcsim::warp_sim_detail

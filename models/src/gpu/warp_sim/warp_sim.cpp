@@ -1,11 +1,12 @@
 #include "models/gpu/warp_sim/warp_sim.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 
+#include "gpu/warp_sim/miss_queue.h"
 #include "gpu/warp_sim/sector_cache.h"
 
 namespace hpcsim {
@@ -29,6 +30,7 @@ double WarpSimResult::scale() const {
 
 namespace {
 
+using warp_sim_detail::MissQueue;
 using warp_sim_detail::SectorCache;
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
@@ -54,8 +56,16 @@ struct Frame {
   int begin = 0, left = 0, iter = 0;
 };
 
-struct Warp {
+// What the scheduler's scan reads of a warp, kept apart from the rest so a scan touches one small array.
+struct WarpHot {
+  double ops_ready = 0;  // its next instruction's operands are ready
+  double throttled_until = 0;  // the latest a scan saw it wait for a miss register since it last issued
+  Unit unit = kUnitNone;  // the unit its next instruction needs
+  bool global_load = false;
   bool live = false, at_barrier = false;
+};
+
+struct Warp {
   int slot = 0;          // block slot on its SM
   int warp_in_block = 0;
   std::int64_t block = 0, age = 0;
@@ -63,15 +73,11 @@ struct Warp {
   Frame loops[kMaxLoopDepth];
   int div_branch = -1, div_path = 0, div_paths = 0;  // the branch being executed path by path
   std::uint32_t mask = 0, full_mask = 0;
+  int active = 0;  // lanes in mask
   std::uint64_t reg_from_memory = 0;  // bit r: register r was last written by a load
-  double reg_ready[kWarpSimRegisters] = {};
-  // Cached for the scheduler's scan, refreshed whenever pc moves.
-  double ops_ready = 0;
-  bool ops_from_memory = false;
-  Unit unit = kUnitNone;
-  bool global_load = false;
+  bool ops_from_memory = false;  // refreshed with WarpHot::ops_ready whenever pc moves
   double last_event = 0;   // cycles before this are accounted for in warp_cycles
-  double throttled_until = 0;
+  double reg_ready[kWarpSimRegisters] = {};
 };
 
 struct BlockSlot {
@@ -81,19 +87,29 @@ struct BlockSlot {
   double barrier_arrival = 0;
 };
 
+// One sub-partition's warp scheduler; what a scan reads sits together.
+struct Scheduler {
+  // No warp of it can issue before this cycle. Exact until something makes a warp ready sooner than its own
+  // state says (a block launch, a barrier release), which resets it to 0; its own issue resets it too.
+  double wake = 0;
+  int greedy = -1;  // the warp it issued from last, -1 none
+  // Its live warps not held at a barrier, and how many of them need each unit (kUnitNone included) for their
+  // next instruction. When all need one math unit and it is busy past the next cycle, the scheduler cannot
+  // issue before the unit frees, which the cycle loop uses to let it sleep.
+  int candidates = 0;
+  std::array<int, kUnits + 1> unit_users{};
+  std::array<double, kUnits> unit_free{};
+  std::vector<int> warps;  // live warp indices, oldest first
+};
+
 struct Sm {
   std::vector<Warp> warps;                // block slot s owns warps [s * warps_per_block, ...)
+  std::vector<WarpHot> hot;               // per warp, as warps
   std::vector<BlockSlot> slots;
-  std::vector<std::vector<int>> sched_warps;  // per scheduler: live warp indices, oldest first
-  std::vector<int> greedy;                // per scheduler: the warp it issued from last, -1 none
-  // Per scheduler: no warp of it can issue before this cycle. Exact until something makes a warp ready
-  // sooner than its own state says (a block launch, a barrier release), which resets it to 0; a
-  // scheduler's own issue resets it too.
-  std::vector<double> wake;
-  std::vector<std::array<double, kUnits>> unit_free;
+  std::vector<Scheduler> scheds;          // warp w belongs to scheduler w % sub_partitions
   SectorCache l1;
   double l1_free = 0, smem_free = 0;
-  std::priority_queue<double, std::vector<double>, std::greater<>> misses;  // completion cycles
+  MissQueue misses;
   std::int64_t next_block = 0;            // representative mode: the next of its blocks
   int live_blocks = 0;
   Sm(std::int64_t l1_bytes, const GpuSpec& g)
@@ -115,15 +131,32 @@ class Engine {
   double interval(InstrClass c, Precision p) const;
   void launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, double now);
   bool next_block_for(int sm_index, std::int64_t& block);
-  void advance(Sm& sm, Warp& w, double now);
-  void refresh(Sm& sm, Warp& w);
-  double ready_time(const Sm& sm, const Warp& w, int sched) const;
-  void account_wait(Warp& w, double now, const Sm& sm, int sched);
+  void advance(Sm& sm, int wi, double now);
+  void refresh(Sm& sm, int wi);
+  void account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched);
   void issue(Sm& sm, int sm_index, int sched, int wi, double now);
+  double blocked_until(const Sm& sm, int sched, double now) const;
   double global_access(Sm& sm, const Instr& in, const Warp& w, double now, bool store);
   double shared_access(Sm& sm, const Instr& in, const Warp& w, double now);
-  void retire_warp(Sm& sm, int sm_index, Warp& w, double now);
+  double shared_wavefronts(Sm& sm, int wavefronts, double now);  // the bank pipe's time for one access
+  void retire_warp(Sm& sm, int sm_index, int wi, double now);
   void record_span(int sm, int sched, InstrClass c, double now);
+  // The address of one warp's access without its thread part: the same for every lane.
+  std::int64_t warp_address(const Instr& in, const Warp& w) const {
+    const AddressExpr& e = in.addr;
+    const std::int64_t it0 = w.depth > 0 ? w.loops[w.depth - 1].iter : 0;
+    const std::int64_t it1 = w.depth > 1 ? w.loops[w.depth - 2].iter : 0;
+    const std::int64_t block = e.bdim == 0 ? e.bx * w.block : e.bx * (w.block % e.bdim) + e.by * (w.block / e.bdim);
+    return e.base + e.iter * it0 + e.outer_iter * it1 + block;
+  }
+  // The thread parts of instruction pc's address for the 32 lanes of a block's warp k (AddressExpr::at less
+  // the warp's part), computed once per kernel.
+  const std::int64_t* lane_offsets(int pc, int k) const {
+    return lane_offsets_.data() + (static_cast<std::size_t>(memory_row_[pc]) * warps_per_block_ + k) * 32;
+  }
+  static std::int64_t wrapped(std::int64_t a, std::int64_t wrap) { return wrap > 0 ? ((a % wrap) + wrap) % wrap : a; }
+  // a / d rounded toward zero as C++ divides, by a shift where d is a power of two and a is not negative.
+  static std::int64_t divide(std::int64_t a, std::int64_t d, int shift) { return a >= 0 && shift >= 0 ? a >> shift : a / d; }
   // With every SM simulated, consecutive 256-byte chunks go to consecutive channels, as the memory
   // controllers interleave them. One representative SM cannot use the addresses: its blocks' data sits a
   // whole grid row apart and would fall on a few channels, while the GPU's SMs together cover all of them
@@ -150,6 +183,25 @@ class Engine {
   double intervals_[kUnits] = {};
   std::int64_t next_global_block_ = 0;
   std::int64_t age_ = 0;
+  // Per instruction, decoded once: the unit it holds and for how long.
+  std::vector<Unit> unit_;
+  std::vector<double> hold_;
+  std::vector<int> memory_row_;  // memory instructions: their row of lane_offsets_; -1 otherwise
+  std::vector<std::int64_t> lane_offsets_;
+  std::vector<std::int64_t> lowest_offset_;  // per row of lane_offsets_ and warp of a block: its lowest lane
+  // The last shared-memory access of each memory instruction and warp of a block. Moving every lane's address
+  // by a whole number of banks' words only renames the banks (words shift by the same count), so an access
+  // with the same lanes, no wrap, no negative address and the same base modulo a bank's bytes takes as many
+  // wavefronts as the last one.
+  struct BankPattern {
+    std::uint32_t mask = 0;
+    std::int64_t residue = -1;  // base modulo bank bytes; -1: nothing cached
+    int wavefronts = 0;
+  };
+  std::vector<BankPattern> bank_patterns_;
+  int sector_shift_ = -1, line_shift_ = -1, bank_shift_ = -1, bank_mask_ = -1;  // -1: not a power of two
+  std::vector<double> sm_wake_;  // per simulated SM: its schedulers' earliest wake, kNever once it has no block
+  int live_sms_ = 0;
   double end_ = 0;           // latest completion seen (stores drain, last loads)
   std::uint64_t sectors_[128] = {};
   std::int64_t words_[128] = {};
@@ -214,19 +266,55 @@ void Engine::setup() {
     }
   }
 
+  const int n = static_cast<int>(code_.size());
+  unit_.assign(n, kUnitNone);
+  hold_.assign(n, 0);
+  memory_row_.assign(n, -1);
+  int rows = 0;
+  for (int pc = 0; pc < n; ++pc) {
+    const Instr& in = code_[pc];
+    unit_[pc] = unit_of(in.cls);
+    if (unit_[pc] != kUnitNone) hold_[pc] = interval(in.cls, in.precision);
+    if (unit_[pc] == kUnitLsu) memory_row_[pc] = rows++;
+  }
+  lane_offsets_.resize(static_cast<std::size_t>(rows) * warps_per_block_ * 32);
+  lowest_offset_.resize(static_cast<std::size_t>(rows) * warps_per_block_);
+  bank_patterns_.resize(lowest_offset_.size());
+  for (int pc = 0; pc < n; ++pc) {
+    if (memory_row_[pc] < 0) continue;
+    const AddressExpr& e = code_[pc].addr;
+    for (int k = 0; k < warps_per_block_; ++k) {
+      std::int64_t* out = lane_offsets_.data() + (static_cast<std::size_t>(memory_row_[pc]) * warps_per_block_ + k) * 32;
+      for (int lane = 0; lane < 32; ++lane) {
+        const std::int64_t tid = static_cast<std::int64_t>(k) * 32 + lane;
+        out[lane] = e.tdim == 0 ? e.tx * tid : e.tx * (tid % e.tdim) + e.ty * (tid / e.tdim);
+      }
+      lowest_offset_[static_cast<std::size_t>(memory_row_[pc]) * warps_per_block_ + k] = *std::min_element(out, out + 32);
+    }
+  }
+  auto log2_of = [](std::int64_t v) {
+    for (int k = 0; k < 62; ++k) {
+      if (v == std::int64_t{1} << k) return k;
+    }
+    return -1;
+  };
+  sector_shift_ = log2_of(gpu_.memory.sector_bytes);
+  line_shift_ = log2_of(gpu_.memory.cache_line_bytes / gpu_.memory.sector_bytes);
+  bank_shift_ = log2_of(gpu_.sm.smem_bank_bytes);
+  bank_mask_ = log2_of(gpu_.sm.smem_banks) >= 0 ? gpu_.sm.smem_banks - 1 : -1;
+
   sms_.reserve(nsm);
   for (int i = 0; i < nsm; ++i) {
     sms_.emplace_back(l1_bytes, gpu_);
     Sm& sm = sms_.back();
     sm.warps.resize(static_cast<std::size_t>(blocks_per_sm_) * warps_per_block_);
+    sm.hot.resize(sm.warps.size());
     sm.slots.resize(blocks_per_sm_);
-    sm.sched_warps.resize(schedulers_);
-    for (auto& v : sm.sched_warps) v.reserve(sm.warps.size());
-    sm.greedy.assign(schedulers_, -1);
-    sm.wake.assign(schedulers_, 0);
-    sm.unit_free.assign(schedulers_, {});
+    sm.scheds.resize(schedulers_);
+    for (Scheduler& sc : sm.scheds) sc.warps.reserve(sm.warps.size());
     sm.next_block = i;
   }
+  sm_wake_.assign(nsm, kNever);
   if (options_.trace) r_.trace.reserve(std::min(options_.max_trace_spans, 1 << 16));
 }
 
@@ -262,15 +350,14 @@ void Engine::launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, do
   b.warps = warps_per_block_;
   b.warps_left = warps_per_block_;
   b.arrived = 0;
-  ++sm.live_blocks;
+  if (sm.live_blocks++ == 0) ++live_sms_;
   ++r_.blocks_simulated;
-  std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
+  for (Scheduler& sc : sm.scheds) sc.wake = 0;
   const int threads = program_.launch.threads_per_block;
   for (int k = 0; k < warps_per_block_; ++k) {
     const int wi = slot * warps_per_block_ + k;
     Warp& w = sm.warps[wi];
     w = Warp{};
-    w.live = true;
     w.slot = slot;
     w.warp_in_block = k;
     w.block = block;
@@ -278,17 +365,24 @@ void Engine::launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, do
     const int lanes = std::min(32, threads - k * 32);
     w.full_mask = lanes >= 32 ? 0xffffffffu : ((1u << lanes) - 1);
     w.mask = w.full_mask;
+    w.active = std::popcount(w.mask);
     w.last_event = now;
     for (double& t : w.reg_ready) t = now;
     const int sched = wi % schedulers_;
-    sm.sched_warps[sched].push_back(wi);
-    advance(sm, w, now);
+    sm.hot[wi] = WarpHot{};
+    sm.hot[wi].live = true;
+    ++sm.scheds[sched].candidates;
+    ++sm.scheds[sched].unit_users[kUnitNone];
+    sm.scheds[sched].warps.push_back(wi);
+    advance(sm, wi, now);
   }
 }
 
 // Runs the free control instructions at pc (loops, branches, reconvergence, clock reads) so that pc rests
 // on an instruction that issues, or past the end.
-void Engine::advance(Sm& sm, Warp& w, double now) {
+void Engine::advance(Sm& sm, int wi, double now) {
+  (void)now;
+  Warp& w = sm.warps[wi];
   const int n = static_cast<int>(code_.size());
   for (;;) {
     if (w.div_branch >= 0 && w.pc == w.div_branch + 1 + code_[w.div_branch].span) {
@@ -304,10 +398,12 @@ void Engine::advance(Sm& sm, Warp& w, double now) {
       if (path < w.div_paths) {
         w.div_path = path;
         w.mask = m;
+        w.active = std::popcount(m);
         w.pc = w.div_branch + 1;
       } else {
         w.div_branch = -1;
         w.mask = w.full_mask;
+        w.active = std::popcount(w.mask);
       }
       continue;
     }
@@ -339,42 +435,42 @@ void Engine::advance(Sm& sm, Warp& w, double now) {
       break;
     }
   }
-  refresh(sm, w);
+  refresh(sm, wi);
 }
 
-void Engine::refresh(Sm& sm, Warp& w) {
-  (void)sm;
+void Engine::refresh(Sm& sm, int wi) {
+  Warp& w = sm.warps[wi];
+  WarpHot& h = sm.hot[wi];
+  const Unit before = h.unit;
   if (w.pc >= static_cast<int>(code_.size())) {  // EXIT: issues once, waits for nothing
-    w.unit = kUnitNone;
-    w.ops_ready = 0;
+    h.unit = kUnitNone;
+    h.ops_ready = 0;
     w.ops_from_memory = false;
-    w.global_load = false;
-    return;
-  }
-  const Instr& in = code_[w.pc];
-  w.ops_ready = 0;
-  w.ops_from_memory = false;
-  for (const std::int8_t s : in.src) {
-    if (s >= 0 && w.reg_ready[s] > w.ops_ready) {
-      w.ops_ready = w.reg_ready[s];
-      w.ops_from_memory = (w.reg_from_memory >> s) & 1u;
+    h.global_load = false;
+  } else {
+    const Instr& in = code_[w.pc];
+    h.ops_ready = 0;
+    w.ops_from_memory = false;
+    for (const std::int8_t s : in.src) {
+      if (s >= 0 && w.reg_ready[s] > h.ops_ready) {
+        h.ops_ready = w.reg_ready[s];
+        w.ops_from_memory = (w.reg_from_memory >> s) & 1u;
+      }
     }
+    h.unit = unit_[w.pc];
+    h.global_load = in.cls == InstrClass::load_global;
   }
-  w.unit = unit_of(in.cls);
-  w.global_load = in.cls == InstrClass::load_global;
-}
-
-double Engine::ready_time(const Sm& sm, const Warp& w, int sched) const {
-  double t = w.ops_ready;
-  if (w.unit != kUnitNone) t = std::max(t, sm.unit_free[sched][w.unit]);
-  if (w.global_load && static_cast<int>(sm.misses.size()) >= ws_.miss_limit_per_sm) t = std::max(t, sm.misses.top());
-  return t;
+  if (h.live && !h.at_barrier && h.unit != before) {
+    auto& users = sm.scheds[wi % schedulers_].unit_users;
+    --users[before];
+    ++users[h.unit];
+  }
 }
 
 // Splits the cycles since the warp last issued: first the wait for its operands (memory or a math result),
 // then, of the unit and the miss registers, whichever came free last held it, and what is left it was ready
 // but not picked.
-void Engine::account_wait(Warp& w, double now, const Sm& sm, int sched) {
+void Engine::account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched) {
   auto& c = r_.warp_cycles;
   double t = w.last_event;
   auto take = [&](double until, WarpState s) {
@@ -382,12 +478,12 @@ void Engine::account_wait(Warp& w, double now, const Sm& sm, int sched) {
     c[static_cast<int>(s)] += static_cast<std::int64_t>(e - t);
     t = e;
   };
-  take(w.ops_ready, w.ops_from_memory ? WarpState::memory_wait : WarpState::dependency);
-  const double unit = w.unit != kUnitNone ? sm.unit_free[sched][w.unit] : 0;
-  if (w.throttled_until >= unit) take(w.throttled_until, WarpState::throttled);
+  take(h.ops_ready, w.ops_from_memory ? WarpState::memory_wait : WarpState::dependency);
+  const double unit = h.unit != kUnitNone ? sm.scheds[sched].unit_free[h.unit] : 0;
+  if (h.throttled_until >= unit) take(h.throttled_until, WarpState::throttled);
   else take(unit, WarpState::pipe_busy);
   take(now, WarpState::not_selected);
-  w.throttled_until = 0;
+  h.throttled_until = 0;
 }
 
 void Engine::record_span(int sm, int sched, InstrClass c, double now) {
@@ -409,22 +505,27 @@ void Engine::record_span(int sm, int sched, InstrClass c, double now) {
 }
 
 double Engine::global_access(Sm& sm, const Instr& in, const Warp& w, double now, bool store) {
-  // Coalescer: the distinct 32-byte sectors the active lanes touch.
-  const int it0 = w.depth > 0 ? w.loops[w.depth - 1].iter : 0;
-  const int it1 = w.depth > 1 ? w.loops[w.depth - 2].iter : 0;
+  // Coalescer: the distinct 32-byte sectors the active lanes touch, in ascending order.
   int n = 0;
   const std::int64_t sector = gpu_.memory.sector_bytes;
-  for (int lane = 0; lane < 32; ++lane) {
-    if (!((w.mask >> lane) & 1u)) continue;
-    const std::int64_t tid = static_cast<std::int64_t>(w.warp_in_block) * 32 + lane;
-    const std::int64_t a = in.addr.at(tid, w.block, it0, it1);
-    for (std::int64_t s = a / sector; s <= (a + in.element_bytes - 1) / sector; ++s) sectors_[n++] = static_cast<std::uint64_t>(s);
+  const std::int64_t base = warp_address(in, w);
+  const std::int64_t* offsets = lane_offsets(w.pc, w.warp_in_block);
+  bool sorted = true;
+  for (std::uint32_t m = w.mask; m != 0; m &= m - 1) {
+    const std::int64_t a = wrapped(base + offsets[std::countr_zero(m)], in.addr.wrap);
+    const std::int64_t last = divide(a + in.element_bytes - 1, sector, sector_shift_);
+    for (std::int64_t s = divide(a, sector, sector_shift_); s <= last; ++s) {
+      const auto u = static_cast<std::uint64_t>(s);
+      sorted = sorted && (n == 0 || sectors_[n - 1] <= u);
+      sectors_[n++] = u;
+    }
   }
-  std::sort(sectors_, sectors_ + n);
+  if (!sorted) std::sort(sectors_, sectors_ + n);
   n = static_cast<int>(std::unique(sectors_, sectors_ + n) - sectors_);
   const std::uint64_t per_line = static_cast<std::uint64_t>(gpu_.memory.cache_line_bytes / sector);
+  auto line_of = [&](std::uint64_t s) { return line_shift_ >= 0 ? s >> line_shift_ : s / per_line; };
   int lines = 0;
-  for (int i = 0; i < n; ++i) lines += (i == 0 || sectors_[i] / per_line != sectors_[i - 1] / per_line);
+  for (int i = 0; i < n; ++i) lines += (i == 0 || line_of(sectors_[i]) != line_of(sectors_[i - 1]));
   ++r_.global_requests;
   r_.global_sectors += n;
   // The L1 tag stage takes one 128-byte line per cycle.
@@ -482,22 +583,43 @@ double Engine::global_access(Sm& sm, const Instr& in, const Warp& w, double now,
 // Shared memory: 32 banks of 4-byte words; a warp access takes as many wavefronts as the most distinct
 // words any one bank must deliver (lanes reading the same word share it: broadcast).
 double Engine::shared_access(Sm& sm, const Instr& in, const Warp& w, double now) {
-  const int it0 = w.depth > 0 ? w.loops[w.depth - 1].iter : 0;
-  const int it1 = w.depth > 1 ? w.loops[w.depth - 2].iter : 0;
-  const int bank_bytes = gpu_.sm.smem_bank_bytes, banks = gpu_.sm.smem_banks;
-  int n = 0;
-  for (int lane = 0; lane < 32; ++lane) {
-    if (!((w.mask >> lane) & 1u)) continue;
-    const std::int64_t tid = static_cast<std::int64_t>(w.warp_in_block) * 32 + lane;
-    const std::int64_t a = in.addr.at(tid, w.block, it0, it1) / bank_bytes;
-    for (int k = 0; k < in.element_bytes / bank_bytes && n < 128; ++k) words_[n++] = a + k;
+  const std::int64_t bank_bytes = gpu_.sm.smem_bank_bytes;
+  const int banks = gpu_.sm.smem_banks;
+  const int words_per_lane = in.element_bytes / gpu_.sm.smem_bank_bytes;
+  const std::int64_t base = warp_address(in, w);
+  const std::size_t row = static_cast<std::size_t>(memory_row_[w.pc]) * warps_per_block_ + w.warp_in_block;
+  BankPattern* pattern = nullptr;
+  if (in.addr.wrap == 0 && base + lowest_offset_[row] >= 0) {
+    pattern = &bank_patterns_[row];
+    const std::int64_t residue = ((base % bank_bytes) + bank_bytes) % bank_bytes;
+    if (pattern->residue == residue && pattern->mask == w.mask) return shared_wavefronts(sm, pattern->wavefronts, now);
+    pattern->residue = residue;
+    pattern->mask = w.mask;
   }
-  std::sort(words_, words_ + n);
+  const std::int64_t* offsets = lane_offsets(w.pc, w.warp_in_block);
+  int n = 0;
+  bool sorted = true;
+  for (std::uint32_t m = w.mask; m != 0; m &= m - 1) {
+    const std::int64_t a = divide(wrapped(base + offsets[std::countr_zero(m)], in.addr.wrap), bank_bytes, bank_shift_);
+    for (int k = 0; k < words_per_lane && n < 128; ++k) {
+      sorted = sorted && (n == 0 || words_[n - 1] <= a + k);
+      words_[n++] = a + k;
+    }
+  }
+  if (!sorted) std::sort(words_, words_ + n);
   n = static_cast<int>(std::unique(words_, words_ + n) - words_);
   int per_bank[64] = {};
   int wavefronts = 0;
-  for (int i = 0; i < n; ++i) wavefronts = std::max(wavefronts, ++per_bank[words_[i] % banks]);
-  // The conflict-free minimum: a warp moves at most banks x bank_bytes bytes per wavefront.
+  for (int i = 0; i < n; ++i) {
+    const std::int64_t word = words_[i];
+    const std::int64_t bank = word >= 0 && bank_mask_ >= 0 ? word & bank_mask_ : word % banks;
+    wavefronts = std::max(wavefronts, ++per_bank[bank]);
+  }
+  if (pattern) pattern->wavefronts = wavefronts;
+  return shared_wavefronts(sm, wavefronts, now);
+}
+
+double Engine::shared_wavefronts(Sm& sm, int wavefronts, double now) {
   ++r_.shared_requests;
   r_.shared_wavefronts += wavefronts;
   const double t0 = std::max(now, sm.smem_free);
@@ -505,42 +627,50 @@ double Engine::shared_access(Sm& sm, const Instr& in, const Warp& w, double now)
   return t0 + gpu_.memory.smem_latency_cycles + wavefronts - 1;
 }
 
-void Engine::retire_warp(Sm& sm, int sm_index, Warp& w, double now) {
-  w.live = false;
-  const int wi = static_cast<int>(&w - sm.warps.data());
-  std::vector<int>& list = sm.sched_warps[wi % schedulers_];
+void Engine::retire_warp(Sm& sm, int sm_index, int wi, double now) {
+  Warp& w = sm.warps[wi];
+  WarpHot& h = sm.hot[wi];
+  h.live = false;
+  const int sched = wi % schedulers_;
+  --sm.scheds[sched].candidates;
+  --sm.scheds[sched].unit_users[h.unit];
+  std::vector<int>& list = sm.scheds[sched].warps;
   list.erase(std::find(list.begin(), list.end(), wi));
   BlockSlot& b = sm.slots[w.slot];
   for (double t : w.reg_ready) end_ = std::max(end_, t);
   if (--b.warps_left > 0) return;
   b.live = false;
-  --sm.live_blocks;
+  if (--sm.live_blocks == 0) --live_sms_;
   std::int64_t next = 0;
   if (next_block_for(sm_index, next)) launch_block(sm, sm_index, w.slot, next, now + 1);
 }
 
 void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
   Warp& w = sm.warps[wi];
-  account_wait(w, now, sm, sched);
+  WarpHot& h = sm.hot[wi];
+  account_wait(w, h, now, sm, sched);
   ++r_.warp_cycles[static_cast<int>(WarpState::issuing)];
   w.last_event = now + 1;
   if (w.pc >= static_cast<int>(code_.size())) {  // EXIT
     ++r_.warp_instructions;
     r_.lane_slots += 32;
-    r_.active_lanes += __builtin_popcount(w.mask);
+    r_.active_lanes += w.active;
     if (options_.trace) record_span(sm_index, sched, InstrClass::exit, now);
-    retire_warp(sm, sm_index, w, now + 1);
+    retire_warp(sm, sm_index, wi, now + 1);
     return;
   }
   const Instr& in = code_[w.pc];
-  const int active = __builtin_popcount(w.mask);
+  const int active = w.active;
   ++r_.warp_instructions;
   r_.lane_slots += 32;
   r_.active_lanes += active;
   if (options_.trace) record_span(sm_index, sched, in.cls, now);
   double ready = now + 1;
-  const Unit u = unit_of(in.cls);
-  if (u != kUnitNone) sm.unit_free[sched][u] = std::max(sm.unit_free[sched][u], now) + interval(in.cls, in.precision);
+  const Unit u = unit_[w.pc];
+  if (u != kUnitNone) {
+    double& free = sm.scheds[sched].unit_free[u];
+    free = std::max(free, now) + hold_[w.pc];
+  }
   bool from_memory = false;
   switch (in.cls) {
     case InstrClass::int_alu: ready = now + ws_.int_latency; break;
@@ -560,19 +690,25 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
     case InstrClass::barrier: {
       BlockSlot& b = sm.slots[w.slot];
       if (++b.arrived < b.warps_left) {
-        w.at_barrier = true;
+        h.at_barrier = true;
+        --sm.scheds[sched].candidates;
+        --sm.scheds[sched].unit_users[h.unit];
         ++w.pc;
         return;  // advanced on release
       }
       b.arrived = 0;
-      std::fill(sm.wake.begin(), sm.wake.end(), 0.0);
+      for (Scheduler& sc : sm.scheds) sc.wake = 0;
       for (int k = 0; k < warps_per_block_; ++k) {
-        Warp& o = sm.warps[w.slot * warps_per_block_ + k];
-        if (!o.live || !o.at_barrier) continue;
-        o.at_barrier = false;
+        const int oi = w.slot * warps_per_block_ + k;
+        WarpHot& oh = sm.hot[oi];
+        if (!oh.live || !oh.at_barrier) continue;
+        Warp& o = sm.warps[oi];
+        oh.at_barrier = false;
+        ++sm.scheds[oi % schedulers_].candidates;
+        ++sm.scheds[oi % schedulers_].unit_users[oh.unit];
         r_.warp_cycles[static_cast<int>(WarpState::barrier)] += static_cast<std::int64_t>(now + 1 - o.last_event);
         o.last_event = now + 1;
-        advance(sm, o, now + 1);
+        advance(sm, oi, now + 1);
       }
       break;
     }
@@ -583,7 +719,22 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
     if (from_memory) w.reg_from_memory |= 1ull << in.dst; else w.reg_from_memory &= ~(1ull << in.dst);
   }
   ++w.pc;
-  advance(sm, w, now + 1);
+  advance(sm, wi, now + 1);
+}
+
+// After an issue the scheduler is scanned again next cycle, unless every warp it could pick waits for the
+// same math unit and that unit is busy past next cycle: then no warp can issue before the unit frees, and
+// the scan in between would find nothing and change nothing (math warps are never throttled), so the
+// scheduler may sleep until then. Returns that time, or 0 (scan next cycle).
+double Engine::blocked_until(const Sm& sm, int sched, double now) const {
+  const Scheduler& sc = sm.scheds[sched];
+  if (sc.candidates == 0) return 0;
+  for (const Unit u : {kUnitFp32, kUnitInt, kUnitMma, kUnitFp64, kUnitSfu}) {
+    if (sc.unit_users[u] != sc.candidates) continue;
+    const double free = sc.unit_free[u];
+    return free > now + 1 ? free : 0;
+  }
+  return 0;
 }
 
 WarpSimResult Engine::run() {
@@ -593,57 +744,68 @@ WarpSimResult Engine::run() {
       if (!next_block_for(i, b)) break;
       launch_block(sms_[i], i, s, b, 0);
     }
+    sm_wake_[i] = sms_[i].live_blocks > 0 ? 0 : kNever;
   }
+  const std::size_t miss_limit = static_cast<std::size_t>(std::max(ws_.miss_limit_per_sm, 0));
   double now = 0;
   for (;;) {
-    bool any_live = false, issued = false;
+    if (live_sms_ == 0) break;
+    bool issued = false;
     double next = kNever;
     for (int i = 0; i < static_cast<int>(sms_.size()); ++i) {
+      // An SM none of whose schedulers is due is not visited: nothing in it can change this cycle.
+      if (sm_wake_[i] > now) {
+        next = std::min(next, sm_wake_[i]);
+        continue;
+      }
       Sm& sm = sms_[i];
-      if (sm.live_blocks == 0) continue;
-      any_live = true;
       // A freed miss register needs no rescan: a warp waiting for one has the earliest release as its wake.
-      while (!sm.misses.empty() && sm.misses.top() <= now) sm.misses.pop();
+      sm.misses.pop_until(now);
       for (int s = 0; s < schedulers_; ++s) {
-        if (sm.wake[s] > now) {
-          next = std::min(next, sm.wake[s]);
-          continue;
-        }
-        std::vector<int>& list = sm.sched_warps[s];
+        Scheduler& sc = sm.scheds[s];
+        if (sc.wake > now) continue;
+        const std::vector<int>& list = sc.warps;
+        const std::array<double, kUnits>& unit_free = sc.unit_free;
+        // The miss registers cannot change during one scan: nothing issues until it picks.
+        const bool full = sm.misses.size() >= miss_limit && !sm.misses.empty();
+        const double released = full ? sm.misses.top() : 0;
+        auto ready_time = [&](const WarpHot& h) {
+          double t = h.ops_ready;
+          if (h.unit != kUnitNone) t = std::max(t, unit_free[h.unit]);
+          if (h.global_load && full) t = std::max(t, released);
+          return t;
+        };
         double sched_next = kNever;
         int pick = -1;
-        const int g = sm.greedy[s];
-        if (g >= 0 && sm.warps[g].live && !sm.warps[g].at_barrier) {
-          const double t = ready_time(sm, sm.warps[g], s);
-          if (t <= now) pick = g;
-        }
+        const int g = sc.greedy;
+        if (g >= 0 && sm.hot[g].live && !sm.hot[g].at_barrier && ready_time(sm.hot[g]) <= now) pick = g;
         if (pick < 0) {
-          for (int wi : list) {  // oldest first
-            Warp& w = sm.warps[wi];
-            if (w.at_barrier) continue;
-            const double t = ready_time(sm, w, s);
+          for (const int wi : list) {  // oldest first
+            const WarpHot& h = sm.hot[wi];
+            if (h.at_barrier) continue;
+            const double t = ready_time(h);
             if (t <= now) {
               pick = wi;
               break;
             }
-            if (w.global_load && static_cast<int>(sm.misses.size()) >= ws_.miss_limit_per_sm && w.ops_ready <= now) {
-              w.throttled_until = std::max(w.throttled_until, t);
-            }
+            if (h.global_load && full && h.ops_ready <= now) sm.hot[wi].throttled_until = std::max(h.throttled_until, t);
             sched_next = std::min(sched_next, t);
           }
         }
         if (pick >= 0) {
           issue(sm, i, s, pick, now);
-          sm.greedy[s] = pick;
-          sm.wake[s] = 0;
+          sc.greedy = pick;
+          sc.wake = blocked_until(sm, s, now);
           issued = true;
         } else {
-          sm.wake[s] = sched_next;
-          next = std::min(next, sched_next);
+          sc.wake = sched_next;
         }
       }
+      double earliest = kNever;
+      for (const Scheduler& sc : sm.scheds) earliest = std::min(earliest, sc.wake);
+      sm_wake_[i] = sm.live_blocks > 0 ? earliest : kNever;
+      next = std::min(next, sm_wake_[i]);
     }
-    if (!any_live) break;
     if (issued) {
       now += 1;
     } else {
