@@ -472,7 +472,9 @@ void Engine::refresh(Sm& sm, int wi) {
 // but not picked.
 void Engine::account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched) {
   auto& c = r_.warp_cycles;
-  double t = w.last_event;
+  // A warp issued again before its last issue cycle ended has no waiting to account (without the clamp the
+  // first share came out a few cycles negative).
+  double t = std::min(w.last_event, now);
   auto take = [&](double until, WarpState s) {
     const double e = std::min(std::max(until, t), now);
     c[static_cast<int>(s)] += static_cast<std::int64_t>(e - t);
