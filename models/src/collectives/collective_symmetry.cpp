@@ -135,7 +135,9 @@ class ClassFinder {
     if (classes_.size() == groups_.size() || !verify()) return std::nullopt;
     std::vector<SymmetryClass> out;
     for (std::size_t k = 0; k < classes_.size(); ++k) {
-      out.push_back({classes_[k].rep, static_cast<int>(classes_[k].members.size()), std::move(quotients_[k])});
+      std::vector<std::size_t> members;
+      for (const Member& m : classes_[k].members) members.push_back(m.group);
+      out.push_back({classes_[k].rep, static_cast<int>(members.size()), std::move(members), std::move(quotients_[k])});
     }
     return out;
   }
