@@ -81,11 +81,13 @@ TEST_CASE("Symmetry classes give the full simulation's step exactly on symmetric
     INFO(c.cluster << " " << c.parallelism << " zero " << c.zero);
     const Pair p = both(c.cluster, c.parallelism, c.zero);
     CHECK(p.classes.result.step_time_s == p.exact.result.step_time_s);
-    // Classes put fewer flows on the solver, so fewer completion events; without them the runs are the same.
+    // Classes put fewer flows on the solver, so fewer completion events. Without them the class-based run
+    // still replays ring steps on links no other stage holds (LinkLedger), which --exact never does, so
+    // events no longer tell whether classes formed there: only that the run did no more work.
     if (c.classes) {
       CHECK(p.classes.result.events < p.exact.result.events);
     } else {
-      CHECK(p.classes.result.events == p.exact.result.events);
+      CHECK(p.classes.result.events <= p.exact.result.events);
     }
   }
 }

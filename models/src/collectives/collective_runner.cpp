@@ -3,27 +3,44 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
 #include "models/collectives/algorithm_selector.h"
 
+#include "collective_cohort.h"
 #include "collective_symmetry.h"
 
 namespace hpcsim {
 
 namespace {
 
+using collective_detail::Cohort;
 using collective_detail::Quotient;
+
+// Every link the schedule's transfers over `group` cross, appended to `links`.
+void add_schedule_links(const ClusterFabric& fabric, const CollectiveGroup& group, const CollectiveSchedule& schedule,
+                        std::vector<ResourceId>& links) {
+  std::vector<Transfer> transfers;
+  for (int p = 0; p < schedule.patterns(); ++p) {
+    schedule.transfers(p, transfers);
+    for (const Transfer& t : transfers) {
+      const Hop& h = fabric.route(group.gpu(t.src), group.gpu(t.dst), t.rail);
+      links.insert(links.end(), h.path.begin(), h.path.end());
+    }
+  }
+}
 
 class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
  public:
   CollectiveRun(Simulator& sim, FairShare& fs, const ClusterFabric& fabric, CollectiveGroup group,
                 CollectiveSchedule schedule, bool replay, CollectiveDone done,
-                std::shared_ptr<const Quotient> quotient = nullptr, int members = 1)
+                std::shared_ptr<Cohort> cohort, int run_index, std::shared_ptr<const Quotient> quotient = nullptr,
+                int members = 1)
       : sim_(sim), fs_(fs), fabric_(fabric), group_(std::move(group)), schedule_(std::move(schedule)),
         replay_(replay), done_(std::move(done)), measured_ps_(schedule_.patterns(), -1),
-        pattern_flows_(schedule_.patterns(), 0), quotient_(std::move(quotient)), members_(members) {}
+        pattern_flows_(schedule_.patterns(), 0), cohort_(std::move(cohort)), run_index_(run_index), quotient_(std::move(quotient)), members_(members) {}
 
   void begin(CollectiveAlgorithm algorithm) {
     stats_.algorithm = algorithm;
@@ -37,19 +54,32 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   void next_step() {
     if (step_ == schedule_.steps()) {
       stats_.end = sim_.now();
+      if (cohort_) cohort_->run_done();
       CollectiveDone done = std::move(done_);
       done(stats_);
       return;
     }
     const int p = schedule_.pattern(step_);
-    if (replay_ && measured_ps_[p] >= 0 && fs_.active_flows() == 0) {
-      ++stats_.steps_replayed;
-      stats_.flows_represented += pattern_flows_[p];
-      ++step_;
-      sim_.schedule_in(Time::ps(measured_ps_[p]), [self = shared_from_this()] { self->next_step(); });
+    if (cohort_) {
+      const int previous = step_ > 0 ? schedule_.pattern(step_ - 1) : p;
+      if (cohort_->begin_step(run_index_, step_, p, previous, now_ps())) {
+        replay(p, cohort_->replay_ps(p));
+        return;
+      }
+    } else if (replay_ && measured_ps_[p] >= 0 && fs_.active_flows() == 0) {
+      replay(p, measured_ps_[p]);
       return;
     }
     simulate_step(p);
+  }
+
+  std::int64_t now_ps() const { return static_cast<std::int64_t>(sim_.now().picoseconds()); }
+
+  void replay(int p, std::int64_t duration_ps) {
+    ++stats_.steps_replayed;
+    stats_.flows_represented += pattern_flows_[p];
+    ++step_;
+    sim_.schedule_in(Time::ps(duration_ps), [self = shared_from_this()] { self->next_step(); });
   }
 
   // Routes every transfer of the pattern, then launches the flows in groups of equal latency.
@@ -122,7 +152,11 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   }
 
   void finish_step() {
-    if (exclusive_ && fs_.active_flows() == 0) measured_ps_[pattern_] = static_cast<std::int64_t>((sim_.now() - step_start_).picoseconds());
+    if (cohort_) {
+      cohort_->end_step(run_index_, step_, pattern_, now_ps());
+    } else if (exclusive_ && fs_.active_flows() == 0) {
+      measured_ps_[pattern_] = static_cast<std::int64_t>((sim_.now() - step_start_).picoseconds());
+    }
     ++step_;
     next_step();
   }
@@ -137,6 +171,8 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   CollectiveStats stats_;
   std::vector<std::int64_t> measured_ps_;   // per pattern: duration of an exclusive full simulation
   std::vector<std::uint64_t> pattern_flows_;
+  const std::shared_ptr<Cohort> cohort_;  // set: replay with the call's other runs (collective_cohort.h)
+  const int run_index_;
 
   int step_ = 0;
   int pattern_ = 0;
@@ -156,19 +192,20 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   const int members_;
 };
 
+// The cohort of `runs` runs of `schedule`'s shape holding `links`, where the request carries a ledger
+// and allows replay; otherwise none (each run replays only while the solver is idle).
+std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, const std::vector<ResourceId>& links,
+                                    int runs, const CollectiveSchedule& schedule) {
+  if (!request.ledger || !request.replay_repeated_steps) return nullptr;
+  return std::make_shared<Cohort>(*request.ledger, links, runs, schedule.steps(), schedule.patterns());
+}
+
 }  // namespace
 
 CollectiveAlgorithm start_collective(Simulator& sim, FairShare& fs, const ClusterFabric& fabric,
                                      const CollectiveGroup& group, const CollectiveRequest& request,
                                      CollectiveDone done) {
-  const CollectiveAlgorithm algorithm =
-      request.algorithm ? *request.algorithm
-                        : select_algorithm(request.op, request.bytes, fabric, fs, group, request.schedule);
-  CollectiveSchedule schedule = build_schedule(request.op, algorithm, group, request.bytes, request.schedule);
-  auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, group, std::move(schedule),
-                                             request.replay_repeated_steps, std::move(done));
-  run->begin(algorithm);
-  return algorithm;
+  return start_collectives(sim, fs, fabric, {group}, request, false, std::move(done));
 }
 
 CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const ClusterFabric& fabric,
@@ -179,29 +216,60 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
   auto all_done = [left, done = std::move(done)](const CollectiveStats& s) {
     if (--*left == 0) done(s);
   };
+  std::vector<CollectiveSchedule> schedules;
+  std::vector<CollectiveAlgorithm> algorithms;
+  std::vector<ResourceId> links;  // every link the call's groups cross (for the ledger)
   if (by_symmetry && groups.size() > 1) {
     const CollectiveAlgorithm algorithm =
         request.algorithm ? *request.algorithm
                           : select_algorithm(request.op, request.bytes, fabric, fs, groups[0], request.schedule);
-    std::vector<CollectiveSchedule> schedules;
     for (const CollectiveGroup& g : groups) {
       schedules.push_back(build_schedule(request.op, algorithm, g, request.bytes, request.schedule));
     }
     if (auto classes = collective_detail::symmetry_classes(fs, fabric, groups, schedules)) {
       *left = classes->size();
-      for (collective_detail::SymmetryClass& c : *classes) {
+      if (request.ledger) {
+        for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
+      }
+      auto cohort = make_cohort(request, links, static_cast<int>(classes->size()), schedules[0]);
+      for (std::size_t k = 0; k < classes->size(); ++k) {
+        collective_detail::SymmetryClass& c = (*classes)[k];
         auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[c.representative],
                                                    std::move(schedules[c.representative]),
-                                                   request.replay_repeated_steps, all_done,
+                                                   request.replay_repeated_steps, all_done, cohort, static_cast<int>(k),
                                                    std::make_shared<const Quotient>(std::move(c.quotient)), c.members);
         run->begin(algorithm);
       }
       return algorithm;
     }
+    schedules.clear();  // no classes: every group as start_collective would run it
   }
-  CollectiveAlgorithm algorithm{};
-  for (const CollectiveGroup& g : groups) algorithm = start_collective(sim, fs, fabric, g, request, all_done);
-  return algorithm;
+  {
+    for (const CollectiveGroup& g : groups) {
+      const CollectiveAlgorithm algorithm =
+          request.algorithm ? *request.algorithm
+                            : select_algorithm(request.op, request.bytes, fabric, fs, g, request.schedule);
+      algorithms.push_back(algorithm);
+      schedules.push_back(build_schedule(request.op, algorithm, g, request.bytes, request.schedule));
+    }
+  }
+  // Every group in full; one cohort only if their schedules have one shape (else each replays alone).
+  bool one_shape = true;
+  for (const CollectiveSchedule& s : schedules) {
+    one_shape = one_shape && s.steps() == schedules[0].steps() && s.patterns() == schedules[0].patterns();
+    for (int step = 0; one_shape && step < s.steps(); ++step) one_shape = s.pattern(step) == schedules[0].pattern(step);
+  }
+  if (request.ledger && one_shape) {
+    for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
+  }
+  auto cohort = one_shape ? make_cohort(request, links, static_cast<int>(groups.size()), schedules[0]) : nullptr;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[g], std::move(schedules[g]),
+                                               request.replay_repeated_steps,
+                                               all_done, cohort, static_cast<int>(g));
+    run->begin(algorithms[g]);
+  }
+  return algorithms.back();
 }
 
 }  // namespace hpcsim

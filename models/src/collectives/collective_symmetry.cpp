@@ -135,7 +135,9 @@ class ClassFinder {
     if (classes_.size() == groups_.size() || !verify()) return std::nullopt;
     std::vector<SymmetryClass> out;
     for (std::size_t k = 0; k < classes_.size(); ++k) {
-      out.push_back({classes_[k].rep, static_cast<int>(classes_[k].members.size()), std::move(quotients_[k])});
+      std::vector<std::size_t> members;
+      for (const Member& m : classes_[k].members) members.push_back(m.group);
+      out.push_back({classes_[k].rep, static_cast<int>(members.size()), std::move(members), std::move(quotients_[k])});
     }
     return out;
   }
@@ -228,6 +230,7 @@ class ClassFinder {
     quotients_.assign(classes_.size(), Quotient(static_cast<std::size_t>(patterns_)));
     std::unordered_map<ResourceId, std::uint32_t> count;
     std::vector<ResourceId> roots;
+    std::vector<std::pair<ResourceId, std::uint32_t>> rooted;
     for (std::size_t k = 0; k < classes_.size(); ++k) {
       const Class& c = classes_[k];
       for (int p = 0; p < patterns_; ++p) {
@@ -243,11 +246,13 @@ class ClassFinder {
             const ResourceId root = orbits.find(r);
             if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
           }
+          rooted.clear();  // each counted link's orbit, found once
+          for (const auto& [r, n] : count) rooted.emplace_back(orbits.find(r), n);
           QuotientFlow& q = quotients_[k][p][i];
           for (const ResourceId root : roots) {
             std::uint32_t links = 0, weight = 0;
-            for (const auto& [r, n] : count) {
-              if (orbits.find(r) != root) continue;
+            for (const auto& [r, n] : rooted) {
+              if (r != root) continue;
               if (links > 0 && n != weight) return false;
               weight = n;
               ++links;
@@ -257,8 +262,8 @@ class ClassFinder {
             q.path.push_back(root);
             q.weights.push_back(weight);
           }
-          for (const auto& [r, n] : count) {
-            if (std::find(roots.begin(), roots.end(), orbits.find(r)) == roots.end()) return false;
+          for (const auto& [r, n] : rooted) {
+            if (std::find(roots.begin(), roots.end(), r) == roots.end()) return false;
           }
         }
       }

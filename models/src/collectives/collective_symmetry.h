@@ -38,6 +38,7 @@ using Quotient = std::vector<std::vector<QuotientFlow>>;
 struct SymmetryClass {
   std::size_t representative = 0;
   int members = 1;
+  std::vector<std::size_t> groups;  // every member (an index into the groups), the representative first
   Quotient quotient;
 };
 

@@ -109,7 +109,10 @@ void StepBuilder::start(Platform& platform, JobId job) {
     CollectiveRequest request;
     request.op = call.op;
     request.bytes = call.bytes;
-    request.replay_repeated_steps = replay_;
+    // Only this job's collectives cross the fabric (by_symmetry_ needs the platform to itself), and a stage
+    // issues one at a time: the ledger sees all traffic, so steps on links no one else holds replay.
+    request.replay_repeated_steps = replay_ || by_symmetry_;
+    if (by_symmetry_) request.ledger = &ledger_;
     // Every tp x cp rank's group reduces its own shard at once; the op ends with the last of them.
     const int stage = call.stage;
     SmContention* contention = contention_.get();

@@ -107,6 +107,9 @@ class StepBuilder {
   std::vector<std::vector<CollectiveGroup>> groups_;  // per pipeline stage, on the platform's fabric
   bool replay_ = false;
   bool by_symmetry_ = false;
+  // With symmetry classes (the job alone on its platform): the links each running collective holds, so a
+  // stage's collective replays repeated ring steps while no other stage's crosses its links.
+  LinkLedger ledger_;
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<SmContention> contention_;
 

@@ -5,8 +5,9 @@
 //
 // Speed by symmetry: steps that repeat a pattern (a ring's 2(n-1) identical steps, a pipeline's steady
 // state) are simulated once with all their flows; later steps of the same pattern replay the measured
-// duration while the solver carries no other flow. A step measured or started while other flows were
-// on the solver is always simulated in full.
+// duration while the solver carries no other flow, or, given a LinkLedger, while no other collective on
+// the ledger has met the links this one can touch (and, among several groups started together, no other
+// group of the call crosses them). A step measured or started otherwise is always simulated in full.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "models/collectives/collective_algorithms.h"
 #include "models/collectives/collective_group.h"
+#include "models/collectives/link_ledger.h"
 #include "models/network/cluster_fabric.h"
 #include "sim-core/fair_share.h"
 #include "sim-core/simulator.h"
@@ -28,6 +30,9 @@ struct CollectiveRequest {
   // Replay repeated steps (see above). Turn off when other traffic may start in the middle of a step:
   // a replayed step has no flows for that traffic to share with.
   bool replay_repeated_steps = true;
+  // Set where every flow on the links comes from collectives carrying this ledger (a single-tenant
+  // platform): steps then also replay while the ledger shows their links are this collective's alone.
+  LinkLedger* ledger = nullptr;
 };
 
 struct CollectiveStats {
