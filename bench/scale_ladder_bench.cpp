@@ -1,6 +1,7 @@
 // The scale ladder (issue 17): wall time, peak memory, events and fair-share re-fills of simulating one
 // training step of Llama 3.1 405B (seq 8192) and GPT-3 175B (seq 2048) on 1,024 to 131,072 H100: DGX H100
-// nodes on ib-ndr, a 3-level rail-optimized fat tree of 64-port switches (Quantum-2 QM9700), tp 8, pp 16,
+// nodes on ib-ndr, a 3-level rail-optimized fat tree of 64-port switches (Quantum-2 QM9700; 128 ports at 131,072
+// GPUs, which 64 ports cannot hold in three levels), tp 8, pp 16,
 // dp = GPUs / 128, ZeRO-1, micro batch 1, 16 microbatches per replica (the 405B's 16M-token batch at 16,384
 // GPUs), megatron profile, bf16. A step that does not fit in memory is still timed (fits_in_memory false).
 //   scale_ladder_bench [--min-gpus N] [--max-gpus N] [--exact] [--routing ecmp|d-mod-k] [--model llama|gpt3]
@@ -40,12 +41,16 @@ double peak_rss_mib() {
   return u.ru_maxrss / 1024.0;
 }
 
+// Three levels of k-port switches hold k^3 / 4 ports: 64-port Quantum-2 switches reach 65,536 GPUs; the
+// 131,072-GPU rung takes 128-port switches (Quantum-X800 class, here at ib-ndr's 400 Gb/s per port).
+int radix_for(int gpus) { return gpus <= 64 * 64 * 64 / 4 ? 64 : 128; }
+
 std::string scenario_yaml(const std::string& model, int seq_len, int gpus, const std::string& routing) {
   const int dp = gpus / 128;
   return "name: ladder\n"
          "cluster: {node: dgx-h100, nodes: " + std::to_string(gpus / 8) + ", network: ib-ndr, " +
          (routing.empty() ? "" : "routing: " + routing + ", ") +
-         "topology: {kind: rail-optimized, levels: 3, radix: 64}}\n"
+         "topology: {kind: rail-optimized, levels: 3, radix: " + std::to_string(radix_for(gpus)) + "}}\n"
          "workload: {model: " + model + ", seq_len: " + std::to_string(seq_len) +
          ", micro_batch: 1, global_batch: " + std::to_string(16 * dp) +
          ", precision: bf16, optimizer: adam, framework: megatron}\n"
