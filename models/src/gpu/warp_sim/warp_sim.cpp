@@ -8,6 +8,7 @@
 
 #include "gpu/warp_sim/miss_queue.h"
 #include "gpu/warp_sim/sector_cache.h"
+#include "gpu/warp_sim/throttle_log.h"
 
 namespace hpcsim {
 
@@ -32,6 +33,7 @@ namespace {
 
 using warp_sim_detail::MissQueue;
 using warp_sim_detail::SectorCache;
+using warp_sim_detail::ThrottleLog;
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
 // Execution units a sub-partition owns; an instruction holds its unit for the class's issue interval.
@@ -77,6 +79,7 @@ struct Warp {
   std::uint64_t reg_from_memory = 0;  // bit r: register r was last written by a load
   bool ops_from_memory = false;  // refreshed with WarpHot::ops_ready whenever pc moves
   double last_event = 0;   // cycles before this are accounted for in warp_cycles
+  std::uint64_t throttle_since = 0;  // its scheduler's ThrottleLog scan number when it got its current instruction
   double reg_ready[kWarpSimRegisters] = {};
 };
 
@@ -100,6 +103,14 @@ struct Scheduler {
   std::array<int, kUnits + 1> unit_users{};
   std::array<double, kUnits> unit_free{};
   std::vector<int> warps;  // live warp indices, oldest first
+  // Of the candidates: how many wait to issue a global load, and their earliest operand-ready time (cached
+  // until one of them changes). With the miss registers full and every candidate a global load, a scan could
+  // only find all of them throttled: the scheduler logs it instead (ThrottleLog) and wakes at the earliest
+  // time a scan would have returned.
+  int global_loads = 0;
+  bool min_ops_ready_known = false;
+  double min_ops_ready = 0;
+  ThrottleLog throttle_log;
 };
 
 struct Sm {
@@ -136,6 +147,7 @@ class Engine {
   void account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched);
   void issue(Sm& sm, int sm_index, int sched, int wi, double now);
   double blocked_until(const Sm& sm, int sched, double now) const;
+  double min_ops_ready(const Sm& sm, Scheduler& sc) const;
   double global_access(Sm& sm, const Instr& in, const Warp& w, double now, bool store);
   double shared_access(Sm& sm, const Instr& in, const Warp& w, double now);
   double shared_wavefronts(Sm& sm, int wavefronts, double now);  // the bank pipe's time for one access
@@ -442,6 +454,7 @@ void Engine::refresh(Sm& sm, int wi) {
   Warp& w = sm.warps[wi];
   WarpHot& h = sm.hot[wi];
   const Unit before = h.unit;
+  const bool was_global_load = h.global_load;
   if (w.pc >= static_cast<int>(code_.size())) {  // EXIT: issues once, waits for nothing
     h.unit = kUnitNone;
     h.ops_ready = 0;
@@ -460,10 +473,15 @@ void Engine::refresh(Sm& sm, int wi) {
     h.unit = unit_[w.pc];
     h.global_load = in.cls == InstrClass::load_global;
   }
-  if (h.live && !h.at_barrier && h.unit != before) {
-    auto& users = sm.scheds[wi % schedulers_].unit_users;
-    --users[before];
-    ++users[h.unit];
+  if (h.live && !h.at_barrier) {
+    Scheduler& sc = sm.scheds[wi % schedulers_];
+    if (h.unit != before) {
+      --sc.unit_users[before];
+      ++sc.unit_users[h.unit];
+    }
+    sc.global_loads += static_cast<int>(h.global_load) - static_cast<int>(was_global_load);
+    sc.min_ops_ready_known = false;
+    w.throttle_since = sc.throttle_log.next_scan();
   }
 }
 
@@ -472,6 +490,11 @@ void Engine::refresh(Sm& sm, int wi) {
 // but not picked.
 void Engine::account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched) {
   auto& c = r_.warp_cycles;
+  // The scans its scheduler skipped while it waited to issue this global load (the ones it ran raised
+  // throttled_until themselves).
+  if (h.global_load) {
+    h.throttled_until = std::max(h.throttled_until, sm.scheds[sched].throttle_log.latest(w.throttle_since, h.ops_ready));
+  }
   // A warp issued again before its last issue cycle ended has no waiting to account (without the clamp the
   // first share came out a few cycles negative).
   double t = std::min(w.last_event, now);
@@ -636,6 +659,7 @@ void Engine::retire_warp(Sm& sm, int sm_index, int wi, double now) {
   const int sched = wi % schedulers_;
   --sm.scheds[sched].candidates;
   --sm.scheds[sched].unit_users[h.unit];
+  sm.scheds[sched].min_ops_ready_known = false;
   std::vector<int>& list = sm.scheds[sched].warps;
   list.erase(std::find(list.begin(), list.end(), wi));
   BlockSlot& b = sm.slots[w.slot];
@@ -695,6 +719,7 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
         h.at_barrier = true;
         --sm.scheds[sched].candidates;
         --sm.scheds[sched].unit_users[h.unit];
+        sm.scheds[sched].min_ops_ready_known = false;
         ++w.pc;
         return;  // advanced on release
       }
@@ -739,6 +764,17 @@ double Engine::blocked_until(const Sm& sm, int sched, double now) const {
   return 0;
 }
 
+double Engine::min_ops_ready(const Sm& sm, Scheduler& sc) const {
+  if (!sc.min_ops_ready_known) {
+    sc.min_ops_ready = kNever;
+    for (const int wi : sc.warps) {
+      if (!sm.hot[wi].at_barrier) sc.min_ops_ready = std::min(sc.min_ops_ready, sm.hot[wi].ops_ready);
+    }
+    sc.min_ops_ready_known = true;
+  }
+  return sc.min_ops_ready;
+}
+
 WarpSimResult Engine::run() {
   for (int i = 0; i < static_cast<int>(sms_.size()); ++i) {
     for (int s = 0; s < blocks_per_sm_; ++s) {
@@ -777,6 +813,14 @@ WarpSimResult Engine::run() {
           if (h.global_load && full) t = std::max(t, released);
           return t;
         };
+        if (full && sc.candidates > 0 && sc.global_loads == sc.candidates) {
+          // Every candidate waits for a miss register (released > now), so none can issue; the scan would
+          // raise each ready one's throttled time to `until` and return the earliest ready time.
+          const double until = std::max(unit_free[kUnitLsu], released);
+          sc.throttle_log.add(now, until);
+          sc.wake = std::max(min_ops_ready(sm, sc), until);
+          continue;
+        }
         double sched_next = kNever;
         int pick = -1;
         const int g = sc.greedy;
