@@ -103,13 +103,14 @@ struct Scheduler {
   std::array<int, kUnits + 1> unit_users{};
   std::array<double, kUnits> unit_free{};
   std::vector<int> warps;  // live warp indices, oldest first
-  // Of the candidates: how many wait to issue a global load, and their earliest operand-ready time (cached
-  // until one of them changes). With the miss registers full and every candidate a global load, a scan could
-  // only find all of them throttled: the scheduler logs it instead (ThrottleLog) and wakes at the earliest
-  // time a scan would have returned.
-  int global_loads = 0;
-  bool min_ops_ready_known = false;
-  double min_ops_ready = 0;
+  // What decides whether a scan can pick, summarised over the candidates and kept until one of them changes
+  // (its instruction, operands or candidacy) or the scheduler issues (its units' free times): the earliest
+  // operand-ready time of those waiting to issue a global load (their ready time also depends on the LSU and
+  // the miss registers, which the scan adds), and the earliest ready time of the others.
+  bool summary_known = false;
+  double global_ops_ready = 0, other_ready = 0;
+  // Scans that could not pick are not run: their one effect on the warps, raising the throttled time of
+  // global loads held by full miss registers, is logged and settled when each warp issues.
   ThrottleLog throttle_log;
 };
 
@@ -147,7 +148,7 @@ class Engine {
   void account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched);
   void issue(Sm& sm, int sm_index, int sched, int wi, double now);
   double blocked_until(const Sm& sm, int sched, double now) const;
-  double min_ops_ready(const Sm& sm, Scheduler& sc) const;
+  void summarise(const Sm& sm, Scheduler& sc) const;
   double global_access(Sm& sm, const Instr& in, const Warp& w, double now, bool store);
   double shared_access(Sm& sm, const Instr& in, const Warp& w, double now);
   double shared_wavefronts(Sm& sm, int wavefronts, double now);  // the bank pipe's time for one access
@@ -201,6 +202,9 @@ class Engine {
   std::vector<int> memory_row_;  // memory instructions: their row of lane_offsets_; -1 otherwise
   std::vector<std::int64_t> lane_offsets_;
   std::vector<std::int64_t> lowest_offset_;  // per row of lane_offsets_ and warp of a block: its lowest lane
+  // Per row and warp: each lane's offset is at or past the last one's and within its element, so any first
+  // lanes' bytes are one range without a gap (a stream, a tile row): its sectors need no sort.
+  std::vector<char> dense_;
   // The last shared-memory access of each memory instruction and warp of a block. Moving every lane's address
   // by a whole number of banks' words only renames the banks (words shift by the same count), so an access
   // with the same lanes, no wrap, no negative address and the same base modulo a bank's bytes takes as many
@@ -292,6 +296,7 @@ void Engine::setup() {
   lane_offsets_.resize(static_cast<std::size_t>(rows) * warps_per_block_ * 32);
   lowest_offset_.resize(static_cast<std::size_t>(rows) * warps_per_block_);
   bank_patterns_.resize(lowest_offset_.size());
+  dense_.resize(lowest_offset_.size());
   for (int pc = 0; pc < n; ++pc) {
     if (memory_row_[pc] < 0) continue;
     const AddressExpr& e = code_[pc].addr;
@@ -302,6 +307,9 @@ void Engine::setup() {
         out[lane] = e.tdim == 0 ? e.tx * tid : e.tx * (tid % e.tdim) + e.ty * (tid / e.tdim);
       }
       lowest_offset_[static_cast<std::size_t>(memory_row_[pc]) * warps_per_block_ + k] = *std::min_element(out, out + 32);
+      bool dense = true;
+      for (int lane = 1; lane < 32; ++lane) dense = dense && out[lane] >= out[lane - 1] && out[lane] - out[lane - 1] <= code_[pc].element_bytes;
+      dense_[static_cast<std::size_t>(memory_row_[pc]) * warps_per_block_ + k] = dense;
     }
   }
   auto log2_of = [](std::int64_t v) {
@@ -454,7 +462,6 @@ void Engine::refresh(Sm& sm, int wi) {
   Warp& w = sm.warps[wi];
   WarpHot& h = sm.hot[wi];
   const Unit before = h.unit;
-  const bool was_global_load = h.global_load;
   if (w.pc >= static_cast<int>(code_.size())) {  // EXIT: issues once, waits for nothing
     h.unit = kUnitNone;
     h.ops_ready = 0;
@@ -479,8 +486,7 @@ void Engine::refresh(Sm& sm, int wi) {
       --sc.unit_users[before];
       ++sc.unit_users[h.unit];
     }
-    sc.global_loads += static_cast<int>(h.global_load) - static_cast<int>(was_global_load);
-    sc.min_ops_ready_known = false;
+    sc.summary_known = false;
     w.throttle_since = sc.throttle_log.next_scan();
   }
 }
@@ -536,7 +542,16 @@ double Engine::global_access(Sm& sm, const Instr& in, const Warp& w, double now,
   const std::int64_t base = warp_address(in, w);
   const std::int64_t* offsets = lane_offsets(w.pc, w.warp_in_block);
   bool sorted = true;
-  for (std::uint32_t m = w.mask; m != 0; m &= m - 1) {
+  const std::size_t row = static_cast<std::size_t>(memory_row_[w.pc]) * warps_per_block_ + w.warp_in_block;
+  const int run = std::countr_one(w.mask);  // active lanes 0 .. run-1, and no others?
+  const bool dense = dense_[row] && in.addr.wrap == 0 && run == w.active && run > 0 && base + offsets[0] >= 0;
+  if (dense) {
+    // The lanes' bytes, in lane order, leave no gap: their sectors are one ascending range.
+    const std::int64_t first = divide(base + offsets[0], sector, sector_shift_);
+    const std::int64_t last = divide(base + offsets[run - 1] + in.element_bytes - 1, sector, sector_shift_);
+    for (std::int64_t s = first; s <= last; ++s) sectors_[n++] = static_cast<std::uint64_t>(s);
+  }
+  for (std::uint32_t m = dense ? 0 : w.mask; m != 0; m &= m - 1) {
     const std::int64_t a = wrapped(base + offsets[std::countr_zero(m)], in.addr.wrap);
     const std::int64_t last = divide(a + in.element_bytes - 1, sector, sector_shift_);
     for (std::int64_t s = divide(a, sector, sector_shift_); s <= last; ++s) {
@@ -546,7 +561,7 @@ double Engine::global_access(Sm& sm, const Instr& in, const Warp& w, double now,
     }
   }
   if (!sorted) std::sort(sectors_, sectors_ + n);
-  n = static_cast<int>(std::unique(sectors_, sectors_ + n) - sectors_);
+  if (!dense) n = static_cast<int>(std::unique(sectors_, sectors_ + n) - sectors_);
   const std::uint64_t per_line = static_cast<std::uint64_t>(gpu_.memory.cache_line_bytes / sector);
   auto line_of = [&](std::uint64_t s) { return line_shift_ >= 0 ? s >> line_shift_ : s / per_line; };
   int lines = 0;
@@ -659,7 +674,7 @@ void Engine::retire_warp(Sm& sm, int sm_index, int wi, double now) {
   const int sched = wi % schedulers_;
   --sm.scheds[sched].candidates;
   --sm.scheds[sched].unit_users[h.unit];
-  sm.scheds[sched].min_ops_ready_known = false;
+  sm.scheds[sched].summary_known = false;
   std::vector<int>& list = sm.scheds[sched].warps;
   list.erase(std::find(list.begin(), list.end(), wi));
   BlockSlot& b = sm.slots[w.slot];
@@ -719,7 +734,7 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
         h.at_barrier = true;
         --sm.scheds[sched].candidates;
         --sm.scheds[sched].unit_users[h.unit];
-        sm.scheds[sched].min_ops_ready_known = false;
+        sm.scheds[sched].summary_known = false;
         ++w.pc;
         return;  // advanced on release
       }
@@ -764,15 +779,20 @@ double Engine::blocked_until(const Sm& sm, int sched, double now) const {
   return 0;
 }
 
-double Engine::min_ops_ready(const Sm& sm, Scheduler& sc) const {
-  if (!sc.min_ops_ready_known) {
-    sc.min_ops_ready = kNever;
-    for (const int wi : sc.warps) {
-      if (!sm.hot[wi].at_barrier) sc.min_ops_ready = std::min(sc.min_ops_ready, sm.hot[wi].ops_ready);
+void Engine::summarise(const Sm& sm, Scheduler& sc) const {
+  if (sc.summary_known) return;
+  sc.global_ops_ready = sc.other_ready = kNever;
+  for (const int wi : sc.warps) {
+    const WarpHot& h = sm.hot[wi];
+    if (h.at_barrier) continue;
+    if (h.global_load) {
+      sc.global_ops_ready = std::min(sc.global_ops_ready, h.ops_ready);
+    } else {
+      const double t = h.unit != kUnitNone ? std::max(h.ops_ready, sc.unit_free[h.unit]) : h.ops_ready;
+      sc.other_ready = std::min(sc.other_ready, t);
     }
-    sc.min_ops_ready_known = true;
   }
-  return sc.min_ops_ready;
+  sc.summary_known = true;
 }
 
 WarpSimResult Engine::run() {
@@ -813,13 +833,18 @@ WarpSimResult Engine::run() {
           if (h.global_load && full) t = std::max(t, released);
           return t;
         };
-        if (full && sc.candidates > 0 && sc.global_loads == sc.candidates) {
-          // Every candidate waits for a miss register (released > now), so none can issue; the scan would
-          // raise each ready one's throttled time to `until` and return the earliest ready time.
+        if (full && sc.candidates > 0) {
+          // With the miss registers full a scheduler wakes at each release to find its global loads still
+          // held: when no candidate is ready the scan would pick nothing, return the earliest ready time and
+          // raise the throttled time of each global load whose operands are ready to `until`.
+          summarise(sm, sc);
           const double until = std::max(unit_free[kUnitLsu], released);
-          sc.throttle_log.add(now, until);
-          sc.wake = std::max(min_ops_ready(sm, sc), until);
-          continue;
+          const double earliest = std::min(sc.other_ready, std::max(sc.global_ops_ready, until));
+          if (earliest > now) {
+            if (sc.global_ops_ready <= now) sc.throttle_log.add(now, until);
+            sc.wake = earliest;
+            continue;
+          }
         }
         double sched_next = kNever;
         int pick = -1;
