@@ -148,7 +148,6 @@ class Engine {
   void account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched);
   void issue(Sm& sm, int sm_index, int sched, int wi, double now);
   double blocked_until(const Sm& sm, int sched, double now) const;
-  void summarise(const Sm& sm, Scheduler& sc) const;
   double global_access(Sm& sm, const Instr& in, const Warp& w, double now, bool store);
   double shared_access(Sm& sm, const Instr& in, const Warp& w, double now);
   double shared_wavefronts(Sm& sm, int wavefronts, double now);  // the bank pipe's time for one access
@@ -779,22 +778,6 @@ double Engine::blocked_until(const Sm& sm, int sched, double now) const {
   return 0;
 }
 
-void Engine::summarise(const Sm& sm, Scheduler& sc) const {
-  if (sc.summary_known) return;
-  sc.global_ops_ready = sc.other_ready = kNever;
-  for (const int wi : sc.warps) {
-    const WarpHot& h = sm.hot[wi];
-    if (h.at_barrier) continue;
-    if (h.global_load) {
-      sc.global_ops_ready = std::min(sc.global_ops_ready, h.ops_ready);
-    } else {
-      const double t = h.unit != kUnitNone ? std::max(h.ops_ready, sc.unit_free[h.unit]) : h.ops_ready;
-      sc.other_ready = std::min(sc.other_ready, t);
-    }
-  }
-  sc.summary_known = true;
-}
-
 WarpSimResult Engine::run() {
   for (int i = 0; i < static_cast<int>(sms_.size()); ++i) {
     for (int s = 0; s < blocks_per_sm_; ++s) {
@@ -833,11 +816,10 @@ WarpSimResult Engine::run() {
           if (h.global_load && full) t = std::max(t, released);
           return t;
         };
-        if (full && sc.candidates > 0) {
+        if (full && sc.summary_known) {
           // With the miss registers full a scheduler wakes at each release to find its global loads still
           // held: when no candidate is ready the scan would pick nothing, return the earliest ready time and
           // raise the throttled time of each global load whose operands are ready to `until`.
-          summarise(sm, sc);
           const double until = std::max(unit_free[kUnitLsu], released);
           const double earliest = std::min(sc.other_ready, std::max(sc.global_ops_ready, until));
           if (earliest > now) {
@@ -851,6 +833,7 @@ WarpSimResult Engine::run() {
         const int g = sc.greedy;
         if (g >= 0 && sm.hot[g].live && !sm.hot[g].at_barrier && ready_time(sm.hot[g]) <= now) pick = g;
         if (pick < 0) {
+          double global_ops_ready = kNever, other_ready = kNever;
           for (const int wi : list) {  // oldest first
             const WarpHot& h = sm.hot[wi];
             if (h.at_barrier) continue;
@@ -859,8 +842,19 @@ WarpSimResult Engine::run() {
               pick = wi;
               break;
             }
-            if (h.global_load && full && h.ops_ready <= now) sm.hot[wi].throttled_until = std::max(h.throttled_until, t);
+            if (h.global_load) {
+              global_ops_ready = std::min(global_ops_ready, h.ops_ready);
+              if (full && h.ops_ready <= now) sm.hot[wi].throttled_until = std::max(h.throttled_until, t);
+            } else {
+              other_ready = std::min(other_ready, t);
+            }
             sched_next = std::min(sched_next, t);
+          }
+          // A scan that found nothing saw every candidate: what it learnt holds until one of them changes.
+          if (pick < 0 && full && sc.candidates > 0) {
+            sc.global_ops_ready = global_ops_ready;
+            sc.other_ready = other_ready;
+            sc.summary_known = true;
           }
         }
         if (pick >= 0) {
