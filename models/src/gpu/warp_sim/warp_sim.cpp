@@ -486,7 +486,7 @@ void Engine::refresh(Sm& sm, int wi) {
       ++sc.unit_users[h.unit];
     }
     sc.summary_known = false;
-    w.throttle_since = sc.throttle_log.next_scan();
+    if (h.global_load) w.throttle_since = sc.throttle_log.next_scan();
   }
 }
 
@@ -842,13 +842,14 @@ WarpSimResult Engine::run() {
               pick = wi;
               break;
             }
+            sched_next = std::min(sched_next, t);
+            if (!full) continue;  // the summary below is used only while the miss registers are full
             if (h.global_load) {
               global_ops_ready = std::min(global_ops_ready, h.ops_ready);
-              if (full && h.ops_ready <= now) sm.hot[wi].throttled_until = std::max(h.throttled_until, t);
+              if (h.ops_ready <= now) sm.hot[wi].throttled_until = std::max(h.throttled_until, t);
             } else {
               other_ready = std::min(other_ready, t);
             }
-            sched_next = std::min(sched_next, t);
           }
           // A scan that found nothing saw every candidate: what it learnt holds until one of them changes.
           if (pick < 0 && full && sc.candidates > 0) {
