@@ -2,10 +2,13 @@
 // simulators such as Accel-Sim run orders of magnitude slower), per kernel kind, and the time of the whole
 // simulated microbenchmark suite for one GPU. A plain main: prints one line per figure.
 //
-//   warp_sim_bench [--gpu NAME]... [--no-suite] [--digest]
+//   warp_sim_bench [--gpu NAME]... [--no-suite] [--digest] [--runs KERNEL N]
 //
 // --digest prints, instead of timings, every field of every suite kernel's result (doubles in hex, the
 // trace and clock reads as a hash), so a change meant only for speed is checked by diffing two runs' output.
+//
+// --runs KERNEL N (fma, triad, chase, gemm, gemm-all: the rates' kernels) runs that kernel N times per GPU and
+// prints the CPU seconds: a fixed amount of work, for comparing two builds on a busy machine by interleaving them.
 //
 // Each rate is the median of 5 trials; a trial repeats the kernel until 0.2 s of CPU time has passed. Rates
 // are per second of CPU time of this process (on an idle core, its wall time; on a shared machine wall time
@@ -14,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -132,9 +136,23 @@ void digest(const GpuSpec& gpu) {
 
 }  // namespace
 
+// The rates' kernels by the names --runs takes; all SMs for gemm-all.
+bool named_kernel(const GpuSpec& gpu, const std::string& name, KernelProgram& k, WarpSimOptions& options) {
+  options.all_sms = name == "gemm-all";
+  if (name == "fma") k = fma_kernel(gpu);
+  else if (name == "triad") k = triad_kernel(gpu, std::int64_t{1} << 24);
+  else if (name == "chase") k = pointer_chase_kernel(std::int64_t{64} << 20, 128, 1 << 16);
+  else if (name == "gemm") k = gemm_tile_kernel(4096, 4096, 512, Precision::fp16);
+  else if (name == "gemm-all") k = gemm_tile_kernel(1024, 1024, 256, Precision::fp16);
+  else return false;
+  return true;
+}
+
 int main(int argc, char** argv) {
   std::vector<std::string> gpus;
   bool suite = true, digests = false;
+  std::string runs_kernel;
+  int runs = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--gpu") && i + 1 < argc) {
       gpus.emplace_back(argv[++i]);
@@ -142,8 +160,11 @@ int main(int argc, char** argv) {
       suite = false;
     } else if (!std::strcmp(argv[i], "--digest")) {
       digests = true;
+    } else if (!std::strcmp(argv[i], "--runs") && i + 2 < argc && std::atoi(argv[i + 2]) > 0) {
+      runs_kernel = argv[++i];
+      runs = std::atoi(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: warp_sim_bench [--gpu NAME]... [--no-suite] [--digest]\n");
+      std::fprintf(stderr, "usage: warp_sim_bench [--gpu NAME]... [--no-suite] [--digest] [--runs KERNEL N]\n");
       return 2;
     }
   }
@@ -152,6 +173,20 @@ int main(int argc, char** argv) {
     const GpuSpec gpu = load(name);
     if (digests) {
       digest(gpu);
+      continue;
+    }
+    if (runs > 0) {
+      KernelProgram k;
+      WarpSimOptions options;
+      if (!named_kernel(gpu, runs_kernel, k, options)) {
+        std::fprintf(stderr, "--runs: unknown kernel '%s' (fma, triad, chase, gemm, gemm-all)\n", runs_kernel.c_str());
+        return 2;
+      }
+      const Clocks clocks;
+      std::int64_t instructions = 0;
+      for (int r = 0; r < runs; ++r) instructions += simulate_kernel(gpu, k, options).warp_instructions;
+      std::printf("%-16s %s x %d: %.3f s CPU, %.3f s wall, %lld warp instructions\n", gpu.name.c_str(), runs_kernel.c_str(),
+                  runs, clocks.cpu(), clocks.wall(), static_cast<long long>(instructions));
       continue;
     }
     rate(gpu, "ALU: fp32 fma, 8 chains, full occupancy", fma_kernel(gpu));

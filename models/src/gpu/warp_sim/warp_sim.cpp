@@ -8,6 +8,7 @@
 
 #include "gpu/warp_sim/miss_queue.h"
 #include "gpu/warp_sim/sector_cache.h"
+#include "gpu/warp_sim/throttle_log.h"
 
 namespace hpcsim {
 
@@ -32,6 +33,7 @@ namespace {
 
 using warp_sim_detail::MissQueue;
 using warp_sim_detail::SectorCache;
+using warp_sim_detail::ThrottleLog;
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
 // Execution units a sub-partition owns; an instruction holds its unit for the class's issue interval.
@@ -77,6 +79,7 @@ struct Warp {
   std::uint64_t reg_from_memory = 0;  // bit r: register r was last written by a load
   bool ops_from_memory = false;  // refreshed with WarpHot::ops_ready whenever pc moves
   double last_event = 0;   // cycles before this are accounted for in warp_cycles
+  std::uint64_t throttle_since = 0;  // its scheduler's ThrottleLog scan number when it got its current instruction
   double reg_ready[kWarpSimRegisters] = {};
 };
 
@@ -100,6 +103,15 @@ struct Scheduler {
   std::array<int, kUnits + 1> unit_users{};
   std::array<double, kUnits> unit_free{};
   std::vector<int> warps;  // live warp indices, oldest first
+  // What decides whether a scan can pick, summarised over the candidates and kept until one of them changes
+  // (its instruction, operands or candidacy) or the scheduler issues (its units' free times): the earliest
+  // operand-ready time of those waiting to issue a global load (their ready time also depends on the LSU and
+  // the miss registers, which the scan adds), and the earliest ready time of the others.
+  bool summary_known = false;
+  double global_ops_ready = 0, other_ready = 0;
+  // Scans that could not pick are not run: their one effect on the warps, raising the throttled time of
+  // global loads held by full miss registers, is logged and settled when each warp issues.
+  ThrottleLog throttle_log;
 };
 
 struct Sm {
@@ -189,6 +201,9 @@ class Engine {
   std::vector<int> memory_row_;  // memory instructions: their row of lane_offsets_; -1 otherwise
   std::vector<std::int64_t> lane_offsets_;
   std::vector<std::int64_t> lowest_offset_;  // per row of lane_offsets_ and warp of a block: its lowest lane
+  // Per row and warp: each lane's offset is at or past the last one's and within its element, so any first
+  // lanes' bytes are one range without a gap (a stream, a tile row): its sectors need no sort.
+  std::vector<char> dense_;
   // The last shared-memory access of each memory instruction and warp of a block. Moving every lane's address
   // by a whole number of banks' words only renames the banks (words shift by the same count), so an access
   // with the same lanes, no wrap, no negative address and the same base modulo a bank's bytes takes as many
@@ -280,6 +295,7 @@ void Engine::setup() {
   lane_offsets_.resize(static_cast<std::size_t>(rows) * warps_per_block_ * 32);
   lowest_offset_.resize(static_cast<std::size_t>(rows) * warps_per_block_);
   bank_patterns_.resize(lowest_offset_.size());
+  dense_.resize(lowest_offset_.size());
   for (int pc = 0; pc < n; ++pc) {
     if (memory_row_[pc] < 0) continue;
     const AddressExpr& e = code_[pc].addr;
@@ -290,6 +306,9 @@ void Engine::setup() {
         out[lane] = e.tdim == 0 ? e.tx * tid : e.tx * (tid % e.tdim) + e.ty * (tid / e.tdim);
       }
       lowest_offset_[static_cast<std::size_t>(memory_row_[pc]) * warps_per_block_ + k] = *std::min_element(out, out + 32);
+      bool dense = true;
+      for (int lane = 1; lane < 32; ++lane) dense = dense && out[lane] >= out[lane - 1] && out[lane] - out[lane - 1] <= code_[pc].element_bytes;
+      dense_[static_cast<std::size_t>(memory_row_[pc]) * warps_per_block_ + k] = dense;
     }
   }
   auto log2_of = [](std::int64_t v) {
@@ -460,10 +479,14 @@ void Engine::refresh(Sm& sm, int wi) {
     h.unit = unit_[w.pc];
     h.global_load = in.cls == InstrClass::load_global;
   }
-  if (h.live && !h.at_barrier && h.unit != before) {
-    auto& users = sm.scheds[wi % schedulers_].unit_users;
-    --users[before];
-    ++users[h.unit];
+  if (h.live && !h.at_barrier) {
+    Scheduler& sc = sm.scheds[wi % schedulers_];
+    if (h.unit != before) {
+      --sc.unit_users[before];
+      ++sc.unit_users[h.unit];
+    }
+    sc.summary_known = false;
+    if (h.global_load) w.throttle_since = sc.throttle_log.next_scan();
   }
 }
 
@@ -472,6 +495,11 @@ void Engine::refresh(Sm& sm, int wi) {
 // but not picked.
 void Engine::account_wait(Warp& w, WarpHot& h, double now, const Sm& sm, int sched) {
   auto& c = r_.warp_cycles;
+  // The scans its scheduler skipped while it waited to issue this global load (the ones it ran raised
+  // throttled_until themselves).
+  if (h.global_load) {
+    h.throttled_until = std::max(h.throttled_until, sm.scheds[sched].throttle_log.latest(w.throttle_since, h.ops_ready));
+  }
   // A warp issued again before its last issue cycle ended has no waiting to account (without the clamp the
   // first share came out a few cycles negative).
   double t = std::min(w.last_event, now);
@@ -513,7 +541,16 @@ double Engine::global_access(Sm& sm, const Instr& in, const Warp& w, double now,
   const std::int64_t base = warp_address(in, w);
   const std::int64_t* offsets = lane_offsets(w.pc, w.warp_in_block);
   bool sorted = true;
-  for (std::uint32_t m = w.mask; m != 0; m &= m - 1) {
+  const std::size_t row = static_cast<std::size_t>(memory_row_[w.pc]) * warps_per_block_ + w.warp_in_block;
+  const int run = std::countr_one(w.mask);  // active lanes 0 .. run-1, and no others?
+  const bool dense = dense_[row] && in.addr.wrap == 0 && run == w.active && run > 0 && base + offsets[0] >= 0;
+  if (dense) {
+    // The lanes' bytes, in lane order, leave no gap: their sectors are one ascending range.
+    const std::int64_t first = divide(base + offsets[0], sector, sector_shift_);
+    const std::int64_t last = divide(base + offsets[run - 1] + in.element_bytes - 1, sector, sector_shift_);
+    for (std::int64_t s = first; s <= last; ++s) sectors_[n++] = static_cast<std::uint64_t>(s);
+  }
+  for (std::uint32_t m = dense ? 0 : w.mask; m != 0; m &= m - 1) {
     const std::int64_t a = wrapped(base + offsets[std::countr_zero(m)], in.addr.wrap);
     const std::int64_t last = divide(a + in.element_bytes - 1, sector, sector_shift_);
     for (std::int64_t s = divide(a, sector, sector_shift_); s <= last; ++s) {
@@ -523,7 +560,7 @@ double Engine::global_access(Sm& sm, const Instr& in, const Warp& w, double now,
     }
   }
   if (!sorted) std::sort(sectors_, sectors_ + n);
-  n = static_cast<int>(std::unique(sectors_, sectors_ + n) - sectors_);
+  if (!dense) n = static_cast<int>(std::unique(sectors_, sectors_ + n) - sectors_);
   const std::uint64_t per_line = static_cast<std::uint64_t>(gpu_.memory.cache_line_bytes / sector);
   auto line_of = [&](std::uint64_t s) { return line_shift_ >= 0 ? s >> line_shift_ : s / per_line; };
   int lines = 0;
@@ -636,6 +673,7 @@ void Engine::retire_warp(Sm& sm, int sm_index, int wi, double now) {
   const int sched = wi % schedulers_;
   --sm.scheds[sched].candidates;
   --sm.scheds[sched].unit_users[h.unit];
+  sm.scheds[sched].summary_known = false;
   std::vector<int>& list = sm.scheds[sched].warps;
   list.erase(std::find(list.begin(), list.end(), wi));
   BlockSlot& b = sm.slots[w.slot];
@@ -695,6 +733,7 @@ void Engine::issue(Sm& sm, int sm_index, int sched, int wi, double now) {
         h.at_barrier = true;
         --sm.scheds[sched].candidates;
         --sm.scheds[sched].unit_users[h.unit];
+        sm.scheds[sched].summary_known = false;
         ++w.pc;
         return;  // advanced on release
       }
@@ -777,11 +816,24 @@ WarpSimResult Engine::run() {
           if (h.global_load && full) t = std::max(t, released);
           return t;
         };
+        if (full && sc.summary_known) {
+          // With the miss registers full a scheduler wakes at each release to find its global loads still
+          // held: when no candidate is ready the scan would pick nothing, return the earliest ready time and
+          // raise the throttled time of each global load whose operands are ready to `until`.
+          const double until = std::max(unit_free[kUnitLsu], released);
+          const double earliest = std::min(sc.other_ready, std::max(sc.global_ops_ready, until));
+          if (earliest > now) {
+            if (sc.global_ops_ready <= now) sc.throttle_log.add(now, until);
+            sc.wake = earliest;
+            continue;
+          }
+        }
         double sched_next = kNever;
         int pick = -1;
         const int g = sc.greedy;
         if (g >= 0 && sm.hot[g].live && !sm.hot[g].at_barrier && ready_time(sm.hot[g]) <= now) pick = g;
         if (pick < 0) {
+          double global_ops_ready = kNever, other_ready = kNever;
           for (const int wi : list) {  // oldest first
             const WarpHot& h = sm.hot[wi];
             if (h.at_barrier) continue;
@@ -790,8 +842,20 @@ WarpSimResult Engine::run() {
               pick = wi;
               break;
             }
-            if (h.global_load && full && h.ops_ready <= now) sm.hot[wi].throttled_until = std::max(h.throttled_until, t);
             sched_next = std::min(sched_next, t);
+            if (!full) continue;  // the summary below is used only while the miss registers are full
+            if (h.global_load) {
+              global_ops_ready = std::min(global_ops_ready, h.ops_ready);
+              if (h.ops_ready <= now) sm.hot[wi].throttled_until = std::max(h.throttled_until, t);
+            } else {
+              other_ready = std::min(other_ready, t);
+            }
+          }
+          // A scan that found nothing saw every candidate: what it learnt holds until one of them changes.
+          if (pick < 0 && full && sc.candidates > 0) {
+            sc.global_ops_ready = global_ops_ready;
+            sc.other_ready = other_ready;
+            sc.summary_known = true;
           }
         }
         if (pick >= 0) {
