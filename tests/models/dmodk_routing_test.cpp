@@ -12,18 +12,13 @@
 #include "models/network/cluster_fabric.h"
 #include "models/network/topology.h"
 #include "models/platform/cluster_config.h"
+#include "topology_test_support.h"
 
 using namespace hpcsim;
+using hpcsim::test::path;
+using hpcsim::test::spec_of;
 
 namespace {
-
-TopologySpec spec_of(const std::string& yaml) { return parse_topology_spec(parse_config_text(yaml, "topo.yaml")); }
-
-std::vector<int> path(const Topology& t, int a, int b, std::uint64_t flow = 1) {
-  std::vector<int> out;
-  t.route(a, b, flow, out);
-  return out;
-}
 
 // The most flows any directed switch link carries when endpoint e sends to (e + shift) mod n, for every e.
 int busiest_link_under_shift(const Topology& t, int shift) {

@@ -4,18 +4,13 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "models/network/topology.h"
+#include "topology_test_support.h"
 
 using namespace hpcsim;
+using hpcsim::test::path;
+using hpcsim::test::spec_of;
 
 namespace {
-
-TopologySpec spec_of(const std::string& yaml) { return parse_topology_spec(parse_config_text(yaml, "topo.yaml")); }
-
-std::vector<int> path(const Topology& t, int a, int b, std::uint64_t flow = 1) {
-  std::vector<int> out;
-  t.route(a, b, flow, out);
-  return out;
-}
 
 std::string build_error(const std::string& yaml, int nodes, int nics = 1, int rails = 1) {
   try {
