@@ -2,6 +2,9 @@
 // away, and uncontended times follow the alpha-beta formulas.
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <vector>
+
 #include "models/collectives/algorithm_selector.h"
 #include "models/collectives/collective_runner.h"
 
@@ -157,4 +160,39 @@ TEST_CASE("The selector prefers few steps for tiny messages and the ring for lar
   const double ring_small = run(fabric, sim, fs, req).seconds;
   req.algorithm = small;
   CHECK(run(fabric, sim, fs, req).seconds < ring_small);
+}
+
+TEST_CASE("The selector's lower bound never exceeds the estimate and leaves its choice unchanged", "[collectives]") {
+  Simulator sim;
+  FairShare fs(sim);
+  const ClusterFabric fabric(fs, node_of(8, 240e9, 1e-6, 8, 200e9), 16, 8, net_of(24e9, 3e-6));
+  // A data-parallel group as a training job has them: local GPU 3 of every node, all on rail 3.
+  std::vector<int> gpus;
+  for (int n = 0; n < 16; ++n) gpus.push_back(8 * n + 3);
+  const CollectiveGroup strided = CollectiveGroup::of(fabric, gpus);
+  const CollectiveGroup whole = CollectiveGroup::whole(fabric);
+  for (const CollectiveGroup* group : {&strided, &whole}) {
+    for (const CollectiveOp op : {CollectiveOp::allreduce, CollectiveOp::reducescatter, CollectiveOp::alltoall}) {
+      for (const double bytes : {8.0, 65536.0, 1e9}) {
+        CollectiveAlgorithm argmin{};
+        double best = std::numeric_limits<double>::infinity();
+        for (const CollectiveAlgorithm a : algorithms_for(op)) {
+          if (!unsupported_reason(op, a, *group).empty()) continue;
+          const CollectiveSchedule s = build_schedule(op, a, *group, bytes);
+          const double estimate = estimate_time(s, fabric, fs, *group);
+          CHECK(estimate_lower_bound(s, fabric, fs, *group) <= estimate);
+          if (estimate < best) {
+            best = estimate;
+            argmin = a;
+          }
+        }
+        CHECK(select_algorithm(op, bytes, fabric, fs, *group) == argmin);
+      }
+    }
+  }
+  // On the strided group every rank's all-pairs messages leave through its own NIC, which binds: the bound
+  // from one sender is the whole pattern's estimate.
+  const CollectiveSchedule all_pairs = build_schedule(CollectiveOp::alltoall, CollectiveAlgorithm::direct, strided, 1e9);
+  CHECK(estimate_lower_bound(all_pairs, fabric, fs, strided) ==
+        Approx(estimate_time(all_pairs, fabric, fs, strided)).epsilon(1e-12));
 }

@@ -14,6 +14,12 @@ namespace hpcsim {
 double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fair_share,
                      const CollectiveGroup& group);
 
+// At most estimate_time: each pattern timed from the transfers of its busiest sender alone (their routes
+// only, so an all-pairs pattern over n ranks costs n - 1 routes, not n(n-1)). select_algorithm skips a
+// schedule whose bound is no better than an estimate it already has.
+double estimate_lower_bound(const CollectiveSchedule& schedule, const ClusterFabric& fabric,
+                            const FairShare& fair_share, const CollectiveGroup& group);
+
 // The algorithm with the lowest estimate among those that run `op` over `group`, skipping any whose
 // distinct transfers exceed `transfer_budget` (too costly to estimate or to simulate) unless none is left;
 // ties go to the earlier one in algorithms_for(op).
