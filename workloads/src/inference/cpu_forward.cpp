@@ -3,7 +3,6 @@
 #include "forward_pass.h"
 
 #include "models/cpu/cpu_op_time.h"
-#include <cstdio>
 
 namespace hpcsim::inference_detail {
 
@@ -78,9 +77,7 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
         (activations <= worker.cache_bytes ? op.cached_bytes : op.bytes) = activations;
         op.bytes += params * weight_bytes;
       }
-      const double dt = cpu_op_time_s(cpu, op, worker);
-      std::fprintf(stderr, "OP %-18s flops %.3g bytes %.3g cached %.3g t %.3f ms thr %d\n", type.c_str(), op.flops, op.bytes, op.cached_bytes, dt*1e3, cpu_op_threads(cpu, op, worker));
-      total += dt;
+      total += cpu_op_time_s(cpu, op, worker);
       if (reorders_weights && op.op_class != CpuOpClass::streaming && params > 0) {
         const CpuOp reorder{CpuOpClass::streaming, Precision::fp32, 0, params * (4.0 + 2.0), params};
         total += cpu_op_time_s(cpu, reorder, worker);
