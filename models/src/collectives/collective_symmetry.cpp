@@ -58,7 +58,7 @@ class LinkMap {
   }
 
  private:
-  double capacity(ResourceId r) const { return fs_.stats(r).capacity; }
+  double capacity(ResourceId r) const { return fs_.capacity(r); }
   void rollback(std::size_t added) {
     for (; added > 0; --added) {
       const ResourceId x = log_.back();
