@@ -73,11 +73,12 @@ void rung(const char* label, const std::string& model, int seq_len, int gpus, bo
   const ModelStepReport rep = step.report();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%-14s gpus %6d  step %.9f s  fits %d  events %9llu  solves %7llu  refilled %11llu  "
-              "wall %8.3f s  cpu %8.3f s  peak RSS %6.0f MiB\n",
+              "resources %8zu  wall %8.3f s  cpu %8.3f s  peak RSS %6.0f MiB\n",
               label, gpus, rep.result.step_time_s, rep.result.fits_in_memory ? 1 : 0,
               static_cast<unsigned long long>(rep.result.events),
               static_cast<unsigned long long>(platform.fair_share().solves()),
-              static_cast<unsigned long long>(platform.fair_share().refilled_flows()), wall, cpu_s() - cpu0,
+              static_cast<unsigned long long>(platform.fair_share().refilled_flows()),
+              platform.fair_share().resource_count(), wall, cpu_s() - cpu0,
               peak_rss_mib());
   std::fflush(stdout);
 }
