@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 
 namespace hpcsim::collective_detail {
@@ -102,22 +103,40 @@ constexpr std::size_t kMaxComparedTransfers = std::size_t{1} << 20;  // ~24 MiB 
 class ClassFinder {
  public:
   // Routes every group's transfers once (in group, pattern, transfer order: the order in which the fabric
-  // adds the switch links they first cross), and keeps the fabric's cached routes by pointer.
+  // adds the switch links they first cross): routes the fabric has cached by pointer, the others held
+  // here for as long as the comparison runs.
   ClassFinder(const FairShare& fs, const ClusterFabric& fabric, const std::vector<CollectiveGroup>& groups,
               const std::vector<CollectiveSchedule>& schedules)
       : fs_(fs), fabric_(fabric), groups_(groups), patterns_(schedules[0].patterns()),
         rails_(std::max(1, groups[0].rails())), transfers_(groups.size()), hops_(groups.size()) {
+    Hop scratch;
     for (std::size_t g = 0; g < groups.size(); ++g) {
       transfers_[g].resize(static_cast<std::size_t>(patterns_));
       hops_[g].resize(static_cast<std::size_t>(patterns_));
       for (int p = 0; p < patterns_; ++p) {
         schedules[g].transfers(p, transfers_[g][p]);
         for (const Transfer& t : transfers_[g][p]) {
-          hops_[g][p].push_back(&fabric_.route(groups_[g].gpu(t.src), groups_[g].gpu(t.dst), t.rail));
+          const Hop& h = fabric_.route_once(groups_[g].gpu(t.src), groups_[g].gpu(t.dst), t.rail, scratch);
+          if (&h == &scratch) {
+            owned_.push_back(std::move(scratch));
+            scratch = Hop{};
+            hops_[g][p].push_back(&owned_.back());
+          } else {
+            hops_[g][p].push_back(&h);
+          }
         }
       }
     }
     resources_ = fs.resource_count();  // every resource of these routes exists now
+  }
+
+  // Every link of every group's routes, appended to `links`.
+  void add_links(std::vector<ResourceId>& links) const {
+    for (const auto& group : hops_) {
+      for (const auto& pattern : group) {
+        for (const Hop* h : pattern) links.insert(links.end(), h->path.begin(), h->path.end());
+      }
+    }
   }
 
   std::optional<std::vector<SymmetryClass>> find() {
@@ -322,7 +341,8 @@ class ClassFinder {
   const int patterns_;
   const int rails_;
   std::vector<std::vector<std::vector<Transfer>>> transfers_;  // per group, per pattern
-  std::vector<std::vector<std::vector<const Hop*>>> hops_;     // their routes (the fabric's cache)
+  std::vector<std::vector<std::vector<const Hop*>>> hops_;     // their routes (the fabric's cache or owned_)
+  std::deque<Hop> owned_;
   std::size_t resources_ = 0;
   std::vector<ResourceId> forward_, backward_;  // the link map being grown (LinkMap), kNone elsewhere
   std::vector<Class> classes_;
@@ -333,7 +353,8 @@ class ClassFinder {
 
 std::optional<std::vector<SymmetryClass>> symmetry_classes(const FairShare& fs, const ClusterFabric& fabric,
                                                            const std::vector<CollectiveGroup>& groups,
-                                                           const std::vector<CollectiveSchedule>& schedules) {
+                                                           const std::vector<CollectiveSchedule>& schedules,
+                                                           std::vector<ResourceId>* links) {
   const std::size_t n = groups.size();
   if (n < 2 || schedules.size() != n) return std::nullopt;
   const CollectiveSchedule& s0 = schedules[0];
@@ -356,7 +377,10 @@ std::optional<std::vector<SymmetryClass>> symmetry_classes(const FairShare& fs, 
       t->kind() != TopologyKind::rail_optimized) {
     return std::nullopt;
   }
-  return ClassFinder(fs, fabric, groups, schedules).find();
+  ClassFinder finder(fs, fabric, groups, schedules);
+  auto classes = finder.find();
+  if (classes && links != nullptr) finder.add_links(*links);
+  return classes;
 }
 
 }  // namespace hpcsim::collective_detail
