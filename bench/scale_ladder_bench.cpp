@@ -11,8 +11,8 @@
 // routing every rung had before InfiniBand's destination-based routing was modelled). Each line: the step
 // time, events, solver re-solves and re-filled flows, fair-share resources, wall and CPU seconds, peak RSS.
 // Measured 2026-12-03 on the shared 2-core machine (CPU s; docs/validation.md has the table): Llama 3.1 405B
-// 16,384 GPUs 0.36 s (median of 3), 65,536 1.9 s, 131,072 3.9 s / 535 MiB; GPT-3 175B 131,072 3.6 s / 558 MiB
-// (before scale3: 1.15 s, 10.7 s, 41 s / 762 MiB; 38 s / 783 MiB).
+// 16,384 GPUs 0.28 s (median of 3), 65,536 1.3 s, 131,072 3.4 s / 548 MiB; GPT-3 175B 131,072 3.6 s / 571 MiB
+// (at 2ca93c1: 1.15 s, 10.7 s, 41 s / 762 MiB; 38 s / 783 MiB).
 #include <sys/resource.h>
 
 #include <chrono>
