@@ -8,7 +8,11 @@
 // --min-gpus / --max-gpus start and stop the ladder at those sizes (the full simulation of the largest rungs
 // takes minutes); --exact simulates every data-parallel group and replica (TrainingRun::exact) instead of
 // symmetry classes; --routing overrides ib-ndr's own (d-mod-k) as cluster.routing does (ecmp: the
-// routing every rung had before InfiniBand's destination-based routing was modelled).
+// routing every rung had before InfiniBand's destination-based routing was modelled). Each line: the step
+// time, events, solver re-solves and re-filled flows, fair-share resources, wall and CPU seconds, peak RSS.
+// Measured 2026-12-03 on the shared 2-core machine (CPU s; docs/validation.md has the table): Llama 3.1 405B
+// 16,384 GPUs 0.28 s (median of 3), 65,536 1.3 s, 131,072 3.4 s / 548 MiB; GPT-3 175B 131,072 3.6 s / 571 MiB
+// (at 2ca93c1: 1.15 s, 10.7 s, 41 s / 762 MiB; 38 s / 783 MiB).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -73,11 +77,12 @@ void rung(const char* label, const std::string& model, int seq_len, int gpus, bo
   const ModelStepReport rep = step.report();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%-14s gpus %6d  step %.9f s  fits %d  events %9llu  solves %7llu  refilled %11llu  "
-              "wall %8.3f s  cpu %8.3f s  peak RSS %6.0f MiB\n",
+              "resources %8zu  wall %8.3f s  cpu %8.3f s  peak RSS %6.0f MiB\n",
               label, gpus, rep.result.step_time_s, rep.result.fits_in_memory ? 1 : 0,
               static_cast<unsigned long long>(rep.result.events),
               static_cast<unsigned long long>(platform.fair_share().solves()),
-              static_cast<unsigned long long>(platform.fair_share().refilled_flows()), wall, cpu_s() - cpu0,
+              static_cast<unsigned long long>(platform.fair_share().refilled_flows()),
+              platform.fair_share().resource_count(), wall, cpu_s() - cpu0,
               peak_rss_mib());
   std::fflush(stdout);
 }

@@ -315,6 +315,11 @@ std::size_t FairShare::resource_count() const { return impl_->links.size(); }
 std::uint64_t FairShare::solves() const { return impl_->solve_count; }
 std::uint64_t FairShare::refilled_flows() const { return impl_->refilled; }
 
+double FairShare::capacity(ResourceId id) const {
+  if (id >= impl_->links.size()) fail("unknown resource " + std::to_string(id));
+  return impl_->links[id].capacity;
+}
+
 ResourceStats FairShare::stats(ResourceId id) const {
   if (id >= impl_->links.size()) fail("unknown resource " + std::to_string(id));
   const Impl::Link& l = impl_->links[id];

@@ -137,3 +137,48 @@ TEST_CASE("Routing comes from the network spec, cluster.routing overrides it", "
              Catch::Contains("cluster.yaml:1:54") && Catch::Contains("d-mod-k"));
   CHECK_THAT(error_of("{node: dgx-h100, routing: ecmp}"), Catch::Contains("cluster.routing needs a cluster.network"));
 }
+
+TEST_CASE("The fat-tree shortcut routes exactly as the distance search", "[topology][dmodk]") {
+  // Next hops read from the tree's shape must be the very neighbours the breadth-first search picks, in
+  // every kind of fat tree the builder makes: 2 and 3 levels, oversubscribed, rail-optimized, a partial
+  // last pod, under both routings.
+  struct Case {
+    std::string yaml;
+    int nodes, nics, rails;
+  };
+  const std::vector<Case> cases = {
+      {"kind: fat-tree\nlevels: 2\nradix: 8\n", 30, 1, 1},
+      {"kind: fat-tree\nlevels: 3\nradix: 8\n", 64, 1, 1},
+      {"kind: fat-tree\nlevels: 3\nradix: 8\n", 41, 1, 1},  // a partial pod and a partial leaf
+      {"kind: fat-tree\nlevels: 3\nradix: 8\noversubscription: 3\n", 60, 1, 1},
+      {"kind: fat-tree\nlevels: 2\nradix: 12\noversubscription: 2\n", 50, 1, 1},
+      {"kind: rail-optimized\nlevels: 3\nradix: 8\n", 22, 4, 4},
+      {"kind: rail-optimized\nlevels: 2\nradix: 8\n", 7, 4, 2},
+      {"kind: rail-optimized\nlevels: 3\nradix: 12\noversubscription: 2\n", 36, 2, 2},
+  };
+  for (const Case& c : cases) {
+    for (const Routing routing : {Routing::d_mod_k, Routing::ecmp}) {
+      INFO(c.yaml << c.nodes << " nodes, " << kRoutingNames.name(routing));
+      const Topology fast = Topology::build(spec_of(c.yaml), c.nodes, c.nics, c.rails, routing);
+      Topology slow = Topology::build(spec_of(c.yaml), c.nodes, c.nics, c.rails, routing);
+      REQUIRE(fast.tree_shortcut());
+      slow.set_tree_shortcut(false);
+      REQUIRE_FALSE(slow.tree_shortcut());
+      const int n = fast.endpoint_count();
+      int differ = 0;
+      for (int a = 0; a < n; ++a) {
+        for (int b = 0; b < n; ++b) {
+          const std::uint64_t flow = static_cast<std::uint64_t>(a) * 7919 + b;
+          differ += path(fast, a, b, flow) != path(slow, a, b, flow);
+        }
+      }
+      CHECK(differ == 0);
+    }
+  }
+  // Not trees: no shortcut, even when asked for.
+  Topology fly = Topology::build(spec_of("kind: dragonfly\ngroups: 3\nrouters_per_group: 2\nglobal_links_per_router: 1\n"
+                                         "nodes_per_router: 2\n"),
+                                 12, 1, 1, Routing::d_mod_k);
+  fly.set_tree_shortcut(true);
+  CHECK_FALSE(fly.tree_shortcut());
+}

@@ -41,7 +41,7 @@ double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric
     const Hop& hop = route(t);
     double share = std::numeric_limits<double>::infinity();
     for (const ResourceId r : hop.path) {
-      if (s.capacity[r] < 0) s.capacity[r] = fs.stats(r).capacity;
+      if (s.capacity[r] < 0) s.capacity[r] = fs.capacity(r);
       share = std::min(share, s.capacity[r] / s.crossing[r]);
     }
     slowest = std::max(slowest, hop.latency_s + t.bytes / share);

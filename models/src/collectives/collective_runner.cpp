@@ -226,11 +226,9 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
     for (const CollectiveGroup& g : groups) {
       schedules.push_back(build_schedule(request.op, algorithm, g, request.bytes, request.schedule));
     }
-    if (auto classes = collective_detail::symmetry_classes(fs, fabric, groups, schedules)) {
+    if (auto classes = collective_detail::symmetry_classes(fs, fabric, groups, schedules,
+                                                           request.ledger ? &links : nullptr)) {
       *left = classes->size();
-      if (request.ledger) {
-        for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
-      }
       auto cohort = make_cohort(request, links, static_cast<int>(classes->size()), schedules[0]);
       for (std::size_t k = 0; k < classes->size(); ++k) {
         collective_detail::SymmetryClass& c = (*classes)[k];

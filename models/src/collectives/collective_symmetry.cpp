@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 
 namespace hpcsim::collective_detail {
@@ -13,10 +14,18 @@ std::uint64_t transfer_key(const Transfer& t) {
          static_cast<std::uint64_t>(t.rail);
 }
 
-// One group's correspondence with group 0: a link map kept one-to-one, grown route by route.
+constexpr ResourceId kNone = ~ResourceId{0};
+
+// One group's correspondence with group 0: a link map kept one-to-one, grown route by route. Dense arrays
+// over resource ids (shared between the groups a finder compares, reset through the log after each):
+// a 131,072-GPU stage compares eight groups of 8,192 routes, and hash maps dominated the whole step.
 class LinkMap {
  public:
-  explicit LinkMap(const FairShare& fs) : fs_(fs) {}
+  LinkMap(const FairShare& fs, std::vector<ResourceId>& forward, std::vector<ResourceId>& backward)
+      : fs_(fs), forward_(forward), backward_(backward) {}
+  LinkMap(const LinkMap&) = delete;
+  LinkMap& operator=(const LinkMap&) = delete;
+  ~LinkMap() { rollback(log_.size()); }  // leaves the shared arrays empty again
 
   // Extends the map with route a (group 0) -> route b, or leaves it unchanged and returns false.
   bool extend(const Hop& a, const Hop& b) {
@@ -24,56 +33,63 @@ class LinkMap {
     std::size_t added = 0;
     for (std::size_t k = 0; k < a.path.size(); ++k) {
       const ResourceId x = a.path[k], y = b.path[k];
-      const auto f = forward_.find(x);
-      const auto g = backward_.find(y);
-      bool ok = (f == forward_.end()) == (g == backward_.end());
-      if (ok && f != forward_.end()) ok = f->second == y;
-      if (ok && f == forward_.end()) ok = capacity(x) == capacity(y);
+      const ResourceId fx = forward_[x];
+      bool ok = (fx == kNone) == (backward_[y] == kNone);
+      if (ok && fx != kNone) ok = fx == y;
+      if (ok && fx == kNone) ok = capacity(x) == capacity(y);
       if (!ok) {
         rollback(added);
         return false;
       }
-      if (f == forward_.end()) {
-        forward_.emplace(x, y);
-        backward_.emplace(y, x);
+      if (fx == kNone) {
+        forward_[x] = y;
+        backward_[y] = x;
         log_.push_back(x);
         ++added;
       }
     }
     return true;
   }
-  const std::unordered_map<ResourceId, ResourceId>& forward() const { return forward_; }
+  // The pairs (x in group 0's routes, its image), in the order they were added.
+  std::vector<std::pair<ResourceId, ResourceId>> pairs() const {
+    std::vector<std::pair<ResourceId, ResourceId>> out;
+    out.reserve(log_.size());
+    for (const ResourceId x : log_) out.emplace_back(x, forward_[x]);
+    return out;
+  }
 
  private:
-  double capacity(ResourceId r) const { return fs_.stats(r).capacity; }
+  double capacity(ResourceId r) const { return fs_.capacity(r); }
   void rollback(std::size_t added) {
     for (; added > 0; --added) {
       const ResourceId x = log_.back();
       log_.pop_back();
-      backward_.erase(forward_.at(x));
-      forward_.erase(x);
+      backward_[forward_[x]] = kNone;
+      forward_[x] = kNone;
     }
   }
   const FairShare& fs_;
-  std::unordered_map<ResourceId, ResourceId> forward_, backward_;
+  std::vector<ResourceId>& forward_;
+  std::vector<ResourceId>& backward_;
   std::vector<ResourceId> log_;
 };
 
+// Orbits of resources: each orbit's root is its smallest id (dense parent array, kNone: a root).
 struct UnionFind {
-  std::unordered_map<ResourceId, ResourceId> parent;
+  explicit UnionFind(std::size_t n) : parent(n, kNone) {}
+  std::vector<ResourceId> parent;
   ResourceId find(ResourceId x) {
-    parent.try_emplace(x, x);
-    while (true) {
+    while (parent[x] != kNone) {
       const ResourceId up = parent[x];
-      if (up == x) return x;
-      const ResourceId above = parent[up];
-      parent[x] = above;  // path halving
-      x = above;
+      if (parent[up] == kNone) return up;
+      parent[x] = parent[up];  // path halving
+      x = parent[up];
     }
+    return x;
   }
   void join(ResourceId a, ResourceId b) {
     a = find(a), b = find(b);
-    if (a != b) parent[std::max(a, b)] = std::min(a, b);  // the root is the orbit's smallest id
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
 };
 
@@ -86,36 +102,69 @@ constexpr std::size_t kMaxComparedTransfers = std::size_t{1} << 20;  // ~24 MiB 
 
 class ClassFinder {
  public:
+  // Routes every group's transfers once (in group, pattern, transfer order: the order in which the fabric
+  // adds the switch links they first cross): routes the fabric has cached by pointer, the others held
+  // here for as long as the comparison runs.
   ClassFinder(const FairShare& fs, const ClusterFabric& fabric, const std::vector<CollectiveGroup>& groups,
               const std::vector<CollectiveSchedule>& schedules)
       : fs_(fs), fabric_(fabric), groups_(groups), patterns_(schedules[0].patterns()),
-        rails_(std::max(1, groups[0].rails())), transfers_(groups.size()) {
+        rails_(std::max(1, groups[0].rails())), transfers_(groups.size()), hops_(groups.size()) {
+    Hop scratch;
     for (std::size_t g = 0; g < groups.size(); ++g) {
       transfers_[g].resize(static_cast<std::size_t>(patterns_));
-      for (int p = 0; p < patterns_; ++p) schedules[g].transfers(p, transfers_[g][p]);
+      hops_[g].resize(static_cast<std::size_t>(patterns_));
+      for (int p = 0; p < patterns_; ++p) {
+        schedules[g].transfers(p, transfers_[g][p]);
+        for (const Transfer& t : transfers_[g][p]) {
+          const Hop& h = fabric_.route_once(groups_[g].gpu(t.src), groups_[g].gpu(t.dst), t.rail, scratch);
+          if (&h == &scratch) {
+            owned_.push_back(std::move(scratch));
+            scratch = Hop{};
+            hops_[g][p].push_back(&owned_.back());
+          } else {
+            hops_[g][p].push_back(&h);
+          }
+        }
+      }
+    }
+    resources_ = fs.resource_count();  // every resource of these routes exists now
+  }
+
+  // Every link of every group's routes, appended to `links`.
+  void add_links(std::vector<ResourceId>& links) const {
+    for (const auto& group : hops_) {
+      for (const auto& pattern : group) {
+        for (const Hop* h : pattern) links.insert(links.end(), h->path.begin(), h->path.end());
+      }
     }
   }
 
   std::optional<std::vector<SymmetryClass>> find() {
     // A symmetry maps a link onto one that as many flows cross: groups whose routes meet different load
-    // counts (a GPU that relays other GPUs' PXN traffic, one that does not) are in different classes.
-    std::unordered_map<ResourceId, std::uint32_t> load;
-    for (std::size_t g = 0; g < groups_.size(); ++g) {
-      for (const std::vector<Transfer>& pattern : transfers_[g]) {
-        for (const Transfer& t : pattern) {
-          for (const ResourceId r : route(g, t).path) ++load[r];
-        }
-      }
-    }
+    // counts (a GPU that relays other GPUs' PXN traffic, one that does not) are in different classes. A
+    // group's signature is the multiset of the loads its routes meet, kept as a histogram.
     std::vector<std::vector<std::uint32_t>> signature(groups_.size());
-    for (std::size_t g = 0; g < groups_.size(); ++g) {
-      for (const std::vector<Transfer>& pattern : transfers_[g]) {
-        for (const Transfer& t : pattern) {
-          for (const ResourceId r : route(g, t).path) signature[g].push_back(load.at(r));
+    {
+      std::vector<std::uint32_t> load(resources_, 0);
+      std::uint32_t most = 0;
+      for (std::size_t g = 0; g < groups_.size(); ++g) {
+        for (const std::vector<const Hop*>& pattern : hops_[g]) {
+          for (const Hop* h : pattern) {
+            for (const ResourceId r : h->path) most = std::max(most, ++load[r]);
+          }
         }
       }
-      std::sort(signature[g].begin(), signature[g].end());
+      for (std::size_t g = 0; g < groups_.size(); ++g) {
+        signature[g].assign(static_cast<std::size_t>(most) + 1, 0);
+        for (const std::vector<const Hop*>& pattern : hops_[g]) {
+          for (const Hop* h : pattern) {
+            for (const ResourceId r : h->path) ++signature[g][load[r]];
+          }
+        }
+      }
     }
+    forward_.assign(resources_, kNone);
+    backward_.assign(resources_, kNone);
     for (std::size_t g = 0; g < groups_.size(); ++g) {
       bool placed = false;
       for (std::size_t k = 0; k < classes_.size() && !placed; ++k) {
@@ -132,6 +181,8 @@ class ClassFinder {
         classes_.push_back(std::move(c));
       }
     }
+    forward_ = {};
+    backward_ = {};
     if (classes_.size() == groups_.size() || !verify()) return std::nullopt;
     std::vector<SymmetryClass> out;
     for (std::size_t k = 0; k < classes_.size(); ++k) {
@@ -155,9 +206,7 @@ class ClassFinder {
     std::vector<Member> members;  // the representative first
   };
 
-  const Hop& route(std::size_t g, const Transfer& t) const {
-    return fabric_.route(groups_[g].gpu(t.src), groups_[g].gpu(t.dst), t.rail);
-  }
+  const Hop& route(std::size_t g, int p, std::size_t i) const { return *hops_[g][static_cast<std::size_t>(p)][i]; }
 
   Member identity(std::size_t g) const {
     Member m;
@@ -171,25 +220,27 @@ class ClassFinder {
   }
 
   // Group g's transfers matched to the representative's: a rail map grown greedily, the link map one-to-one.
-  std::optional<Member> correspond(std::size_t rep, std::size_t g) const {
-    LinkMap map(fs_);
+  std::optional<Member> correspond(std::size_t rep, std::size_t g) {
+    LinkMap map(fs_, forward_, backward_);
     std::vector<int> rmap(static_cast<std::size_t>(rails_), -1);
     Member m;
     m.group = g;
     const int per_node = fabric_.gpus_per_node();
     const int shift = ((groups_[g].gpu(0) - groups_[rep].gpu(0)) % per_node + per_node) % per_node % rails_;
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
     for (int p = 0; p < patterns_; ++p) {
       const std::vector<Transfer>& t0 = transfers_[rep][p];
       const std::vector<Transfer>& tg = transfers_[g][p];
       if (tg.size() != t0.size()) return std::nullopt;
-      std::unordered_map<std::uint64_t, std::uint32_t> index;
+      index.clear();
+      index.reserve(tg.size());
       for (std::size_t i = 0; i < tg.size(); ++i) {
         if (!index.emplace(transfer_key(tg[i]), static_cast<std::uint32_t>(i)).second) return std::nullopt;
       }
       std::vector<std::uint32_t> match(t0.size());
       for (std::size_t i = 0; i < t0.size(); ++i) {
         const Transfer& a = t0[i];
-        const Hop& ha = route(rep, a);
+        const Hop& ha = route(rep, p, i);
         const int rail = a.rail % rails_;
         bool found = false;
         // The rail's image once chosen; otherwise each rail not yet taken, starting from the rail shifted as
@@ -201,7 +252,7 @@ class ClassFinder {
           Transfer want = a;
           want.rail = c + (a.rail - rail);
           const auto it = index.find(transfer_key(want));
-          if (it != index.end() && tg[it->second].bytes == a.bytes && map.extend(ha, route(g, tg[it->second]))) {
+          if (it != index.end() && tg[it->second].bytes == a.bytes && map.extend(ha, route(g, p, it->second))) {
             rmap[rail] = c;
             match[i] = it->second;
             found = true;
@@ -212,23 +263,33 @@ class ClassFinder {
       }
       m.match.push_back(std::move(match));
     }
-    m.links.assign(map.forward().begin(), map.forward().end());
+    m.links = map.pairs();
     return m;
   }
 
   // Orbits over every class's link maps; then, for each class and each of its representative's transfers,
   // every link of every orbit the transfer touches must carry the same number of the class's flows.
   bool verify() {
-    UnionFind orbits;
-    for (const Class& c : classes_) {
-      for (const Member& m : c.members) {
-        for (const auto& [x, y] : m.links) orbits.join(x, y);
+    UnionFind orbits(resources_);
+    std::vector<std::uint32_t> orbit_size(resources_, 0);  // per root; 0: a resource in no link map (1)
+    {
+      std::vector<ResourceId> mapped;  // every resource of a link map, once
+      std::vector<std::uint8_t> seen(resources_, 0);
+      for (const Class& c : classes_) {
+        for (const Member& m : c.members) {
+          for (const auto& [x, y] : m.links) {
+            orbits.join(x, y);
+            for (const ResourceId z : {x, y}) {
+              if (!seen[z]) seen[z] = 1, mapped.push_back(z);
+            }
+          }
+        }
       }
+      for (const ResourceId z : mapped) ++orbit_size[orbits.find(z)];
     }
-    std::unordered_map<ResourceId, std::uint32_t> orbit_size;
-    for (const auto& [x, unused] : orbits.parent) ++orbit_size[orbits.find(x)];
     quotients_.assign(classes_.size(), Quotient(static_cast<std::size_t>(patterns_)));
-    std::unordered_map<ResourceId, std::uint32_t> count;
+    std::vector<std::uint32_t> count(resources_, 0);
+    std::vector<ResourceId> counted;  // the resources with a count, for iterating and clearing
     std::vector<ResourceId> roots;
     std::vector<std::pair<ResourceId, std::uint32_t>> rooted;
     for (std::size_t k = 0; k < classes_.size(); ++k) {
@@ -237,17 +298,20 @@ class ClassFinder {
         const std::vector<Transfer>& t0 = transfers_[c.rep][p];
         quotients_[k][p].resize(t0.size());
         for (std::size_t i = 0; i < t0.size(); ++i) {
-          count.clear();
+          for (const ResourceId r : counted) count[r] = 0;
+          counted.clear();
           for (const Member& m : c.members) {
-            for (const ResourceId r : route(m.group, transfers_[m.group][p][m.match[p][i]]).path) ++count[r];
+            for (const ResourceId r : route(m.group, p, m.match[p][i]).path) {
+              if (count[r]++ == 0) counted.push_back(r);
+            }
           }
           roots.clear();  // in the order the representative's route meets them: a deterministic path
-          for (const ResourceId r : route(c.rep, t0[i]).path) {
+          for (const ResourceId r : route(c.rep, p, i).path) {
             const ResourceId root = orbits.find(r);
             if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
           }
           rooted.clear();  // each counted link's orbit, found once
-          for (const auto& [r, n] : count) rooted.emplace_back(orbits.find(r), n);
+          for (const ResourceId r : counted) rooted.emplace_back(orbits.find(r), count[r]);
           QuotientFlow& q = quotients_[k][p][i];
           for (const ResourceId root : roots) {
             std::uint32_t links = 0, weight = 0;
@@ -257,8 +321,8 @@ class ClassFinder {
               weight = n;
               ++links;
             }
-            const auto size = orbit_size.find(root);
-            if (links != (size == orbit_size.end() ? 1u : size->second)) return false;
+            const std::uint32_t size = orbit_size[root] == 0 ? 1u : orbit_size[root];
+            if (links != size) return false;
             q.path.push_back(root);
             q.weights.push_back(weight);
           }
@@ -277,6 +341,10 @@ class ClassFinder {
   const int patterns_;
   const int rails_;
   std::vector<std::vector<std::vector<Transfer>>> transfers_;  // per group, per pattern
+  std::vector<std::vector<std::vector<const Hop*>>> hops_;     // their routes (the fabric's cache or owned_)
+  std::deque<Hop> owned_;
+  std::size_t resources_ = 0;
+  std::vector<ResourceId> forward_, backward_;  // the link map being grown (LinkMap), kNone elsewhere
   std::vector<Class> classes_;
   std::vector<Quotient> quotients_;  // per class, from the last verify()
 };
@@ -285,7 +353,8 @@ class ClassFinder {
 
 std::optional<std::vector<SymmetryClass>> symmetry_classes(const FairShare& fs, const ClusterFabric& fabric,
                                                            const std::vector<CollectiveGroup>& groups,
-                                                           const std::vector<CollectiveSchedule>& schedules) {
+                                                           const std::vector<CollectiveSchedule>& schedules,
+                                                           std::vector<ResourceId>* links) {
   const std::size_t n = groups.size();
   if (n < 2 || schedules.size() != n) return std::nullopt;
   const CollectiveSchedule& s0 = schedules[0];
@@ -308,7 +377,10 @@ std::optional<std::vector<SymmetryClass>> symmetry_classes(const FairShare& fs, 
       t->kind() != TopologyKind::rail_optimized) {
     return std::nullopt;
   }
-  return ClassFinder(fs, fabric, groups, schedules).find();
+  ClassFinder finder(fs, fabric, groups, schedules);
+  auto classes = finder.find();
+  if (classes && links != nullptr) finder.add_links(*links);
+  return classes;
 }
 
 }  // namespace hpcsim::collective_detail

@@ -46,8 +46,12 @@ struct SymmetryClass {
 // fabric's routing can split groups into several classes, e.g. GPUs that relay PXN traffic and GPUs that
 // do not), or nothing when no two groups are provably equivalent (different sizes or patterns, no
 // consistent route correspondence, uneven orbits) or the schedules are too large to compare.
+// Routes are looked up with route_once: members' routes are not kept in the fabric's cache (at 131,072
+// GPUs that cache held a million routes that only this comparison read). When classes are found and
+// `links` is set, every link of every group's routes is appended to it (for a LinkLedger claim).
 std::optional<std::vector<SymmetryClass>> symmetry_classes(const FairShare& fair_share, const ClusterFabric& fabric,
                                                            const std::vector<CollectiveGroup>& groups,
-                                                           const std::vector<CollectiveSchedule>& schedules);
+                                                           const std::vector<CollectiveSchedule>& schedules,
+                                                           std::vector<ResourceId>* links = nullptr);
 
 }  // namespace hpcsim::collective_detail

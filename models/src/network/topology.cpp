@@ -41,6 +41,35 @@ struct Topology::Impl {
     int level = 0;          // the deepest labelled level (all switches up to it are labelled)
   };
   mutable std::vector<Reach> reach;  // per destination switch, filled on first use
+  // A fat tree whose adjacency was checked against its shape (tree_layout_holds): a switch's equally short
+  // next hops are then a known run of its neighbour list, found without distances or a scan.
+  bool tree_shortcut = false;
+  int tree_core0 = 0;  // 3 levels: the first core switch (aggregation switches lie between the leaves and it)
+
+  // The equally short next hops from switch `at` towards switch `dst` on a checked tree, as the run
+  // adj[first, first + count) in adjacency order: exactly the neighbours the distance scan would find.
+  void tree_candidates(int at, int dst, int& first, int& count) const {
+    const TopologyGraph::Tree& t = g.tree;
+    first = adj_begin[at];
+    if (at < t.leaves) {  // a leaf: every up-link (its pod's aggregation switches, or every spine)
+      count = t.up;
+    } else if (t.levels == 2) {  // a spine: the destination leaf itself
+      first += dst;
+      count = 1;
+    } else if (at < tree_core0) {  // an aggregation switch
+      const int pod = (at - t.leaves) / t.up;
+      if (dst / t.half == pod) {  // down to the destination leaf of its own pod
+        first += dst - pod * t.half;
+        count = 1;
+      } else {  // up: every core of its group, listed after its leaves
+        first = adj_begin[at + 1] - t.half;
+        count = t.half;
+      }
+    } else {  // a core: down to the destination pod's aggregation switch of the core's group
+      first += dst / t.half;
+      count = 1;
+    }
+  }
 
   // Distances towards `dst`, labelled at least as far as switch `from` (plain BFS over the flat
   // adjacency: Boost's BFS over the adjacency_list cost several times more and searched every switch;
@@ -84,6 +113,57 @@ void number_destinations(const TopologyGraph& g, std::vector<std::uint64_t>& out
     out[e] = static_cast<std::uint64_t>(g.endpoint_switch[e]) * static_cast<std::uint64_t>(ports) +
              static_cast<std::uint64_t>(port[e]);
   }
+}
+
+// Whether the adjacency is exactly the tree build_fat_tree describes (neighbour lists in link order): then
+// on every shortest path a leaf may take any up-link (all lead equally far to any other leaf: within a pod
+// through any of its aggregation switches, across pods through any of them and any core of their group),
+// an aggregation switch any of its cores when the destination is in another pod and else only the
+// destination leaf, and a core or spine only the one switch above the destination. Checked link by link so
+// that a change to the builder falls back to the search instead of routing wrongly.
+bool tree_layout_holds(const TopologyGraph& g, const std::vector<int>& adj_begin,
+                       const std::vector<std::pair<int, int>>& adj) {
+  const TopologyGraph::Tree& t = g.tree;
+  if (t.levels != 2 && t.levels != 3) return false;
+  if (t.leaves < 1 || t.up < 1 || (t.levels == 3 && t.half < 1)) return false;
+  for (const int s : g.endpoint_switch) {
+    if (s < 0 || s >= t.leaves) return false;
+  }
+  const auto lists = [&](int s, int degree, auto&& nth) {
+    if (adj_begin[s + 1] - adj_begin[s] != degree) return false;
+    for (int i = 0; i < degree; ++i) {
+      if (adj[static_cast<std::size_t>(adj_begin[s] + i)].first != nth(i)) return false;
+    }
+    return true;
+  };
+  if (t.levels == 2) {
+    if (g.switches != t.leaves + t.up) return false;
+    for (int l = 0; l < t.leaves; ++l) {
+      if (!lists(l, t.up, [&](int j) { return t.leaves + j; })) return false;
+    }
+    for (int s = t.leaves; s < g.switches; ++s) {
+      if (!lists(s, t.leaves, [](int i) { return i; })) return false;
+    }
+    return true;
+  }
+  const int pods = (t.leaves + t.half - 1) / t.half;
+  const int agg0 = t.leaves, core0 = agg0 + pods * t.up;
+  if (g.switches != core0 + t.up * t.half) return false;
+  for (int l = 0; l < t.leaves; ++l) {
+    if (!lists(l, t.up, [&](int j) { return agg0 + (l / t.half) * t.up + j; })) return false;
+  }
+  for (int pod = 0; pod < pods; ++pod) {
+    const int in_pod = std::min(t.half, t.leaves - pod * t.half);
+    for (int j = 0; j < t.up; ++j) {
+      const auto nth = [&](int i) { return i < in_pod ? pod * t.half + i : core0 + j * t.half + (i - in_pod); };
+      if (!lists(agg0 + pod * t.up + j, in_pod + t.half, nth)) return false;
+    }
+  }
+  for (int c = core0; c < g.switches; ++c) {
+    const int group = (c - core0) / t.half;
+    if (!lists(c, pods, [&](int pod) { return agg0 + pod * t.up + group; })) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -134,11 +214,19 @@ Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node,
   }
   impl->reach.resize(static_cast<std::size_t>(g.switches));
   if (routing == Routing::d_mod_k) number_destinations(impl->g, impl->destination);
+  impl->tree_shortcut = tree_layout_holds(impl->g, impl->adj_begin, impl->adj);
+  if (impl->g.tree.levels == 3 && impl->g.tree.half > 0) {
+    impl->tree_core0 = impl->g.tree.leaves + (impl->g.tree.leaves + impl->g.tree.half - 1) / impl->g.tree.half * impl->g.tree.up;
+  }
   return Topology(std::move(impl));
 }
 
 TopologyKind Topology::kind() const { return impl_->kind; }
 Routing Topology::routing() const { return impl_->routing; }
+bool Topology::tree_shortcut() const { return impl_->tree_shortcut; }
+void Topology::set_tree_shortcut(bool enabled) {
+  impl_->tree_shortcut = enabled && tree_layout_holds(impl_->g, impl_->adj_begin, impl_->adj);
+}
 int Topology::switch_count() const { return impl_->g.switches; }
 int Topology::link_count() const { return static_cast<int>(impl_->g.links.size()); }
 int Topology::endpoint_count() const { return static_cast<int>(impl_->g.endpoint_switch.size()); }
@@ -154,13 +242,20 @@ void Topology::route(int from_endpoint, int to_endpoint, std::uint64_t flow_hash
   const int dst = switch_of(to_endpoint);
   int at = switch_of(from_endpoint);
   if (at == dst) return;
-  const std::vector<int>& dist = impl_->distances(dst, at);
   const Impl& m = *impl_;
+  const std::vector<int>* dist = m.tree_shortcut ? nullptr : &m.distances(dst, at);
   for (int hop = 0; at != dst; ++hop) {
-    const int want = dist[static_cast<std::size_t>(at)] - 1;
+    // The equally short next hops, in adjacency order: a run of the neighbour list on a checked tree, else
+    // the neighbours one hop nearer than `at` by breadth-first distance.
+    int first = 0, choices = 0;
     const int begin = m.adj_begin[at], end = m.adj_begin[at + 1];
-    int choices = 0;
-    for (int i = begin; i < end; ++i) choices += dist[m.adj[i].first] == want;
+    int want = 0;
+    if (dist == nullptr) {
+      m.tree_candidates(at, dst, first, choices);
+    } else {
+      want = (*dist)[static_cast<std::size_t>(at)] - 1;
+      for (int i = begin; i < end; ++i) choices += (*dist)[m.adj[i].first] == want;
+    }
     // ECMP hashes the flow at every hop; destination-based routing reads only (switch, destination), as a
     // switch's forwarding table does.
     const std::uint64_t key =
@@ -169,10 +264,16 @@ void Topology::route(int from_endpoint, int to_endpoint, std::uint64_t flow_hash
             : m.destination[static_cast<std::size_t>(to_endpoint)] /
                   (m.g.route_divisor.empty() ? 1 : m.g.route_divisor[static_cast<std::size_t>(at)]);
     int pick = static_cast<int>(key % static_cast<std::uint64_t>(choices));
+    if (dist == nullptr) {
+      const std::pair<int, int>& next = m.adj[static_cast<std::size_t>(first + pick)];
+      out.push_back(next.second);
+      at = next.first;
+      continue;
+    }
     for (int i = begin; i < end; ++i) {
-      if (dist[impl_->adj[i].first] == want && pick-- == 0) {
-        out.push_back(impl_->adj[i].second);
-        at = impl_->adj[i].first;
+      if ((*dist)[m.adj[i].first] == want && pick-- == 0) {
+        out.push_back(m.adj[i].second);
+        at = m.adj[i].first;
         break;
       }
     }

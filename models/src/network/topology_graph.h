@@ -19,6 +19,14 @@ struct TopologyGraph {
   // Per switch, what the destination index is divided by before taking it modulo the number of next hops
   // there: on a fat tree the product of the up-port counts of the levels below. Empty: 1 everywhere.
   std::vector<std::uint64_t> route_divisor;
+  // Set by build_fat_tree: the tree's shape, which lets routing find a switch's equally short next hops
+  // without distances (Topology checks the adjacency against it before using it). levels 0: not a tree.
+  struct Tree {
+    int levels = 0;  // 2: leaves then spines; 3: leaves, then `up` aggregation switches per pod, then cores
+    int leaves = 0;
+    int up = 0;    // up-links of a leaf (spines, or aggregation switches of its pod)
+    int half = 0;  // 3 levels: leaves per pod, and core switches per core group (an aggregation switch's up-links)
+  } tree;
 };
 
 // One builder per kind; each throws TopologyProblem with a message when the parameters cannot work.

@@ -73,6 +73,7 @@ class FairShare {
   std::size_t resource_count() const;
   // Accounting up to the simulator's current time; an unknown id throws std::invalid_argument.
   ResourceStats stats(ResourceId id) const;
+  double capacity(ResourceId id) const;  // stats(id).capacity without the accounting
   const std::string& name(ResourceId id) const;
   // Number of re-solves so far (coalesced changes count once), and the flows they re-filled in total:
   // the cost measure of the incremental solver.

@@ -45,6 +45,7 @@ class LinkLedger {
   std::vector<State> claims_;
   std::vector<std::uint32_t> holders_;  // per resource: live claims holding it
   std::vector<Claim> holder_;           // per resource: one of them (all are met once there are two)
+  std::vector<Claim> stamp_;            // per resource: 1 + the last claim that listed it
   std::uint64_t broken_ = 0;
 };
 

@@ -37,6 +37,11 @@ class Topology {
   // indices (2 * link + 0 when crossed from its first end to its second, + 1 the other way). Under
   // d-mod-k the flow hash is not read: every switch forwards by the destination.
   void route(int from_endpoint, int to_endpoint, std::uint64_t flow_hash, std::vector<int>& out) const;
+  // Whether routes on this fat tree find their next hops from the tree's shape (on by default where the
+  // adjacency matches it) rather than by breadth-first distances; the routes are the same either way.
+  // Tests turn it off to compare the two; turning it on where the shape does not hold leaves it off.
+  bool tree_shortcut() const;
+  void set_tree_shortcut(bool enabled);
   // Shortest distance in switch-to-switch hops.
   int hops(int from_endpoint, int to_endpoint) const;
 
