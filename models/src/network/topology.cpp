@@ -44,7 +44,6 @@ struct Topology::Impl {
   // A fat tree whose adjacency was checked against its shape (tree_layout_holds): a switch's equally short
   // next hops are then a known run of its neighbour list, found without distances or a scan.
   bool tree_shortcut = false;
-  int tree_core0 = 0;  // 3 levels: the first core switch (aggregation switches lie between the leaves and it)
 
   // The equally short next hops from switch `at` towards switch `dst` on a checked tree, as the run
   // adj[first, first + count) in adjacency order: exactly the neighbours the distance scan would find.
@@ -56,7 +55,7 @@ struct Topology::Impl {
     } else if (t.levels == 2) {  // a spine: the destination leaf itself
       first += dst;
       count = 1;
-    } else if (at < tree_core0) {  // an aggregation switch
+    } else if (at < t.core0) {  // an aggregation switch
       const int pod = (at - t.leaves) / t.up;
       if (dst / t.half == pod) {  // down to the destination leaf of its own pod
         first += dst - pod * t.half;
@@ -147,8 +146,8 @@ bool tree_layout_holds(const TopologyGraph& g, const std::vector<int>& adj_begin
     return true;
   }
   const int pods = (t.leaves + t.half - 1) / t.half;
-  const int agg0 = t.leaves, core0 = agg0 + pods * t.up;
-  if (g.switches != core0 + t.up * t.half) return false;
+  const int agg0 = t.leaves, core0 = t.core0;
+  if (core0 != agg0 + pods * t.up || g.switches != core0 + t.up * t.half) return false;
   for (int l = 0; l < t.leaves; ++l) {
     if (!lists(l, t.up, [&](int j) { return agg0 + (l / t.half) * t.up + j; })) return false;
   }
@@ -215,9 +214,6 @@ Topology Topology::build(const TopologySpec& spec, int nodes, int nics_per_node,
   impl->reach.resize(static_cast<std::size_t>(g.switches));
   if (routing == Routing::d_mod_k) number_destinations(impl->g, impl->destination);
   impl->tree_shortcut = tree_layout_holds(impl->g, impl->adj_begin, impl->adj);
-  if (impl->g.tree.levels == 3 && impl->g.tree.half > 0) {
-    impl->tree_core0 = impl->g.tree.leaves + (impl->g.tree.leaves + impl->g.tree.half - 1) / impl->g.tree.half * impl->g.tree.up;
-  }
   return Topology(std::move(impl));
 }
 

@@ -100,7 +100,7 @@ TopologyGraph build_fat_tree(const TopologySpec& spec, int nodes, int nics_per_n
   g.endpoint_ports = down;
   g.route_divisor.assign(static_cast<std::size_t>(g.switches), 1);
   for (int s = agg0; s < g.switches; ++s) g.route_divisor[static_cast<std::size_t>(s)] = static_cast<std::uint64_t>(up);
-  g.tree = {3, static_cast<int>(leaves), up, half};
+  g.tree = {3, static_cast<int>(leaves), up, half, core0};
   return g;
 }
 

@@ -26,6 +26,7 @@ struct TopologyGraph {
     int leaves = 0;
     int up = 0;    // up-links of a leaf (spines, or aggregation switches of its pod)
     int half = 0;  // 3 levels: leaves per pod, and core switches per core group (an aggregation switch's up-links)
+    int core0 = 0;  // 3 levels: the first core switch (the aggregation switches lie between the leaves and it)
   } tree;
 };
 
