@@ -9,10 +9,9 @@ namespace hpcsim {
 
 namespace {
 
-// Per-resource working arrays of one estimate (sized as routes come: the fabric adds a switch link's
-// resource when a route first crosses it).
+// Working state of one estimate: transfers crossing each resource (sized as routes come: the fabric adds a
+// switch link's resource when a route first crosses it) and the route being read.
 struct Scratch {
-  std::vector<double> capacity;  // looked up once per resource
   std::vector<int> crossing;
   Hop hop;
 };
@@ -30,20 +29,14 @@ double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric
   };
   for (const Transfer& t : transfers) {
     const Hop& hop = route(t);
-    if (s.crossing.size() < fs.resource_count()) {
-      s.capacity.resize(fs.resource_count(), -1);
-      s.crossing.resize(fs.resource_count(), 0);
-    }
+    if (s.crossing.size() < fs.resource_count()) s.crossing.resize(fs.resource_count(), 0);
     for (const ResourceId r : hop.path) ++s.crossing[r];
   }
   double slowest = 0;
   for (const Transfer& t : transfers) {
     const Hop& hop = route(t);
     double share = std::numeric_limits<double>::infinity();
-    for (const ResourceId r : hop.path) {
-      if (s.capacity[r] < 0) s.capacity[r] = fs.capacity(r);
-      share = std::min(share, s.capacity[r] / s.crossing[r]);
-    }
+    for (const ResourceId r : hop.path) share = std::min(share, fs.capacity(r) / s.crossing[r]);
     slowest = std::max(slowest, hop.latency_s + t.bytes / share);
   }
   std::fill(s.crossing.begin(), s.crossing.end(), 0);
