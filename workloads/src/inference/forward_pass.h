@@ -10,7 +10,7 @@ bool is_loss(const std::string& type);
 
 double gpu_forward_s(const InferenceSetup& setup, int batch);
 double cpu_forward_s(const InferenceSetup& setup, int batch);
-// What the framework's serving front end (request_path in its profile) adds to a batch on a GPU; 0 without one.
-double request_path_s(const InferenceSetup& setup, int batch);
+// The copy of a batch's inputs from host memory to the GPU (requests through a front end); 0 otherwise.
+double input_copy_s(const InferenceSetup& setup, int batch);
 
 }  // namespace hpcsim::inference_detail

@@ -5,6 +5,7 @@
 #include "configs/config_error.h"
 #include "workloads/inference/batch_latency.h"
 #include "workloads/scenario_kind.h"
+#include "workloads/serving/front_end_spec.h"
 #include "workloads/serving/service_table.h"
 
 namespace hpcsim {
@@ -29,6 +30,26 @@ const Schema& serve_measured_schema() {
       optional("not_scored", Schema::string(), "why the case runs but is left out of the score", "scored"),
   });
   return schema;
+}
+
+// Values one request sends: the model's first layer's inputs for one sample.
+double input_values_per_request(const Model& model) {
+  for (const Network& net : model.networks) {
+    for (const LayerNode& n : net.nodes()) {
+      if (!n.layer) continue;
+      double values = 0;
+      for (const Shape& shape : n.input_shapes) values += static_cast<double>(elements(shape));
+      return values;
+    }
+  }
+  return 0;
+}
+
+double bytes_of_input_dtype(const std::string& dtype) {
+  if (dtype == "fp16" || dtype == "bf16") return 2;
+  if (dtype == "int8") return 1;
+  if (dtype == "int64") return 8;
+  return 4;  // fp32, int32
 }
 
 }  // namespace
@@ -58,6 +79,17 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
     s.llm_keys = parse_llm_serving_keys(*serving);
   }
   s.llm = s.setup.output_len > 0;
+  if (const ConfigNode* front_end = root.has("serving") ? root.at("serving").find("front_end") : nullptr) {
+    if (s.llm) {
+      throw ConfigError(front_end->loc(), "front_end receives a model's input tensors; an LLM endpoint "
+                                          "(workload.output_len) takes token requests and has none");
+    }
+    const FrontEndSpec spec = load_front_end_spec(catalog, *front_end);
+    const double bytes = input_values_per_request(s.setup.model) *
+                         bytes_of_input_dtype(root.at("serving").get_string_or("input_dtype", "fp32"));
+    s.serving.front_end = FrontEnd{spec.threads, spec.per_request_s(bytes)};
+    s.setup.host_input_bytes = bytes;
+  }
   if (s.llm && !s.setup.on_gpu()) {
     throw ConfigError(root.at("workload").at("output_len").loc(),
                       "LLM serving (workload.output_len) runs on GPU instances; " + s.setup.node_name + " has none");

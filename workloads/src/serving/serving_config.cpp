@@ -26,7 +26,7 @@ const Schema& serving_schema() {
                "most queued requests a worker takes into one batch (Triton's max_batch_size, TorchServe's batchSize)",
                "1"),
       optional("max_queue_delay", time.at_least(0),
-               "longest a partial batch waits, from its oldest request's arrival, for more requests "
+               "longest a partial batch waits, from when its oldest request was queued, for more requests "
                "(Triton's max_queue_delay_microseconds, TorchServe's maxBatchDelay)",
                "0: a free worker takes what is queued"),
       optional("workers", Schema::integer().at_least(1),
@@ -38,13 +38,22 @@ const Schema& serving_schema() {
       optional("queue_limit", Schema::integer().at_least(0),
                "most requests queued (not yet in a batch) per replica; one arriving to a full queue is dropped",
                "no limit"),
-      optional("timeout", time.positive(), "a request still queued this long after it arrived is dropped",
+      optional("timeout", time.positive(), "a request still queued this long after it reached the queue is dropped",
                "no timeout"),
       optional("concurrency", Schema::integer().at_least(1),
                "a closed loop instead of arrivals: this many clients, each sending its next request when the "
                "previous one returns or is dropped (Triton perf_analyzer's --concurrency-range, MLPerf's server "
                "clients)",
                "none: open-loop arrivals"),
+      optional("front_end", Schema::string(),
+               "the server's request front end, a name in configs/frontends (e.g. triton-http): each request holds "
+               "one of its threads while its input tensors are received, and a GPU replica copies a batch's "
+               "inputs to the GPU before running it",
+               "none: requests reach the batcher as they arrive, inputs already where the model runs"),
+      optional("input_dtype", Schema::one_of({"fp32", "fp16", "bf16", "int8", "int32", "int64"}),
+               "with front_end: the element type of the input tensors clients send (the exported model's input; "
+               "token ids are int64 or int32)",
+               "fp32"),
       optional("trace", Schema::string(),
                "arrival: trace: a file with one request per line, `time_s[,input_len,output_len]`, relative to "
                "this scenario file",
@@ -125,6 +134,9 @@ ServingConfig parse_serving(const ConfigNode& section) {
       throw ConfigError(at.loc(), "concurrency is a closed loop: it takes no arrival process (arrival: " +
                                       std::string(kArrivalKindNames.name(c.arrival)) + ")");
     }
+  }
+  if (const ConfigNode* dtype = section.find("input_dtype"); dtype && !section.has("front_end")) {
+    throw ConfigError(dtype->loc(), "input_dtype sizes the requests a front_end receives: give front_end too");
   }
   if (c.arrival == ArrivalKind::bursty && !c.rate_rps) {
     throw ConfigError(section.at("arrival").loc(), "arrival: bursty needs rate_rps (its long-run mean rate)");

@@ -47,6 +47,11 @@ class ServingEngine {
     if (config.replicas < 1 || config.workers < 1 || config.max_batch < 1 || config.requests < 0) {
       throw std::invalid_argument("serving: replicas, workers and max_batch must be >= 1, requests >= 0");
     }
+    const FrontEnd& fe = config.front_end;
+    if (fe.threads < 0 || (fe.threads > 0 && !(std::isfinite(fe.per_request_s) && fe.per_request_s >= 0))) {
+      throw std::invalid_argument("serving: a front end needs threads >= 0 and a finite per-request time >= 0");
+    }
+    front_end_time_ = Time::seconds(fe.per_request_s);
     for (Replica& r : replicas_) r.idle_workers = config.workers;
     offline_ = config.offline();
     max_delay_ = Time::seconds(config.max_queue_delay_s);
@@ -58,7 +63,7 @@ class ServingEngine {
     const std::size_t n = config.closed_loop() ? static_cast<std::size_t>(config.requests) : open_arrivals_.size();
     if (n > INT32_MAX) throw std::invalid_argument("serving: at most 2^31 requests");
     result_.requests.resize(n);
-    arrival_.resize(n);
+    queued_at_.resize(n);
     queued_.assign(n, 0);
     result_.replicas = config.replicas;
     result_.workers = config.workers;
@@ -67,7 +72,7 @@ class ServingEngine {
 
   ServingResult run() {
     // Only offline runs report it; an open run leaves a stochastic service's draws to its batches alone.
-    if (offline_) result_.batch1_latency_s = service_time(1);
+    if (offline_) result_.batch1_latency_s = service_time(1) + (c_.front_end.threads > 0 ? c_.front_end.per_request_s : 0);
     if (c_.closed_loop()) {
       // Every client sends its first request at time 0.
       sim_.schedule_at(Time::zero(), [this] {
@@ -90,6 +95,8 @@ class ServingEngine {
     EventId timer;                 // the pending max_queue_delay wake-up, if any
     Time timer_at;
     bool pass_pending = false;
+    IdQueue front_end_queue;  // requests waiting for a front-end thread
+    int front_end_busy = 0;
   };
 
   double service_time(int batch) {
@@ -140,15 +147,43 @@ class ServingEngine {
     return best;
   }
 
-  // A request arrives now: queued at a replica (true) or dropped for a full queue (false).
+  // A request arrives now at a replica: through its front end first when there is one (true: a closed-loop
+  // client waits for it), else queued at once (true) or dropped for a full queue (false).
   bool admit(std::uint32_t id) {
-    const Time now = sim_.now();
-    arrival_[id] = now;
     ServedRequest& req = result_.requests[id];
-    req.arrival_s = now.to_seconds();
+    req.arrival_s = sim_.now().to_seconds();
     const int r = choose_replica();
-    Replica& rep = replicas_[r];
     req.replica = r;
+    if (c_.front_end.threads == 0) return enqueue(id, r);
+    Replica& rep = replicas_[r];
+    ++rep.outstanding;  // held by the front end: least-outstanding balancing counts it
+    if (rep.front_end_busy < c_.front_end.threads) {
+      start_front_end(id, r);
+    } else {
+      rep.front_end_queue.push(id);
+    }
+    return true;
+  }
+
+  // The request takes a front-end thread; when done it goes to the batcher and the thread to the next.
+  void start_front_end(std::uint32_t id, int r) {
+    ++replicas_[r].front_end_busy;
+    sim_.schedule_in(front_end_time_, [this, id, r] {
+      Replica& rep = replicas_[r];
+      --rep.front_end_busy;
+      --rep.outstanding;  // enqueue counts it again if it is queued
+      if (!enqueue(id, r) && c_.closed_loop()) send_closed_loop();
+      if (!rep.front_end_queue.empty()) start_front_end(rep.front_end_queue.pop(), r);
+    });
+  }
+
+  // The request reaches replica r's batch queue now: queued (true) or dropped for a full queue (false).
+  bool enqueue(std::uint32_t id, int r) {
+    const Time now = sim_.now();
+    queued_at_[id] = now;
+    ServedRequest& req = result_.requests[id];
+    req.ready_s = now.to_seconds();
+    Replica& rep = replicas_[r];
     if (static_cast<std::int64_t>(rep.queue.size()) >= queue_limit_) {
       drop(req, RequestOutcome::dropped_queue_limit);
       return false;
@@ -170,6 +205,7 @@ class ServingEngine {
 
   // The request's timeout: dropped if still queued. Every request has the same timeout and queues are FIFO,
   // so a request still queued at its expiry is at the head (those before it expired or started earlier).
+  // The delay and the timeout count from when a request reached the queue (queued_at_).
   void expire(std::uint32_t id, int r) {
     if (!queued_[id]) return;
     Replica& rep = replicas_[r];
@@ -200,7 +236,7 @@ class ServingEngine {
     const Time now = sim_.now();
     while (rep.idle_workers > 0 && !rep.queue.empty()) {
       const std::size_t queued = rep.queue.size();
-      const Time deadline = arrival_[rep.queue.front()] + max_delay_;
+      const Time deadline = queued_at_[rep.queue.front()] + max_delay_;
       if (queued < static_cast<std::size_t>(c_.max_batch) && now < deadline) {
         arm_timer(r, deadline);
         return;
@@ -255,11 +291,11 @@ class ServingEngine {
   Simulator sim_;
   std::vector<Replica> replicas_;
   std::vector<RequestArrival> open_arrivals_;
-  std::vector<Time> arrival_;
+  std::vector<Time> queued_at_;  // when each request reached its batch queue
   std::vector<std::uint8_t> queued_;
   ServingResult result_;
   bool offline_ = false, has_timeout_ = false;
-  Time max_delay_, timeout_, busy_;
+  Time max_delay_, timeout_, busy_, front_end_time_;
   std::int64_t queue_limit_ = 0;
   std::uint32_t sent_ = 0;
   int next_turn_ = 0;

@@ -42,13 +42,6 @@ const Schema& framework_profile_schema() {
       required("attention", Schema::one_of({"flash", "unfused"})),
       optional("linear_bias", Schema::one_of({"epilogue", "separate"})),
       optional("folds_batch_norm", Schema::boolean(), "inference: batch norm folded into the conv before it", "false"),
-      optional("request_path",
-               Schema::map({
-                   required("per_batch", Schema::quantity(Dimension::time).at_least(0)),
-                   required("per_request", Schema::quantity(Dimension::time).at_least(0)),
-                   optional("input_bytes_per_value", Schema::number().at_least(1), "bytes per input value sent", "4"),
-               }),
-               "a serving front end's cost per batch and request, plus the input's copy to the GPU", "none"),
   });
   return schema;
 }
@@ -68,13 +61,6 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   f.flash_attention = node.get_string("attention") == "flash";
   f.linear_bias_epilogue = node.get_string_or("linear_bias", "epilogue") == "epilogue";
   f.folds_batch_norm = node.get_bool_or("folds_batch_norm", false);
-  if (const ConfigNode* path = node.find("request_path")) {
-    RequestPath r;
-    r.per_batch_s = path->get_quantity("per_batch", Dimension::time);
-    r.per_request_s = path->get_quantity("per_request", Dimension::time);
-    if (path->has("input_bytes_per_value")) r.input_bytes_per_value = path->at("input_bytes_per_value").as_number();
-    f.request_path = r;
-  }
   if (f.compiled_by_default && !f.has_compiled) {
     throw ConfigError(node.at("compiled_by_default").loc(), "compiled_by_default needs a compiled: mode");
   }

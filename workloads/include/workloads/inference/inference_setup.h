@@ -31,6 +31,9 @@ struct InferenceSetup {
   int workers = 1;      // workers per replica sharing the instance (serving.workers, when given)
   std::int64_t seq_len = 0, input_len = 0, output_len = 0;
   std::optional<double> price_per_hour;  // the instance's on-demand price (configs/prices), per replica
+  // Bytes of input each request brings into host memory through a network front end (serving.front_end); a
+  // GPU replica copies a batch's inputs over PCIe before running it. 0: inputs already where the model runs.
+  double host_input_bytes = 0;
 
   bool on_gpu() const { return node.gpus > 0; }
 };

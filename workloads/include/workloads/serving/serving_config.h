@@ -35,6 +35,13 @@ struct BurstShape {
   double calm_s = 9;
 };
 
+// A front end's threads ahead of each replica's batcher (configs/frontends, resolved by the serve scenario):
+// a request holds one of `threads` for per_request_s, queueing FIFO for one when all are busy.
+struct FrontEnd {
+  int threads = 0;  // 0: none, requests reach the batcher as they arrive
+  double per_request_s = 0;
+};
+
 struct ServingConfig {
   int replicas = 1;
   ArrivalKind arrival = ArrivalKind::poisson;
@@ -48,6 +55,7 @@ struct ServingConfig {
   std::int64_t queue_limit = std::numeric_limits<std::int64_t>::max();  // queued requests per replica
   double timeout_s = std::numeric_limits<double>::infinity();         // longest a request may stay queued
   int concurrency = 0;  // > 0: a closed loop of this many clients instead of open-loop arrivals
+  FrontEnd front_end;
   BurstShape burst;
   // arrival: trace: the file's requests (all, or the first `requests` when that key is given), on the
   // file's clock, or stretched to rate_rps when it is given.

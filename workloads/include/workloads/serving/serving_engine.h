@@ -4,8 +4,10 @@
 // replicas, and each replica's workers take batches from the replica's FIFO queue as Triton's and
 // TorchServe's dynamic batchers do: a free worker starts a batch of max_batch requests as soon as that many
 // are queued, or a partial batch of everything queued once the oldest queued request has waited
-// max_queue_delay. A request arriving to a replica with queue_limit requests queued is dropped; one still
-// queued `timeout` after its arrival is dropped then. Latency = queue wait + its batch's service time.
+// max_queue_delay. With a front end, a request first holds one of its replica's front-end threads (FIFO
+// when all are busy) and reaches the batcher when that is done. A request reaching a replica with
+// queue_limit requests queued is dropped; one still queued `timeout` after it reached the queue is dropped
+// then. Latency = front end + queue wait + its batch's service time.
 // Every arrival, batch start and end is a sim-core Simulator event, so a run is deterministic.
 #include <cstdint>
 #include <functional>
@@ -24,6 +26,7 @@ enum class RequestOutcome : std::uint8_t { served, dropped_queue_limit, dropped_
 
 struct ServedRequest {
   double arrival_s = 0;
+  double ready_s = 0;  // when it reached the replica's batch queue (after the front end; arrival without one)
   double start_s = 0;  // when its batch started; a dropped request: when it was dropped
   double end_s = 0;    // when its batch ended; a dropped request: when it was dropped
   int replica = 0;
@@ -31,7 +34,7 @@ struct ServedRequest {
   RequestOutcome outcome = RequestOutcome::served;
 
   double latency_s() const { return end_s - arrival_s; }
-  double queue_s() const { return start_s - arrival_s; }
+  double queue_s() const { return start_s - ready_s; }
 };
 
 struct ServingResult {
@@ -39,7 +42,7 @@ struct ServingResult {
   int replicas = 0;
   int workers = 0;  // per replica
   bool offline = false;
-  double batch1_latency_s = 0;  // offline runs: service(1), a lone request's latency on an idle replica
+  double batch1_latency_s = 0;  // offline runs: a lone request's latency on an idle replica (front end + service(1))
   double busy_worker_s = 0;     // sum of every batch's service time
   double first_arrival_s = 0;
   double last_end_s = 0;  // last batch end (or drop)

@@ -2,7 +2,6 @@
 // A deep-learning framework as configs/frameworks/<name>.yaml describes it: one global software profile
 // that holds for every run with it (how it dispatches kernels, what it fuses, whether it replays CUDA
 // graphs, its data-loader and optimizer defaults), never a per-case constant.
-#include <optional>
 #include <string>
 
 #include "configs/catalog.h"
@@ -23,18 +22,8 @@ struct ExecutionMode {
   IssueMode issue() const { return {dispatch_s, cuda_graphs}; }
 };
 
-// What a serving front end (Triton's gRPC/HTTP endpoint and scheduler) adds to every batch it runs,
-// outside the model's kernels: a fixed cost per batch and per request (receive, deserialize, schedule,
-// respond) and the copy of each request's input from host to GPU memory over PCIe.
-struct RequestPath {
-  double per_batch_s = 0;
-  double per_request_s = 0;
-  double input_bytes_per_value = 4;  // request tensors as the client sends them (fp32 images)
-};
-
 struct FrameworkProfile {
   std::string name;
-  std::optional<RequestPath> request_path;  // serving front ends only (triton-*.yaml); none for a library
   // Inference engines built ahead of time (TensorRT) fold an eval-mode batch norm into the preceding
   // convolution's weights and bias: no kernel runs for it.
   bool folds_batch_norm = false;

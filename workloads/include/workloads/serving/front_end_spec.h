@@ -1,0 +1,28 @@
+#pragma once
+// A serving front end (configs/frontends/*.yaml): the server's threads that receive each request over the
+// network and parse it before the request reaches the dynamic batcher. Each request holds one thread for
+// its bytes at the thread's receive bandwidth; the model's workers never wait on it, but when every thread
+// is busy requests queue for one (Triton's HTTP endpoint has 8 by default: docs/inference.md).
+#include <string>
+
+#include "configs/catalog.h"
+#include "configs/config_node.h"
+#include "configs/schema.h"
+
+namespace hpcsim {
+
+struct FrontEndSpec {
+  std::string name;
+  int threads = 1;
+  double receive_bandwidth = 0;  // request bytes per second one thread receives and parses
+
+  // Seconds one thread spends on a request of `bytes`.
+  double per_request_s(double bytes) const { return bytes / receive_bandwidth; }
+};
+
+const Schema& front_end_spec_schema();
+FrontEndSpec parse_front_end_spec(const ConfigNode& node, std::string name);
+// `name_node` names a spec in configs/frontends; an unknown name is a ConfigError at it.
+FrontEndSpec load_front_end_spec(const SpecCatalog& catalog, const ConfigNode& name_node);
+
+}  // namespace hpcsim

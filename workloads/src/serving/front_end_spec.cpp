@@ -1,0 +1,30 @@
+#include "workloads/serving/front_end_spec.h"
+
+#include "configs/units.h"
+
+namespace hpcsim {
+
+const Schema& front_end_spec_schema() {
+  static const Schema schema = Schema::map({
+      extends_field(),
+      required("threads", Schema::integer().at_least(1), "threads that receive and parse requests"),
+      required("receive_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
+               "request bytes one thread receives and parses per second (client send, loopback, server parse)"),
+  });
+  return schema;
+}
+
+FrontEndSpec parse_front_end_spec(const ConfigNode& node, std::string name) {
+  front_end_spec_schema().validate(node);
+  FrontEndSpec f;
+  f.name = std::move(name);
+  f.threads = static_cast<int>(node.get_int("threads"));
+  f.receive_bandwidth = node.get_quantity("receive_bandwidth", Dimension::bandwidth);
+  return f;
+}
+
+FrontEndSpec load_front_end_spec(const SpecCatalog& catalog, const ConfigNode& name_node) {
+  return parse_front_end_spec(catalog.load("frontends", name_node, "serving front end"), name_node.as_string());
+}
+
+}  // namespace hpcsim
