@@ -8,6 +8,9 @@ const Schema& front_end_spec_schema() {
   static const Schema schema = Schema::map({
       extends_field(),
       required("threads", Schema::integer().at_least(1), "threads that receive and parse requests"),
+      required("per_request", Schema::quantity(Dimension::time).at_least(0),
+               "a thread's time per request whatever its size (the request's fixed part: headers, parsing, "
+               "scheduling, the response)"),
       required("receive_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
                "request bytes one thread receives and parses per second (client send, loopback, server parse)"),
   });
@@ -19,6 +22,7 @@ FrontEndSpec parse_front_end_spec(const ConfigNode& node, std::string name) {
   FrontEndSpec f;
   f.name = std::move(name);
   f.threads = static_cast<int>(node.get_int("threads"));
+  f.per_request_s = node.get_quantity("per_request", Dimension::time);
   f.receive_bandwidth = node.get_quantity("receive_bandwidth", Dimension::bandwidth);
   return f;
 }

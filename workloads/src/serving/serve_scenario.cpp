@@ -87,7 +87,7 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
     const FrontEndSpec spec = load_front_end_spec(catalog, *front_end);
     const double bytes = input_values_per_request(s.setup.model) *
                          bytes_of_input_dtype(root.at("serving").get_string_or("input_dtype", "fp32"));
-    s.serving.front_end = FrontEnd{spec.threads, spec.per_request_s(bytes)};
+    s.serving.front_end = FrontEnd{spec.threads, spec.request_s(bytes)};
     s.setup.host_input_bytes = bytes;
   }
   if (s.llm && !s.setup.on_gpu()) {

@@ -1,8 +1,9 @@
 #pragma once
 // A serving front end (configs/frontends/*.yaml): the server's threads that receive each request over the
-// network and parse it before the request reaches the dynamic batcher. Each request holds one thread for
-// its bytes at the thread's receive bandwidth; the model's workers never wait on it, but when every thread
-// is busy requests queue for one (Triton's HTTP endpoint has 8 by default: docs/inference.md).
+// network and parse it before the request reaches the dynamic batcher. Each request holds one thread for a
+// fixed time plus its bytes at the thread's receive bandwidth; the model's workers never wait on it, but
+// when every thread is busy requests queue for one (Triton's HTTP endpoint has 8 by default:
+// docs/inference.md).
 #include <string>
 
 #include "configs/catalog.h"
@@ -14,10 +15,11 @@ namespace hpcsim {
 struct FrontEndSpec {
   std::string name;
   int threads = 1;
+  double per_request_s = 0;      // a thread's time per request whatever its size
   double receive_bandwidth = 0;  // request bytes per second one thread receives and parses
 
   // Seconds one thread spends on a request of `bytes`.
-  double per_request_s(double bytes) const { return bytes / receive_bandwidth; }
+  double request_s(double bytes) const { return per_request_s + bytes / receive_bandwidth; }
 };
 
 const Schema& front_end_spec_schema();
