@@ -43,6 +43,8 @@ TEST_CASE("front end: requests beyond its threads wait for one, and its time is 
   CHECK(s.throughput_rps == Approx(4000).epsilon(1e-3));
   CHECK(s.latency_mean_s == Approx(16 / 4000.0).epsilon(5e-3));  // Little's law over the 16 clients (less the start)
   CHECK(s.queue_p99_s == Approx(0).margin(1e-12));                 // nothing waits at the batcher
+  REQUIRE(s.front_end_utilization.has_value());
+  CHECK(*s.front_end_utilization == Approx(1).epsilon(1e-3));       // its threads never idle
 
   // A lone request: its front-end time, then its batch.
   ServingConfig one;
@@ -54,9 +56,11 @@ TEST_CASE("front end: requests beyond its threads wait for one, and its time is 
   CHECK(r.requests[0].ready_s == Approx(0.502));
   CHECK(r.requests[0].latency_s() == Approx(0.012));
   CHECK(r.requests[0].queue_s() == Approx(0).margin(1e-12));
-  // Without a front end a request is ready as it arrives.
+  // Without a front end a request is ready as it arrives, and the summary has no front-end figure.
   one.front_end = FrontEnd{};
-  CHECK(simulate_serving(one, [](int) { return 0.010; }).requests[0].ready_s == 0.5);
+  const ServingResult bare = simulate_serving(one, [](int) { return 0.010; });
+  CHECK(bare.requests[0].ready_s == 0.5);
+  CHECK_FALSE(summarize_serving(bare).front_end_utilization.has_value());
 }
 
 TEST_CASE("front end: a request's bytes at the spec's bandwidth, and GPU replicas copy the batch's inputs",

@@ -68,6 +68,7 @@ class ServingEngine {
     result_.replicas = config.replicas;
     result_.workers = config.workers;
     result_.offline = offline_;
+    result_.front_end_threads = config.front_end.threads;
   }
 
   ServingResult run() {
@@ -84,6 +85,7 @@ class ServingEngine {
     sim_.run();
     if (!result_.requests.empty()) result_.first_arrival_s = result_.requests.front().arrival_s;
     result_.busy_worker_s = busy_.to_seconds();
+    result_.busy_front_end_s = busy_front_end_.to_seconds();
     return std::move(result_);
   }
 
@@ -168,6 +170,7 @@ class ServingEngine {
   // The request takes a front-end thread; when done it goes to the batcher and the thread to the next.
   void start_front_end(std::uint32_t id, int r) {
     ++replicas_[r].front_end_busy;
+    busy_front_end_ += front_end_time_;
     sim_.schedule_in(front_end_time_, [this, id, r] {
       Replica& rep = replicas_[r];
       --rep.front_end_busy;
@@ -295,7 +298,7 @@ class ServingEngine {
   std::vector<std::uint8_t> queued_;
   ServingResult result_;
   bool offline_ = false, has_timeout_ = false;
-  Time max_delay_, timeout_, busy_, front_end_time_;
+  Time max_delay_, timeout_, busy_, front_end_time_, busy_front_end_;
   std::int64_t queue_limit_ = 0;
   std::uint32_t sent_ = 0;
   int next_turn_ = 0;

@@ -44,6 +44,10 @@ ServingSummary summarize_serving(const ServingResult& result) {
   const double span = result.last_end_s - result.first_arrival_s;
   s.throughput_rps = span > 0 ? n / span : nan;
   s.utilization = span > 0 ? result.busy_worker_s / (static_cast<double>(result.replicas) * result.workers * span) : nan;
+  if (result.front_end_threads > 0) {
+    s.front_end_utilization =
+        span > 0 ? result.busy_front_end_s / (static_cast<double>(result.replicas) * result.front_end_threads * span) : nan;
+  }
   if (result.offline) {
     s.latency_p50_s = s.latency_p90_s = s.latency_p99_s = s.latency_mean_s = result.batch1_latency_s;
     s.queue_p50_s = s.queue_p99_s = s.queue_mean_s = 0;

@@ -44,6 +44,8 @@ struct ServingResult {
   bool offline = false;
   double batch1_latency_s = 0;  // offline runs: a lone request's latency on an idle replica (front end + service(1))
   double busy_worker_s = 0;     // sum of every batch's service time
+  int front_end_threads = 0;    // per replica (0: no front end)
+  double busy_front_end_s = 0;  // sum of every request's front-end time
   double first_arrival_s = 0;
   double last_end_s = 0;  // last batch end (or drop)
   std::int64_t batches = 0;

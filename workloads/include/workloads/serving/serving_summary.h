@@ -2,10 +2,12 @@
 // What a serving run comes to: latency and queue-wait percentiles over the served requests, throughput,
 // utilization and drops. Percentiles are nearest-rank (the ceil(p n)-th smallest), as schedule_report's.
 //   throughput = served / (last batch end - first arrival); utilization = busy worker-seconds /
-//   (replicas x workers x that span). Offline runs report the batch-1 latency as every latency
+//   (replicas x workers x that span); with a front end, front_end_utilization = busy front-end
+//   thread-seconds / (replicas x its threads x that span). Offline runs report the batch-1 latency as every latency
 //   percentile (a lone request on an idle replica) and no queue wait; their throughput is the saturated one.
 // With nothing served, the latency and queue fields are NaN (undefined).
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "workloads/serving/serving_engine.h"
@@ -17,6 +19,7 @@ struct ServingSummary {
   double latency_p50_s = 0, latency_p90_s = 0, latency_p99_s = 0, latency_mean_s = 0;
   double queue_p50_s = 0, queue_p99_s = 0, queue_mean_s = 0;
   double throughput_rps = 0, utilization = 0, mean_batch = 0;
+  std::optional<double> front_end_utilization;  // only with a front end
   int replicas = 0;
   bool offline = false;
   double batch1_latency_s = 0;
