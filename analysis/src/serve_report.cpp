@@ -69,6 +69,13 @@ std::vector<Metric> load_sweep_metrics(const std::vector<LoadPoint>& points, std
     out.push_back({"sweep.cost_per_million_requests_usd[" + std::to_string(i) + "]",
                    cost_per_million(points[i].summary, usd_per_replica_hour), "USD"});
   }
+  // With a front end: its threads' load at each rate (where latency grows while queue_s stays flat).
+  if (!points.empty() && points.front().summary.front_end_utilization) {
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::optional<double>& u = points[i].summary.front_end_utilization;
+      out.push_back({"sweep.front_end_utilization[" + std::to_string(i) + "]", u ? defined(*u) : std::nullopt, "ratio"});
+    }
+  }
   return out;
 }
 

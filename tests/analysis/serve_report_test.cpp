@@ -60,3 +60,25 @@ TEST_CASE("load sweep metrics: one array element per rate", "[serve_report]") {
   CHECK(*find(m, "sweep.latency_p99_s[0]").value < *find(m, "sweep.latency_p99_s[1]").value);
   CHECK(find(m, "sweep.cost_per_million_requests_usd[1]").value.has_value());
 }
+
+TEST_CASE("serve metrics: front-end utilization only for an endpoint with a front end", "[serve_report]") {
+  ServingConfig c;
+  c.requests = 2000;
+  const auto bare = sweep_load(c, [](int) { return 0.001; }, {100, 400});
+  auto has = [](const std::vector<Metric>& m, const std::string& name) {
+    for (const Metric& x : m) {
+      if (x.name == name) return true;
+    }
+    return false;
+  };
+  CHECK_FALSE(has(load_sweep_metrics(bare, 1.0), "sweep.front_end_utilization[0]"));
+  CHECK_FALSE(has(serve_metrics(bare[0].summary, 1.0), "front_end_utilization"));
+  // Two threads of 4 ms each carry at most 500 requests/s: 40 % busy at 200/s, 80 % at 400/s.
+  c.front_end = FrontEnd{2, 0.004};
+  const auto fronted = sweep_load(c, [](int) { return 0.001; }, {200, 400});
+  const std::vector<Metric> m = load_sweep_metrics(fronted, 1.0);
+  CHECK(*find(m, "sweep.front_end_utilization[0]").value == Approx(0.4).epsilon(0.05));
+  CHECK(*find(m, "sweep.front_end_utilization[1]").value == Approx(0.8).epsilon(0.05));
+  CHECK(*find(serve_metrics(fronted[1].summary, 1.0), "front_end_utilization").value ==
+        Approx(0.8).epsilon(0.05));
+}
