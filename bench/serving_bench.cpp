@@ -13,6 +13,7 @@
 // request's outcome and end time (FNV-1a over their bits): a faster engine must print the same digest.
 //
 // Usage: serving_bench [--requests N] [--rate R] [--replicas K] [--repeat M]   (median of M runs; default 3)
+//                      [--front-end-threads T --front-end-us U]   (each replica's front end: T threads, U us a request)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -71,6 +72,8 @@ int main(int argc, char** argv) {
     else if (flag == "--rate") c.rate_rps = v;
     else if (flag == "--replicas") c.replicas = static_cast<int>(v);
     else if (flag == "--repeat") repeat = std::max(1, static_cast<int>(v));
+    else if (flag == "--front-end-threads") c.front_end.threads = static_cast<int>(v);
+    else if (flag == "--front-end-us") c.front_end.per_request_s = v * 1e-6;
     else {
       std::fprintf(stderr, "unknown flag %s\n", argv[i]);
       return 2;
@@ -90,8 +93,9 @@ int main(int argc, char** argv) {
   std::sort(cpus.begin(), cpus.end());
   const double wall = walls[walls.size() / 2], cpu = cpus[cpus.size() / 2];
   const ServingSummary s = summarize_serving(result);
-  std::printf("serving_bench: %lld requests, %d replicas, rate %.0f/s, max_batch %d\n",
-              static_cast<long long>(c.requests), c.replicas, *c.rate_rps, c.max_batch);
+  std::printf("serving_bench: %lld requests, %d replicas, rate %.0f/s, max_batch %d, front end %d x %.0f us\n",
+              static_cast<long long>(c.requests), c.replicas, *c.rate_rps, c.max_batch, c.front_end.threads,
+              c.front_end.per_request_s * 1e6);
   std::printf("  wall %.3f s, cpu %.3f s (medians of %d), %.3g requests simulated per second of wall time\n", wall,
               cpu, repeat, static_cast<double>(c.requests) / wall);
   std::printf("  p50 %.3f ms, p99 %.3f ms, throughput %.0f/s, utilization %.3f, mean batch %.2f, dropped %lld\n",
