@@ -63,6 +63,28 @@ TEST_CASE("front end: requests beyond its threads wait for one, and its time is 
   CHECK_FALSE(summarize_serving(bare).front_end_utilization.has_value());
 }
 
+TEST_CASE("front end: offline runs report it in the batch-1 latency, and each replica has its own", "[serving]") {
+  ServingConfig offline;
+  offline.requests = 100;
+  offline.front_end = FrontEnd{2, 0.003};
+  const ServingSummary s = summarize_serving(simulate_serving(offline, [](int) { return 0.001; }));
+  CHECK(s.offline);
+  CHECK(s.latency_p50_s == Approx(0.004));           // a lone request: its front end, then its batch
+  CHECK(s.throughput_rps == Approx(2 / 0.003).epsilon(0.02));  // the two threads bound the saturated run
+
+  // Two requests at once on two replicas of one front-end thread each: neither waits for the other's thread.
+  ServingConfig pair;
+  pair.arrival = ArrivalKind::trace;
+  pair.trace = {{0, 0, 0}, {0, 0, 0}};
+  pair.requests = 2;
+  pair.replicas = 2;
+  pair.load_balancer = LoadBalancer::least_outstanding;
+  pair.front_end = FrontEnd{1, 0.002};
+  const ServingResult r = simulate_serving(pair, [](int) { return 0.001; });
+  CHECK(r.requests[0].replica != r.requests[1].replica);
+  CHECK(r.requests[1].latency_s() == Approx(0.003));
+}
+
 TEST_CASE("front end: a request's bytes at the spec's bandwidth, and GPU replicas copy the batch's inputs",
           "[serving][inference]") {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
