@@ -3,6 +3,7 @@
 #include <string>
 
 #include "configs/config_error.h"
+#include "models/gpu/precision.h"
 #include "workloads/inference/batch_latency.h"
 #include "workloads/scenario_kind.h"
 #include "workloads/serving/front_end_spec.h"
@@ -45,11 +46,11 @@ double input_values_per_request(const Model& model) {
   return 0;
 }
 
+// Bytes of one input value: a floating-point or int8 tensor as the precision stores it; token ids as integers.
 double bytes_of_input_dtype(const std::string& dtype) {
-  if (dtype == "fp16" || dtype == "bf16") return 2;
-  if (dtype == "int8") return 1;
   if (dtype == "int64") return 8;
-  return 4;  // fp32, int32
+  if (dtype == "int32") return 4;
+  return bytes_per_element(*parse_precision(dtype));  // the schema admits only fp32, fp16, bf16, int8 here
 }
 
 }  // namespace
