@@ -75,19 +75,20 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
   ServeScenario s;
   s.name = root.get_string_or("name", default_name);
   s.setup = parse_inference_setup(root, catalog);
-  if (const ConfigNode* serving = root.find("serving")) {
+  const ConfigNode* serving = root.find("serving");
+  if (serving) {
     s.serving = parse_serving(*serving);
     s.llm_keys = parse_llm_serving_keys(*serving);
   }
   s.llm = s.setup.output_len > 0;
-  if (const ConfigNode* front_end = root.has("serving") ? root.at("serving").find("front_end") : nullptr) {
+  if (const ConfigNode* front_end = serving ? serving->find("front_end") : nullptr) {
     if (s.llm) {
       throw ConfigError(front_end->loc(), "front_end receives a model's input tensors; an LLM endpoint "
                                           "(workload.output_len) takes token requests and has none");
     }
     const FrontEndSpec spec = load_front_end_spec(catalog, *front_end);
     const double bytes = input_values_per_request(s.setup.model) *
-                         bytes_of_input_dtype(root.at("serving").get_string_or("input_dtype", "fp32"));
+                         bytes_of_input_dtype(serving->get_string_or("input_dtype", "fp32"));
     s.serving.front_end = FrontEnd{spec.threads, spec.request_s(bytes)};
     s.setup.host_input_bytes = bytes;
   }
@@ -105,7 +106,7 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
                         s.setup.model_name + " does not fit in the memory of one replica of " + s.setup.node_name);
     }
     if (s.serving.max_batch > fits) {
-      throw ConfigError(root.at("serving").at("max_batch").loc(),
+      throw ConfigError(serving->at("max_batch").loc(),
                         "a batch of " + std::to_string(s.serving.max_batch) +
                             " does not fit in the memory of one replica (" + s.setup.node_name + " holds at most " +
                             std::to_string(fits) + ")");
