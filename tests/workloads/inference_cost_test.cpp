@@ -77,7 +77,15 @@ TEST_CASE("CPU inference: threads, compile and batch change the answer", "[infer
   const InferenceSetup four = setup_of(roberta_c7g(", threads: 4"));
   const InferenceSetup old = setup_of(roberta_c7g(", threads: 16, framework: pytorch1"));
   CHECK(batch_latency_s(compiled, 1) < batch_latency_s(eager, 1));  // fewer ops, no per-call weight reorder
-  CHECK(batch_latency_s(four, 1) > 2 * batch_latency_s(eager, 1));
+  CHECK(batch_latency_s(four, 1) > batch_latency_s(eager, 1));
+  // Eager fast math's weight reorder (c7g's weight_reorder: the measured reference reorder) costs the same
+  // per weight on any thread count: one more ns per weight adds one ns per GEMM weight (RoBERTa-base's
+  // encoder and pooler, 85.6M; the embeddings are gathers) at 4 threads as at 16.
+  for (const InferenceSetup* s : {&eager, &four}) {
+    InferenceSetup slower = *s;
+    slower.node.cpu.math.library.weight_reorder_s += 1e-9;
+    CHECK(batch_latency_s(slower, 1) - batch_latency_s(*s, 1) == Approx(85.6e6 * 1e-9).epsilon(0.01));
+  }
   CHECK(batch_latency_s(old, 1) == Approx(batch_latency_s(eager, 1)));  // same eager dispatch cost
   // Batching amortizes the weights and the per-op costs: throughput grows with the batch (a little at seq
   // 128, where batch 1 is already bound by the math units).

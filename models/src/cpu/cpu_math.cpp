@@ -37,6 +37,10 @@ const Schema& cpu_math_schema() {
                                        "one parallel region's start and barrier"),
                               required("grain_elements", Schema::number().positive(),
                                        "output elements per thread below which an op uses fewer threads"),
+                              optional("weight_reorder", Schema::quantity(Dimension::time).positive(),
+                                       "time per weight to reorder fp32 weights into the library's bf16 layout on "
+                                       "every eager fast-math call, on any thread count",
+                                       "none: the reorder is a streaming pass (read fp32, write bf16)"),
                           }),
                "the deep-learning math library on this CPU"),
   });
@@ -61,6 +65,7 @@ CpuMathSpec parse_cpu_math(const ConfigNode& math) {
   m.library.memory = lib.at("memory").as_number();
   m.library.fork_join_s = lib.get_quantity("fork_join", Dimension::time);
   m.library.grain_elements = lib.at("grain_elements").as_number();
+  m.library.weight_reorder_s = lib.get_quantity_or("weight_reorder", Dimension::time, 0);
   return m;
 }
 

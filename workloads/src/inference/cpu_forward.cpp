@@ -67,7 +67,13 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
       op.output_elements = out;
       double inputs = 0;
       for (const Shape& s : n.input_shapes) inputs += static_cast<double>(elements(s)) * batch;
-      const double params = static_cast<double>(n.layer->params(n.input_shapes));
+      double params = static_cast<double>(n.layer->params(n.input_shapes));
+      // A dense layer tied to an embedding still reads its whole weight matrix (params() counts a tied matrix
+      // once, at the embedding, and leaves the layer its bias).
+      if (const double matrix = static_cast<double>(n.input_shapes[0].back() * n.output.back());
+          type == "dense" && params < matrix) {
+        params += matrix;
+      }
       if (type == "embedding" || type == "position_embedding") {
         op.bytes = 2 * out * value_bytes;  // gathers rows: reads and writes what it outputs
       } else {
@@ -79,8 +85,12 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
       }
       total += cpu_op_time_s(cpu, op, worker);
       if (reorders_weights && op.op_class != CpuOpClass::streaming && params > 0) {
-        const CpuOp reorder{CpuOpClass::streaming, Precision::fp32, 0, params * (4.0 + 2.0), params};
-        total += cpu_op_time_s(cpu, reorder, worker);
+        if (cpu.math.library.weight_reorder_s > 0) {
+          total += params * cpu.math.library.weight_reorder_s;
+        } else {
+          const CpuOp reorder{CpuOpClass::streaming, Precision::fp32, 0, params * (4.0 + 2.0), params};
+          total += cpu_op_time_s(cpu, reorder, worker);
+        }
       }
     }
   }

@@ -79,7 +79,10 @@ Model bert(const std::string& name, const ModelParams& p) {
   // the next-sentence classifier. The masked-LM head runs on the masked positions only: 15 % of the tokens
   // (masked_lm_prob; 20 of 128 and 80 of 512 are DLE's max_predictions_per_seq), gathered as Google's
   // run_pretraining.py (gather_indexes) and NVIDIA DLE's (dense_seq_output, on by default) do.
-  const bool pretraining = name.ends_with("-pretraining");
+  // "-mlm": HuggingFace's BertForMaskedLM (what AutoModelForMaskedLM builds for a BERT config, as torchbench's
+  // hf_Bert and hf_DistilBert run it): no pooler, and the masked-LM head on every position, since inference
+  // returns the logits of all tokens.
+  const bool pretraining = name.ends_with("-pretraining"), mlm = name.ends_with("-mlm");
   const bool large = name.starts_with("bert-large"), roberta = name == "roberta-base";
   const std::int64_t hidden = p.hidden.value_or(large ? 1024 : 768), layers = p.layers.value_or(large ? 24 : 12);
   // Dropout 0.1 on sublayer outputs and on attention probabilities (hidden_dropout_prob and
@@ -97,6 +100,13 @@ Model bert(const std::string& name, const ModelParams& p) {
   net.add("embedding_norm", std::make_shared<LayerNorm>());
   int x = net.add("embedding_dropout", std::make_shared<Dropout>(0.1));
   for (std::int64_t l = 0; l < layers; ++l) x = block(net, "layer" + std::to_string(l), b, x);
+  if (mlm) {
+    net.add("mlm_transform", std::make_shared<Linear>(hidden), {x});
+    net.add("mlm_gelu", std::make_shared<Activation>(ActivationKind::gelu));
+    net.add("mlm_norm", std::make_shared<LayerNorm>());
+    net.add("mlm_logits", std::make_shared<Linear>(vocab, true, true, TensorSplit::column));
+    return {name, {net}};
+  }
   net.add("cls", std::make_shared<FirstToken>(), {x});
   net.add("pooler", std::make_shared<Linear>(hidden));
   const int pooled = net.add("pooler_tanh", std::make_shared<Activation>(ActivationKind::tanh));

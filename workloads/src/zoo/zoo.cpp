@@ -32,6 +32,7 @@ const std::map<std::string, Builder>& builders() {
       {"bert-large", [](const ModelParams& p) { return zoo::bert("bert-large", p); }},
       {"bert-base-pretraining", [](const ModelParams& p) { return zoo::bert("bert-base-pretraining", p); }},
       {"bert-large-pretraining", [](const ModelParams& p) { return zoo::bert("bert-large-pretraining", p); }},
+      {"bert-base-mlm", [](const ModelParams& p) { return zoo::bert("bert-base-mlm", p); }},
       {"roberta-base", [](const ModelParams& p) { return zoo::bert("roberta-base", p); }},
       {"transformer-big", zoo::transformer_big},
       {"gpt", [](const ModelParams& p) { return zoo::gpt("gpt", p); }},

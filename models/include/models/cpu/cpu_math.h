@@ -23,6 +23,10 @@ struct CpuMathLibrary {
   // Smallest output, in elements, a library splits over threads per extra thread: PyTorch's at::parallel_for
   // grain for elementwise ops (ops smaller than this run on one thread).
   double grain_elements = 0;
+  // Seconds per weight to reorder fp32 weights into the library's blocked bf16 layout when eager fast math
+  // hands it fp32 weights on every call; the same on any thread count (the measured reference reorder).
+  // 0: modelled as a streaming pass (read fp32, write bf16) on the op's threads.
+  double weight_reorder_s = 0;
 };
 
 struct CpuMathSpec {
