@@ -154,6 +154,16 @@ TEST_CASE("zoo: BERT pretraining heads add the masked-LM transform, its bias and
   CHECK(zoo("bert-large-pretraining").params() < 345e6);
 }
 
+TEST_CASE("zoo: bert-base-mlm is HuggingFace's BertForMaskedLM: no pooler, the masked-LM head on every token") {
+  // 108,891,648 without the pooler + transform 768 x 768 + 768 + its layer norm 2 x 768 + the decoder's bias
+  // (its weights are the token embedding's) = 109,514,298, the count transformers reports for
+  // BertForMaskedLM on bert-base-uncased.
+  const Model mlm = zoo("bert-base-mlm");
+  CHECK(mlm.params() == 109514298);
+  CHECK(mlm.networks.front().output_shape() == Shape{512, 30522});
+  CHECK(zoo("bert-base-mlm", {.seq_len = 128}).networks.front().output_shape() == Shape{128, 30522});
+}
+
 TEST_CASE("zoo: gnmt is DLE's GNMT v2 (4 + 4 LSTM layers) and `layers` sets the depth of each stack") {
   const Model v2 = zoo("gnmt");
   // One more layer per stack adds an encoder LSTM over 1,024 inputs, 4u(1024 + u + 1) = 8,392,704, and a
