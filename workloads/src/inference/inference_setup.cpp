@@ -1,10 +1,13 @@
 #include "workloads/inference/inference_setup.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "configs/config_error.h"
 #include "workloads/planning/plan_spec.h"
+#include "workloads/training/sequence_lengths.h"
 #include "workloads/zoo/zoo.h"
 
 namespace hpcsim {
@@ -44,6 +47,10 @@ const Schema& inference_workload_schema() {
       optional("compile", Schema::boolean(), "run under the framework's compiler (torch.compile)", "false"),
       optional("threads", positive_count(), "intra-op threads per worker (CPU)", "every core of the instance"),
       optional("seq_len", positive_count(), "tokens per request (encoders)", "the model's"),
+      optional("sequence_lengths", Schema::string(),
+               "requests' real lengths: a name in configs/sequence-lengths whose longest is seq_len; a framework "
+               "that packs sequences runs each batch on them",
+               "every request is seq_len tokens"),
       optional("input_len", positive_count(), "prompt tokens per request (LLMs)", "none"),
       optional("output_len", positive_count(), "generated tokens per request (LLMs)", "none"),
       optional("resolution", positive_count(), "image side (CNNs)", "the model's"),
@@ -88,6 +95,26 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
   if (const ConfigNode* format = w.find("memory_format")) s.framework.channels_last = format->as_string() == "nhwc";
   if (s.compile && !s.framework.has_compiled) {
     throw ConfigError(w.at("compile").loc(), "framework " + s.framework.name + " has no compiler to run compile: true");
+  }
+  if (const ConfigNode* lengths = w.find("sequence_lengths")) {
+    if (!s.framework.packs_sequences) {
+      throw ConfigError(lengths->loc(), "framework " + s.framework.name +
+                                            " pads every request to seq_len; sequence_lengths needs one that packs "
+                                            "sequences (packs_sequences: true, e.g. tensorrt)");
+    }
+    const SequenceLengths real = load_sequence_lengths(catalog, *lengths);
+    if (s.seq_len != real.max_length()) {
+      throw ConfigError(w.has("seq_len") ? w.at("seq_len").loc() : lengths->loc(),
+                        "seq_len must be the longest length of " + real.name + ": " + std::to_string(real.max_length()));
+    }
+    // A packed batch runs its requests' real tokens: on average the distribution's mean per request. The
+    // model is built at that length (attention's cost grows with each sequence's square, so a batch of mixed
+    // lengths costs a little more than this for it).
+    s.sequence_lengths = real.name;
+    s.mean_tokens = real.mean();
+    ModelParams packed = params;
+    packed.seq_len = std::max<std::int64_t>(1, std::llround(s.mean_tokens));
+    s.model = build_model(s.model_name, packed, catalog.root());
   }
 
   if (const ConfigNode* par = root.find("parallelism")) {

@@ -30,6 +30,10 @@ struct InferenceSetup {
   int threads = 0;      // intra-op threads per worker (CPU); 0: every core of the instance
   int workers = 1;      // workers per replica sharing the instance (serving.workers, when given)
   std::int64_t seq_len = 0, input_len = 0, output_len = 0;
+  // workload.sequence_lengths: the requests' real lengths (a framework that packs sequences runs a batch
+  // on them; the model is then built at their mean, mean_tokens). Empty: every request is seq_len tokens.
+  std::string sequence_lengths;
+  double mean_tokens = 0;
   std::optional<double> price_per_hour;  // the instance's on-demand price (configs/prices), per replica
   // Bytes of input each request brings into host memory through a network front end (serving.front_end); a
   // GPU replica copies a batch's inputs over PCIe before running it. 0: inputs already where the model runs.

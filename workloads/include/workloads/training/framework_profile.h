@@ -27,6 +27,9 @@ struct FrameworkProfile {
   // Inference engines built ahead of time (TensorRT) fold an eval-mode batch norm into the preceding
   // convolution's weights and bias: no kernel runs for it.
   bool folds_batch_norm = false;
+  // Inference engines with variable-length kernels (TensorRT's BERT plugins) concatenate a batch's
+  // sequences and run their real tokens: no padding to the longest or to seq_len.
+  bool packs_sequences = false;
   ExecutionMode eager;     // the framework's ordinary execution (op by op)
   ExecutionMode compiled;  // its compiler: torch.compile, XLA (jax.jit, jit_compile=True), hybridize
   bool has_compiled = true;  // false: the framework has no compiler (compile: true is an error)
