@@ -19,6 +19,16 @@ InferenceSetup setup_of(const std::string& text) {
   return parse_inference_setup(parse_config_text(text, "serve.yaml"), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR));
 }
 
+// The message of the ConfigError a scenario raises, or "no error".
+std::string error_of(const std::string& text) {
+  try {
+    setup_of(text);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 std::string roberta_c7g(const std::string& workload_extra) {
   return "kind: serve\ncluster: {node: c7g-4xlarge}\nworkload: {model: roberta-base, precision: bf16, seq_len: 128" +
          workload_extra + "}\n";
@@ -120,14 +130,6 @@ TEST_CASE("GPU inference: fused runtime beats eager at batch 1: memory bounds th
 }
 
 TEST_CASE("inference setup: bad input is a ConfigError at its key", "[inference]") {
-  auto error_of = [](const std::string& text) {
-    try {
-      setup_of(text);
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   CHECK(error_of("cluster: {node: c7g-4xlarge}\nworkload: {model: resnet50, precision: fp16}\n")
             .find("serve.yaml:2:") != std::string::npos);  // Graviton3 has no fp16 units
   CHECK(error_of("cluster: {node: c7g-4xlarge}\nworkload: {model: resnet50, precision: fp32, threads: 64}\n")
@@ -151,14 +153,6 @@ TEST_CASE("GPU inference: a framework that packs sequences runs a batch on its r
   CHECK(batch_latency_s(packed, 256) == Approx(batch_latency_s(mean, 256)));
   CHECK(batch_latency_s(packed, 256) < 0.6 * batch_latency_s(padded, 256));
 
-  auto error_of = [](const std::string& text) {
-    try {
-      setup_of(text);
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   // A framework that pads, a seq_len other than the distribution's longest, an unknown distribution.
   CHECK(error_of("cluster: {node: dgx-h100}\nworkload: {model: bert-large, precision: fp16, seq_len: 384,\n"
                  "  sequence_lengths: squad-v1.1-bert-384}\n")
