@@ -70,9 +70,9 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
       double params = static_cast<double>(n.layer->params(n.input_shapes));
       // A dense layer tied to an embedding still reads its whole weight matrix (params() counts a tied matrix
       // once, at the embedding, and leaves the layer its bias).
-      if (const double matrix = static_cast<double>(n.input_shapes[0].back() * n.output.back());
-          type == "dense" && params < matrix) {
-        params += matrix;
+      if (type == "dense") {
+        const double matrix = static_cast<double>(n.input_shapes[0].back() * n.output.back());
+        if (params < matrix) params += matrix;
       }
       if (type == "embedding" || type == "position_embedding") {
         op.bytes = 2 * out * value_bytes;  // gathers rows: reads and writes what it outputs

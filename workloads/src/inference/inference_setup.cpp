@@ -75,15 +75,6 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
   s.seq_len = w.get_int_or("seq_len", 0);
   s.input_len = w.get_int_or("input_len", 0);
   s.output_len = w.get_int_or("output_len", 0);
-  const ModelParams params{s.seq_len > 0 ? std::optional<std::int64_t>(s.seq_len) : optional_int(w, "input_len"),
-                           optional_int(w, "resolution"), optional_int(w, "layers"), {}, {}, {}, {}};
-  try {
-    s.model = build_model(s.model_name, params, catalog.root());
-  } catch (const ConfigError& e) {
-    throw ConfigError(w.at("model").loc(), e.what());
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(w.at("model").loc(), e.what());
-  }
   const ConfigNode& precision = w.at("precision");
   s.precision = *parse_precision(precision.as_string());
   if (const ConfigNode* framework = w.find("framework")) {
@@ -107,14 +98,21 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
       throw ConfigError(w.has("seq_len") ? w.at("seq_len").loc() : lengths->loc(),
                         "seq_len must be the longest length of " + real.name + ": " + std::to_string(real.max_length()));
     }
-    // A packed batch runs its requests' real tokens: on average the distribution's mean per request. The
-    // model is built at that length (attention's cost grows with each sequence's square, so a batch of mixed
-    // lengths costs a little more than this for it).
-    s.sequence_lengths = real.name;
     s.mean_tokens = real.mean();
-    ModelParams packed = params;
-    packed.seq_len = std::max<std::int64_t>(1, std::llround(s.mean_tokens));
-    s.model = build_model(s.model_name, packed, catalog.root());
+  }
+  // A packed batch runs its requests' real tokens: on average the distribution's mean per request, so the
+  // model is built at that length (attention's cost grows with each sequence's square, so a batch of mixed
+  // lengths costs a little more than this for it).
+  const std::int64_t built_len =
+      s.mean_tokens > 0 ? std::max<std::int64_t>(1, std::llround(s.mean_tokens)) : s.seq_len;
+  const ModelParams params{built_len > 0 ? std::optional<std::int64_t>(built_len) : optional_int(w, "input_len"),
+                           optional_int(w, "resolution"), optional_int(w, "layers"), {}, {}, {}, {}};
+  try {
+    s.model = build_model(s.model_name, params, catalog.root());
+  } catch (const ConfigError& e) {
+    throw ConfigError(w.at("model").loc(), e.what());
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(w.at("model").loc(), e.what());
   }
 
   if (const ConfigNode* par = root.find("parallelism")) {

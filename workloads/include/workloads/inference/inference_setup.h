@@ -30,9 +30,8 @@ struct InferenceSetup {
   int threads = 0;      // intra-op threads per worker (CPU); 0: every core of the instance
   int workers = 1;      // workers per replica sharing the instance (serving.workers, when given)
   std::int64_t seq_len = 0, input_len = 0, output_len = 0;
-  // workload.sequence_lengths: the requests' real lengths (a framework that packs sequences runs a batch
-  // on them; the model is then built at their mean, mean_tokens). Empty: every request is seq_len tokens.
-  std::string sequence_lengths;
+  // workload.sequence_lengths: the mean of the requests' real lengths (a framework that packs sequences runs
+  // a batch on them, so the model is built at this length). 0: every request is seq_len tokens.
   double mean_tokens = 0;
   std::optional<double> price_per_hour;  // the instance's on-demand price (configs/prices), per replica
   // Bytes of input each request brings into host memory through a network front end (serving.front_end); a
