@@ -85,7 +85,9 @@ class ServingEngine {
     sim_.run();
     if (!result_.requests.empty()) result_.first_arrival_s = result_.requests.front().arrival_s;
     result_.busy_worker_s = busy_.to_seconds();
-    result_.busy_front_end_s = busy_front_end_.to_seconds();
+    // Every request holds a front-end thread once, for the same time.
+    const auto through_front_end = static_cast<Time::Rep>(c_.front_end.threads > 0 ? result_.requests.size() : 0);
+    result_.busy_front_end_s = Time::ps_exact(front_end_time_.picoseconds() * through_front_end).to_seconds();
     return std::move(result_);
   }
 
@@ -170,7 +172,6 @@ class ServingEngine {
   // The request takes a front-end thread; when done it goes to the batcher and the thread to the next.
   void start_front_end(std::uint32_t id, int r) {
     ++replicas_[r].front_end_busy;
-    busy_front_end_ += front_end_time_;
     sim_.schedule_in(front_end_time_, [this, id, r] {
       Replica& rep = replicas_[r];
       --rep.front_end_busy;
@@ -298,7 +299,7 @@ class ServingEngine {
   std::vector<std::uint8_t> queued_;
   ServingResult result_;
   bool offline_ = false, has_timeout_ = false;
-  Time max_delay_, timeout_, busy_, front_end_time_, busy_front_end_;
+  Time max_delay_, timeout_, busy_, front_end_time_;
   std::int64_t queue_limit_ = 0;
   std::uint32_t sent_ = 0;
   int next_turn_ = 0;
