@@ -16,21 +16,23 @@ std::optional<double> cost_per_million(const ServingSummary& s, std::optional<do
 }  // namespace
 
 std::vector<Metric> serve_metrics(const ServingSummary& s, std::optional<double> usd_per_replica_hour) {
-  std::vector<Metric> out = {{"latency_s.p50", defined(s.latency_p50_s), "s"},
-          {"latency_s.p90", defined(s.latency_p90_s), "s"},
-          {"latency_s.p99", defined(s.latency_p99_s), "s"},
-          {"latency_s.mean", defined(s.latency_mean_s), "s"},
-          {"throughput_rps", defined(s.throughput_rps), "1/s"},
-          {"utilization", defined(s.utilization), "ratio"},
-          {"queue_s.p50", defined(s.queue_p50_s), "s"},
-          {"queue_s.p99", defined(s.queue_p99_s), "s"},
-          {"cost_per_million_requests_usd", cost_per_million(s, usd_per_replica_hour), "USD"},
-          {"replicas", static_cast<double>(s.replicas), "count"},
-          {"dropped", static_cast<double>(s.dropped), "count"},
-          {"requests", static_cast<double>(s.requests), "count"},
-          {"served", static_cast<double>(s.served), "count"},
-          {"mean_batch", defined(s.mean_batch), "count"},
-          {"offline", s.offline ? 1.0 : 0.0, "bool"}};
+  std::vector<Metric> out = {
+      {"latency_s.p50", defined(s.latency_p50_s), "s"},
+      {"latency_s.p90", defined(s.latency_p90_s), "s"},
+      {"latency_s.p99", defined(s.latency_p99_s), "s"},
+      {"latency_s.mean", defined(s.latency_mean_s), "s"},
+      {"throughput_rps", defined(s.throughput_rps), "1/s"},
+      {"utilization", defined(s.utilization), "ratio"},
+      {"queue_s.p50", defined(s.queue_p50_s), "s"},
+      {"queue_s.p99", defined(s.queue_p99_s), "s"},
+      {"cost_per_million_requests_usd", cost_per_million(s, usd_per_replica_hour), "USD"},
+      {"replicas", static_cast<double>(s.replicas), "count"},
+      {"dropped", static_cast<double>(s.dropped), "count"},
+      {"requests", static_cast<double>(s.requests), "count"},
+      {"served", static_cast<double>(s.served), "count"},
+      {"mean_batch", defined(s.mean_batch), "count"},
+      {"offline", s.offline ? 1.0 : 0.0, "bool"},
+  };
   // The front end's threads, when the endpoint has one: what bounds it when they are busy and the workers not.
   if (s.front_end_utilization) out.push_back({"front_end_utilization", defined(*s.front_end_utilization), "ratio"});
   return out;
