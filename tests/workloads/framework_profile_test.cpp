@@ -99,6 +99,8 @@ TEST_CASE("profiles keep the defaults the frameworks ship with", "[framework]") 
   CHECK_FALSE(torch.mode(false).cuda_graphs);
   CHECK(torch.mode(true).fusion == FusionScope::chains);
   CHECK(torch.eager.dispatch_s == Approx(8e-6));
+  CHECK(torch.eager.forward_dispatch_s == Approx(13e-6));  // every op from Python, as inference runs
+  CHECK(torch.compiled.forward_dispatch_s == Approx(torch.compiled.dispatch_s));  // not given: the same
   CHECK(torch.loader_workers_per_gpu == 0);
   CHECK(torch.optimizer == OptimizerImpl::foreach);
 
@@ -123,6 +125,8 @@ TEST_CASE("bad framework files fail at file:line:column", "[framework]") {
              Catch::Contains("bad.yaml:7:11") && Catch::Contains("chains"));
   CHECK_THAT(error_of(replaced(kValid, "dispatch: 8 us", "dispatch: -1 us")), Catch::Contains("bad.yaml:2:13"));
   CHECK_THAT(error_of(replaced(kValid, "dispatch: 8 us", "dispatch: 8 GB")), Catch::Contains("bad.yaml:2:13"));
+  CHECK_THAT(error_of(replaced(kValid, "dispatch: 8 us", "dispatch: 8 us\n  forward_dispatch: -2 us")),
+             Catch::Contains("bad.yaml:3:21"));
   CHECK_THAT(error_of(replaced(kValid, "loader_workers_per_gpu: 0", "loader_workers: 0")),
              Catch::Contains("bad.yaml:10:1") && Catch::Contains("loader_workers"));
   CHECK_THAT(error_of(replaced(kValid, "optimizer: foreach", "optimizer: adam")), Catch::Contains("bad.yaml:11:12"));

@@ -72,6 +72,46 @@ TEST_CASE("CPU ops: tensors that fit the worker's caches stay there between ops"
   CHECK_THROWS_AS(cpu_op_time_s(plain.cpu, from_cache, many), std::invalid_argument);
 }
 
+TEST_CASE("CPU ops: a BLAS packs its operand before the math, not under it", "[inference]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const NodeSpec node = parse_node_spec(catalog.load("nodes", ConfigNode::make_scalar("c6i-2xlarge", {}), "node"),
+                                        "c6i-2xlarge", catalog);
+  const CpuWorker w = cpu_worker(node.cpu, 4, 1);
+  // A math-bound GEMM: 100 MB streamed under its math costs nothing more; packed first, it adds its time.
+  const CpuOp math_only{CpuOpClass::gemm, Precision::fp32, 1e11, 0, 1e6};
+  CpuOp streamed = math_only;
+  streamed.bytes = 1e8;
+  CpuOp packed = math_only;
+  packed.packed_bytes = 1e8;
+  const double bandwidth = 4 * node.cpu.math.memory_bandwidth_per_core * node.cpu.math.library.memory;
+  CHECK(cpu_op_time_s(node.cpu, streamed, w) == Approx(cpu_op_time_s(node.cpu, math_only, w)));
+  CHECK(cpu_op_time_s(node.cpu, packed, w) - cpu_op_time_s(node.cpu, math_only, w) == Approx(1e8 / bandwidth));
+}
+
+TEST_CASE("CPU inference: an eager fp32 call packs its weights on every call, a compiled one once", "[inference]") {
+  // RoBERTa-base at seq 128 on 16 Graviton3 cores: its GEMMs are math-bound, so halving the memory bandwidth
+  // costs the compiled run little, and the eager run one more pass over its 85.6M GEMM weights (fp32).
+  const std::string base = "kind: serve\ncluster: {node: c7g-4xlarge}\nworkload: {model: roberta-base, precision: fp32, "
+                           "seq_len: 128, threads: 16";
+  for (const bool compile : {false, true}) {
+    const InferenceSetup s = setup_of(base + (compile ? ", compile: true}\n" : "}\n"));
+    InferenceSetup halved = s;
+    halved.node.cpu.math.memory_bandwidth_per_core /= 2;
+    const double added = batch_latency_s(halved, 1) - batch_latency_s(s, 1);
+    // One pass at a worker's bandwidth (16 cores' share, at most the socket's) and the library's fraction.
+    const auto one_pass = [](const InferenceSetup& at) {
+      return 85.6e6 * 4 / (cpu_worker(at.node.cpu, 16, 1).memory_bandwidth * at.node.cpu.math.library.memory);
+    };
+    if (compile) {
+      CHECK(added < 0.1 * one_pass(s));
+    } else {
+      // (and a little more: the streaming ops that go to memory slow down too)
+      CHECK(added > one_pass(halved) - one_pass(s));
+      CHECK(added < 1.1 * (one_pass(halved) - one_pass(s)));
+    }
+  }
+}
+
 TEST_CASE("CPU inference: a small batch's activations stay in cache, a large batch's go to memory", "[inference]") {
   // ResNet-50 int8 on Sapphire Rapids as MLPerf's server runs it (56 workers x 2 threads): with the cache
   // model, batch 4 costs less per image than batch 64, whose activations no longer fit the worker's share.
@@ -127,6 +167,18 @@ TEST_CASE("GPU inference: fused runtime beats eager at batch 1: memory bounds th
   CHECK_THROWS_AS(batch_latency_s(eager, 0), std::invalid_argument);
   const OfflineResult offline = offline_throughput(eager, 256, 2);
   CHECK(offline.throughput_rps > 2 / batch_latency_s(eager, 1));
+}
+
+TEST_CASE("inference: an eager forward pass pays the framework's per-op cost from Python", "[inference]") {
+  // Batch 1 on a GPU and on CPU cores: every op costs forward_dispatch, not the training step's average.
+  for (const std::string node : {"g5-2xlarge", "c7g-4xlarge"}) {
+    const InferenceSetup s = setup_of("cluster: {node: " + node + "}\nworkload: {model: roberta-base, precision: " +
+                                      (node == "g5-2xlarge" ? "fp16" : "fp32") + ", seq_len: 128}\n");
+    CHECK(s.framework.eager.forward_dispatch_s > s.framework.eager.dispatch_s);
+    InferenceSetup averaged = s;
+    averaged.framework.eager.forward_dispatch_s = s.framework.eager.dispatch_s;
+    CHECK(batch_latency_s(averaged, 1) < batch_latency_s(s, 1));
+  }
 }
 
 TEST_CASE("inference setup: bad input is a ConfigError at its key", "[inference]") {

@@ -54,7 +54,8 @@ double cpu_op_time_s(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worke
     if (cpu.math.l2_bandwidth_per_core <= 0) throw std::invalid_argument(cpu.model + " has no l2_bandwidth_per_core");
     memory_s += op.cached_bytes / (threads * cpu.math.l2_bandwidth_per_core);
   }
-  return std::max(math_s, memory_s) + (threads > 1 ? lib.fork_join_s : 0.0);
+  const double packing_s = op.packed_bytes / (bandwidth * lib.memory);
+  return std::max(math_s, memory_s) + packing_s + (threads > 1 ? lib.fork_join_s : 0.0);
 }
 
 }  // namespace hpcsim

@@ -48,6 +48,12 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
   // Eager fast math hands the library fp32 weights on every call: it reorders them into its blocked bf16
   // layout (read fp32, write bf16) each time. Compiled with frozen weights the packing happens once.
   const bool reorders_weights = setup.precision == Precision::bf16 && !compiled;
+  // Otherwise an eager call hands the BLAS a plain weight matrix, which it packs into its blocked panels
+  // before computing (Goto and van de Geijn, "Anatomy of high-performance matrix multiplication", ACM TOMS
+  // 2008: the packed copy of B is made on every call; oneMKL's cblas_?gemm_pack exists to make it once).
+  // The pack reads the weights from memory ahead of the math instead of under it. Compiled (frozen) and
+  // session runtimes (ONNX Runtime prepacks constant initializers) pack once, at load.
+  const bool packs_weights_per_call = !compiled && !reorders_weights;
   const LayerRun run{batch, setup.precision, 1, true, false, true, !compiled};
   double total = 0;
   for (const Network& net : setup.model.networks) {
@@ -55,7 +61,7 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
       if (!n.layer) continue;
       const std::string type = n.layer->type();
       if (is_loss(type)) continue;
-      total += ops_of(type, n.layer->traits(), compiled) * mode.dispatch_s;
+      total += ops_of(type, n.layer->traits(), compiled) * mode.forward_dispatch_s;
       if (type == "dropout" || type == "flatten" || type == "first_token") continue;  // eval identity, views
       if (compiled && n.layer->traits().elementwise_forward) continue;                 // fused into its producer
       if (folds_into_producer(type, compiled)) continue;
@@ -81,7 +87,8 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
         // memory. Weights do (every request reads them all; they outlive no cache across the model).
         const double activations = (inputs + out) * value_bytes;
         (activations <= worker.cache_bytes ? op.cached_bytes : op.bytes) = activations;
-        op.bytes += params * weight_bytes;
+        const bool packed = packs_weights_per_call && op.op_class != CpuOpClass::streaming;
+        (packed ? op.packed_bytes : op.bytes) += params * weight_bytes;
       }
       total += cpu_op_time_s(cpu, op, worker);
       if (reorders_weights && op.op_class != CpuOpClass::streaming && params > 0) {

@@ -14,7 +14,7 @@ double gpu_forward_s(const InferenceSetup& setup, int batch) {
   run.micro_batch = batch;
   run.precision = setup.precision;
   run.layout.tp = setup.tp;
-  run.issue = mode.issue();
+  run.issue = mode.forward_issue();  // every op of a forward pass is called from Python (eager)
   run.fusion = mode.fusion;
   run.channels_last = setup.framework.channels_last;
   run.flash_attention = setup.framework.flash_attention;

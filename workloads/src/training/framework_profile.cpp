@@ -9,6 +9,9 @@ namespace {
 Schema mode_schema() {
   return Schema::map({
       required("dispatch", Schema::quantity(Dimension::time).at_least(0)),
+      optional("forward_dispatch", Schema::quantity(Dimension::time).at_least(0),
+               "host time per op when each op is called from Python (an eager forward pass: inference)",
+               "dispatch"),
       required("fusion", Schema::one_of(kFusionScopeNames.names())),
       required("cuda_graphs", Schema::boolean()),
   });
@@ -17,6 +20,7 @@ Schema mode_schema() {
 ExecutionMode parse_mode(const ConfigNode& node) {
   ExecutionMode m;
   m.dispatch_s = node.get_quantity("dispatch", Dimension::time);
+  m.forward_dispatch_s = node.get_quantity_or("forward_dispatch", Dimension::time, m.dispatch_s);
   const std::string fusion = node.get_string("fusion");
   m.fusion = *kFusionScopeNames.parse(fusion);  // the schema admits only the table's names
   m.cuda_graphs = node.get_bool("cuda_graphs");

@@ -16,6 +16,9 @@ struct CpuOp {
   double bytes = 0;                  // moved between the cores and memory
   double output_elements = 0;        // how finely the op splits over threads
   double cached_bytes = 0;           // read and written in the worker's caches (see CpuWorker::cache_bytes)
+  // Read from memory and copied into the library's packed layout before the math that uses it starts (a
+  // BLAS packs its operand panel by panel, then computes on the packed copy): not overlapped with the math.
+  double packed_bytes = 0;
 };
 
 // One worker: an intra-op thread pool on `threads` cores, and the memory bandwidth it can draw while the
@@ -38,8 +41,9 @@ CpuWorker cpu_worker(const CpuSpec& cpu, int threads, int workers);
 // libraries block the output finely); streaming ops take one thread per grain of output.
 int cpu_op_threads(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker);
 
-// max(math time, memory time) on the op's threads, plus one fork/join when it runs on more than one; the
-// memory time is the bytes at the memory bandwidth plus the cached bytes at the threads' L2 bandwidth.
+// max(math time, memory time) on the op's threads, plus the packing pass (packed_bytes at the memory
+// bandwidth), plus one fork/join when it runs on more than one; the memory time is the bytes at the memory
+// bandwidth plus the cached bytes at the threads' L2 bandwidth.
 // std::invalid_argument when the cores have no unit for op.math.
 double cpu_op_time_s(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker);
 

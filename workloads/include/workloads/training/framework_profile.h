@@ -15,11 +15,15 @@ namespace hpcsim {
 
 // How the framework runs a training step in one mode.
 struct ExecutionMode {
-  double dispatch_s = 0;  // host time per kernel launch
+  double dispatch_s = 0;  // host time per kernel launch, over a training step's mix of forward and backward
+  // Host time per op when every op is called from Python, as in an eager forward pass (inference): no
+  // backward ops launched by the C++ autograd engine to average with. dispatch_s unless the profile says.
+  double forward_dispatch_s = 0;
   FusionScope fusion = FusionScope::none;
   bool cuda_graphs = false;
 
   IssueMode issue() const { return {dispatch_s, cuda_graphs}; }
+  IssueMode forward_issue() const { return {forward_dispatch_s, cuda_graphs}; }
 };
 
 struct FrameworkProfile {
