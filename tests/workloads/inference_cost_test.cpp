@@ -236,3 +236,19 @@ TEST_CASE("GPU inference: inputs arriving in host memory are copied over PCIe be
   cpu_remote.host_input_bytes = 602112;
   CHECK(batch_latency_s(cpu_remote, 4) == batch_latency_s(cpu, 4));
 }
+
+TEST_CASE("CPU inference: eager attention is HuggingFace's 20 calls, compiled 7", "[inference]") {
+  // RoBERTa-base: one more us per framework call adds one us per call. Eager, per layer, attention's 20 and
+  // the block's dropout, add, norm, fc1, gelu, fc2, dropout, add and norm; around the layers the embeddings
+  // (token, segment, sum, position, norm, dropout) and the pooler (first token, dense, tanh). Compiled,
+  // attention's 7, the two norms, fc1 and fc2 (dropouts vanish, adds and activations fuse into their
+  // producers); the token and segment gathers, the embedding norm and the pooler's dense.
+  for (const bool compile : {false, true}) {
+    const InferenceSetup s = setup_of(roberta_c7g(compile ? ", compile: true" : ""));
+    InferenceSetup slower = s;
+    ExecutionMode& mode = compile ? slower.framework.compiled : slower.framework.eager;
+    mode.forward_dispatch_s += 1e-6;
+    const double calls = (batch_latency_s(slower, 1) - batch_latency_s(s, 1)) / 1e-6;
+    CHECK(calls == Approx(compile ? 12 * (7 + 4) + 4 : 12 * (20 + 9) + 6 + 3).margin(0.01));
+  }
+}
