@@ -10,8 +10,10 @@ namespace {
 
 // A frozen inference graph (torch.jit.freeze, Inductor's freezing, IPEX, oneDNN graph) folds an eval-mode
 // batch norm into the preceding convolution's weights and bias: it runs no op and moves no bytes. Eager
-// PyTorch runs it as an op of its own. (In the zoo's CNNs every batch_norm follows a convolution.)
-bool folds_into_producer(const std::string& type, bool compiled) { return compiled && type == "batch_norm"; }
+// PyTorch runs it as an op of its own, and so does Inductor without freezing (its default: the batch norm
+// becomes a generated pointwise kernel, with the ReLU after it fused in). (In the zoo's CNNs every
+// batch_norm follows a convolution.)
+bool folds_into_producer(const std::string& type, bool frozen) { return frozen && type == "batch_norm"; }
 
 // Framework ops one layer is in eager mode. Attention is HuggingFace's BertSelfAttention plus
 // BertSelfOutput's projection, call by call (transformers' modeling_bert.py): the q, k and v projections
@@ -20,10 +22,10 @@ bool folds_into_producer(const std::string& type, bool compiled) { return compil
 // permute, contiguous and a view (3); the output projection (1): 20. Compiled (Inductor) the reshapes
 // vanish and the scale, mask and softmax are one kernel: 3 projections, 2 matmuls, 1 fused softmax, 1
 // projection (7).
-int ops_of(const std::string& type, const LayerTraits& traits, bool compiled) {
+int ops_of(const std::string& type, const LayerTraits& traits, bool compiled, bool frozen) {
   if (type == "attention") return compiled ? 7 : 20;
   if (!compiled) return 1;
-  if (folds_into_producer(type, compiled)) return 0;
+  if (folds_into_producer(type, frozen)) return 0;
   // Views cost nothing compiled; elementwise layers fuse into their producer's kernel.
   if (type == "flatten" || type == "first_token" || type == "dropout" || traits.elementwise_forward) return 0;
   return 1;
@@ -48,15 +50,15 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
   // the GEMM and keeps fp32 tensors and weights).
   const double value_bytes = setup.precision == Precision::int8 ? 1.0 : 4.0;
   const double weight_bytes = setup.precision == Precision::int8 ? 1.0 : 4.0;
-  // Eager fast math hands the library fp32 weights on every call: it reorders them into its blocked bf16
-  // layout (read fp32, write bf16) each time. Compiled with frozen weights the packing happens once.
-  const bool reorders_weights = setup.precision == Precision::bf16 && !compiled;
-  // Otherwise an eager call hands the BLAS a plain weight matrix, which it packs into its blocked panels
-  // before computing (Goto and van de Geijn, "Anatomy of high-performance matrix multiplication", ACM TOMS
-  // 2008: the packed copy of B is made on every call; oneMKL's cblas_?gemm_pack exists to make it once).
-  // The pack reads the weights from memory ahead of the math instead of under it. Compiled (frozen) and
-  // session runtimes (ONNX Runtime prepacks constant initializers) pack once, at load.
-  const bool packs_weights_per_call = !compiled && !reorders_weights;
+  // Fast math on weights that are not frozen (eager, or compiled without freezing: the graph takes them as
+  // inputs) hands the library fp32 weights on every call: it reorders them into its blocked bf16 layout
+  // (read fp32, write bf16) each time. Frozen weights are packed once, at load.
+  const bool reorders_weights = setup.precision == Precision::bf16 && !setup.frozen;
+  // Otherwise such a call hands the BLAS a plain weight matrix, which it packs into its blocked panels before
+  // computing (Goto and van de Geijn, "Anatomy of high-performance matrix multiplication", ACM TOMS 2008:
+  // the packed copy of B is made on every call; oneMKL's cblas_?gemm_pack exists to make it once). The pack
+  // reads the weights from memory ahead of the math instead of under it.
+  const bool packs_weights_per_call = !setup.frozen && !reorders_weights;
   const LayerRun run{batch, setup.precision, 1, true, false, true, !compiled};
   double total = 0;
   for (const Network& net : setup.model.networks) {
@@ -64,10 +66,10 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
       if (!n.layer) continue;
       const std::string type = n.layer->type();
       if (is_loss(type)) continue;
-      total += ops_of(type, n.layer->traits(), compiled) * mode.forward_dispatch_s;
+      total += ops_of(type, n.layer->traits(), compiled, setup.frozen) * mode.forward_dispatch_s;
       if (type == "dropout" || type == "flatten" || type == "first_token") continue;  // eval identity, views
       if (compiled && n.layer->traits().elementwise_forward) continue;                 // fused into its producer
-      if (folds_into_producer(type, compiled)) continue;
+      if (folds_into_producer(type, setup.frozen)) continue;
       CpuOp op;
       op.op_class = op_class_of(type);
       op.math = op.op_class == CpuOpClass::streaming ? Precision::fp32 : setup.precision;

@@ -24,7 +24,7 @@ double gpu_forward_s(const InferenceSetup& setup, int batch) {
     const std::string type = c.node->layer->type();
     // Eval mode: no dropout kernels (the mask and scaling are training-only) and no loss.
     if (is_loss(type) || type == "dropout") continue;
-    if (type == "batch_norm" && setup.framework.folds_batch_norm) continue;  // folded into its conv
+    if (type == "batch_norm" && setup.frozen) continue;  // folded into its conv
     total += c.forward_s;
   }
   return total;

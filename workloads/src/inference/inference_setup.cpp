@@ -45,6 +45,10 @@ const Schema& inference_workload_schema() {
                "what the math runs in; on CPUs bf16 is fast math (fp32 weights, bf16 GEMMs)"),
       optional("framework", Schema::string(), "software profile in configs/frameworks", "pytorch"),
       optional("compile", Schema::boolean(), "run under the framework's compiler (torch.compile)", "false"),
+      optional("freeze", Schema::boolean(),
+               "compile with the weights frozen as constants (torch.jit.freeze, Inductor's freezing): batch norms "
+               "fold into their convolution and weights are packed once",
+               "false (a runtime whose weights are always constants, e.g. tensorrt, freezes them anyway)"),
       optional("threads", positive_count(), "intra-op threads per worker (CPU)", "every core of the instance"),
       optional("seq_len", positive_count(), "tokens per request (encoders)", "the model's"),
       optional("sequence_lengths", Schema::string(),
@@ -87,6 +91,12 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
   if (s.compile && !s.framework.has_compiled) {
     throw ConfigError(w.at("compile").loc(), "framework " + s.framework.name + " has no compiler to run compile: true");
   }
+  const bool compiled = s.compile || s.framework.compiled_by_default;
+  const bool freeze = w.get_bool_or("freeze", false);
+  if (freeze && !compiled) {
+    throw ConfigError(w.at("freeze").loc(), "freeze: true freezes a compiled graph: set compile: true");
+  }
+  s.frozen = s.framework.freezes_weights || freeze;
   if (const ConfigNode* lengths = w.find("sequence_lengths")) {
     if (!s.framework.packs_sequences) {
       throw ConfigError(lengths->loc(), "framework " + s.framework.name +

@@ -45,7 +45,10 @@ const Schema& framework_profile_schema() {
       required("overlaps_gradient_reduce", Schema::boolean()),
       required("attention", Schema::one_of({"flash", "unfused"})),
       optional("linear_bias", Schema::one_of({"epilogue", "separate"})),
-      optional("folds_batch_norm", Schema::boolean(), "inference: batch norm folded into the conv before it", "false"),
+      optional("freezes_weights", Schema::boolean(),
+               "inference: the weights are constants of the runtime's graph (batch norm folded into the conv "
+               "before it, weights packed once)",
+               "false"),
       optional("packs_sequences", Schema::boolean(),
                "inference: a batch of requests of different lengths runs packed, on its real tokens (no padding)",
                "false"),
@@ -67,7 +70,7 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   f.overlaps_gradient_reduce = node.get_bool("overlaps_gradient_reduce");
   f.flash_attention = node.get_string("attention") == "flash";
   f.linear_bias_epilogue = node.get_string_or("linear_bias", "epilogue") == "epilogue";
-  f.folds_batch_norm = node.get_bool_or("folds_batch_norm", false);
+  f.freezes_weights = node.get_bool_or("freezes_weights", false);
   f.packs_sequences = node.get_bool_or("packs_sequences", false);
   if (f.compiled_by_default && !f.has_compiled) {
     throw ConfigError(node.at("compiled_by_default").loc(), "compiled_by_default needs a compiled: mode");

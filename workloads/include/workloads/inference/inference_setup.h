@@ -27,6 +27,11 @@ struct InferenceSetup {
   Precision precision = Precision::fp32;
   FrameworkProfile framework;
   bool compile = false;
+  // The weights are constants of the graph that runs: the framework's runtime holds them so
+  // (freezes_weights) or a compiled graph was frozen (workload.freeze: torch.jit.freeze, Inductor's
+  // freezing). Batch norms fold into their convolution and the library packs each weight once, at load;
+  // otherwise every call hands the library its weights again.
+  bool frozen = false;
   int threads = 0;      // intra-op threads per worker (CPU); 0: every core of the instance
   int workers = 1;      // workers per replica sharing the instance (serving.workers, when given)
   std::int64_t seq_len = 0, input_len = 0, output_len = 0;

@@ -28,9 +28,11 @@ struct ExecutionMode {
 
 struct FrameworkProfile {
   std::string name;
-  // Inference engines built ahead of time (TensorRT) fold an eval-mode batch norm into the preceding
-  // convolution's weights and bias: no kernel runs for it.
-  bool folds_batch_norm = false;
+  // Inference runtimes that hold the weights as constants of their graph (TensorRT engines, ONNX Runtime's
+  // initializers): an eval-mode batch norm folds into the preceding convolution's weights and bias (no
+  // kernel runs for it) and the math library packs each weight once, at load. PyTorch does so only when a
+  // compiled graph is frozen (workload.freeze).
+  bool freezes_weights = false;
   // Inference engines with variable-length kernels (TensorRT's BERT plugins) concatenate a batch's
   // sequences and run their real tokens: no padding to the longest or to seq_len.
   bool packs_sequences = false;
