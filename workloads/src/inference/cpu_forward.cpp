@@ -45,7 +45,7 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
   const CpuSpec& cpu = setup.node.cpu;
   const CpuWorker worker = cpu_worker(cpu, setup.threads, setup.workers);
   const ExecutionMode& mode = setup.framework.mode(setup.compile);
-  const bool compiled = setup.compile || setup.framework.compiled_by_default;
+  const bool compiled = setup.compiled();
   // Tensors between ops: int8 under int8 inference; fp32 otherwise (Arm's bf16 fast math converts inside
   // the GEMM and keeps fp32 tensors and weights).
   const double value_bytes = setup.precision == Precision::int8 ? 1.0 : 4.0;

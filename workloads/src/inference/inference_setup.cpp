@@ -91,9 +91,8 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
   if (s.compile && !s.framework.has_compiled) {
     throw ConfigError(w.at("compile").loc(), "framework " + s.framework.name + " has no compiler to run compile: true");
   }
-  const bool compiled = s.compile || s.framework.compiled_by_default;
   const bool freeze = w.get_bool_or("freeze", false);
-  if (freeze && !compiled) {
+  if (freeze && !s.compiled()) {
     throw ConfigError(w.at("freeze").loc(), "freeze: true freezes a compiled graph: set compile: true");
   }
   s.frozen = s.framework.freezes_weights || freeze;

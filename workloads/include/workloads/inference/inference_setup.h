@@ -44,6 +44,8 @@ struct InferenceSetup {
   double host_input_bytes = 0;
 
   bool on_gpu() const { return node.gpus > 0; }
+  // The framework's compiled mode runs: asked for (workload.compile) or the framework's only way (onnxruntime).
+  bool compiled() const { return compile || framework.compiled_by_default; }
 };
 
 // The serve workload section's keys (model sizes as in training scenarios: layers, resolution).
