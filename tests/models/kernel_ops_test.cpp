@@ -217,6 +217,30 @@ TEST_CASE("convolution passes are implicit GEMMs with the same FLOPs") {
   CHECK_THROWS_AS(conv2d(g, bad, ConvPass::forward), std::invalid_argument);
 }
 
+TEST_CASE("a convolution run by kernels tuned for another batch: the same math, no faster than its own choice") {
+  const GpuSpec g = shipped("a100-sxm4-80gb");
+  // ResNet-50's last 3x3 convolution (512 channels at 7x7): batch 1 on a batch-128 engine's kernel.
+  const ConvShape one{1, 512, 7, 7, 512, 3, 3, 1, 1, Precision::fp16};
+  const Kernel own = conv2d(g, one, ConvPass::forward);
+  const Kernel tuned = conv2d_tuned_for(g, one, 128);
+  CHECK(tuned.work.flops == Approx(own.work.flops));
+  const double own_s = estimate_op(g, {own}).time_s, tuned_s = estimate_op(g, {tuned}).time_s;
+  // The batch-128 choice (a large tile, no split-K) leaves most SMs idle on 49 output rows.
+  CHECK(tuned_s > 3 * own_s);
+  // Tuned for the batch that runs, it is the per-call choice itself.
+  CHECK(estimate_op(g, {conv2d_tuned_for(g, one, 1)}).time_s == Approx(own_s));
+  ConvShape big = one;
+  big.n = 128;
+  CHECK(estimate_op(g, {conv2d_tuned_for(g, big, 128)}).time_s == Approx(estimate_op(g, {conv2d(g, big, ConvPass::forward)}).time_s));
+  // Any batch's own choice is at least as fast as a borrowed one.
+  for (std::int64_t n : {2, 8, 32}) {
+    ConvShape s = one;
+    s.n = n;
+    CHECK(estimate_op(g, {conv2d(g, s, ConvPass::forward)}).time_s <= estimate_op(g, {conv2d_tuned_for(g, s, 128)}).time_s);
+  }
+  CHECK_THROWS_AS(conv2d_tuned_for(g, one, 0), std::invalid_argument);
+}
+
 TEST_CASE("Winograd F(4x4, 3x3): a quarter of the multiply-adds, chosen for 3x3 fp32 convolutions only") {
   const GpuSpec v100 = shipped("v100-sxm2-32gb");
   const ConvShape c{64, 256, 56, 56, 256, 3, 3, 1, 1, Precision::fp32};  // a VGG/ResNet 3x3 layer

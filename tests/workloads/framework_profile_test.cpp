@@ -55,7 +55,8 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 TEST_CASE("every configs/frameworks file parses", "[framework]") {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const std::vector<std::string> names = catalog.names("frameworks");
-  CHECK(names == std::vector<std::string>{"jax", "megatron", "mxnet", "onnxruntime", "pytorch", "pytorch1", "tensorflow", "tensorflow1", "tensorrt"});
+  CHECK(names == std::vector<std::string>{"jax", "megatron", "mxnet", "onnxruntime", "onnxruntime-tensorrt", "pytorch", "pytorch1", "tensorflow",
+                                            "tensorflow1", "tensorrt"});
   for (const std::string& name : names) {
     const FrameworkProfile f = shipped(name);
     CHECK(f.name == name);
@@ -119,6 +120,20 @@ TEST_CASE("profiles keep the defaults the frameworks ship with", "[framework]") 
   CHECK(megatron.loader_workers_per_gpu == 2);
 }
 
+TEST_CASE("ONNX Runtime's TensorRT provider: TensorRT's engine, tuned for the largest batch, no CUDA graphs",
+          "[framework]") {
+  const FrameworkProfile ort = shipped("onnxruntime-tensorrt"), trt = shipped("tensorrt");
+  CHECK(ort.tunes_for_largest_batch);
+  CHECK_FALSE(trt.tunes_for_largest_batch);
+  CHECK_FALSE(ort.eager.cuda_graphs);
+  CHECK(trt.eager.cuda_graphs);
+  // Everything else is TensorRT's (the file extends tensorrt.yaml).
+  CHECK(ort.freezes_weights == trt.freezes_weights);
+  CHECK(ort.eager.fusion == trt.eager.fusion);
+  CHECK(ort.eager.dispatch_s == Approx(trt.eager.dispatch_s));
+  CHECK(ort.channels_last == trt.channels_last);
+}
+
 TEST_CASE("bad framework files fail at file:line:column", "[framework]") {
   CHECK(parse_framework_profile(parse_config_text(kValid, "ok.yaml"), "ok").compiled.dispatch_s == Approx(4e-6));
   CHECK_THAT(error_of(replaced(kValid, "fusion: chains", "fusion: fused")),
@@ -138,6 +153,8 @@ TEST_CASE("bad framework files fail at file:line:column", "[framework]") {
              Catch::Contains("bad.yaml:5:22") && Catch::Contains("needs a compiled: mode"));
   CHECK_THAT(error_of(replaced(kValid, "attention: flash", "attention: flash\nlinear_bias: fused")),
              Catch::Contains("bad.yaml:15:14"));
+  CHECK_THAT(error_of(replaced(kValid, "attention: flash", "attention: flash\ntunes_for_largest_batch: often")),
+             Catch::Contains("bad.yaml:15:26"));
 }
 
 TEST_CASE("an unknown framework name is an error at the name", "[framework]") {

@@ -19,6 +19,7 @@ double gpu_forward_s(const InferenceSetup& setup, int batch) {
   run.channels_last = setup.framework.channels_last;
   run.flash_attention = setup.framework.flash_attention;
   run.linear_bias_epilogue = setup.framework.linear_bias_epilogue;
+  run.tuned_batch = setup.tuned_batch;
   double total = 0;
   for (const training_detail::LayerCost& c : training_detail::layer_costs(setup.model, setup.node.gpu, run)) {
     const std::string type = c.node->layer->type();

@@ -64,7 +64,14 @@ LayerKernels Linear::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
   const std::int64_t rows = leading_elements(in[0]) * run.batch, features = in[0].back();
   const std::int64_t units = local_units(run.tp);
   LayerKernels k;
-  k.forward = {gemm(gpu, {rows, units, features, 1, run.precision})};           // y = x W (+ b in the epilogue)
+  const GemmShape forward{rows, units, features, 1, run.precision};  // y = x W (+ b in the epilogue)
+  if (run.tuned_batch > 0) {
+    GemmShape tuned = forward;
+    tuned.m = leading_elements(in[0]) * run.tuned_batch;
+    k.forward = {gemm_choice_kernel(gpu, forward, gemm_choice(gpu, tuned))};
+  } else {
+    k.forward = {gemm(gpu, forward)};
+  }
   // Without a bias epilogue the bias costs a pass over the output of its own (PyTorch 1.x copies it into the
   // output before a beta = 1 GEMM, or runs matmul then add_ on 3-D inputs: the same traffic either way).
   if (bias_ && !run.bias_epilogue) {

@@ -52,6 +52,10 @@ const Schema& framework_profile_schema() {
       optional("packs_sequences", Schema::boolean(),
                "inference: a batch of requests of different lengths runs packed, on its real tokens (no padding)",
                "false"),
+      optional("tunes_for_largest_batch", Schema::boolean(),
+               "inference: kernels are chosen once, for the largest batch the engine has run (a serving endpoint's "
+               "max_batch), and run every batch",
+               "false"),
   });
   return schema;
 }
@@ -72,6 +76,7 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   f.linear_bias_epilogue = node.get_string_or("linear_bias", "epilogue") == "epilogue";
   f.freezes_weights = node.get_bool_or("freezes_weights", false);
   f.packs_sequences = node.get_bool_or("packs_sequences", false);
+  f.tunes_for_largest_batch = node.get_bool_or("tunes_for_largest_batch", false);
   if (f.compiled_by_default && !f.has_compiled) {
     throw ConfigError(node.at("compiled_by_default").loc(), "compiled_by_default needs a compiled: mode");
   }

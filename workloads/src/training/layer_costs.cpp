@@ -47,10 +47,11 @@ bool relu_output_held_by_consumer(const Network& net, std::size_t node) {
 
 std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run) {
   const bool op_by_op = run.fusion == FusionScope::none;
-  const LayerRun local{run.micro_batch, run.precision, run.layout.tp, run.channels_last, run.flash_attention,
-                       run.linear_bias_epilogue, op_by_op};
-  const LayerRun whole{run.micro_batch, run.precision, 1, run.channels_last, run.flash_attention,
-                       run.linear_bias_epilogue, op_by_op};
+  LayerRun local{run.micro_batch, run.precision, run.layout.tp, run.channels_last, run.flash_attention,
+                 run.linear_bias_epilogue, op_by_op};
+  local.tuned_batch = run.tuned_batch;
+  LayerRun whole = local;
+  whole.tp = 1;
   const int sequence_shards = run.sequence_parallel ? run.layout.tp : 1;
   // Values passed between layers: bf16 under fp8 training, whose casts to fp8 happen inside the GEMM layers.
   const double e = bytes_per_element(between_gemms(run.precision));

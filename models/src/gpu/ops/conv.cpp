@@ -5,6 +5,34 @@
 
 namespace hpcsim {
 
+namespace {
+
+// The forward pass as a GEMM over the im2col view: [NPQ, CRS] x [CRS, K], reading the real input and filter.
+GemmShape forward_gemm(const ConvShape& c) {
+  GemmShape g;
+  g.precision = c.precision;
+  g.m = c.n * c.out_h() * c.out_w(), g.n = c.k, g.k = c.c * c.r * c.s;
+  return g;
+}
+
+GemmOperandFootprint forward_footprint(const ConvShape& c) {
+  const double e = bytes_per_element(c.precision);
+  return {static_cast<double>(c.n * c.c * c.h * c.w) * e, static_cast<double>(c.k * c.c * c.r * c.s) * e};
+}
+
+}  // namespace
+
+Kernel conv2d_tuned_for(const GpuSpec& gpu, const ConvShape& c, std::int64_t tuned_batch) {
+  if (tuned_batch < 1) throw std::invalid_argument("a convolution's kernels are tuned for a batch of at least 1");
+  conv2d(gpu, c, ConvPass::forward);  // the same size checks
+  ConvShape tuned = c;
+  tuned.n = tuned_batch;
+  const GemmChoice choice = gemm_choice(gpu, forward_gemm(tuned), forward_footprint(tuned));
+  Kernel kern = gemm_choice_kernel(gpu, forward_gemm(c), choice, forward_footprint(c));
+  kern.name = "conv_fprop_" + kern.name;
+  return kern;
+}
+
 Kernel conv2d(const GpuSpec& gpu, const ConvShape& c, ConvPass pass) {
   if (c.n < 1 || c.c < 1 || c.h < 1 || c.w < 1 || c.k < 1 || c.r < 1 || c.s < 1 || c.stride < 1 || c.pad < 0) {
     throw std::invalid_argument("convolution sizes must be positive (padding >= 0)");
@@ -21,9 +49,7 @@ Kernel conv2d(const GpuSpec& gpu, const ConvShape& c, ConvPass pass) {
   Kernel kern;
   switch (pass) {
     case ConvPass::forward:  // [NPQ, CRS] x [CRS, K]: im2col(input) x filter
-      g.m = npq, g.n = c.k, g.k = crs;
-      f = {input, filter};
-      kern = gemm(gpu, g, f);
+      kern = gemm(gpu, forward_gemm(c), forward_footprint(c));
       kern.name = "conv_fprop_" + kern.name;
       break;
     case ConvPass::backward_data:  // [NHW, KRS] x [KRS, C]: dy scattered back through the filter

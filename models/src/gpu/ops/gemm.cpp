@@ -119,33 +119,44 @@ Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& s, CtaTile tile, GemmOpe
   return kern;
 }
 
-Kernel gemm(const GpuSpec& gpu, const GemmShape& shape, GemmOperandFootprint footprint) {
-  Kernel best;
+Kernel gemm_choice_kernel(const GpuSpec& gpu, const GemmShape& shape, GemmChoice choice, GemmOperandFootprint footprint) {
+  if (choice.split < 1) throw std::invalid_argument("a split-K factor is at least 1");
+  if (choice.split == 1) return gemm_kernel(gpu, shape, choice.tile, footprint);
+  GemmShape part = shape;
+  part.k = (shape.k + choice.split - 1) / choice.split;
+  part.batch = shape.batch * choice.split;
+  Kernel k = gemm_kernel(gpu, part, choice.tile, footprint);
+  k.name += "_splitk" + std::to_string(choice.split);
+  return k;
+}
+
+GemmChoice gemm_choice(const GpuSpec& gpu, const GemmShape& shape, GemmOperandFootprint footprint) {
+  GemmChoice best;
   double best_time = 0;
-  auto consider = [&](Kernel candidate) {
-    const double t = estimate_kernel(gpu, candidate.launch, candidate.work).time_s;
+  auto consider = [&](GemmChoice candidate) {
+    const Kernel k = gemm_choice_kernel(gpu, shape, candidate, footprint);
+    const double t = estimate_kernel(gpu, k.launch, k.work).time_s;
     if (best_time == 0 || t < best_time) {
       best_time = t;
-      best = std::move(candidate);
+      best = candidate;
     }
   };
   for (const CtaTile& tile : gemm_cta_tiles()) {
-    consider(gemm_kernel(gpu, shape, tile, footprint));
+    consider({tile, 1});
     // Split-K (cuBLAS, cuDNN's weight gradients): when the output has fewer tiles than the GPU has SMs
     // and K is long, `split` CTAs share each output tile, each over K / split, and write partial tiles
     // that are summed (the extra output traffic). Tried only where the output alone cannot fill the GPU.
     const double tiles = std::ceil(static_cast<double>(shape.m) / tile.m) * std::ceil(static_cast<double>(shape.n) / tile.n) *
                          static_cast<double>(shape.batch);
     for (std::int64_t split = 2; split <= 64 && tiles * split <= 4.0 * gpu.sm_count && shape.k / split >= 256; split *= 2) {
-      GemmShape part = shape;
-      part.k = (shape.k + split - 1) / split;
-      part.batch = shape.batch * split;
-      Kernel k = gemm_kernel(gpu, part, tile, footprint);
-      k.name += "_splitk" + std::to_string(split);
-      consider(std::move(k));
+      consider({tile, split});
     }
   }
   return best;
+}
+
+Kernel gemm(const GpuSpec& gpu, const GemmShape& shape, GemmOperandFootprint footprint) {
+  return gemm_choice_kernel(gpu, shape, gemm_choice(gpu, shape, footprint), footprint);
 }
 
 }  // namespace hpcsim

@@ -42,6 +42,9 @@ struct InferenceSetup {
   // Bytes of input each request brings into host memory through a network front end (serving.front_end); a
   // GPU replica copies a batch's inputs over PCIe before running it. 0: inputs already where the model runs.
   double host_input_bytes = 0;
+  // The batch a GPU engine's kernels were chosen for (framework tunes_for_largest_batch: the endpoint's
+  // max_batch); every batch runs them. 0: each batch runs the kernels chosen for it.
+  std::int64_t tuned_batch = 0;
 
   bool on_gpu() const { return node.gpus > 0; }
   // The framework's compiled mode runs: asked for (workload.compile) or the framework's only way (onnxruntime).

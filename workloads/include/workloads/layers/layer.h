@@ -37,6 +37,9 @@ struct LayerRun {
   // parallelism: tp, else 1). A tensor-parallel layer all-gathers its input for the forward GEMM but keeps
   // only its rank's share for backward, gathering it again there.
   int sequence_shards = 1;
+  // > 0: the kernels were chosen once, for this batch, and run every batch (an inference engine built for
+  // one optimization profile: conv2d_tuned_for); 0: chosen for the batch that runs.
+  std::int64_t tuned_batch = 0;
 };
 
 // What tensors between GEMMs are kept in: fp8 training (NVIDIA Transformer Engine's recipe) runs only the

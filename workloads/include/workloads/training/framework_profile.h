@@ -36,6 +36,11 @@ struct FrameworkProfile {
   // Inference engines with variable-length kernels (TensorRT's BERT plugins) concatenate a batch's
   // sequences and run their real tokens: no padding to the longest or to seq_len.
   bool packs_sequences = false;
+  // Inference engines whose kernels are chosen once, for the largest batch they have run, and then serve
+  // every batch (ONNX Runtime's TensorRT provider rebuilds its engine with the optimization profile's
+  // optimum set to the largest shape seen; TensorRT picks the fastest kernels at the optimum). A serving
+  // endpoint's largest batch is its max_batch.
+  bool tunes_for_largest_batch = false;
   ExecutionMode eager;     // the framework's ordinary execution (op by op)
   ExecutionMode compiled;  // its compiler: torch.compile, XLA (jax.jit, jit_compile=True), hybridize
   bool has_compiled = true;  // false: the framework has no compiler (compile: true is an error)

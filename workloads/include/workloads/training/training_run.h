@@ -41,6 +41,7 @@ struct TrainingRun {
   bool overlap_gradient_reduce = true;  // DDP buckets during backward; false: one reduce after backward
   bool flash_attention = true;          // fused attention kernels where the precision allows
   bool linear_bias_epilogue = true;     // dense-layer biases added in the GEMM epilogue, not by a pass
+  std::int64_t tuned_batch = 0;         // > 0: kernels chosen for this batch run every batch (LayerRun)
   bool record_timeline = false;  // fill ModelStepReport::timeline
   // Simulate every data-parallel group and replica in full; false lets groups and replicas that the
   // fabric's symmetry makes equivalent run as one representative per class (same answer, see

@@ -22,6 +22,12 @@ struct ConvShape {
 // Throws std::invalid_argument when the filter does not fit the padded input.
 Kernel conv2d(const GpuSpec& gpu, const ConvShape& shape, ConvPass pass);
 
+// The forward pass run by a kernel (tile and split-K) chosen for `tuned_batch` images, as an engine built
+// once for one batch size runs every batch: TensorRT selects "the kernels that result in the lowest runtime
+// for the optimum input tensor dimensions" of its optimization profile (IOptimizationProfile, TensorRT API).
+// conv2d chooses for the batch that runs (cuDNN's heuristics and autotuner pick per shape).
+Kernel conv2d_tuned_for(const GpuSpec& gpu, const ConvShape& shape, std::int64_t tuned_batch);
+
 // Winograd F(4x4, 3x3) as cuDNN's WINOGRAD_NONFUSED runs it (Lavin & Gray, "Fast Algorithms for
 // Convolutional Neural Networks", CVPR 2016): the input (or, for backward data, the output gradient) is cut
 // into 6x6 tiles overlapping by 2 and transformed, 36 batched GEMMs of [tiles, C] x [C, K] multiply them by

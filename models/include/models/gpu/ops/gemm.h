@@ -29,7 +29,16 @@ struct GemmOperandFootprint {
 // The one kernel a GEMM launches with the given tile. Throws std::invalid_argument for sizes < 1 or a
 // precision the GPU cannot compute in.
 Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& shape, CtaTile tile, GemmOperandFootprint footprint = {});
-// The best tile's kernel.
+// A tile and a split-K factor: `split` CTAs share each output tile, each over K / split, and write partial
+// tiles that are summed.
+struct GemmChoice {
+  CtaTile tile{128, 128};
+  std::int64_t split = 1;
+};
+Kernel gemm_choice_kernel(const GpuSpec& gpu, const GemmShape& shape, GemmChoice choice, GemmOperandFootprint footprint = {});
+// The fastest tile and split for this shape, as a library's heuristic or autotuner picks per call.
+GemmChoice gemm_choice(const GpuSpec& gpu, const GemmShape& shape, GemmOperandFootprint footprint = {});
+// The best choice's kernel.
 Kernel gemm(const GpuSpec& gpu, const GemmShape& shape, GemmOperandFootprint footprint = {});
 
 }  // namespace hpcsim
