@@ -88,16 +88,16 @@ LayerKernels Conv2d::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
   LayerKernels k;
   // Grouped convolutions run one implicit GEMM per group; ungrouped ones what cuDNN's autotuner picks
   // (Winograd for stride-1 3x3 filters on the vector unit when it is faster).
-  if (run.tuned_batch > 0 && gpu.tensor_flops_per_clock_per_sm[static_cast<int>(run.precision)].has_value()) {
-    // An engine built for one batch runs implicit GEMMs (TensorRT's tensor-core convolutions) tuned for it.
-    k.forward = times(conv2d_tuned_for(gpu, s, run.tuned_batch), c_.groups);
-    k.backward_data = times(conv2d(gpu, s, ConvPass::backward_data), c_.groups);
-  } else if (c_.groups == 1 && c_.dilation == 1) {
+  if (c_.groups == 1 && c_.dilation == 1) {
     k.forward = conv2d_fastest(gpu, s, ConvPass::forward);
     k.backward_data = conv2d_fastest(gpu, s, ConvPass::backward_data);
   } else {
     k.forward = times(conv2d(gpu, s, ConvPass::forward), c_.groups);
     k.backward_data = times(conv2d(gpu, s, ConvPass::backward_data), c_.groups);
+  }
+  if (run.tuned_batch > 0 && gpu.tensor_flops_per_clock_per_sm[static_cast<int>(run.precision)].has_value()) {
+    // An inference engine built for one batch runs the implicit GEMMs (tensor-core convolutions) chosen for it.
+    k.forward = times(conv2d_tuned_for(gpu, s, run.tuned_batch), c_.groups);
   }
   k.backward_weight = times(conv2d(gpu, s, ConvPass::backward_weight), c_.groups);
   if (c_.bias) {
