@@ -148,6 +148,28 @@ TEST_CASE("GEMM picks a tile and pads it: wasted tile work costs time") {
   CHECK_THROWS_AS(gemm(g, {0, 64, 64, 1, Precision::bf16}), std::invalid_argument);
 }
 
+TEST_CASE("a GEMM's choice is a value: the fastest tile and split for its shape, reusable on another shape") {
+  const GpuSpec g = shipped("a100-sxm4-80gb");
+  // A short-M, long-K product leaves most SMs idle without split-K: the choice splits K.
+  const GemmShape skinny{64, 1024, 8192, 1, Precision::fp16};
+  const GemmChoice choice = gemm_choice(g, skinny);
+  CHECK(choice.split > 1);
+  CHECK(estimate_op(g, {gemm_choice_kernel(g, skinny, choice)}).time_s == Approx(estimate_op(g, {gemm(g, skinny)}).time_s));
+  CHECK(gemm_choice_kernel(g, skinny, choice).name == gemm(g, skinny).name);
+  // No other tile or split beats it.
+  for (const CtaTile& tile : gemm_cta_tiles()) {
+    for (std::int64_t split : {1, 2, 4, 8}) {
+      CHECK(estimate_op(g, {gemm_choice_kernel(g, skinny, {tile, split})}).time_s >=
+            estimate_op(g, {gemm(g, skinny)}).time_s * (1 - 1e-12));
+    }
+  }
+  // The choice for a big square product, run on the skinny one, is slower than the skinny one's own.
+  const GemmChoice square = gemm_choice(g, {8192, 8192, 8192, 1, Precision::fp16});
+  CHECK(square.split == 1);
+  CHECK(estimate_op(g, {gemm_choice_kernel(g, skinny, square)}).time_s > estimate_op(g, {gemm(g, skinny)}).time_s);
+  CHECK_THROWS_AS(gemm_choice_kernel(g, skinny, {{128, 128}, 0}), std::invalid_argument);
+}
+
 TEST_CASE("memory-bound ops run at the achievable bandwidth: a framework's pointwise kernels at their share of it") {
   const GpuSpec g = shipped("a100-sxm4-80gb");
   const double achievable = g.achievable_memory_bandwidth();
