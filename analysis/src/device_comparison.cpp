@@ -36,6 +36,7 @@ struct MetricRule {
 };
 constexpr MetricRule kRules[] = {
     {"launch", "gpu_us", "us", true},      {"launch", "host_us", "us", false},
+    {"launch-work", "gpu_us", "us", false},
     {"copy", "gbps", "GB/s", true},        {"copy", "time_us", "us", false},
     {"triad", "gbps", "GB/s", true},       {"triad", "time_us", "us", false},
     {"gemm", "tflops", "TFLOP/s", true},   {"gemm", "time_us", "us", false},
@@ -130,6 +131,18 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
       return;
     }
     out.predicted = gpu.launch_overhead_s * 1e6;
+  } else if (b == "launch-work") {
+    // One warp spinning spin_cycles SM cycles, no memory traffic, back to back: the kernel model's time for
+    // it, the spin counted at the spec's boost clock as serial block latency. Whether the launch adds to the
+    // spin or hides under it is what these rows test (docs/inference.md, "Known wrong", small kernels).
+    KernelLaunch launch;
+    launch.threads_per_block = 32;
+    KernelWork work;
+    work.flops = 1;
+    work.precision = Precision::fp32;
+    work.block_latency_cycles = static_cast<double>(device_int_param(file, row, "spin_cycles", 0));
+    out.predicted = estimate_kernel(gpu, launch, work).time_s * 1e6;
+    out.note = "spin at the spec's boost clock";
   } else if (b == "copy" || b == "triad") {
     const Streamed s = b == "copy" ? copy_time(gpu, static_cast<double>(device_int_param(file, row, "bytes", 1)))
                                    : triad_time(gpu, static_cast<double>(device_int_param(file, row, "n", 1)));

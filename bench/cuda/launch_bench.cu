@@ -1,5 +1,8 @@
 // Launch overhead: what one empty kernel costs the host to enqueue and the GPU to retire, back to back, launched
 // one by one (graph=0) or as one CUDA graph holding the same launches (graph=1), which the host submits once.
+// Then kernels that spin a set number of SM clock cycles, back to back (launch-work rows): whether a kernel's
+// launch latency adds to its work (launch + spin, as Accel-Sim delays a kernel's start) or hides under it
+// (max(launch, spin), as hpcsim's kernel model times it) is what the GPU time per kernel shows as the spin grows.
 #include "check.h"
 #include "timing.h"
 
@@ -67,12 +70,42 @@ void time_launches(Context& ctx, const char* graph, Submit&& submit) {
   ctx.out->row("launch", params, "gpu_us", median(gpu_us), "us");
 }
 
+// One warp that waits `cycles` SM clock cycles (clock64) and exits: work with no memory traffic.
+__global__ void spin_kernel(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+constexpr int kSpinLaunches = 2000;
+constexpr long long kSpinCycles[] = {500, 1000, 2000, 4000, 8000, 16000};
+
+void time_spins(Context& ctx) {
+  for (const long long cycles : kSpinCycles) {
+    for (int i = 0; i < kSpinLaunches; ++i) spin_kernel<<<1, 32, 0, ctx.stream>>>(cycles);  // warm-up
+    CUDA_CHECK_LAUNCH(spin_kernel);
+    CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+    EventPair ev;
+    std::vector<double> gpu_us;
+    for (int t = 0; t < ctx.trials; ++t) {
+      ev.start(ctx.stream);
+      for (int i = 0; i < kSpinLaunches; ++i) spin_kernel<<<1, 32, 0, ctx.stream>>>(cycles);
+      ev.stop(ctx.stream);
+      CUDA_CHECK_LAUNCH(spin_kernel);
+      CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+      gpu_us.push_back(ev.elapsed_ms() * 1000.0 / kSpinLaunches);
+    }
+    ctx.out->row("launch-work", Params().add("spin_cycles", cycles), "gpu_us", median(gpu_us), "us");
+  }
+}
+
 }  // namespace
 
 void run_launch(Context& ctx) {
   time_launches(ctx, "0", [&] { launch_all(ctx.stream); });
   LaunchGraph graph(ctx.stream);
   time_launches(ctx, "1", [&] { graph.launch(ctx.stream); });
+  time_spins(ctx);
 }
 
 }  // namespace hcb

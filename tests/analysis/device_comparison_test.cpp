@@ -103,6 +103,27 @@ TEST_CASE("device comparison: predictions are the models' own and only headline 
   CHECK(csv.find("# measured on Tesla V100-SXM2-16GB, predicted with v100-sxm2-16gb: MAPE") != std::string::npos);
 }
 
+TEST_CASE("device comparison: spinning kernels back to back against the launch overhead and the spin", "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const DeviceMeasurements m = read_text(kV100Header +
+                                         "launch-work,spin_cycles=500,gpu_us,4.9,us\n"
+                                         "launch-work,spin_cycles=16000,gpu_us,15.1,us\n");
+  const DeviceComparison c = compare_device_measurements(m, v100);
+  REQUIRE(c.rows.size() == 2);
+  REQUIRE(c.rows[0].predicted);
+  REQUIRE(c.rows[1].predicted);
+  // The kernel model takes the longer of the launch and the work: a short spin costs the launch alone, a long
+  // one its cycles at the boost clock.
+  CHECK(*c.rows[0].predicted == Approx(v100.launch_overhead_s * 1e6));
+  CHECK(*c.rows[1].predicted == Approx(16000 / v100.boost_clock_hz * 1e6).epsilon(0.001));
+  CHECK_FALSE(c.rows[0].in_mape);  // shown beside the headline rows, not counted
+  CHECK(c.mape_rows == 0);
+  CHECK(c.rows[1].note == "spin at the spec's boost clock");
+  // A row without its spin is an error naming the row.
+  CHECK_THROWS_AS(compare_device_measurements(read_text(kV100Header + "launch-work,n=1,gpu_us,5,us\n"), v100),
+                  ConfigError);
+}
+
 TEST_CASE("device comparison: a spec that is not the measured GPU, or a bad row, is refused", "[device]") {
   const DeviceMeasurements v100_rows = read_text(kV100Header + "copy,bytes=1024,gbps,1,GB/s\n");
   try {
