@@ -76,6 +76,13 @@ def check_validate_measured():
     csv_out = hpcsim("validate", "--measured", csv_file, "--gpu", "v100-sxm2-16gb", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO("".join(l for l in csv_out.stdout.splitlines(True) if not l.startswith("#")))))
     expect(len(rows) == 5, "one CSV row per measurement", csv_out)
+    # The suite's first run on a real GPU (bench/cuda/measurements/2026-12-04-h200): the occupancy model gives the
+    # driver's own answer for every launch the suite asked about.
+    h200 = os.path.join(SOURCE, "bench", "cuda", "measurements", "2026-12-04-h200", "cuda-bench-20261204T063148Z.csv")
+    proc = hpcsim("validate", "--measured", h200, "--gpu", "h200-sxm-141gb")
+    expect(proc.returncode == 0, "the H200 run is compared with the GPU model", proc)
+    expect("occupancy 39 of 39 exact" in proc.stdout, "every occupancy row matches the H200's driver", proc)
+    expect("launch-work spin_cycles=16000" in proc.stdout, "the launch-work rows are predicted", proc)
     expect_bad_input(hpcsim("validate", "--measured", csv_file), "--gpu")
     expect_bad_input(hpcsim("validate", "--gpu", "v100-sxm2-16gb"), "--measured")
     expect_bad_input(hpcsim("validate", "--measured", csv_file, "--gpu", "a100-sxm4-80gb"), "--gpu a100-sxm4-80gb",
