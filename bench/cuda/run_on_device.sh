@@ -33,6 +33,10 @@ echo "wrote $out/cuda-bench-$stamp.csv" >&2
 # PyTorch's host cost per eager call, where a CUDA PyTorch is installed (the framework profiles' dispatch).
 if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
   python3 "$src/pytorch_dispatch.py" --out "$out/pytorch-dispatch-$stamp.csv" && echo "wrote $out/pytorch-dispatch-$stamp.csv" >&2
+  # ResNet-50's batch latency, eager and from a CUDA graph (the GPU inference model's batch curve).
+  if python3 -c 'import torchvision' 2>/dev/null; then
+    python3 "$src/resnet50_inference.py" --out "$out/resnet50-inference-$stamp.csv" && echo "wrote $out/resnet50-inference-$stamp.csv" >&2
+  fi
 else
-  echo "run_on_device.sh: no CUDA PyTorch here; skipping pytorch_dispatch.py" >&2
+  echo "run_on_device.sh: no CUDA PyTorch here; skipping pytorch_dispatch.py and resnet50_inference.py" >&2
 fi

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""GPU time of one ResNet-50 forward pass (torchvision, random weights, eval, channels-last) at several
+batches, eager and replayed from a CUDA graph: the batch-latency curve `hpcsim serve` predicts for a GPU
+replica (workloads/inference), small batches included, where each kernel is short. Writes hpcsim-cuda-bench's
+CSV format (benchmark `resnet50-inference`, metric `batch_us`), so `hpcsim validate --measured` reads it.
+
+Each row is the median over trials of CUDA-event time per forward pass of a loop of passes on one input.
+
+Usage: resnet50_inference.py [--out FILE] [--quick]"""
+import argparse
+import datetime
+import platform
+import statistics
+import sys
+
+try:
+    import torch
+    import torchvision
+except ImportError:
+    sys.exit("resnet50_inference.py: PyTorch with torchvision is not installed")
+
+
+def per_pass_us(run, passes, trials):
+    """Median microseconds per pass of `run()` repeated `passes` times, over `trials`, after a warm-up."""
+    for _ in range(3):
+        run()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(trials):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(passes):
+            run()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) * 1000.0 / passes)
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="-", help="CSV file (default: standard output)")
+    parser.add_argument("--quick", action="store_true", help="fewer batches and trials")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("resnet50_inference.py: no CUDA device")
+    torch.backends.cudnn.benchmark = True  # cuDNN picks each convolution's algorithm for the shape, as serving does
+    model = torchvision.models.resnet50().cuda().half().eval().to(memory_format=torch.channels_last)
+    batches = [1, 8, 64] if args.quick else [1, 2, 4, 8, 16, 32, 64, 128]
+    trials = 3 if args.quick else 7
+    rows = []
+    with torch.inference_mode():
+        for batch in batches:
+            x = torch.randn(batch, 3, 224, 224, device="cuda", dtype=torch.half).to(memory_format=torch.channels_last)
+            passes = max(5, 2000 // batch)
+            rows.append((f"batch={batch};mode=eager;dtype=fp16", per_pass_us(lambda: model(x), passes, trials)))
+            graph = torch.cuda.CUDAGraph()
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):  # warm-up on a side stream before capture, as the CUDA graphs docs ask
+                for _ in range(3):
+                    model(x)
+            torch.cuda.current_stream().wait_stream(side)
+            with torch.cuda.graph(graph):
+                model(x)
+            rows.append((f"batch={batch};mode=graph;dtype=fp16", per_pass_us(graph.replay, passes, trials)))
+
+    props = torch.cuda.get_device_properties(0)
+    header = [
+        "# hpcsim-cuda-bench 1",
+        "# date: " + datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        f"# gpu: {props.name}", f"# compute_capability: {props.major}.{props.minor}",
+        f"# sm_count: {props.multi_processor_count}", f"# cuda_runtime: {torch.version.cuda}",
+        f"# cudnn: {torch.backends.cudnn.version()}", f"# torch: {torch.__version__}",
+        f"# torchvision: {torchvision.__version__}", f"# python: {platform.python_version()}",
+        "benchmark,params,metric,value,unit",
+    ]
+    lines = header + [f"resnet50-inference,{params},batch_us,{value:.6g},us" for params, value in rows]
+    text = "\n".join(lines) + "\n"
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
