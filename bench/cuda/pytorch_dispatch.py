@@ -10,11 +10,12 @@ the launch, a lower bound.
 
 Usage: pytorch_dispatch.py [--device cuda|cpu] [--out FILE] [--quick]"""
 import argparse
-import datetime
 import platform
 import statistics
 import sys
 import time
+
+from suite_csv import write_suite_csv
 
 try:
     import torch
@@ -136,24 +137,15 @@ def main():
     rows.append((f"call=adam_step_per_tensor;tensors={len(params)}",
                  timed(lambda n: [adam.step() for _ in range(n)], 20 if args.quick else 50, trials, sync) / len(params)))
 
-    header = [
-        "# hpcsim-cuda-bench 1",
-        "# date: " + datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    ]
+    fields = []
     if args.device == "cuda":
         props = torch.cuda.get_device_properties(0)
-        header += [f"# gpu: {props.name}", f"# compute_capability: {props.major}.{props.minor}",
-                   f"# sm_count: {props.multi_processor_count}", f"# cuda_runtime: {torch.version.cuda}"]
-    header += [f"# torch: {torch.__version__}", f"# python: {platform.python_version()}", f"# cpu: {cpu_model()}",
-               f"# device: {args.device}", "benchmark,params,metric,value,unit"]
-    lines = header + [f"dispatch,framework=pytorch;{params_text};device={args.device},host_us,{value:.6g},us"
-                      for params_text, value in rows]
-    text = "\n".join(lines) + "\n"
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.out, "w") as f:
-            f.write(text)
+        fields += [("gpu", props.name), ("compute_capability", f"{props.major}.{props.minor}"),
+                   ("sm_count", props.multi_processor_count), ("cuda_runtime", torch.version.cuda)]
+    fields += [("torch", torch.__version__), ("python", platform.python_version()), ("cpu", cpu_model()),
+               ("device", args.device)]
+    write_suite_csv(args.out, fields, [("dispatch", f"framework=pytorch;{params_text};device={args.device}", "host_us",
+                                        value, "us") for params_text, value in rows])
 
 
 if __name__ == "__main__":

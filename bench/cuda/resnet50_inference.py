@@ -8,10 +8,11 @@ Each row is the median over trials of CUDA-event time per forward pass of a loop
 
 Usage: resnet50_inference.py [--out FILE] [--quick]"""
 import argparse
-import datetime
 import platform
 import statistics
 import sys
+
+from suite_csv import write_suite_csv
 
 try:
     import torch
@@ -66,22 +67,11 @@ def main():
             rows.append((f"batch={batch};mode=graph;dtype=fp16", per_pass_us(graph.replay, passes, trials)))
 
     props = torch.cuda.get_device_properties(0)
-    header = [
-        "# hpcsim-cuda-bench 1",
-        "# date: " + datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        f"# gpu: {props.name}", f"# compute_capability: {props.major}.{props.minor}",
-        f"# sm_count: {props.multi_processor_count}", f"# cuda_runtime: {torch.version.cuda}",
-        f"# cudnn: {torch.backends.cudnn.version()}", f"# torch: {torch.__version__}",
-        f"# torchvision: {torchvision.__version__}", f"# python: {platform.python_version()}",
-        "benchmark,params,metric,value,unit",
-    ]
-    lines = header + [f"resnet50-inference,{params},batch_us,{value:.6g},us" for params, value in rows]
-    text = "\n".join(lines) + "\n"
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.out, "w") as f:
-            f.write(text)
+    fields = [("gpu", props.name), ("compute_capability", f"{props.major}.{props.minor}"),
+              ("sm_count", props.multi_processor_count), ("cuda_runtime", torch.version.cuda),
+              ("cudnn", torch.backends.cudnn.version()), ("torch", torch.__version__),
+              ("torchvision", torchvision.__version__), ("python", platform.python_version())]
+    write_suite_csv(args.out, fields, [("resnet50-inference", params, "batch_us", value, "us") for params, value in rows])
 
 
 if __name__ == "__main__":
