@@ -87,18 +87,15 @@ LayerKernels Conv2d::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
                                  run.precision);
   LayerKernels k;
   // Grouped convolutions run one implicit GEMM per group; ungrouped ones what cuDNN's autotuner picks
-  // (Winograd for stride-1 3x3 filters on the vector unit when it is faster).
-  if (c_.groups == 1 && c_.dilation == 1) {
-    k.forward = conv2d_fastest(gpu, s, ConvPass::forward);
-    k.backward_data = conv2d_fastest(gpu, s, ConvPass::backward_data);
-  } else {
-    k.forward = times(conv2d(gpu, s, ConvPass::forward), c_.groups);
-    k.backward_data = times(conv2d(gpu, s, ConvPass::backward_data), c_.groups);
-  }
-  if (run.tuned_batch > 0 && gpu.tensor_flops_per_clock_per_sm[static_cast<int>(run.precision)].has_value()) {
-    // An inference engine built for one batch runs the implicit GEMMs (tensor-core convolutions) chosen for it.
-    k.forward = times(conv2d_tuned_for(gpu, s, run.tuned_batch), c_.groups);
-  }
+  // (Winograd for stride-1 3x3 filters on the vector unit when it is faster). An inference engine built for
+  // one batch runs the forward implicit GEMMs (tensor-core convolutions) chosen for that batch.
+  const bool autotuned = c_.groups == 1 && c_.dilation == 1;
+  auto chosen = [&](ConvPass pass) {
+    return autotuned ? conv2d_fastest(gpu, s, pass) : times(conv2d(gpu, s, pass), c_.groups);
+  };
+  const bool tuned = run.tuned_batch > 0 && gpu.tensor_flops_per_clock_per_sm[static_cast<int>(run.precision)].has_value();
+  k.forward = tuned ? times(conv2d_tuned_for(gpu, s, run.tuned_batch), c_.groups) : chosen(ConvPass::forward);
+  k.backward_data = chosen(ConvPass::backward_data);
   k.backward_weight = times(conv2d(gpu, s, ConvPass::backward_weight), c_.groups);
   if (c_.bias) {
     for (Kernel& r : row_reduction(c_.filters, run.batch * out[1] * out[2], run.precision)) {

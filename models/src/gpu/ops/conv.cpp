@@ -7,6 +7,14 @@ namespace hpcsim {
 
 namespace {
 
+// Throws std::invalid_argument for sizes no convolution has.
+void check_shape(const ConvShape& c) {
+  if (c.n < 1 || c.c < 1 || c.h < 1 || c.w < 1 || c.k < 1 || c.r < 1 || c.s < 1 || c.stride < 1 || c.pad < 0) {
+    throw std::invalid_argument("convolution sizes must be positive (padding >= 0)");
+  }
+  if (c.out_h() < 1 || c.out_w() < 1) throw std::invalid_argument("the filter is larger than the padded input");
+}
+
 // The forward pass as a GEMM over the im2col view: [NPQ, CRS] x [CRS, K], reading the real input and filter.
 GemmShape forward_gemm(const ConvShape& c) {
   GemmShape g;
@@ -24,7 +32,7 @@ GemmOperandFootprint forward_footprint(const ConvShape& c) {
 
 Kernel conv2d_tuned_for(const GpuSpec& gpu, const ConvShape& c, std::int64_t tuned_batch) {
   if (tuned_batch < 1) throw std::invalid_argument("a convolution's kernels are tuned for a batch of at least 1");
-  conv2d(gpu, c, ConvPass::forward);  // the same size checks
+  check_shape(c);
   ConvShape tuned = c;
   tuned.n = tuned_batch;
   const GemmChoice choice = gemm_choice(gpu, forward_gemm(tuned), forward_footprint(tuned));
@@ -34,10 +42,7 @@ Kernel conv2d_tuned_for(const GpuSpec& gpu, const ConvShape& c, std::int64_t tun
 }
 
 Kernel conv2d(const GpuSpec& gpu, const ConvShape& c, ConvPass pass) {
-  if (c.n < 1 || c.c < 1 || c.h < 1 || c.w < 1 || c.k < 1 || c.r < 1 || c.s < 1 || c.stride < 1 || c.pad < 0) {
-    throw std::invalid_argument("convolution sizes must be positive (padding >= 0)");
-  }
-  if (c.out_h() < 1 || c.out_w() < 1) throw std::invalid_argument("the filter is larger than the padded input");
+  check_shape(c);
   const double e = bytes_per_element(c.precision);
   const double input = static_cast<double>(c.n * c.c * c.h * c.w) * e;
   const double filter = static_cast<double>(c.k * c.c * c.r * c.s) * e;
@@ -70,7 +75,7 @@ Kernel conv2d(const GpuSpec& gpu, const ConvShape& c, ConvPass pass) {
 
 std::vector<Kernel> conv2d_winograd(const GpuSpec& gpu, const ConvShape& c, ConvPass pass) {
   if (c.r != 3 || c.s != 3 || c.stride != 1 || pass == ConvPass::backward_weight) return {};
-  conv2d(gpu, c, pass);  // the same size checks
+  check_shape(c);
   constexpr double kTile = 6 * 6;  // alpha^2 transformed elements per tile (alpha = m + r - 1 = 6)
   constexpr double kOut = 4;       // m: output pixels per tile side
   // Backward data is a forward convolution of the output gradient with the rotated filter: K in, C out.
