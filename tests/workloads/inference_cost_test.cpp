@@ -253,6 +253,13 @@ TEST_CASE("GPU inference: inputs arriving in host memory are copied over PCIe be
   CHECK(extra1 > 15e-6);
   CHECK(extra1 < 40e-6);
   CHECK(extra64 == Approx(64 * extra1).epsilon(1e-9));
+  // A front end's receive buffers are not page-locked: the copy runs at its compute-input rate when that is
+  // the slower, and never faster than the link.
+  InferenceSetup staged = remote;
+  staged.host_input_bandwidth = 6e9;
+  CHECK(batch_latency_s(staged, 64) - batch_latency_s(local, 64) == Approx(64 * 602112 / 6e9).epsilon(1e-9));
+  staged.host_input_bandwidth = 1e12;
+  CHECK(batch_latency_s(staged, 64) == batch_latency_s(remote, 64));
   // A CPU replica computes where the request lands: no copy.
   const InferenceSetup cpu = setup_of("cluster: {node: c7g-4xlarge}\nworkload: {model: resnet50, precision: fp32}\n");
   InferenceSetup cpu_remote = cpu;

@@ -99,6 +99,9 @@ TEST_CASE("front end: a request's bytes at the spec's bandwidth, and GPU replica
   CHECK(half.serving.front_end.per_request_s ==
         Approx(triton.per_request_s + image / 2 / triton.receive_bandwidth));
   CHECK(half.setup.host_input_bytes == image / 2);
+  CHECK(s.setup.host_input_bandwidth == triton.compute_input_bandwidth);
+  CHECK(triton.compute_input_bandwidth > 1e9);
+  CHECK(triton.compute_input_bandwidth < 20e9);
   // The copy lengthens each batch: the same endpoint without a front end runs its batches faster.
   const ServeScenario local = serve_of(kResnet + "serving: {concurrency: 8}\n");
   CHECK(local.setup.host_input_bytes == 0);

@@ -13,6 +13,9 @@ const Schema& front_end_spec_schema() {
                "scheduling, the response)"),
       required("receive_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
                "request bytes one thread receives and parses per second (client send, loopback, server parse)"),
+      required("compute_input_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
+               "request bytes per second the backend moves into the model's GPU input before a batch runs "
+               "(gathering the batch from the receive buffers and copying it to the device)"),
   });
   return schema;
 }
@@ -24,6 +27,7 @@ FrontEndSpec parse_front_end_spec(const ConfigNode& node, std::string name) {
   f.threads = static_cast<int>(node.get_int("threads"));
   f.per_request_s = node.get_quantity("per_request", Dimension::time);
   f.receive_bandwidth = node.get_quantity("receive_bandwidth", Dimension::bandwidth);
+  f.compute_input_bandwidth = node.get_quantity("compute_input_bandwidth", Dimension::bandwidth);
   return f;
 }
 

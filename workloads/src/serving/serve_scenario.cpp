@@ -92,6 +92,7 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
                          bytes_of_input_dtype(serving->get_string_or("input_dtype", "fp32"));
     s.serving.front_end = FrontEnd{spec.threads, spec.request_s(bytes)};
     s.setup.host_input_bytes = bytes;
+    s.setup.host_input_bandwidth = spec.compute_input_bandwidth;
   }
   if (s.llm && !s.setup.on_gpu()) {
     throw ConfigError(root.at("workload").at("output_len").loc(),

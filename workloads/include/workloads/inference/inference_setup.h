@@ -40,8 +40,11 @@ struct InferenceSetup {
   double mean_tokens = 0;
   std::optional<double> price_per_hour;  // the instance's on-demand price (configs/prices), per replica
   // Bytes of input each request brings into host memory through a network front end (serving.front_end); a
-  // GPU replica copies a batch's inputs over PCIe before running it. 0: inputs already where the model runs.
+  // GPU replica copies a batch's inputs to the device before running it, at host_input_bandwidth (the front
+  // end's compute-input rate) or the PCIe link's payload rate, whichever is slower. 0: inputs already where
+  // the model runs.
   double host_input_bytes = 0;
+  double host_input_bandwidth = 0;  // 0: the PCIe link's payload rate alone
   // The batch a GPU engine's kernels were chosen for (framework tunes_for_largest_batch: the endpoint's
   // max_batch); every batch runs them. 0: each batch runs the kernels chosen for it.
   std::int64_t tuned_batch = 0;

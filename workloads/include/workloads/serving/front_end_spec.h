@@ -3,7 +3,8 @@
 // network and parse it before the request reaches the dynamic batcher. Each request holds one thread for a
 // fixed time plus its bytes at the thread's receive bandwidth; the model's workers never wait on it, but
 // when every thread is busy requests queue for one (Triton's HTTP endpoint has 8 by default:
-// docs/inference.md).
+// docs/inference.md). A GPU worker then copies its batch's inputs to the device at the front end's
+// compute-input bandwidth before running it.
 #include <string>
 
 #include "configs/catalog.h"
@@ -17,6 +18,9 @@ struct FrontEndSpec {
   int threads = 1;
   double per_request_s = 0;      // a thread's time per request whatever its size
   double receive_bandwidth = 0;  // request bytes per second one thread receives and parses
+  // Request bytes per second the server's backend moves into the model's input on the GPU (gathering the
+  // batch's tensors and copying them from the receive buffers), serial with the batch on its worker.
+  double compute_input_bandwidth = 0;
 
   // Seconds one thread spends on a request of `bytes`.
   double request_s(double bytes) const { return per_request_s + bytes / receive_bandwidth; }
