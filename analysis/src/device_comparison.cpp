@@ -133,8 +133,8 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceCompariso
     out.predicted = gpu.launch_overhead_s * 1e6;
   } else if (b == "launch-work") {
     // One warp spinning spin_cycles SM cycles, no memory traffic, back to back: the kernel model's time for
-    // it, the spin counted at the spec's boost clock as serial block latency. Whether the launch adds to the
-    // spin or hides under it is what these rows test (docs/inference.md, "Known wrong", small kernels).
+    // it, the spin counted at the spec's boost clock as serial block latency, after the launch latency. These
+    // rows test that launch and work add (they did on an H200: docs/validation.md, "First device run").
     KernelLaunch launch;
     launch.threads_per_block = 32;
     KernelWork work;

@@ -1,5 +1,6 @@
 // Properties of the analytical kernel model on a GPU built here (H100 SXM5-like numbers from its
 // datasheet and the CUDA CC 9.0 tables), so the tests do not depend on the shipped spec files.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "models/gpu/kernel_model.h"
@@ -78,15 +79,20 @@ TEST_CASE("a large copy runs at the achievable HBM bandwidth and is memory bound
   const double bytes = 4.0 * (1 << 30);
   const KernelTime t = estimate_kernel(g, launch(static_cast<std::int64_t>(bytes / 4096)), stream(bytes));
   CHECK(t.bound == Bound::memory);
-  CHECK(t.bytes_per_s == Approx(g.achievable_memory_bandwidth()).epsilon(1e-9));
+  CHECK(t.hbm_bytes / (t.time_s - t.launch_s) == Approx(g.achievable_memory_bandwidth()).epsilon(1e-9));
+  CHECK(t.bytes_per_s == Approx(g.achievable_memory_bandwidth()).epsilon(1e-3));  // the launch is 0.07 % of it
   CHECK(t.hbm_bytes == Approx(2 * bytes));
 }
 
-TEST_CASE("a tiny kernel costs the launch overhead") {
+TEST_CASE("a tiny kernel costs the launch overhead, and launch and work add") {
   const GpuSpec g = test_gpu();
   const KernelTime t = estimate_kernel(g, launch(1), stream(4096));
   CHECK(t.bound == Bound::launch);
-  CHECK(t.time_s == g.launch_overhead_s);
+  CHECK(t.launch_s == g.launch_overhead_s);
+  const double work = std::max({t.compute_s, t.lsu_s, t.smem_s, t.l2_s, t.hbm_s, t.latency_s});
+  CHECK(work > 0);
+  CHECK(work < t.launch_s);
+  CHECK(t.time_s == Approx(t.launch_s + work).epsilon(1e-12));
 }
 
 TEST_CASE("strided loads move more sectors and take longer") {
@@ -150,8 +156,8 @@ TEST_CASE("branch divergence slows a compute-bound kernel") {
   w.active_lanes = 0.25;
   const KernelTime diverged = estimate_kernel(g, launch(132 * 8), w);
   CHECK(full.bound == Bound::compute);
-  CHECK(full.flops_per_s == Approx(g.peak(Precision::fp32, MathUnit::vector)).epsilon(1e-9));
-  CHECK(diverged.time_s == Approx(4 * full.time_s).epsilon(1e-9));
+  CHECK(w.flops / (full.time_s - full.launch_s) == Approx(g.peak(Precision::fp32, MathUnit::vector)).epsilon(1e-9));
+  CHECK(diverged.time_s - diverged.launch_s == Approx(4 * (full.time_s - full.launch_s)).epsilon(1e-9));
 }
 
 TEST_CASE("wave quantization: one block more than a full wave costs a second wave") {
@@ -166,7 +172,7 @@ TEST_CASE("wave quantization: one block more than a full wave costs a second wav
   w.flops = 133 * 1e9;
   const KernelTime b = estimate_kernel(g, spill, w);
   CHECK(a.blocks_per_sm == 1);
-  CHECK(b.time_s == Approx(2 * a.time_s).epsilon(1e-9));
+  CHECK(b.time_s - b.launch_s == Approx(2 * (a.time_s - a.launch_s)).epsilon(1e-9));
 }
 
 TEST_CASE("impossible launches and missing units are errors") {

@@ -322,7 +322,8 @@ ServingSummary summarize_llm_serving(const LlmServingResult& r, int replicas, bo
   s.queue_p99_s = nearest_rank_percentile(queue, 0.99);
   s.throughput_rps = r.requests_per_s() * replicas;
   const double span = r.last_end_s - r.first_arrival_s;
-  s.utilization = span > 0 ? r.busy_s / span : 0;
+  // A busy replica's summed iteration times can exceed the span by rounding: the fraction is at most 1.
+  s.utilization = span > 0 ? std::min(1.0, r.busy_s / span) : 0;
   s.mean_batch = r.mean_batch;
   s.replicas = replicas;
   s.offline = offline;
