@@ -61,6 +61,18 @@ TEST_CASE("serve validation: llm-serve and cpu-infer MAPE at most 20 %", "[serve
   CHECK(met == 2);
 }
 
+// Until the GPU endpoints meet the bound, they may not lose what they have (22.5 % since pass 7, 2026-12-04).
+TEST_CASE("serve validation: gpu-infer MAPE at most 23 % (no worse than pass 7)", "[serve][validation]") {
+  int found = 0;
+  for (const CategoryScore& c : scores()) {
+    if (c.category != "gpu-infer") continue;
+    CHECK(c.rows >= 12);
+    CHECK(c.mape <= 0.23);
+    ++found;
+  }
+  CHECK(found == 1);
+}
+
 TEST_CASE("serve validation: every category's MAPE at most 20 % (issue 16 target)", "[.][target][serve]") {
   for (const CategoryScore& c : scores()) {
     INFO(c.category);
