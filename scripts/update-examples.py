@@ -46,11 +46,23 @@ def update(hpcsim, readme):
         f.write("\n".join(out) + "\n")
 
 
+def checked_examples():
+    """Every example whose README has a ```console block: the ones tests/cli runs."""
+    found = []
+    for name in sorted(os.listdir(os.path.join(ROOT, "examples"))):
+        readme = os.path.join(ROOT, "examples", name, "README.md")
+        if os.path.isfile(readme):
+            with open(readme) as f:
+                if any(line.strip() == "```console" for line in f):
+                    found.append(name)
+    return found
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     hpcsim = os.path.abspath(sys.argv[1])
-    names = sys.argv[2:] or ["ib-vs-ethernet", "parallelism", "scaling-paper", "capacity-plan", "serving"]
+    names = sys.argv[2:] or checked_examples()
     for name in names:
         update(hpcsim, os.path.join(ROOT, "examples", name, "README.md"))
         print(f"updated examples/{name}/README.md")

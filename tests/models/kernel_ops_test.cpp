@@ -83,8 +83,9 @@ TEST_CASE("reference: H100 best-shape bf16 matmul within 10 % of 794.5 TFLOP/s [
 TEST_CASE("SIMT GEMMs reach the spec's measured fraction of the vector peak: tensor GEMMs ignore it") {
   // [DB] DeepBench V100 SGEMM 1760x7000x1760 12.85 TFLOP/s and [CUTLASS] A100 SIMT SGEMM 3456x4096x4096
   // 17.2 TFLOP/s: one simt_matmul for every GPU (configs/calibration.yaml, fitted over every row that depends
-  // on it) puts both within 6 % (the V100 row +5.3 % since launch and work add, 2026-12-04). (Until the test names lost their ';', ctest never ran this case: the V100
-  // row had moved from its old per-GPU 3 % bound when the fraction became one calibrated value.)
+  // on it) puts both within 6 % (the V100 row +5.3 % since launch and work add, 2026-12-04). (Until the test
+  // names lost their ';', ctest never ran this case: the V100 row had moved from its old per-GPU 3 % bound when
+  // the fraction became one calibrated value.)
   const GpuSpec v100 = shipped("v100-sxm2-16gb"), a100 = shipped("a100-sxm4-80gb");
   CHECK(v100.simt_matmul_fraction < 1);
   const Kernel k = gemm(v100, {1760, 7000, 1760, 1, Precision::fp32});
