@@ -171,6 +171,35 @@ TEST_CASE("a GEMM's choice is a value: the fastest tile and split for its shape,
   CHECK_THROWS_AS(gemm_choice_kernel(g, skinny, {{128, 128}, 0}), std::invalid_argument);
 }
 
+TEST_CASE("split-K sums its partial tiles in place, one CTA after another (CUTLASS serial split-K)") {
+  const GpuSpec g = shipped("h200-sxm-141gb");
+  const GemmShape skinny{64, 1024, 8192, 1, Precision::bf16};
+  const CtaTile tile{128, 64};
+  const Kernel whole = gemm_choice_kernel(g, skinny, {tile, 1});
+  const double tile_bytes = 128.0 * 64 * 2;
+  const double l2_per_cycle_per_sm = g.memory.l2_bandwidth / g.sm_count / g.boost_clock_hz;
+  const double round = g.memory.l2_latency_cycles + 2 * tile_bytes / l2_per_cycle_per_sm;
+  for (std::int64_t split : {2, 4, 8}) {
+    const Kernel parts = gemm_choice_kernel(g, skinny, {tile, split});
+    // Each CTA of a tile after the first waits for the one before it, reads the partial tile and writes it back.
+    CHECK(parts.work.block_latency_cycles == Approx(whole.work.block_latency_cycles + (split - 1) * round));
+    // ... and the partials it reads are traffic of their own.
+    double read = 0;
+    for (int i = 0; i < parts.work.global_count; ++i) {
+      if (!parts.work.global[i].write) read += parts.work.global[i].bytes;
+    }
+    double read_whole = 0;
+    for (int i = 0; i < whole.work.global_count; ++i) {
+      if (!whole.work.global[i].write) read_whole += whole.work.global[i].bytes;
+    }
+    CHECK(read - read_whole >= (split - 1) * 64.0 * 1024 * 2 * (1 - 1e-12));
+  }
+  // A product that fills the GPU only through split-K still splits, but a square 1024^3 one on an H200
+  // no longer gains from it: the serial sums cost more than the idle SMs would.
+  CHECK(gemm_choice(g, skinny).split > 1);
+  CHECK(gemm_choice(g, {1024, 1024, 1024, 1, Precision::bf16}).split == 1);
+}
+
 TEST_CASE("memory-bound ops run at the achievable bandwidth: a framework's pointwise kernels at their share of it") {
   const GpuSpec g = shipped("a100-sxm4-80gb");
   const double achievable = g.achievable_memory_bandwidth();

@@ -127,6 +127,19 @@ Kernel gemm_choice_kernel(const GpuSpec& gpu, const GemmShape& shape, GemmChoice
   part.batch = shape.batch * choice.split;
   Kernel k = gemm_kernel(gpu, part, choice.tile, footprint);
   k.name += "_splitk" + std::to_string(choice.split);
+  // The partial tiles are summed in place, one CTA after another: each of a tile's `split` CTAs waits on the
+  // tile's semaphore for the one before it, reads the partial sum from the output, adds its own and writes it
+  // back (CUTLASS's serial split-K, include/cutlass/gemm/kernel/gemm.h `kSplitKSerial`; cuBLASLt's
+  // CUBLASLT_REDUCTION_SCHEME_INPLACE: "parts are added up in the output data type", the workspace holding
+  // only "counters that guarantee sequentiality"). The CTAs of a tile run in the same wave, so the last one
+  // finishes split - 1 read-add-write rounds of its tile through L2 after the others' main loops.
+  const double out_e = shape.precision == Precision::fp8 ? 2.0 : bytes_per_element(shape.precision);
+  const double tile_bytes = static_cast<double>(choice.tile.m) * choice.tile.n * out_e;
+  const double l2_bytes_per_cycle_per_sm = gpu.memory.l2_bandwidth / gpu.sm_count / gpu.boost_clock_hz;
+  const double rounds = static_cast<double>(choice.split - 1);
+  k.work.block_latency_cycles += rounds * (gpu.memory.l2_latency_cycles + 2 * tile_bytes / l2_bytes_per_cycle_per_sm);
+  const double partials = rounds * static_cast<double>(shape.m) * static_cast<double>(shape.n) * out_e * static_cast<double>(shape.batch);
+  k.work.add(GlobalAccess{partials, partials, 16, 1, false});
   return k;
 }
 
