@@ -123,6 +123,32 @@ TEST_CASE("device comparison: spinning kernels back to back against the launch o
                   ConfigError);
 }
 
+TEST_CASE("device comparison: back-to-back ops run no faster than the run's own host enqueue", "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const std::string rows = "copy,bytes=1048576,gbps,300,GB/s\n"
+                           "copy,bytes=1048576,time_us,3.5,us\n"
+                           "copy,bytes=268435456,gbps,700,GB/s\n"
+                           "launch-work,spin_cycles=500,gpu_us,4.9,us\n"
+                           "launch,graph=1,host_us,0.01,us\n";
+  const double small_s = estimate_op(v100, copy_op(1048576.0)).time_s;
+  const double large_s = estimate_op(v100, copy_op(268435456.0)).time_s;
+  const double host_s = 10e-6;  // longer than the small copy, far shorter than the large one
+  REQUIRE(small_s < host_s);
+  REQUIRE(large_s > host_s);
+  const DeviceComparison with = compare_device_measurements(read_text(kV100Header + rows + "launch,graph=0,host_us,10,us\n"), v100);
+  REQUIRE(with.rows[0].predicted);
+  CHECK(*with.rows[0].predicted == Approx(1048576.0 / host_s / 1e9));
+  CHECK(*with.rows[1].predicted == Approx(10.0));
+  CHECK(with.rows[0].note.find("host-bound") != std::string::npos);
+  CHECK(*with.rows[2].predicted == Approx(268435456.0 / large_s / 1e9));  // the GPU bounds a long copy
+  CHECK(with.rows[2].note.empty());
+  CHECK(*with.rows[3].predicted == Approx(10.0));
+  // Without the run's host time (a CUDA graph's does not count) the model's GPU time stands alone.
+  const DeviceComparison without = compare_device_measurements(read_text(kV100Header + rows), v100);
+  CHECK(*without.rows[0].predicted == Approx(1048576.0 / small_s / 1e9));
+  CHECK(*without.rows[3].predicted < 10.0);
+}
+
 TEST_CASE("device comparison: a spec that is not the measured GPU, or a bad row, is refused", "[device]") {
   const DeviceMeasurements v100_rows = read_text(kV100Header + "copy,bytes=1024,gbps,1,GB/s\n");
   try {
