@@ -32,6 +32,13 @@ bool multicasts(const GpuSpec& gpu) {
   return gpu.vendor != "amd" && major >= 9;
 }
 
+// Bytes of one output element: fp8 products are written in bf16 (cuBLASLt's usual output type); the rest in
+// their own precision.
+double output_element_bytes(Precision p) { return p == Precision::fp8 ? 2.0 : bytes_per_element(p); }
+
+// One SM's share of the L2 bandwidth, per clock: the rate a CTA writes (or reads back) its output tile.
+double l2_bytes_per_cycle_per_sm(const GpuSpec& gpu) { return gpu.memory.l2_bandwidth / gpu.sm_count / gpu.boost_clock_hz; }
+
 }  // namespace
 
 const std::vector<CtaTile>& gemm_cta_tiles() {
@@ -48,8 +55,7 @@ Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& s, CtaTile tile, GemmOpe
   }
   const bool tensor = gpu.tensor_flops_per_clock_per_sm[static_cast<int>(s.precision)].has_value();
   const double e = bytes_per_element(s.precision);
-  // fp8 products are written in bf16 (cuBLASLt's usual output type); the rest in their own precision.
-  const double out_e = s.precision == Precision::fp8 ? 2.0 : e;
+  const double out_e = output_element_bytes(s.precision);
   const double m = static_cast<double>(s.m), n = static_cast<double>(s.n), k = static_cast<double>(s.k);
   const double batch = static_cast<double>(s.batch);
 
@@ -113,8 +119,7 @@ Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& s, CtaTile tile, GemmOpe
   // idle (CUTLASS 2.x's epilogue, and AMD's); Hopper's warp-specialized kernels overlap it with the next tile.
   w.block_latency_cycles = gpu.memory.hbm_latency_cycles;
   if (!multicasts(gpu)) {
-    const double l2_bytes_per_cycle_per_sm = gpu.memory.l2_bandwidth / gpu.sm_count / gpu.boost_clock_hz;
-    w.block_latency_cycles += tile.m * tile.n * out_e / l2_bytes_per_cycle_per_sm;
+    w.block_latency_cycles += tile.m * tile.n * out_e / l2_bytes_per_cycle_per_sm(gpu);
   }
   return kern;
 }
@@ -129,15 +134,13 @@ Kernel gemm_choice_kernel(const GpuSpec& gpu, const GemmShape& shape, GemmChoice
   k.name += "_splitk" + std::to_string(choice.split);
   // The partial tiles are summed in place, one CTA after another: each of a tile's `split` CTAs waits on the
   // tile's semaphore for the one before it, reads the partial sum from the output, adds its own and writes it
-  // back (CUTLASS's serial split-K, include/cutlass/gemm/kernel/gemm.h `kSplitKSerial`; cuBLASLt's
-  // CUBLASLT_REDUCTION_SCHEME_INPLACE: "parts are added up in the output data type", the workspace holding
-  // only "counters that guarantee sequentiality"). The CTAs of a tile run in the same wave, so the last one
-  // finishes split - 1 read-add-write rounds of its tile through L2 after the others' main loops.
-  const double out_e = shape.precision == Precision::fp8 ? 2.0 : bytes_per_element(shape.precision);
+  // back (CUTLASS's serial split-K, include/cutlass/gemm/kernel/gemm.h `kSplitKSerial`; cuBLASLt's in-place
+  // reduction scheme, CUBLASLT_REDUCTION_SCHEME_INPLACE). The CTAs of a tile run in the same wave, so the last
+  // one finishes split - 1 read-add-write rounds of its tile through L2 after the others' main loops.
+  const double out_e = output_element_bytes(shape.precision);
   const double tile_bytes = static_cast<double>(choice.tile.m) * choice.tile.n * out_e;
-  const double l2_bytes_per_cycle_per_sm = gpu.memory.l2_bandwidth / gpu.sm_count / gpu.boost_clock_hz;
   const double rounds = static_cast<double>(choice.split - 1);
-  k.work.block_latency_cycles += rounds * (gpu.memory.l2_latency_cycles + 2 * tile_bytes / l2_bytes_per_cycle_per_sm);
+  k.work.block_latency_cycles += rounds * (gpu.memory.l2_latency_cycles + 2 * tile_bytes / l2_bytes_per_cycle_per_sm(gpu));
   const double partials = rounds * static_cast<double>(shape.m) * static_cast<double>(shape.n) * out_e * static_cast<double>(shape.batch);
   k.work.add(GlobalAccess{partials, partials, 16, 1, false});
   return k;
