@@ -179,20 +179,19 @@ TEST_CASE("split-K sums its partial tiles in place, one CTA after another (CUTLA
   const double tile_bytes = 128.0 * 64 * 2;
   const double l2_per_cycle_per_sm = g.memory.l2_bandwidth / g.sm_count / g.boost_clock_hz;
   const double round = g.memory.l2_latency_cycles + 2 * tile_bytes / l2_per_cycle_per_sm;
+  const auto read_bytes = [](const Kernel& k) {
+    double read = 0;
+    for (int i = 0; i < k.work.global_count; ++i) {
+      if (!k.work.global[i].write) read += k.work.global[i].bytes;
+    }
+    return read;
+  };
   for (std::int64_t split : {2, 4, 8}) {
     const Kernel parts = gemm_choice_kernel(g, skinny, {tile, split});
     // Each CTA of a tile after the first waits for the one before it, reads the partial tile and writes it back.
     CHECK(parts.work.block_latency_cycles == Approx(whole.work.block_latency_cycles + (split - 1) * round));
     // ... and the partials it reads are traffic of their own.
-    double read = 0;
-    for (int i = 0; i < parts.work.global_count; ++i) {
-      if (!parts.work.global[i].write) read += parts.work.global[i].bytes;
-    }
-    double read_whole = 0;
-    for (int i = 0; i < whole.work.global_count; ++i) {
-      if (!whole.work.global[i].write) read_whole += whole.work.global[i].bytes;
-    }
-    CHECK(read - read_whole >= (split - 1) * 64.0 * 1024 * 2 * (1 - 1e-12));
+    CHECK(read_bytes(parts) - read_bytes(whole) >= (split - 1) * 64.0 * 1024 * 2 * (1 - 1e-12));
   }
   // A product that fills the GPU only through split-K still splits, but a square 1024^3 one on an H200
   // no longer gains from it: the serial sums cost more than the idle SMs would.
