@@ -130,6 +130,21 @@ TEST_CASE("GPU spec errors carry file:line:column") {
   CHECK(patched("h100-sxm5-80gb", "flops_per_clock_per_sm:\n  tensor:\n    bf17: 4096\n").find(
             "patch.yaml:3:5: unknown key 'bf17'; did you mean 'bf16'?") == 0);
   CHECK(patched("mi300x", "sm:\n  max_warps: 40\n") == "ok");  // no CC: the spec's own numbers stand
+  CHECK(patched("h100-sxm5-80gb", "warp_sim:\n  sfu_lanes_per_sm: 32\n") ==
+        "patch.yaml:2:21: warp_sim.sfu_lanes_per_sm differs from the top-level sfu_lanes_per_sm");
+  CHECK(patched("h100-sxm5-80gb", "warp_sim:\n  sfu_lanes_per_sm: 16\n") == "ok");
+}
+
+TEST_CASE("Every GPU spec gives its special-function lanes, and WarpSim reads the same number") {
+  for (const auto& entry : std::filesystem::directory_iterator(kGpus)) {
+    const GpuSpec g = load(entry.path().stem().string());
+    INFO(g.name);
+    CHECK(g.sfu_lanes_per_sm == 16);  // every shipped part: 4 per sub-partition, or a CU's 64 lanes at quarter rate
+    if (g.warp_sim) CHECK(g.warp_sim->sfu_lanes_per_sm == g.sfu_lanes_per_sm);
+  }
+  ConfigNode h100 = SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("h100-sxm5-80gb", SourceLoc{}), "GPU");
+  h100.erase("sfu_lanes_per_sm");
+  CHECK_THROWS_WITH(parse_gpu_spec(h100, "x"), Catch::Contains("missing required key 'sfu_lanes_per_sm'"));
 }
 
 TEST_CASE("An NVIDIA spec needs a compute capability: a spec without one must state its SM limits") {

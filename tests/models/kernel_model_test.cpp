@@ -33,6 +33,7 @@ GpuSpec test_gpu() {
   g.memory.hbm_latency_cycles = 700;
   g.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp32)] = 256;
   g.tensor_flops_per_clock_per_sm[static_cast<int>(Precision::bf16)] = 4096;
+  g.sfu_lanes_per_sm = 16;
   g.matmul_fraction = 0.8;
   g.memory_fraction = 0.9;
   g.launch_overhead_s = 2e-6;
@@ -158,6 +159,24 @@ TEST_CASE("branch divergence slows a compute-bound kernel") {
   CHECK(full.bound == Bound::compute);
   CHECK(w.flops / (full.time_s - full.launch_s) == Approx(g.peak(Precision::fp32, MathUnit::vector)).epsilon(1e-9));
   CHECK(diverged.time_s - diverged.launch_s == Approx(4 * (full.time_s - full.launch_s)).epsilon(1e-9));
+}
+
+TEST_CASE("special-function results add to the tensor math at 16 per SM per clock") {
+  const GpuSpec g = test_gpu();
+  KernelWork w;
+  w.precision = Precision::bf16;
+  w.unit = MathUnit::tensor;
+  w.flops = 132 * 4096 * 1e6;  // 1e6 tensor clocks per SM at the full rate
+  const KernelTime math = estimate_kernel(g, launch(132 * 4), w);
+  w.special_ops = 132 * 16 * 2e5;  // 2e5 clocks per SM on its 16 special-function lanes
+  const KernelTime both = estimate_kernel(g, launch(132 * 4), w);
+  CHECK(math.special_s == 0);
+  CHECK(both.special_s == Approx(2e5 / g.boost_clock_hz).epsilon(1e-12));
+  CHECK(both.compute_s - math.compute_s == Approx(both.special_s).epsilon(1e-12));
+  CHECK(both.bound == Bound::compute);
+  GpuSpec none = g;
+  none.sfu_lanes_per_sm = 0;
+  CHECK_THROWS_WITH(estimate_kernel(none, launch(132), w), Catch::Contains("no special-function lanes"));
 }
 
 TEST_CASE("wave quantization: one block more than a full wave costs a second wave") {

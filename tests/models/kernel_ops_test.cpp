@@ -237,6 +237,28 @@ TEST_CASE("flash attention beats unfused attention at long sequences and does th
   CHECK(estimate_op(g, attention(g, causal, true)).time_s < 0.6 * fused.time_s);
 }
 
+TEST_CASE("flash attention's exponentials run beside its products, one per score, on 16 lanes per SM") {
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  // FlashAttention-3 (arXiv 2407.08608) Table 2: H100 SXM5, FP16 forward, batch 4, 8,448 tokens, 16 heads of
+  // 128: 582 TFLOP/s without GEMM-softmax pipelining (warp-specialized), 570 with pipelining but without
+  // warp specialization, 661 with both. The model serializes the softmax's exponentials with the products.
+  const AttentionShape fa3{4, 16, 8448, 128, false, Precision::fp16};
+  const OpTime t = estimate_op(g, attention(g, fa3, true));
+  CHECK(t.flops / t.time_s == Approx(576e12).epsilon(0.05));
+  const std::vector<Kernel> k = attention(g, fa3, true);
+  CHECK(k.front().work.special_ops == Approx(k.front().work.issued_flops / (4 * 128)).epsilon(1e-12));
+  // The exponentials do not get faster with the math: FP8 gains less than the tensor peak's 2x, and a
+  // head of 64 (half the products per exponential) gains less than one of 128.
+  AttentionShape fp8 = fa3;
+  fp8.precision = Precision::fp8;
+  const OpTime t8 = estimate_op(g, attention(g, fp8, true));
+  CHECK(t.time_s / t8.time_s > 1.2);
+  CHECK(t.time_s / t8.time_s < 1.6);
+  const AttentionShape d64{4, 32, 8448, 64, false, Precision::fp16};
+  const OpTime t64 = estimate_op(g, attention(g, d64, true));
+  CHECK(t64.flops / t64.time_s < 0.85 * t.flops / t.time_s);
+}
+
 TEST_CASE("an LSTM layer launches a recurrent GEMM and a gate kernel per step: training adds backward") {
   const GpuSpec g = shipped("h100-sxm5-80gb");
   RecurrentShape lstm{RecurrentCell::lstm, 1024, 128, 25, 0, Precision::fp16, false};

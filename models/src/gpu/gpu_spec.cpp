@@ -177,6 +177,9 @@ const Schema& gpu_spec_schema() {
                                                       "tensor (matrix) units, by precision", "none: no tensor units"),
                                          }),
                "dense math rates; a peak is rate x sm_count x the clock it is quoted at"),
+      required("sfu_lanes_per_sm", count(),
+               "special-function (MUFU) lanes per SM: exp2, reciprocal and square-root results per clock "
+               "(a fused attention kernel's softmax exponentials)"),
       required("achievable", Schema::map({
                                  required("matmul", fraction(),
                                           "fraction of the peak (tensor units where present) large well-shaped GEMMs "
@@ -213,7 +216,8 @@ const Schema& gpu_spec_schema() {
                                                               required("mma", cycles(), "tensor-core MMA, dependent issue"),
                                                           }), "instruction pipeline latencies in core cycles"),
                                required("int_lanes_per_sm", count(), "INT32 lanes per SM"),
-                               required("sfu_lanes_per_sm", count(), "special-function lanes per SM"),
+                               optional("sfu_lanes_per_sm", count(), "special-function lanes per SM (must equal the top-level key)",
+                                        "the top-level sfu_lanes_per_sm"),
                                required("lsu_lanes_per_sm", count(), "load/store unit lanes per SM"),
                                required("l1_ways", count(), "L1 data cache associativity"),
                                required("l2_ways", count(), "L2 cache associativity"),
@@ -270,6 +274,7 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
   read_rates(rates.find("vector"), g.vector_flops_per_clock_per_sm);
   read_rates(rates.find("tensor"), g.tensor_flops_per_clock_per_sm);
 
+  g.sfu_lanes_per_sm = static_cast<int>(node.get_int("sfu_lanes_per_sm"));
   const ConfigNode& achievable = node.at("achievable");
   g.matmul_fraction = achievable.get_number("matmul");
   g.simt_matmul_fraction = achievable.get_number_or("simt_matmul", 1.0);
@@ -295,7 +300,10 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
     w.sfu_latency = lat.get_number("sfu");
     w.mma_latency = lat.get_number("mma");
     w.int_lanes_per_sm = static_cast<int>(ws->get_int("int_lanes_per_sm"));
-    w.sfu_lanes_per_sm = static_cast<int>(ws->get_int("sfu_lanes_per_sm"));
+    w.sfu_lanes_per_sm = g.sfu_lanes_per_sm;
+    if (const ConfigNode* sfu = ws->find("sfu_lanes_per_sm"); sfu && sfu->as_int() != g.sfu_lanes_per_sm) {
+      throw ConfigError(sfu->loc(), "warp_sim.sfu_lanes_per_sm differs from the top-level sfu_lanes_per_sm");
+    }
     w.lsu_lanes_per_sm = static_cast<int>(ws->get_int("lsu_lanes_per_sm"));
     w.l1_ways = static_cast<int>(ws->get_int("l1_ways"));
     w.l2_ways = static_cast<int>(ws->get_int("l2_ways"));

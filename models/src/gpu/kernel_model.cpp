@@ -20,6 +20,13 @@ constexpr double kDependentIssueCycles = 4;
 // architecture whitepapers), so one warp-wide memory instruction issues per clock per SM.
 constexpr double kMemoryInstructionsPerClock = 1;
 
+// The busiest SM's special-function results at one per lane per clock.
+double special_function_s(const GpuSpec& gpu, const KernelWork& work, double share) {
+  if (work.special_ops <= 0) return 0;
+  if (gpu.sfu_lanes_per_sm < 1) throw std::invalid_argument("GPU '" + gpu.name + "' gives no special-function lanes");
+  return share * work.special_ops / (gpu.sfu_lanes_per_sm * gpu.boost_clock_hz);
+}
+
 }  // namespace
 
 KernelWork& KernelWork::add(const GlobalAccess& access) {
@@ -101,11 +108,12 @@ KernelTime estimate_kernel(const GpuSpec& gpu, const KernelLaunch& launch, const
     const double efficiency =
         tensor ? gpu.matmul_fraction : std::clamp(work.active_lanes, 1.0 / kWarpLanes, 1.0) * work.math_efficiency;
     const double math_s = issued * share / (sm_rate * efficiency);
-    t.compute_s = math_s + rounds * work.block_latency_cycles / clock;
+    t.special_s = special_function_s(gpu, work, share);
+    t.compute_s = math_s + t.special_s + rounds * work.block_latency_cycles / clock;
     // Too few independent instructions per scheduler leave the vector pipe idle between dependent ones.
     const double hiding =
         tensor ? 1.0 : std::min(1.0, resident_warps * work.ilp / (gpu.sm.sub_partitions * kDependentIssueCycles));
-    compute_latency_s = math_s / hiding + rounds * work.block_latency_cycles / clock;
+    compute_latency_s = math_s / hiding + t.special_s + rounds * work.block_latency_cycles / clock;
   }
 
   // Shared memory: 32 banks x 4 bytes per clock per SM, serialized by the conflict degree.

@@ -56,7 +56,7 @@ struct WarpSimSpec {
   // Dependent-issue latencies in core cycles by instruction class.
   double int_latency = 0, fp32_latency = 0, fp64_latency = 0, sfu_latency = 0, mma_latency = 0;
   int int_lanes_per_sm = 0;   // INT32 lanes (FP32 and FP64 lanes derive from the vector FLOP rates)
-  int sfu_lanes_per_sm = 0;   // special-function (MUFU) lanes
+  int sfu_lanes_per_sm = 0;   // special-function (MUFU) lanes: GpuSpec::sfu_lanes_per_sm
   int lsu_lanes_per_sm = 0;   // load/store unit lanes: a warp's memory instruction issues over 32 / (lanes/4) cycles
   int l1_ways = 0, l2_ways = 0;
   int miss_limit_per_sm = 0;  // L1 miss-status registers: sectors an SM may have outstanding below L1
@@ -81,6 +81,10 @@ struct GpuSpec {
   // Dense FLOPs (or integer ops) per SM per clock, by precision and unit; absent = no such unit.
   std::array<std::optional<double>, kPrecisionCount> vector_flops_per_clock_per_sm{};
   std::array<std::optional<double>, kPrecisionCount> tensor_flops_per_clock_per_sm{};
+  // Special-function (MUFU) lanes: exp2, reciprocal and square-root results per clock per SM. A fused
+  // attention kernel's softmax takes one exponential per score, and these lanes are few (16 per SM from
+  // Volta to Hopper against 2048-8192 tensor FLOPs per clock).
+  int sfu_lanes_per_sm = 0;
   double matmul_fraction = 0;        // of the tensor peak that large well-shaped GEMMs reach
   double simt_matmul_fraction = 1;   // of the vector peak that SIMT (CUDA-core) GEMMs reach; 1: not measured
   double pointwise_memory_fraction = 1;  // of the streaming bandwidth a framework's pointwise kernels reach

@@ -54,6 +54,11 @@ struct KernelWork {
   // pointwise_memory_fraction of the streaming bandwidth (a calibrated parameter), where copies and
   // library kernels reach the measured streaming bandwidth itself.
   bool framework_pointwise = false;
+  // Special-function results (exp2) a fused kernel computes between its matrix products (a flash-attention
+  // softmax). The special-function lanes are few, and the next product waits on them (FlashAttention-3,
+  // arXiv 2407.08608, sec. 3.2: the waits "serialize the execution of softmax and GEMMs"), so their time
+  // adds to the math's; the softmax's FP32 steps run on the wide FP32 lanes and are not charged.
+  double special_ops = 0;
 
   // Adds an access stream; throws std::length_error past kMaxGlobalAccesses.
   KernelWork& add(const GlobalAccess& access);
@@ -72,6 +77,7 @@ struct KernelTime {
   int blocks_per_sm = 0;
   double waves = 0;            // blocks / (blocks per SM x SMs)
   // The candidate times whose maximum is the kernel time.
+  double special_s = 0;  // the part of compute_s the special-function lanes take (special_ops)
   double launch_s = 0, compute_s = 0, lsu_s = 0, smem_s = 0, l2_s = 0, hbm_s = 0, latency_s = 0;
 };
 

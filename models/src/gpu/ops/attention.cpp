@@ -11,6 +11,15 @@
 
 namespace hpcsim {
 
+namespace {
+
+// The online softmax between a fused kernel's two products takes one exponential per score it computes
+// (FlashAttention-2, Dao 2023, Algorithm 1); the backward recomputes it (P from S and the row's
+// log-sum-exp), one more per score.
+constexpr double kExpPerScore = 1;
+
+}  // namespace
+
 std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool fused) {
   if (a.batch < 1 || a.heads < 1 || a.seq < 1 || a.head_dim < 1) {
     throw std::invalid_argument("attention sizes must be at least 1");
@@ -48,6 +57,7 @@ std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool 
   KernelWork& w = k.work;
   w.flops = 4 * s * s * d * static_cast<double>(bh) * visible;
   w.issued_flops = 4 * q_blocks * kQueries * std::ceil(s * visible / kKeys) * kKeys * d * static_cast<double>(bh);
+  w.special_ops = kExpPerScore * w.issued_flops / (4 * d);  // per score computed, padding included
   w.precision = a.precision;
   w.unit = tensor ? MathUnit::tensor : MathUnit::vector;
   const double qo = s * d * e * static_cast<double>(bh);
@@ -78,6 +88,7 @@ Kernel attention_backward_fused(const GpuSpec& gpu, const AttentionShape& a) {
   KernelWork w;
   w.flops = 10 * s * s * d * static_cast<double>(bh) * visible;
   w.issued_flops = 10 * k_blocks * kKeys * std::ceil(s * visible / kQueries) * kQueries * d * static_cast<double>(bh);
+  w.special_ops = kExpPerScore * w.issued_flops / (10 * d);
   w.precision = a.precision;
   w.unit = k.work.unit;
   const double kv = s * d * e * static_cast<double>(bh);
@@ -117,6 +128,7 @@ Kernel cached_attention(const GpuSpec& gpu, const CachedAttentionShape& a) {
   k.launch.smem_per_block = static_cast<int>(2 * 2 * kKeys * d * ekv + (heads / kv_heads) * d * e);
   KernelWork& w = k.work;
   w.flops = 4 * a.score_pairs * d * heads;
+  w.special_ops = kExpPerScore * a.score_pairs * heads;
   w.precision = a.precision;
   w.unit = tensor ? MathUnit::tensor : MathUnit::vector;
   const double kv_bytes = 2 * a.cache_tokens * kv_heads * d * ekv;
