@@ -108,6 +108,27 @@ TEST_CASE("front end: a request's bytes at the spec's bandwidth, and GPU replica
   CHECK(replica_service_time(s)(1) > replica_service_time(local)(1));
 }
 
+TEST_CASE("front end: after a batch its worker gives each request its response, one after another",
+          "[serving][inference]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const FrontEndSpec triton = load_front_end_spec(catalog, ConfigNode::make_scalar("triton-http", {}));
+  CHECK(triton.compute_output_per_request_s > 0);
+  CHECK(triton.compute_output_per_request_s < 100e-6);  // tens of microseconds in every published breakdown
+  const ServeScenario s = serve_of(kResnet + "serving: {front_end: triton-http, concurrency: 8, max_batch: 32}\n");
+  CHECK(s.setup.host_output_s_per_request == triton.compute_output_per_request_s);
+  // The same endpoint without the output stage: each batch is shorter by its requests' output stages.
+  ServeScenario bare = s;
+  bare.setup.host_output_s_per_request = 0;
+  for (const int batch : {1, 8, 32}) {
+    INFO("batch " << batch);
+    CHECK(replica_service_time(s)(batch) - replica_service_time(bare)(batch) ==
+          Approx(batch * triton.compute_output_per_request_s).epsilon(1e-9));
+  }
+  ConfigNode spec = SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("frontends", ConfigNode::make_scalar("triton-http", {}), "front end");
+  spec.erase("compute_output_per_request");
+  CHECK_THROWS_WITH(parse_front_end_spec(spec, "x"), Catch::Contains("missing required key 'compute_output_per_request'"));
+}
+
 TEST_CASE("front end: bad input is an error at its key", "[serving][config]") {
   CHECK_THAT(error_of(kResnet + "serving: {front_end: triton-grpc}\n"),
              Catch::StartsWith("serve.yaml:4:22:") && Catch::Contains("triton-http"));

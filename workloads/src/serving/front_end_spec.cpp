@@ -16,6 +16,9 @@ const Schema& front_end_spec_schema() {
       required("compute_input_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
                "request bytes per second the backend moves into the model's GPU input before a batch runs "
                "(gathering the batch from the receive buffers and copying it to the device)"),
+      required("compute_output_per_request", Schema::quantity(Dimension::time).at_least(0),
+               "the backend's time per request after its batch runs, on the batch's worker (each response's "
+               "output buffer, the copy into it, the response sent)"),
   });
   return schema;
 }
@@ -28,6 +31,7 @@ FrontEndSpec parse_front_end_spec(const ConfigNode& node, std::string name) {
   f.per_request_s = node.get_quantity("per_request", Dimension::time);
   f.receive_bandwidth = node.get_quantity("receive_bandwidth", Dimension::bandwidth);
   f.compute_input_bandwidth = node.get_quantity("compute_input_bandwidth", Dimension::bandwidth);
+  f.compute_output_per_request_s = node.get_quantity("compute_output_per_request", Dimension::time);
   return f;
 }
 

@@ -93,6 +93,7 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
     s.serving.front_end = FrontEnd{spec.threads, spec.request_s(bytes)};
     s.setup.host_input_bytes = bytes;
     s.setup.host_input_bandwidth = spec.compute_input_bandwidth;
+    s.setup.host_output_s_per_request = spec.compute_output_per_request_s;
   }
   if (s.llm && !s.setup.on_gpu()) {
     throw ConfigError(root.at("workload").at("output_len").loc(),

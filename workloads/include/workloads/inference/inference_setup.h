@@ -45,6 +45,9 @@ struct InferenceSetup {
   // the model runs.
   double host_input_bytes = 0;
   double host_input_bandwidth = 0;  // 0: the PCIe link's payload rate alone
+  // Through a front end, the backend's output stage for each request after the batch (its response's output
+  // buffer, the copy into it, the response sent), on the worker's thread: Triton's "compute output".
+  double host_output_s_per_request = 0;
   // The batch a GPU engine's kernels were chosen for (framework tunes_for_largest_batch: the endpoint's
   // max_batch); every batch runs them. 0: each batch runs the kernels chosen for it.
   std::int64_t tuned_batch = 0;
