@@ -61,13 +61,13 @@ TEST_CASE("serve validation: llm-serve and cpu-infer MAPE at most 20 %", "[serve
   CHECK(met == 2);
 }
 
-// Until the GPU endpoints meet the bound, they may not lose what they have (22.4 % since pass 7, 2026-12-04).
-TEST_CASE("serve validation: gpu-infer MAPE at most 23 % (no worse than pass 7)", "[serve][validation]") {
+// Until the GPU endpoints meet the bound, they may not lose what they have (21.3 % since pass 9, 2026-12-04).
+TEST_CASE("serve validation: gpu-infer MAPE at most 21.5 % (no worse than pass 9)", "[serve][validation]") {
   int found = 0;
   for (const CategoryScore& c : scores()) {
     if (c.category != "gpu-infer") continue;
     CHECK(c.rows >= 12);
-    CHECK(c.mape <= 0.23);
+    CHECK(c.mape <= 0.215);
     ++found;
   }
   CHECK(found == 1);
