@@ -76,8 +76,8 @@ struct KernelTime {
   double occupancy = 0;        // theoretical: resident warps / maximum warps per SM
   int blocks_per_sm = 0;
   double waves = 0;            // blocks / (blocks per SM x SMs)
-  // The candidate times whose maximum is the kernel time.
   double special_s = 0;  // the part of compute_s the special-function lanes take (special_ops)
+  // The candidate times whose maximum is the kernel time.
   double launch_s = 0, compute_s = 0, lsu_s = 0, smem_s = 0, l2_s = 0, hbm_s = 0, latency_s = 0;
 };
 
