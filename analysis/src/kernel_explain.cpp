@@ -133,7 +133,11 @@ std::string render_kernel_explanations(const GpuSpec& gpu, const std::vector<Ker
     if (t.smem_bytes > 0) o << "  shared memory: " << bytes_text(t.smem_bytes) << " of bank traffic, conflicts included\n";
     o << "\n" << explain_roofline(gpu, e.roofline, k.work.flops, t.time_s);
     o << "\nTime (analytical, one launch): " << fmt("%.4g", t.time_s * 1e6) << " us, bound by " << to_string(t.bound)
-      << ": the slowest of math " << fmt("%.4g", t.compute_s * 1e6) << " us, memory "
+      << ": the slowest of math " << fmt("%.4g", t.compute_s * 1e6) << " us"
+      << (t.special_s > 0 ? " (" + fmt("%.4g", t.special_s * 1e6) + " us of it the softmax's exponentials on the " +
+                                std::to_string(gpu.sfu_lanes_per_sm) + " special-function lanes per SM)"
+                          : std::string())
+      << ", memory "
       << fmt("%.4g", std::max({t.lsu_s, t.smem_s, t.l2_s, t.hbm_s}) * 1e6) << " us (HBM " << fmt("%.4g", t.hbm_s * 1e6)
       << ", L2 " << fmt("%.4g", t.l2_s * 1e6) << ", shared " << fmt("%.4g", t.smem_s * 1e6) << ", load/store issue "
       << fmt("%.4g", t.lsu_s * 1e6) << "), latency " << fmt("%.4g", t.latency_s * 1e6) << " us, launch "
@@ -186,7 +190,7 @@ std::string kernel_explanations_json(const std::vector<KernelExplanation>& kerne
       << ", \"intensity\": " << num(r.intensity) << ", \"machine_balance\": " << num(r.balance) << ", \"bound\": "
       << quoted(r.memory_bound ? "memory" : "compute") << ", \"factor\": " << num(r.factor) << "}";
     o << ",\n" << pad << "   \"time\": {\"time_s\": " << num(t.time_s) << ", \"bound\": " << quoted(std::string(to_string(t.bound)))
-      << ", \"compute_s\": " << num(t.compute_s) << ", \"hbm_s\": " << num(t.hbm_s) << ", \"l2_s\": " << num(t.l2_s)
+      << ", \"compute_s\": " << num(t.compute_s) << ", \"special_s\": " << num(t.special_s) << ", \"hbm_s\": " << num(t.hbm_s) << ", \"l2_s\": " << num(t.l2_s)
       << ", \"smem_s\": " << num(t.smem_s) << ", \"lsu_s\": " << num(t.lsu_s) << ", \"latency_s\": " << num(t.latency_s)
       << ", \"launch_s\": " << num(t.launch_s) << "}";
     o << ",\n" << pad << "   \"warp_sim\": {\"available\": " << (e.twin ? "true" : "false");

@@ -8,6 +8,7 @@
 
 #include "analysis/kernel_explain.h"
 #include "configs/catalog.h"
+#include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/elementwise.h"
 #include "models/gpu/ops/gemm.h"
 
@@ -154,4 +155,20 @@ TEST_CASE("kernel explain: the JSON object carries every section", "[explain]") 
     CHECK(json.find(key) != std::string::npos);
   }
   CHECK(json == kernel_explanations_json(explain_kernels(gpu, kernels, {streaming_twin(kernels.front())}, "copy"), 2));
+}
+
+TEST_CASE("kernel explain: fused attention's math names its exponentials' share; a copy has none", "[explain]") {
+  const GpuSpec gpu = spec("h100-sxm5-80gb");
+  const std::vector<Kernel> attn = attention(gpu, {4, 16, 4096, 128, false, Precision::fp16}, true);
+  const std::vector<KernelExplanation> e = explain_kernels(gpu, attn, {}, "copy");
+  REQUIRE(e.size() == 1);
+  CHECK(e.front().time.special_s > 0);
+  CHECK(e.front().time.special_s < e.front().time.compute_s);
+  CHECK(render_kernel_explanations(gpu, e).find("special-function lanes") != std::string::npos);
+  CHECK(kernel_explanations_json(e, 0).find("\"special_s\": 0,") == std::string::npos);
+  const std::vector<Kernel> copy = copy_op(16.0 * 1024 * 1024);
+  const std::vector<KernelExplanation> c = explain_kernels(gpu, copy, {}, "copy");
+  CHECK(c.front().time.special_s == 0);
+  CHECK(render_kernel_explanations(gpu, c).find("special-function lanes") == std::string::npos);
+  CHECK(kernel_explanations_json(c, 0).find("\"special_s\": 0,") != std::string::npos);
 }
