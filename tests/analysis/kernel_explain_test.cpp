@@ -157,7 +157,7 @@ TEST_CASE("kernel explain: the JSON object carries every section", "[explain]") 
   CHECK(json == kernel_explanations_json(explain_kernels(gpu, kernels, {streaming_twin(kernels.front())}, "copy"), 2));
 }
 
-TEST_CASE("kernel explain: fused attention's math names its exponentials' share; a copy has none", "[explain]") {
+TEST_CASE("kernel explain: fused attention's math names its exponentials' share, and a copy has none", "[explain]") {
   const GpuSpec gpu = spec("h100-sxm5-80gb");
   const std::vector<Kernel> attn = attention(gpu, {4, 16, 4096, 128, false, Precision::fp16}, true);
   const std::vector<KernelExplanation> e = explain_kernels(gpu, attn, {}, "copy");
