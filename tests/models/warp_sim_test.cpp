@@ -237,6 +237,26 @@ TEST_CASE("WarpSim is deterministic and rejects programs it cannot run") {
   CHECK_THROWS_WITH(simulate_kernel(bare, k), Catch::Contains("no warp_sim"));
 }
 
+TEST_CASE("special-function instructions issue at the spec's sfu_lanes_per_sm, the kernel model's number") {
+  const GpuSpec gpu = load("v100-sxm2-16gb");
+  KernelLaunch launch;
+  launch.threads_per_block = 1024;
+  launch.blocks = gpu.sm_count;
+  ProgramBuilder b("sfu-throughput", launch);
+  b.loop(64, [&] {
+    for (int r = 1; r <= 8; ++r) b.sfu(r);  // independent: only the lanes bound the rate
+  });
+  const KernelProgram p = b.build();
+  const WarpSimResult at16 = simulate_kernel(gpu, p);
+  // 32 warps x 512 instructions x 32 lanes on 16 lanes per clock.
+  CHECK(static_cast<double>(at16.cycles) >= 32.0 * 512 * 32 / gpu.sfu_lanes_per_sm);
+  CHECK(static_cast<double>(at16.cycles) == Approx(32.0 * 512 * 32 / gpu.sfu_lanes_per_sm).epsilon(0.1));
+  GpuSpec twice = gpu;
+  twice.sfu_lanes_per_sm *= 2;
+  CHECK(static_cast<double>(at16.cycles) / static_cast<double>(simulate_kernel(twice, p).cycles) ==
+        Approx(2).epsilon(0.1));
+}
+
 TEST_CASE("warp cycles are all accounted for, and a barrier-bound kernel shows barrier time") {
   const GpuSpec gpu = load("v100-sxm2-16gb");
   KernelLaunch launch;

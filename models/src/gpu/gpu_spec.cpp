@@ -300,7 +300,6 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
     w.sfu_latency = lat.get_number("sfu");
     w.mma_latency = lat.get_number("mma");
     w.int_lanes_per_sm = static_cast<int>(ws->get_int("int_lanes_per_sm"));
-    w.sfu_lanes_per_sm = g.sfu_lanes_per_sm;
     if (const ConfigNode* sfu = ws->find("sfu_lanes_per_sm"); sfu && sfu->as_int() != g.sfu_lanes_per_sm) {
       throw ConfigError(sfu->loc(), "warp_sim.sfu_lanes_per_sm differs from the top-level sfu_lanes_per_sm");
     }

@@ -55,8 +55,8 @@ struct MemoryHierarchy {
 struct WarpSimSpec {
   // Dependent-issue latencies in core cycles by instruction class.
   double int_latency = 0, fp32_latency = 0, fp64_latency = 0, sfu_latency = 0, mma_latency = 0;
-  int int_lanes_per_sm = 0;   // INT32 lanes (FP32 and FP64 lanes derive from the vector FLOP rates)
-  int sfu_lanes_per_sm = 0;   // special-function (MUFU) lanes: GpuSpec::sfu_lanes_per_sm
+  int int_lanes_per_sm = 0;   // INT32 lanes (FP32 and FP64 lanes derive from the vector FLOP rates, SFU lanes
+                              // are GpuSpec::sfu_lanes_per_sm)
   int lsu_lanes_per_sm = 0;   // load/store unit lanes: a warp's memory instruction issues over 32 / (lanes/4) cycles
   int l1_ways = 0, l2_ways = 0;
   int miss_limit_per_sm = 0;  // L1 miss-status registers: sectors an SM may have outstanding below L1

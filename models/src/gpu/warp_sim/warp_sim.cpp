@@ -269,7 +269,7 @@ void Engine::setup() {
   if (const auto& fp32 = gpu_.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp32)]) intervals_[kUnitFp32] = lanes_interval(*fp32 / 2);
   if (const auto& fp64 = gpu_.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp64)]) intervals_[kUnitFp64] = lanes_interval(*fp64 / 2);
   intervals_[kUnitInt] = lanes_interval(ws_.int_lanes_per_sm);
-  intervals_[kUnitSfu] = lanes_interval(ws_.sfu_lanes_per_sm);
+  intervals_[kUnitSfu] = lanes_interval(gpu_.sfu_lanes_per_sm);
   intervals_[kUnitLsu] = lanes_interval(ws_.lsu_lanes_per_sm);
   for (const Instr& in : code_) {
     if (in.cls == InstrClass::fp64 && !gpu_.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp64)]) {
