@@ -57,9 +57,11 @@ double batch_latency_s(const InferenceSetup& setup, int batch) {
     throw std::invalid_argument("batch " + std::to_string(batch) + " of " + setup.model_name + " does not fit in " +
                                 setup.node_name + "'s memory (at most " + std::to_string(most) + ")");
   }
-  if (!setup.on_gpu()) return inference_detail::cpu_forward_s(setup, batch) + inference_detail::output_stage_s(setup, batch);
-  return inference_detail::gpu_forward_s(setup, batch) + inference_detail::input_copy_s(setup, batch) +
-         inference_detail::output_stage_s(setup, batch);
+  const double forward = setup.on_gpu()
+                             ? inference_detail::gpu_forward_s(setup, batch) + inference_detail::input_copy_s(setup, batch)
+                             : inference_detail::cpu_forward_s(setup, batch);
+  // After the batch its worker gives each request its response (a front end's compute output).
+  return forward + setup.host_output_s_per_request * batch;
 }
 
 std::optional<double> replica_price_per_hour(const InferenceSetup& setup) {

@@ -12,7 +12,5 @@ double gpu_forward_s(const InferenceSetup& setup, int batch);
 double cpu_forward_s(const InferenceSetup& setup, int batch);
 // The copy of a batch's inputs from host memory to the GPU (requests through a front end); 0 otherwise.
 double input_copy_s(const InferenceSetup& setup, int batch);
-// The worker's per-request output stage after a batch (a front end's compute output), serial with it.
-double output_stage_s(const InferenceSetup& setup, int batch);
 
 }  // namespace hpcsim::inference_detail

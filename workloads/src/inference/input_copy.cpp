@@ -2,8 +2,7 @@
 // network front end (InferenceSetup::host_input_bytes): the batch's bytes at the slower of the PCIe link's
 // payload bandwidth and the front end's compute-input rate (a server gathers the batch from its receive
 // buffers, which are not page-locked, so the copy runs at host-copy speed), serial with the batch on its
-// worker (the server runs copy and model in one execution). After the batch, the same worker gives each
-// request its response (InferenceSetup::host_output_s_per_request), one after another.
+// worker (the server runs copy and model in one execution).
 #include <algorithm>
 
 #include "forward_pass.h"
@@ -16,7 +15,5 @@ double input_copy_s(const InferenceSetup& setup, int batch) {
   if (setup.host_input_bandwidth > 0) bandwidth = std::min(bandwidth, setup.host_input_bandwidth);
   return setup.host_input_bytes * batch / bandwidth;
 }
-
-double output_stage_s(const InferenceSetup& setup, int batch) { return setup.host_output_s_per_request * batch; }
 
 }  // namespace hpcsim::inference_detail
