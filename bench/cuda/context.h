@@ -39,5 +39,6 @@ void run_divergence(Context& ctx);
 void run_fma_ilp(Context& ctx);
 void run_occupancy_sweep(Context& ctx);
 void run_overlap(Context& ctx);
+void run_special_functions(Context& ctx);
 
 }  // namespace hcb

@@ -41,6 +41,8 @@ const Bench kBenches[] = {
     {"occupancy-sweep", "streaming read at several block sizes and register counts: bandwidth",
      hcb::run_occupancy_sweep},
     {"overlap", "host-to-device copy beside a kernel on two streams, pinned vs pageable", hcb::run_overlap},
+    {"special-functions", "exponential, reciprocal and type-conversion chains: results per SM per clock",
+     hcb::run_special_functions},
 };
 
 const char kUsage[] =

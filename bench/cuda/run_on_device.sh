@@ -3,7 +3,8 @@
 # Runs the whole suite (every benchmark in --list) and writes ${OUT:-.}/cuda-bench-<UTC time>.csv, whose header
 # holds the date, the GPU, the CUDA driver and runtime versions (from cudart), the NVIDIA driver release (from
 # nvidia-smi) and the nvcc release; plus nvidia-smi's report next to it when nvidia-smi exists.
-# Extra arguments go to the benchmark, e.g. ./run_on_device.sh --quick
+# Extra arguments go to the benchmark, e.g. ./run_on_device.sh --quick. KERNELS=1 also runs attention_sdpa.py and
+# gemm_precisions.py (PyTorch's fused attention and its matrix products by precision).
 set -euo pipefail
 
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,8 +35,14 @@ echo "wrote $out/cuda-bench-$stamp.csv" >&2
 if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
   python3 "$src/pytorch_dispatch.py" --out "$out/pytorch-dispatch-$stamp.csv" && echo "wrote $out/pytorch-dispatch-$stamp.csv" >&2
   # ResNet-50's batch latency, eager and from a CUDA graph (the GPU inference model's batch curve).
-  if python3 -c 'import torchvision' 2>/dev/null; then
+  # RESNET50=0 skips it (about 200 s on an H200), where a measurement of it exists.
+  if [ "${RESNET50:-1}" != 0 ] && python3 -c 'import torchvision' 2>/dev/null; then
     python3 "$src/resnet50_inference.py" --out "$out/resnet50-inference-$stamp.csv" && echo "wrote $out/resnet50-inference-$stamp.csv" >&2
+  fi
+  # Fused attention and matrix products by precision (the kernel model's attention and GEMMs), when asked for.
+  if [ "${KERNELS:-0}" = 1 ]; then
+    python3 "$src/gemm_precisions.py" --out "$out/gemm-precisions-$stamp.csv" && echo "wrote $out/gemm-precisions-$stamp.csv" >&2
+    python3 "$src/attention_sdpa.py" --out "$out/attention-sdpa-$stamp.csv" && echo "wrote $out/attention-sdpa-$stamp.csv" >&2
   fi
 else
   echo "run_on_device.sh: no CUDA PyTorch here; skipping pytorch_dispatch.py and resnet50_inference.py" >&2
