@@ -10,6 +10,7 @@
 #include "configs/config_error.h"
 #include "models/gpu/kernel_model.h"
 #include "models/gpu/occupancy.h"
+#include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/elementwise.h"
 #include "models/gpu/ops/gemm.h"
 #include "models/gpu/ops/op_kernel.h"
@@ -43,6 +44,9 @@ constexpr MetricRule kRules[] = {
     {"pcie", "gbps", "GB/s", false},       {"occupancy", "blocks_per_sm", "blocks", false},
     {"pointer-chase", "latency", "cycles", false},
     {"bank-conflicts", "cycles_per_access", "cycles", false},
+    {"special-functions", "results_per_sm_per_clock", "1/cycle", false},
+    {"gemm-precisions", "tflops", "TFLOP/s", true}, {"gemm-precisions", "time_us", "us", false},
+    {"attention-sdpa", "tflops", "TFLOP/s", true},  {"attention-sdpa", "time_us", "us", false},
 };
 
 const MetricRule* rule_of(const DeviceMeasurement& row) {
@@ -177,6 +181,67 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
     const double seconds = looped_s(estimate_op(gpu, {gemm(gpu, shape)}).time_s, host_s, out);
     const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
     out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
+  } else if (b == "gemm-precisions") {
+    // PyTorch's products replayed from a CUDA graph (bench/cuda/gemm_precisions.py): GPU time, no host bound.
+    const std::string* precision = row.param("precision");
+    if (!precision) throw device_row_error(file, row, "needs the param precision");
+    const std::optional<Precision> p = parse_precision(*precision);
+    if (!p || !gpu.supports(*p)) {
+      out.in_mape = false;
+      out.note = "no " + *precision + " GEMM in the model";
+      return;
+    }
+    const GemmShape shape{device_int_param(file, row, "m", 1), device_int_param(file, row, "n", 1),
+                          device_int_param(file, row, "k", 1), 1, *p};
+    const double seconds = estimate_op(gpu, {gemm(gpu, shape)}).time_s;
+    const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
+    out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
+    if (*p == Precision::int8) {
+      // torch._int_mm (int32 results) ran below fp8 on the H200 (912 against 1,453 TFLOP/s at 8192^3): a
+      // cuBLASLt path, not the int8 kernels TensorRT's engines use, which the model's int8 rate stands for.
+      out.in_mape = false;
+      out.note = "torch._int_mm: not TensorRT's int8 kernels";
+    }
+  } else if (b == "attention-sdpa") {
+    // scaled_dot_product_attention forward (bench/cuda/attention_sdpa.py), timed in a loop of calls long enough
+    // to be GPU-bound. The model's fused kernel is a Hopper-native one that waits on its softmax (FlashAttention-3
+    // without its overlaps, docs/inference.md pass 9): PyTorch's cuDNN backend is that kind of kernel;
+    // FlashAttention-2 (`flash`) and the memory-efficient kernel are slower designs, shown and not counted.
+    const std::string* pass = row.param("pass");
+    const std::string* backend = row.param("backend");
+    if (!pass || !backend) throw device_row_error(file, row, "needs the params pass and backend");
+    if (*pass != "fwd") {
+      out.in_mape = false;
+      out.note = "backward: `hpcsim kernel attention` times the forward";
+      return;
+    }
+    const std::string* dtype = row.param("dtype");
+    const std::optional<Precision> p = dtype ? parse_precision(*dtype) : std::nullopt;
+    if (!p) throw device_row_error(file, row, "needs a known dtype");
+    const std::string* causal = row.param("causal");
+    const AttentionShape shape{device_int_param(file, row, "batch", 1), device_int_param(file, row, "heads", 1),
+                               device_int_param(file, row, "seq", 1), device_int_param(file, row, "head_dim", 1),
+                               causal && *causal == "1", *p};
+    const double seconds = estimate_op(gpu, attention(gpu, shape, true)).time_s;
+    const double flops = 4.0 * static_cast<double>(shape.batch * shape.heads) * static_cast<double>(shape.seq) *
+                         static_cast<double>(shape.seq) * static_cast<double>(shape.head_dim) * (shape.causal ? 0.5 : 1.0);
+    out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
+    if (*backend != "cudnn") {
+      out.in_mape = false;
+      out.note = *backend + ": not the kernel design the model times (cudnn is)";
+    }
+  } else if (b == "special-functions") {
+    // Results per SM per clock: the exponential and reciprocal on the special-function lanes, FP32 multiplies
+    // on the FP32 lanes; the conversions' rates are not in the GPU spec.
+    const std::string* op = row.param("op");
+    if (!op) throw device_row_error(file, row, "needs the param op");
+    if (*op == "ex2" || *op == "rcp") {
+      out.predicted = gpu.sfu_lanes_per_sm;
+    } else if (*op == "fmul") {
+      out.predicted = gpu.peak(Precision::fp32, MathUnit::vector) / 2 / gpu.sm_count / gpu.boost_clock_hz;
+    } else {
+      out.note = "conversion: its rate is not in the GPU spec";
+    }
   } else if (b == "pointer-chase") {
     predict_chase_latency(file, gpu, out);
   } else if (b == "bank-conflicts") {

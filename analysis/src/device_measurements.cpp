@@ -40,10 +40,11 @@ std::vector<std::pair<std::string, int>> fields_of(const std::string& line) {
 }  // namespace
 
 const std::vector<std::string>& device_measurement_units() {
-  // Times, SM clock cycles, rates, and the counts and ratios the sweeps report.
+  // Times, SM clock cycles, rates (results per SM clock, giga-results per second), and the counts and ratios
+  // the sweeps report.
   static const std::vector<std::string> units = {"ns",     "us",      "ms",         "s",     "cycles",
                                                  "GB/s",   "GFLOP/s", "TFLOP/s",    "blocks", "sectors",
-                                                 "wavefronts", "bytes", "fraction"};
+                                                 "wavefronts", "bytes", "fraction", "1/cycle", "G/s"};
   return units;
 }
 
