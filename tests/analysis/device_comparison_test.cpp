@@ -246,3 +246,38 @@ TEST_CASE("device comparison: bank-conflict cycles per access against the kernel
   CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + "bank-conflicts,dtype=fp32,cycles_per_access,1,cycles\n"), v100),
                     Catch::Matchers::Contains("stride"));
 }
+
+TEST_CASE("device comparison: special-function rates, PyTorch's products by precision and its fused attention",
+          "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const DeviceComparison c = compare_device_measurements(
+      read_text(kV100Header +
+                "special-functions,op=ex2,results_per_sm_per_clock,15.9,1/cycle\n"
+                "special-functions,op=fmul,results_per_sm_per_clock,63,1/cycle\n"
+                "special-functions,op=f32-to-s8,results_per_sm_per_clock,16,1/cycle\n"
+                "special-functions,op=ex2,gresults_per_s,2000,G/s\n"
+                "gemm-precisions,precision=fp16;m=4096;n=4096;k=4096,tflops,90,TFLOP/s\n"
+                "gemm-precisions,precision=fp8;m=4096;n=4096;k=4096,tflops,90,TFLOP/s\n"
+                "attention-sdpa,backend=cudnn;dtype=fp16;head_dim=64;seq=1024;batch=16;heads=32;causal=0;pass=fwd,tflops,60,TFLOP/s\n"
+                "attention-sdpa,backend=flash;dtype=fp16;head_dim=64;seq=1024;batch=16;heads=32;causal=0;pass=fwd,tflops,50,TFLOP/s\n"
+                "attention-sdpa,backend=cudnn;dtype=fp16;head_dim=64;seq=1024;batch=16;heads=32;causal=0;pass=fwd_bwd,tflops,50,TFLOP/s\n"),
+      v100);
+  REQUIRE(c.rows.size() == 9);
+  REQUIRE(c.rows[0].predicted);
+  CHECK(*c.rows[0].predicted == v100.sfu_lanes_per_sm);
+  REQUIRE(c.rows[1].predicted);
+  CHECK(*c.rows[1].predicted == Approx(64));  // 64 FP32 lanes per Volta SM
+  CHECK_FALSE(c.rows[2].predicted);           // conversions: no rate in the spec
+  CHECK_FALSE(c.rows[3].predicted);
+  REQUIRE(c.rows[4].predicted);
+  CHECK(*c.rows[4].predicted == Approx(estimate_op(v100, {gemm(v100, {4096, 4096, 4096, 1, Precision::fp16})}).flops_per_s / 1e12));
+  CHECK(c.rows[4].in_mape);
+  CHECK_FALSE(c.rows[5].predicted);  // the V100 has no fp8
+  REQUIRE(c.rows[6].predicted);
+  REQUIRE(c.rows[7].predicted);
+  CHECK(*c.rows[6].predicted == *c.rows[7].predicted);  // one kernel model, whichever backend ran
+  CHECK(c.rows[6].in_mape);
+  CHECK_FALSE(c.rows[7].in_mape);  // FlashAttention-2 is shown, not counted
+  CHECK_FALSE(c.rows[8].predicted);
+  CHECK(c.mape_rows == 2);
+}

@@ -92,7 +92,7 @@ TEST_CASE("device measurements: rows of the new benchmarks read back with their 
 
 TEST_CASE("device measurements: every unit the suite writes is one the reader knows", "[device]") {
   const auto& units = device_measurement_units();
-  for (const char* unit : {"us", "GB/s", "TFLOP/s", "blocks", "cycles", "fraction"}) {
+  for (const char* unit : {"us", "GB/s", "TFLOP/s", "blocks", "cycles", "fraction", "1/cycle", "G/s"}) {
     CHECK(std::find(units.begin(), units.end(), unit) != units.end());
   }
 }
