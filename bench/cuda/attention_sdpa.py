@@ -10,8 +10,6 @@ Each row is the median over trials of CUDA-event time per call of a loop of call
 
 Usage: attention_sdpa.py [--out FILE] [--quick]"""
 import argparse
-import platform
-import statistics
 import sys
 
 from suite_csv import write_suite_csv
@@ -22,26 +20,10 @@ try:
     from torch.nn.attention import SDPBackend, sdpa_kernel
 except ImportError:
     sys.exit("attention_sdpa.py: PyTorch 2.3 or later is not installed")
+from suite_torch import gpu_fields, loop_us
 
 TOTAL_TOKENS = 16384
 HIDDEN = 2048
-
-
-def per_call_us(run, calls, trials):
-    """Median microseconds per call of `run()` repeated `calls` times, over `trials`, after a warm-up."""
-    for _ in range(3):
-        run()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(trials):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(calls):
-            run()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1000.0 / calls)
-    return statistics.median(times)
 
 
 def measure(backend, dtype, head_dim, seq, causal, backward, trials):
@@ -61,10 +43,10 @@ def measure(backend, dtype, head_dim, seq, causal, backward, trials):
     with sdpa_kernel([backend]):
         calls = max(4, 40960 // seq)  # about as long a loop at every length: the work grows with seq
         if backward:
-            us = per_call_us(run, max(2, calls // 2), trials)
+            us = loop_us(run, max(2, calls // 2), trials)
         else:
             with torch.inference_mode():
-                us = per_call_us(run, calls, trials)
+                us = loop_us(run, calls, trials)
     flops = 4.0 * batch * heads * seq * seq * head_dim * (3.5 if backward else 1.0) * (0.5 if causal else 1.0)
     return us, flops / (us * 1e-6) / 1e12
 
@@ -100,11 +82,7 @@ def main():
                             rows.append(("attention-sdpa", params, "time_us", us, "us"))
                             rows.append(("attention-sdpa", params, "tflops", tflops, "TFLOP/s"))
 
-    props = torch.cuda.get_device_properties(0)
-    fields = [("gpu", props.name), ("compute_capability", f"{props.major}.{props.minor}"),
-              ("sm_count", props.multi_processor_count), ("cuda_runtime", torch.version.cuda),
-              ("cudnn", torch.backends.cudnn.version()), ("torch", torch.__version__),
-              ("python", platform.python_version())]
+    fields = gpu_fields()
     write_suite_csv(args.out, fields, rows)
 
 

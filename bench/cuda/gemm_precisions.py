@@ -9,8 +9,6 @@ Each row is the median over trials of CUDA-event time per call over a replayed C
 
 Usage: gemm_precisions.py [--out FILE] [--quick]"""
 import argparse
-import platform
-import statistics
 import sys
 
 from suite_csv import write_suite_csv
@@ -19,33 +17,7 @@ try:
     import torch
 except ImportError:
     sys.exit("gemm_precisions.py: PyTorch is not installed")
-
-
-def per_call_us(run, calls, trials):
-    """Median microseconds per call of `run()`, over `trials` replays of a CUDA graph holding `calls` calls
-    (captured after a warm-up): replaying a graph leaves PyTorch's host cost per call (10-25 us, more than a
-    small product's GPU time) out of the measurement, so each row is the kernels' time on the GPU."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):  # warm-up (cuBLASLt's heuristics, workspace) on a side stream, as capture needs
-        for _ in range(3):
-            run()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(calls):
-            run()
-    graph.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(trials):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1000.0 / calls)
-    return statistics.median(times)
+from suite_torch import gpu_fields, graph_us
 
 
 def product(precision, m, n, k):
@@ -89,7 +61,7 @@ def main():
                 run = product(precision, m, n, k)
                 flops = 2.0 * m * n * k
                 calls = int(min(200, max(5, 2e11 / flops)))
-                us = per_call_us(run, calls, trials)
+                us = graph_us(run, calls, trials)
             except (RuntimeError, ValueError) as error:
                 print(f"gemm_precisions.py: {params}: {str(error).splitlines()[0]}", file=sys.stderr)
                 continue
@@ -97,11 +69,7 @@ def main():
             rows.append(("gemm-precisions", params, "time_us", us, "us"))
             rows.append(("gemm-precisions", params, "tflops", flops / us / 1e6, "TFLOP/s"))
 
-    props = torch.cuda.get_device_properties(0)
-    fields = [("gpu", props.name), ("compute_capability", f"{props.major}.{props.minor}"),
-              ("sm_count", props.multi_processor_count), ("cuda_runtime", torch.version.cuda),
-              ("blas", str(torch.backends.cuda.preferred_blas_library())),
-              ("torch", torch.__version__), ("python", platform.python_version())]
+    fields = gpu_fields(("blas", str(torch.backends.cuda.preferred_blas_library())))
     write_suite_csv(args.out, fields, rows)
 
 

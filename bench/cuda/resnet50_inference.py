@@ -8,8 +8,6 @@ Each row is the median over trials of CUDA-event time per forward pass of a loop
 
 Usage: resnet50_inference.py [--out FILE] [--quick]"""
 import argparse
-import platform
-import statistics
 import sys
 
 from suite_csv import write_suite_csv
@@ -19,23 +17,7 @@ try:
     import torchvision
 except ImportError:
     sys.exit("resnet50_inference.py: PyTorch with torchvision is not installed")
-
-
-def per_pass_us(run, passes, trials):
-    """Median microseconds per pass of `run()` repeated `passes` times, over `trials`, after a warm-up."""
-    for _ in range(3):
-        run()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(trials):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(passes):
-            run()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1000.0 / passes)
-    return statistics.median(times)
+from suite_torch import gpu_fields, loop_us
 
 
 def main():
@@ -54,7 +36,7 @@ def main():
         for batch in batches:
             x = torch.randn(batch, 3, 224, 224, device="cuda", dtype=torch.half).to(memory_format=torch.channels_last)
             passes = max(5, 2000 // batch)
-            rows.append((f"batch={batch};mode=eager;dtype=fp16", per_pass_us(lambda: model(x), passes, trials)))
+            rows.append((f"batch={batch};mode=eager;dtype=fp16", loop_us(lambda: model(x), passes, trials)))
             graph = torch.cuda.CUDAGraph()
             side = torch.cuda.Stream()
             side.wait_stream(torch.cuda.current_stream())
@@ -64,13 +46,9 @@ def main():
             torch.cuda.current_stream().wait_stream(side)
             with torch.cuda.graph(graph):
                 model(x)
-            rows.append((f"batch={batch};mode=graph;dtype=fp16", per_pass_us(graph.replay, passes, trials)))
+            rows.append((f"batch={batch};mode=graph;dtype=fp16", loop_us(graph.replay, passes, trials)))
 
-    props = torch.cuda.get_device_properties(0)
-    fields = [("gpu", props.name), ("compute_capability", f"{props.major}.{props.minor}"),
-              ("sm_count", props.multi_processor_count), ("cuda_runtime", torch.version.cuda),
-              ("cudnn", torch.backends.cudnn.version()), ("torch", torch.__version__),
-              ("torchvision", torchvision.__version__), ("python", platform.python_version())]
+    fields = gpu_fields(("torchvision", torchvision.__version__))
     write_suite_csv(args.out, fields, [("resnet50-inference", params, "batch_us", value, "us") for params, value in rows])
 
 
