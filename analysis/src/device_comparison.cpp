@@ -135,6 +135,81 @@ double looped_s(double gpu_s, double host_s, DeviceComparisonRow& out) {
   return host_s;
 }
 
+// A GEMM's time (time_us) or rate (tflops) by the kernel model, no faster than the host's enqueue where the
+// rows come from a loop of launches (host_s 0: replayed from a CUDA graph).
+void predict_gemm(const GpuSpec& gpu, const GemmShape& shape, double host_s, DeviceComparisonRow& out) {
+  const double seconds = looped_s(estimate_op(gpu, {gemm(gpu, shape)}).time_s, host_s, out);
+  const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
+  out.predicted = out.measured.metric == "time_us" ? seconds * 1e6 : flops / seconds / 1e12;
+}
+
+// PyTorch's products replayed from a CUDA graph (bench/cuda/gemm_precisions.py): GPU time, no host bound.
+void predict_gemm_precisions(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const std::string* precision = row.param("precision");
+  if (!precision) throw device_row_error(file, row, "needs the param precision");
+  const std::optional<Precision> p = parse_precision(*precision);
+  if (!p || !gpu.supports(*p)) {
+    out.in_mape = false;
+    out.note = "no " + *precision + " GEMM in the model";
+    return;
+  }
+  const GemmShape shape{device_int_param(file, row, "m", 1), device_int_param(file, row, "n", 1),
+                        device_int_param(file, row, "k", 1), 1, *p};
+  predict_gemm(gpu, shape, 0, out);
+  if (*p == Precision::int8) {
+    // torch._int_mm (int32 results) ran below fp8 on the H200 (912 against 1,453 TFLOP/s at 8192^3): a
+    // cuBLASLt path, not the int8 kernels TensorRT's engines use, which the model's int8 rate stands for.
+    out.in_mape = false;
+    out.note = "torch._int_mm: not TensorRT's int8 kernels";
+  }
+}
+
+// scaled_dot_product_attention forward (bench/cuda/attention_sdpa.py), timed in a loop of calls long enough to
+// be GPU-bound. The model's fused kernel is a Hopper-native one that waits on its softmax (FlashAttention-3
+// without its overlaps, docs/inference.md pass 9): PyTorch's cuDNN backend is that kind of kernel;
+// FlashAttention-2 (`flash`) and the memory-efficient kernel are slower designs, shown and not counted.
+void predict_attention_sdpa(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const std::string* pass = row.param("pass");
+  const std::string* backend = row.param("backend");
+  if (!pass || !backend) throw device_row_error(file, row, "needs the params pass and backend");
+  if (*pass != "fwd") {
+    out.in_mape = false;
+    out.note = "backward: `hpcsim kernel attention` times the forward";
+    return;
+  }
+  const std::string* dtype = row.param("dtype");
+  const std::optional<Precision> p = dtype ? parse_precision(*dtype) : std::nullopt;
+  if (!p) throw device_row_error(file, row, "needs a known dtype");
+  const std::string* causal = row.param("causal");
+  const AttentionShape shape{device_int_param(file, row, "batch", 1), device_int_param(file, row, "heads", 1),
+                             device_int_param(file, row, "seq", 1), device_int_param(file, row, "head_dim", 1),
+                             causal && *causal == "1", *p};
+  const double seconds = estimate_op(gpu, attention(gpu, shape, true)).time_s;
+  const double flops = 4.0 * static_cast<double>(shape.batch * shape.heads) * static_cast<double>(shape.seq) *
+                       static_cast<double>(shape.seq) * static_cast<double>(shape.head_dim) * (shape.causal ? 0.5 : 1.0);
+  out.predicted = row.metric == "time_us" ? seconds * 1e6 : flops / seconds / 1e12;
+  if (*backend != "cudnn") {
+    out.in_mape = false;
+    out.note = *backend + ": not the kernel design the model times (cudnn is)";
+  }
+}
+
+// Results per SM per clock: the exponential and reciprocal on the special-function lanes, FP32 multiplies on
+// the FP32 lanes; the conversions' rates are not in the GPU spec.
+void predict_special_function(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const std::string* op = out.measured.param("op");
+  if (!op) throw device_row_error(file, out.measured, "needs the param op");
+  if (*op == "ex2" || *op == "rcp") {
+    out.predicted = gpu.sfu_lanes_per_sm;
+  } else if (*op == "fmul") {
+    out.predicted = gpu.peak(Precision::fp32, MathUnit::vector) / 2 / gpu.sm_count / gpu.boost_clock_hz;
+  } else {
+    out.note = "conversion: its rate is not in the GPU spec";
+  }
+}
+
 void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
   const DeviceMeasurement& row = out.measured;
   const MetricRule* rule = rule_of(row);
@@ -178,70 +253,13 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
     const GemmShape shape{device_int_param(file, row, "m", 1), device_int_param(file, row, "n", 1),
                           device_int_param(file, row, "k", 1), 1,
                           dtype_param(file, row, gpu)};
-    const double seconds = looped_s(estimate_op(gpu, {gemm(gpu, shape)}).time_s, host_s, out);
-    const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
-    out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
+    predict_gemm(gpu, shape, host_s, out);
   } else if (b == "gemm-precisions") {
-    // PyTorch's products replayed from a CUDA graph (bench/cuda/gemm_precisions.py): GPU time, no host bound.
-    const std::string* precision = row.param("precision");
-    if (!precision) throw device_row_error(file, row, "needs the param precision");
-    const std::optional<Precision> p = parse_precision(*precision);
-    if (!p || !gpu.supports(*p)) {
-      out.in_mape = false;
-      out.note = "no " + *precision + " GEMM in the model";
-      return;
-    }
-    const GemmShape shape{device_int_param(file, row, "m", 1), device_int_param(file, row, "n", 1),
-                          device_int_param(file, row, "k", 1), 1, *p};
-    const double seconds = estimate_op(gpu, {gemm(gpu, shape)}).time_s;
-    const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
-    out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
-    if (*p == Precision::int8) {
-      // torch._int_mm (int32 results) ran below fp8 on the H200 (912 against 1,453 TFLOP/s at 8192^3): a
-      // cuBLASLt path, not the int8 kernels TensorRT's engines use, which the model's int8 rate stands for.
-      out.in_mape = false;
-      out.note = "torch._int_mm: not TensorRT's int8 kernels";
-    }
+    predict_gemm_precisions(file, gpu, out);
   } else if (b == "attention-sdpa") {
-    // scaled_dot_product_attention forward (bench/cuda/attention_sdpa.py), timed in a loop of calls long enough
-    // to be GPU-bound. The model's fused kernel is a Hopper-native one that waits on its softmax (FlashAttention-3
-    // without its overlaps, docs/inference.md pass 9): PyTorch's cuDNN backend is that kind of kernel;
-    // FlashAttention-2 (`flash`) and the memory-efficient kernel are slower designs, shown and not counted.
-    const std::string* pass = row.param("pass");
-    const std::string* backend = row.param("backend");
-    if (!pass || !backend) throw device_row_error(file, row, "needs the params pass and backend");
-    if (*pass != "fwd") {
-      out.in_mape = false;
-      out.note = "backward: `hpcsim kernel attention` times the forward";
-      return;
-    }
-    const std::string* dtype = row.param("dtype");
-    const std::optional<Precision> p = dtype ? parse_precision(*dtype) : std::nullopt;
-    if (!p) throw device_row_error(file, row, "needs a known dtype");
-    const std::string* causal = row.param("causal");
-    const AttentionShape shape{device_int_param(file, row, "batch", 1), device_int_param(file, row, "heads", 1),
-                               device_int_param(file, row, "seq", 1), device_int_param(file, row, "head_dim", 1),
-                               causal && *causal == "1", *p};
-    const double seconds = estimate_op(gpu, attention(gpu, shape, true)).time_s;
-    const double flops = 4.0 * static_cast<double>(shape.batch * shape.heads) * static_cast<double>(shape.seq) *
-                         static_cast<double>(shape.seq) * static_cast<double>(shape.head_dim) * (shape.causal ? 0.5 : 1.0);
-    out.predicted = time ? seconds * 1e6 : flops / seconds / 1e12;
-    if (*backend != "cudnn") {
-      out.in_mape = false;
-      out.note = *backend + ": not the kernel design the model times (cudnn is)";
-    }
+    predict_attention_sdpa(file, gpu, out);
   } else if (b == "special-functions") {
-    // Results per SM per clock: the exponential and reciprocal on the special-function lanes, FP32 multiplies
-    // on the FP32 lanes; the conversions' rates are not in the GPU spec.
-    const std::string* op = row.param("op");
-    if (!op) throw device_row_error(file, row, "needs the param op");
-    if (*op == "ex2" || *op == "rcp") {
-      out.predicted = gpu.sfu_lanes_per_sm;
-    } else if (*op == "fmul") {
-      out.predicted = gpu.peak(Precision::fp32, MathUnit::vector) / 2 / gpu.sm_count / gpu.boost_clock_hz;
-    } else {
-      out.note = "conversion: its rate is not in the GPU spec";
-    }
+    predict_special_function(file, gpu, out);
   } else if (b == "pointer-chase") {
     predict_chase_latency(file, gpu, out);
   } else if (b == "bank-conflicts") {
