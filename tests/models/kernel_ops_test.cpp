@@ -258,6 +258,25 @@ TEST_CASE("flash attention beats unfused attention at long sequences and does th
   CHECK(estimate_op(g, attention(g, causal, true)).time_s < 0.6 * fused.time_s);
 }
 
+TEST_CASE("causal flash attention computes the tiles the diagonal crosses in full, above it none") {
+  // 512 tokens: 4 blocks of 128 queries see 128, 256, 384 and 512 keys, 20 tiles of 64 against 32 unmasked:
+  // 5/8 of the unmasked work, not 1/2. The backward's 4 blocks of 128 keys see 512, 384, 256, 128 queries.
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  for (const std::int64_t seq : {512, 4096}) {
+    INFO(seq);
+    const AttentionShape full{8, 16, seq, 64, false, Precision::bf16};
+    AttentionShape causal = full;
+    causal.causal = true;
+    const double blocks = static_cast<double>(seq) / 128;
+    const double share = (blocks + 1) / (2 * blocks);  // sum of (i + 1) over the blocks, over blocks^2
+    const KernelWork fwd_full = attention(g, full, true).front().work, fwd_causal = attention(g, causal, true).front().work;
+    CHECK(fwd_causal.issued_flops == Approx(share * fwd_full.issued_flops));
+    CHECK(fwd_causal.flops == Approx(0.5 * fwd_full.flops));  // the useful work stays half
+    CHECK(attention_backward_fused(g, causal).work.issued_flops ==
+          Approx(share * attention_backward_fused(g, full).work.issued_flops));
+  }
+}
+
 TEST_CASE("flash attention's exponentials run beside its products, one per score, on 16 lanes per SM") {
   const GpuSpec g = shipped("h100-sxm5-80gb");
   // FlashAttention-3 (arXiv 2407.08608) Table 2: H100 SXM5, FP16 forward, batch 4, 8,448 tokens, 16 heads of

@@ -18,6 +18,26 @@ namespace {
 // log-sum-exp), one more per score.
 constexpr double kExpPerScore = 1;
 
+// What a fused kernel's blocks see of the other side: `blocks` blocks of `block` rows each stream tiles of
+// `tile` rows of the other side. Without a mask each sees all `seq`; under a causal mask the block of
+// queries i sees the keys up to its last query (the backward's block of keys j, the queries from its first
+// key on): whole tiles above the diagonal are skipped, the tiles the diagonal crosses computed in full and
+// masked (FlashAttention-2, Dao 2023, sec. 3.1.1, "Causal masking").
+struct BlockReach {
+  double rows = 0;   // rows of the other side read, summed over the blocks
+  double tiles = 0;  // tiles computed, summed over the blocks
+};
+
+BlockReach block_reach(double seq, double blocks, int block, int tile, bool causal, bool queries) {
+  BlockReach r;
+  for (double i = 0; i < blocks; ++i) {
+    const double seen = !causal ? seq : queries ? std::min(seq, (i + 1) * block) : seq - i * block;
+    r.rows += seen;
+    r.tiles += std::ceil(seen / tile);
+  }
+  return r;
+}
+
 }  // namespace
 
 std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool fused) {
@@ -55,14 +75,15 @@ std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool 
   k.launch.registers_per_thread = std::min(255, static_cast<int>(kQueries * (d + kKeys) / 256) + 64);
   k.launch.smem_per_block = static_cast<int>((kQueries * d + 2 * 2 * kKeys * d) * e);
   KernelWork& w = k.work;
+  const BlockReach reach = block_reach(s, q_blocks, kQueries, kKeys, a.causal, true);
   w.flops = 4 * s * s * d * static_cast<double>(bh) * visible;
-  w.issued_flops = 4 * q_blocks * kQueries * std::ceil(s * visible / kKeys) * kKeys * d * static_cast<double>(bh);
+  w.issued_flops = 4 * kQueries * reach.tiles * kKeys * d * static_cast<double>(bh);
   w.special_ops = kExpPerScore * w.issued_flops / (4 * d);  // per score computed, padding included
   w.precision = a.precision;
   w.unit = tensor ? MathUnit::tensor : MathUnit::vector;
   const double qo = s * d * e * static_cast<double>(bh);
   w.add({qo, -1, 16, 1, false});                                // Q
-  w.add({2 * qo * q_blocks * visible, 2 * qo, 16, 1, false});  // K and V, once per query block
+  w.add({2 * reach.rows * d * e * static_cast<double>(bh), 2 * qo, 16, 1, false});  // K and V, once per query block
   w.add({qo, -1, 16, 1, true});                                 // O
   // Blocks run in grid order, query blocks of one head next to each other: the heads resident at once
   // are the ones whose K and V are re-read from L2.
@@ -86,16 +107,18 @@ Kernel attention_backward_fused(const GpuSpec& gpu, const AttentionShape& a) {
   k.launch.registers_per_thread = 255;
   k.launch.smem_per_block = std::min(gpu.sm.max_smem_per_block, static_cast<int>((2 * kKeys * d + 2 * 2 * kQueries * d) * e));
   KernelWork w;
+  const BlockReach reach = block_reach(s, k_blocks, kKeys, kQueries, a.causal, false);
   w.flops = 10 * s * s * d * static_cast<double>(bh) * visible;
-  w.issued_flops = 10 * k_blocks * kKeys * std::ceil(s * visible / kQueries) * kQueries * d * static_cast<double>(bh);
+  w.issued_flops = 10 * kKeys * reach.tiles * kQueries * d * static_cast<double>(bh);
   w.special_ops = kExpPerScore * w.issued_flops / (10 * d);
   w.precision = a.precision;
   w.unit = k.work.unit;
   const double kv = s * d * e * static_cast<double>(bh);
   w.add({2 * kv, -1, 16, 1, false});                          // K and V
-  w.add({2 * kv * k_blocks * visible, 2 * kv, 16, 1, false});  // Q and dO, once per key block
-  w.add({2 * kv, -1, 16, 1, true});                           // dK and dV
-  w.add({2 * kv / e * 4 * k_blocks * visible, kv / e * 4, 16, 1, true});  // dQ fp32 partial sums (read + add)
+  const double q_rows = reach.rows * d * static_cast<double>(bh);  // query rows the key blocks read, times d
+  w.add({2 * q_rows * e, 2 * kv, 16, 1, false});   // Q and dO, once per key block
+  w.add({2 * kv, -1, 16, 1, true});                // dK and dV
+  w.add({2 * q_rows * 4, kv / e * 4, 16, 1, true});  // dQ fp32 partial sums (read + add)
   w.working_set_bytes = k.work.working_set_bytes + kv / e * 4 / std::max(1.0, static_cast<double>(bh));
   w.requests_in_flight = k.work.requests_in_flight;
   w.block_latency_cycles = gpu.memory.hbm_latency_cycles;
