@@ -39,22 +39,39 @@ def product(precision, m, n, k):
     raise ValueError(precision)
 
 
+def kernel_names(run):
+    """The GPU kernels one call of `run()` launches, by PyTorch's profiler (cuBLAS's names carry the tile and
+    whether K is split)."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        run()
+        torch.cuda.synchronize()
+    return [e.key for e in prof.key_averages() if e.device_type.name == "CUDA"] or ["(none recorded)"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="-", help="CSV file (default: standard output)")
     parser.add_argument("--quick", action="store_true", help="fewer shapes and trials")
+    parser.add_argument("--small", action="store_true",
+                        help="instead: small products (64-512 rows, K 256-8192, fp16 and bf16), each with the names of "
+                             "the kernels cuBLAS ran for it (PyTorch's profiler) on standard error")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("gemm_precisions.py: no CUDA device")
     tokens = [384, 3072] if args.quick else [128, 384, 1536, 3072, 12288, 49152]
     layer = [(3072, 1024), (1024, 1024), (4096, 1024), (1024, 4096)]  # (n, k): QKV, output, FFN up, FFN down
     shapes = [(m, n, k) for m in tokens for n, k in layer] + [(8192, 8192, 8192)]
+    precisions = ("fp16", "bf16", "int8", "fp8")
+    if args.small:  # rows of a serving batch: where each product is a few microseconds
+        shapes = [(m, n, k) for m in (64, 128, 256, 512) for n in (1024, 4096) for k in (256, 1024, 4096, 8192)]
+        precisions = ("fp16", "bf16")
     # K swept under a fixed 16,384 x 4,096 output: time against K is the main loop's slope plus what each
     # output tile costs whatever K is (its first operands' wait, storing it), the intercept.
-    shapes += [] if args.quick else [(16384, 4096, k) for k in (128, 256, 512, 2048, 4096)]
+    shapes += [] if args.quick or args.small else [(16384, 4096, k) for k in (128, 256, 512, 2048, 4096)]
     trials = 3 if args.quick else 5
     rows = []
-    for precision in ("fp16", "bf16", "int8", "fp8"):
+    for precision in precisions:
         for m, n, k in shapes:
             params = f"precision={precision};m={m};n={n};k={k}"
             try:
@@ -66,6 +83,12 @@ def main():
                 print(f"gemm_precisions.py: {params}: {str(error).splitlines()[0]}", file=sys.stderr)
                 continue
             print(f"{params}: {us:.2f} us, {flops / us / 1e6:.1f} TFLOP/s", file=sys.stderr, flush=True)
+            if args.small:
+                try:
+                    names = "; ".join(kernel_names(run))
+                except Exception as error:  # the profiler is a report, not the measurement
+                    names = f"(profiler failed: {error})"
+                print(f"  kernels: {names}", file=sys.stderr, flush=True)
             rows.append(("gemm-precisions", params, "time_us", us, "us"))
             rows.append(("gemm-precisions", params, "tflops", flops / us / 1e6, "TFLOP/s"))
 
