@@ -137,6 +137,9 @@ std::string render_kernel_explanations(const GpuSpec& gpu, const std::vector<Ker
       << (t.special_s > 0 ? " (" + fmt("%.4g", t.special_s * 1e6) + " us of it the softmax's exponentials on the " +
                                 std::to_string(gpu.sfu_lanes_per_sm) + " special-function lanes per SM)"
                           : std::string())
+      << (t.block_s > 0 ? " (" + fmt("%.4g", t.block_s * 1e6) + " us of it the blocks' fixed waits, round after round on " +
+                              "the busiest SM: a GEMM tile's first operands from HBM and its output store)"
+                        : std::string())
       << ", memory "
       << fmt("%.4g", std::max({t.lsu_s, t.smem_s, t.l2_s, t.hbm_s}) * 1e6) << " us (HBM " << fmt("%.4g", t.hbm_s * 1e6)
       << ", L2 " << fmt("%.4g", t.l2_s * 1e6) << ", shared " << fmt("%.4g", t.smem_s * 1e6) << ", load/store issue "
@@ -190,7 +193,7 @@ std::string kernel_explanations_json(const std::vector<KernelExplanation>& kerne
       << ", \"intensity\": " << num(r.intensity) << ", \"machine_balance\": " << num(r.balance) << ", \"bound\": "
       << quoted(r.memory_bound ? "memory" : "compute") << ", \"factor\": " << num(r.factor) << "}";
     o << ",\n" << pad << "   \"time\": {\"time_s\": " << num(t.time_s) << ", \"bound\": " << quoted(std::string(to_string(t.bound)))
-      << ", \"compute_s\": " << num(t.compute_s) << ", \"special_s\": " << num(t.special_s) << ", \"hbm_s\": " << num(t.hbm_s) << ", \"l2_s\": " << num(t.l2_s)
+      << ", \"compute_s\": " << num(t.compute_s) << ", \"special_s\": " << num(t.special_s) << ", \"block_s\": " << num(t.block_s) << ", \"hbm_s\": " << num(t.hbm_s) << ", \"l2_s\": " << num(t.l2_s)
       << ", \"smem_s\": " << num(t.smem_s) << ", \"lsu_s\": " << num(t.lsu_s) << ", \"latency_s\": " << num(t.latency_s)
       << ", \"launch_s\": " << num(t.launch_s) << "}";
     o << ",\n" << pad << "   \"warp_sim\": {\"available\": " << (e.twin ? "true" : "false");

@@ -172,3 +172,25 @@ TEST_CASE("kernel explain: fused attention's math names its exponentials' share,
   CHECK(render_kernel_explanations(gpu, c).find("special-function lanes") == std::string::npos);
   CHECK(kernel_explanations_json(c, 0).find("\"special_s\": 0,") != std::string::npos);
 }
+
+TEST_CASE("kernel explain: a GEMM's math names its blocks' fixed waits, which grow with the output, not with K", "[explain]") {
+  const GpuSpec gpu = spec("h200-sxm-141gb");
+  auto block_s = [&](std::int64_t k) {
+    const std::vector<KernelExplanation> e = explain_kernels(gpu, {gemm(gpu, GemmShape{16384, 4096, k, 1, Precision::bf16})}, {}, "gemm");
+    REQUIRE(e.size() == 1);
+    CHECK(e.front().time.block_s > 0);
+    CHECK(e.front().time.block_s < e.front().time.compute_s);
+    CHECK(render_kernel_explanations(gpu, e).find("fixed waits") != std::string::npos);
+    CHECK(kernel_explanations_json(e, 0).find("\"block_s\": ") != std::string::npos);
+    return e.front().time.block_s;
+  };
+  // The 134 MB output is stored at HBM's speed whatever K is: the waits stay near the output's HBM time (plus
+  // each round's first-operand wait; the tile chosen, and so the rounds, differ with K).
+  const double store_s = 16384.0 * 4096 * 2 / gpu.achievable_memory_bandwidth();
+  for (const double waits : {block_s(256), block_s(4096)}) {
+    CHECK(waits > 0.8 * store_s);
+    CHECK(waits < 1.6 * store_s);
+  }
+  const std::vector<Kernel> copy = copy_op(16.0 * 1024 * 1024);
+  CHECK(render_kernel_explanations(gpu, explain_kernels(gpu, copy, {}, "copy")).find("fixed waits") == std::string::npos);
+}

@@ -1,6 +1,7 @@
 // Properties of the analytical kernel model on a GPU built here (H100 SXM5-like numbers from its
 // datasheet and the CUDA CC 9.0 tables), so the tests do not depend on the shipped spec files.
 #include <algorithm>
+#include <cmath>
 #include <catch2/catch.hpp>
 
 #include "models/gpu/kernel_model.h"
@@ -214,4 +215,19 @@ TEST_CASE("same inputs give the same estimate") {
   const KernelTime b = estimate_kernel(g, launch(12345), stream(1e9, 4, 3));
   CHECK(a.time_s == b.time_s);
   CHECK(a.hbm_bytes == b.hbm_bytes);
+}
+
+TEST_CASE("a kernel's blocks' fixed latencies are the part of its math time named block_s") {
+  const GpuSpec g = test_gpu();
+  KernelWork w;
+  w.precision = Precision::bf16;
+  w.unit = MathUnit::tensor;
+  w.flops = 132 * 4096 * 1e6;
+  const KernelTime none = estimate_kernel(g, launch(132 * 4), w);
+  w.block_latency_cycles = 1000;
+  const KernelTime some = estimate_kernel(g, launch(132 * 4), w);
+  CHECK(none.block_s == 0);
+  const double rounds = std::ceil(4.0 / some.blocks_per_sm);  // 4 blocks per SM, blocks_per_sm at a time
+  CHECK(some.block_s == Approx(rounds * 1000 / g.boost_clock_hz).epsilon(1e-12));
+  CHECK(some.compute_s - none.compute_s == Approx(some.block_s).epsilon(1e-12));
 }

@@ -52,7 +52,7 @@ std::vector<KernelExplanation> explain_kernels(const GpuSpec& gpu, const std::ve
 // Plain words, one section per kernel.
 std::string render_kernel_explanations(const GpuSpec& gpu, const std::vector<KernelExplanation>& kernels);
 // {"kernels": [{"name", "count", "launch", "occupancy", "waves", "memory", "roofline", "time", "warp_sim"}]}
-// (time: time_s, bound, compute_s and its special_s, hbm_s, l2_s, smem_s, lsu_s, latency_s, launch_s),
+// (time: time_s, bound, compute_s and its special_s and block_s, hbm_s, l2_s, smem_s, lsu_s, latency_s, launch_s),
 // indented by `indent` spaces after the first line.
 std::string kernel_explanations_json(const std::vector<KernelExplanation>& kernels, int indent);
 

@@ -109,11 +109,12 @@ KernelTime estimate_kernel(const GpuSpec& gpu, const KernelLaunch& launch, const
         tensor ? gpu.matmul_fraction : std::clamp(work.active_lanes, 1.0 / kWarpLanes, 1.0) * work.math_efficiency;
     const double math_s = issued * share / (sm_rate * efficiency);
     t.special_s = special_function_s(gpu, work, share);
-    t.compute_s = math_s + t.special_s + rounds * work.block_latency_cycles / clock;
+    t.block_s = rounds * work.block_latency_cycles / clock;
+    t.compute_s = math_s + t.special_s + t.block_s;
     // Too few independent instructions per scheduler leave the vector pipe idle between dependent ones.
     const double hiding =
         tensor ? 1.0 : std::min(1.0, resident_warps * work.ilp / (gpu.sm.sub_partitions * kDependentIssueCycles));
-    compute_latency_s = math_s / hiding + t.special_s + rounds * work.block_latency_cycles / clock;
+    compute_latency_s = math_s / hiding + t.special_s + t.block_s;
   }
 
   // Shared memory: 32 banks x 4 bytes per clock per SM, serialized by the conflict degree.

@@ -77,6 +77,7 @@ struct KernelTime {
   int blocks_per_sm = 0;
   double waves = 0;            // blocks / (blocks per SM x SMs)
   double special_s = 0;  // the part of compute_s the special-function lanes take (special_ops)
+  double block_s = 0;    // the part of compute_s the blocks' fixed latencies take (block_latency_cycles, per round)
   // The candidate times whose maximum is the kernel time.
   double launch_s = 0, compute_s = 0, lsu_s = 0, smem_s = 0, l2_s = 0, hbm_s = 0, latency_s = 0;
 };
