@@ -82,9 +82,10 @@ std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool 
   w.precision = a.precision;
   w.unit = tensor ? MathUnit::tensor : MathUnit::vector;
   const double qo = s * d * e * static_cast<double>(bh);
-  w.add({qo, -1, 16, 1, false});                                // Q
-  w.add({2 * reach.rows * d * e * static_cast<double>(bh), 2 * qo, 16, 1, false});  // K and V, once per query block
-  w.add({qo, -1, 16, 1, true});                                 // O
+  const double keys_read = reach.rows * d * static_cast<double>(bh);  // K elements the query blocks read
+  w.add({qo, -1, 16, 1, false});                     // Q
+  w.add({2 * keys_read * e, 2 * qo, 16, 1, false});  // K and V, once per query block
+  w.add({qo, -1, 16, 1, true});                      // O
   // Blocks run in grid order, query blocks of one head next to each other: the heads resident at once
   // are the ones whose K and V are re-read from L2.
   const double resident = gpu.sm_count * std::max(1, resident_blocks(gpu, k.launch).blocks_per_sm);
@@ -114,11 +115,11 @@ Kernel attention_backward_fused(const GpuSpec& gpu, const AttentionShape& a) {
   w.precision = a.precision;
   w.unit = k.work.unit;
   const double kv = s * d * e * static_cast<double>(bh);
-  w.add({2 * kv, -1, 16, 1, false});                          // K and V
-  const double q_rows = reach.rows * d * static_cast<double>(bh);  // query rows the key blocks read, times d
-  w.add({2 * q_rows * e, 2 * kv, 16, 1, false});   // Q and dO, once per key block
-  w.add({2 * kv, -1, 16, 1, true});                // dK and dV
-  w.add({2 * q_rows * 4, kv / e * 4, 16, 1, true});  // dQ fp32 partial sums (read + add)
+  const double queries_read = reach.rows * d * static_cast<double>(bh);  // Q elements the key blocks read
+  w.add({2 * kv, -1, 16, 1, false});                        // K and V
+  w.add({2 * queries_read * e, 2 * kv, 16, 1, false});      // Q and dO, once per key block
+  w.add({2 * kv, -1, 16, 1, true});                         // dK and dV
+  w.add({2 * queries_read * 4, kv / e * 4, 16, 1, true});  // dQ fp32 partial sums (read + add)
   w.working_set_bytes = k.work.working_set_bytes + kv / e * 4 / std::max(1.0, static_cast<double>(bh));
   w.requests_in_flight = k.work.requests_in_flight;
   w.block_latency_cycles = gpu.memory.hbm_latency_cycles;
