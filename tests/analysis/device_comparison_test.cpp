@@ -280,4 +280,13 @@ TEST_CASE("device comparison: special-function rates, PyTorch's products by prec
   CHECK_FALSE(c.rows[7].in_mape);  // FlashAttention-2 is shown, not counted
   CHECK_FALSE(c.rows[8].predicted);
   CHECK(c.mape_rows == 2);
+  // A row without the params its prediction needs is refused at its line.
+  for (const char* row : {"special-functions,,results_per_sm_per_clock,16,1/cycle\n",
+                          "gemm-precisions,m=1;n=1;k=1,tflops,1,TFLOP/s\n",
+                          "attention-sdpa,backend=cudnn;dtype=fp16;head_dim=64;seq=1;batch=1;heads=1,tflops,1,TFLOP/s\n",
+                          "attention-sdpa,backend=cudnn;pass=fwd;head_dim=64;seq=1;batch=1;heads=1,tflops,1,TFLOP/s\n"}) {
+    INFO(row);
+    CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + row), v100), Catch::Matchers::Contains(":7:1: ") &&
+                                                                                        Catch::Matchers::Contains("needs"));
+  }
 }
