@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/schedule_gantt.h"
-#include "analysis/schedule_report.h"
+#include "report/schedule_gantt.h"
+#include "report/schedule_report.h"
 #include "workloads/scheduling/batch_queue.h"
 #include "workloads/scheduling/swf_trace.h"
 #include "workloads/scheduling/synthetic_trace.h"

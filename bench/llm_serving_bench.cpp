@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/llm_serving_report.h"
+#include "report/llm_serving_report.h"
 #include "configs/catalog.h"
 #include "configs/loader.h"
 #include "workloads/serving/llm/llm_serving.h"

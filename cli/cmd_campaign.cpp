@@ -6,8 +6,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "analysis/campaign_report.h"
-#include "analysis/results_store.h"
+#include "report/campaign_report.h"
+#include "store/results_store.h"
 #include "commands.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/json_writer.h"
 #include "configs/loader.h"
 #include "configs/units.h"
 #include "models/collectives/collective_runner.h"
@@ -80,15 +81,11 @@ ClusterConfig cluster_of(const CollectiveOptions& o, const SpecCatalog& catalog)
   return c;
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+std::string number(double v) { return json::number(v, 17); }
 
 void print_json(const std::vector<Row>& rows, CollectiveOp op, int ranks) {
   std::ostringstream out;
-  out << "{\n  \"op\": \"" << op_name(op) << "\",\n  \"gpus\": " << ranks << ",\n  \"rows\": [";
+  out << "{\n  \"op\": " << json::quote(op_name(op)) << ",\n  \"gpus\": " << ranks << ",\n  \"rows\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     const double algbw = r.bytes / r.seconds;

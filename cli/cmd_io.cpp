@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/json_writer.h"
 #include "configs/units.h"
 #include "models/storage/dataset_read.h"
 
@@ -27,27 +28,23 @@ struct IoOptions {
   std::string format = "table";
 };
 
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);  // enough digits to compare runs, few enough to read
-  return buffer;
-}
+std::string number(double value) { return json::number(value, 10); }
 
 std::string to_json(const StorageSpec& spec, const DatasetRead& job, const DatasetReadResult& r) {
   std::ostringstream out;
-  out << "{\n  \"storage\": \"" << spec.name << "\",\n  \"kind\": \"" << to_string(spec.kind) << "\",\n"
-      << "  \"op\": \"" << (job.op == IoOp::read ? "read" : "write") << "\",\n"
+  out << "{\n  \"storage\": " << json::quote(spec.name) << ",\n  \"kind\": " << json::quote(to_string(spec.kind)) << ",\n"
+      << "  \"op\": " << json::quote(job.op == IoOp::read ? "read" : "write") << ",\n"
       << "  \"samples\": " << job.samples << ",\n  \"sample_size_bytes\": " << number(job.sample_bytes) << ",\n"
       << "  \"readers\": " << job.readers << ",\n  \"nodes\": " << job.nodes << ",\n"
       << "  \"time_s\": " << number(r.time_s) << ",\n"
       << "  \"throughput\": {\"samples_per_s\": " << number(r.samples_per_s)
       << ", \"bytes_per_s\": " << number(r.bytes_per_s) << "},\n"
-      << "  \"bottleneck\": \"" << r.bottleneck << "\",\n"
+      << "  \"bottleneck\": " << json::quote(r.bottleneck) << ",\n"
       << "  \"reader_time_s\": {\"queue\": " << number(r.reader_time.queue_s) << ", \"latency\": "
       << number(r.reader_time.latency_s) << ", \"transfer\": " << number(r.reader_time.transfer_s) << "},\n"
       << "  \"utilisation\": {";
   for (std::size_t i = 0; i < r.utilisation.size(); ++i)
-    out << (i ? ", " : "") << "\"" << r.utilisation[i].name << "\": " << number(r.utilisation[i].utilisation);
+    out << (i ? ", " : "") << json::quote(r.utilisation[i].name) << ": " << number(r.utilisation[i].utilisation);
   out << "},\n  \"events\": " << r.events << "\n}\n";
   return out.str();
 }

@@ -7,10 +7,10 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/kernel_explain.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/json_writer.h"
 #include "configs/units.h"
 #include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/conv.h"
@@ -20,6 +20,7 @@
 #include "models/gpu/ops/normalization.h"
 #include "models/gpu/ops/optimizer.h"
 #include "models/gpu/ops/recurrent.h"
+#include "report/kernel_explain.h"
 
 namespace hpcsim::cli {
 
@@ -50,11 +51,7 @@ struct FlagError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string number(double v) { return json::number(v, 6); }
 
 void print(const KernelOptions& o, const std::string& op, const GpuSpec& gpu, const OpTime& t,
            const std::vector<KernelExplanation>& explained) {
@@ -63,10 +60,10 @@ void print(const KernelOptions& o, const std::string& op, const GpuSpec& gpu, co
       {"bytes_per_s", number(t.bytes_per_s)}, {"bound", std::string(to_string(t.bound))},
       {"occupancy", number(t.occupancy)},    {"kernels", std::to_string(t.launches)}};
   if (o.format == "json") {
-    std::cout << "{\n  \"gpu\": \"" << gpu.name << "\",\n  \"op\": \"" << op << "\"";
+    std::cout << "{\n  \"gpu\": " << json::quote(gpu.name) << ",\n  \"op\": " << json::quote(op);
     for (const auto& [key, value] : rows) {
       const bool text = key == "bound";
-      std::cout << ",\n  \"" << key << "\": " << (text ? "\"" + value + "\"" : value);
+      std::cout << ",\n  " << json::quote(key) << ": " << (text ? json::quote(value) : value);
     }
     if (o.explain) std::cout << ",\n  \"explain\": " << kernel_explanations_json(explained, 2);
     std::cout << "\n}\n";

@@ -5,13 +5,14 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/warp_sim_report.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/json_writer.h"
 #include "configs/loader.h"
 #include "models/gpu/warp_sim/microbenchmarks.h"
 #include "models/gpu/warp_sim/program_yaml.h"
+#include "report/warp_sim_report.h"
 
 namespace hpcsim::cli {
 
@@ -28,11 +29,7 @@ struct MicrobenchOptions {
   bool all_sms = false;
 };
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string number(double v) { return json::number(v, 6); }
 
 void write_csv(const GpuSpec& gpu, const std::vector<MicrobenchRow>& rows) {
   std::cout << "# hpcsim-cuda-bench 1\n"
@@ -55,12 +52,12 @@ void write_table(const GpuSpec& gpu, const std::vector<MicrobenchRow>& rows) {
 }
 
 void write_json(const GpuSpec& gpu, const std::vector<MicrobenchRow>& rows) {
-  std::cout << "{\n  \"gpu\": \"" << gpu.name << "\",\n  \"rows\": [";
+  std::cout << "{\n  \"gpu\": " << json::quote(gpu.name) << ",\n  \"rows\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const MicrobenchRow& r = rows[i];
-    std::cout << (i ? ",\n" : "\n") << "    {\"benchmark\": \"" << r.benchmark << "\", \"params\": \"" << r.params
-              << "\", \"metric\": \"" << r.metric << "\", \"value\": " << number(r.value) << ", \"unit\": \"" << r.unit
-              << "\"}";
+    std::cout << (i ? ",\n" : "\n") << "    {\"benchmark\": " << json::quote(r.benchmark) << ", \"params\": " << json::quote(r.params)
+              << ", \"metric\": " << json::quote(r.metric) << ", \"value\": " << number(r.value) << ", \"unit\": " << json::quote(r.unit)
+              << "}";
   }
   std::cout << "\n  ]\n}\n";
 }

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/json_writer.h"
 #include "configs/units.h"
 #include "models/gpu/gpu_spec.h"
 #include "models/gpu/occupancy.h"
@@ -31,12 +32,6 @@ int bad(const std::string& message) {
 }
 
 // Shortest text that reads back to the same double, so 2/3 prints as 0.6666666666666666.
-std::string shortest(double v) {
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  return std::string(buf, end);
-}
-
 std::string flag_of(LaunchField field) {
   switch (field) {
     case LaunchField::threads: return "--threads";
@@ -92,12 +87,12 @@ int run(const OccupancyOptions& o) {
   if (o.format == "json") {
     std::cout << "{\n  \"active_blocks_per_sm\": " << result.active_blocks_per_sm
               << ",\n  \"active_warps_per_sm\": " << result.active_warps_per_sm
-              << ",\n  \"occupancy\": " << shortest(result.occupancy) << ",\n  \"limiter\": \""
-              << to_string(result.limiter) << "\"\n}\n";
+              << ",\n  \"occupancy\": " << json::shortest(result.occupancy) << ",\n  \"limiter\": "
+              << json::quote(to_string(result.limiter)) << "\n}\n";
   } else {
     std::cout << "active_blocks_per_sm  " << result.active_blocks_per_sm << "\n"
               << "active_warps_per_sm   " << result.active_warps_per_sm << "\n"
-              << "occupancy             " << shortest(result.occupancy) << "\n"
+              << "occupancy             " << json::shortest(result.occupancy) << "\n"
               << "limiter               " << to_string(result.limiter) << "\n";
   }
   return kExitOk;

@@ -8,8 +8,8 @@
 #include <memory>
 #include <sstream>
 
-#include "analysis/plan_report.h"
-#include "analysis/results_store.h"
+#include "report/plan_report.h"
+#include "store/results_store.h"
 #include "commands.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"

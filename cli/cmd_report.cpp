@@ -5,10 +5,10 @@
 #include <memory>
 #include <sstream>
 
-#include "analysis/report_csv.h"
-#include "analysis/report_data.h"
-#include "analysis/report_html.h"
-#include "analysis/results_store.h"
+#include "report/report_csv.h"
+#include "report/report_data.h"
+#include "report/report_html.h"
+#include "store/results_store.h"
 #include "commands.h"
 #include "figure_script.h"
 

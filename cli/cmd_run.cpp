@@ -5,13 +5,14 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/prediction_interval.h"
-#include "analysis/report_render.h"
-#include "analysis/results_store.h"
-#include "analysis/scaling.h"
-#include "analysis/scaling_study.h"
-#include "analysis/trace_writer.h"
-#include "analysis/training_step_run.h"
+#include "driver/prediction_interval.h"
+#include "report/report_render.h"
+#include "store/results_store.h"
+#include "driver/scaling.h"
+#include "driver/scaling_study.h"
+#include "report/trace_writer.h"
+#include "driver/scenario_run.h"
+#include "driver/training_step_run.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
@@ -39,71 +40,45 @@ struct RunOptions {
 
 // `where`: which run of a --scale sweep, or empty.
 void warn_if_oom(const Scenario& scenario, const ModelStepReport& report, const std::string& where = {}) {
-  if (report.result.fits_in_memory) return;
-  const TrainingMemory& m = report.memory;
-  constexpr double kGiB = 1024.0 * 1024 * 1024;
-  std::cerr << "warning: " << where << (where.empty() ? "" : ": ") << "out of memory: the step needs " << m.total() / kGiB
-            << " GiB per GPU (weights " << m.weights / kGiB << ", gradients " << m.gradients / kGiB
-            << ", optimizer state " << m.optimizer_state / kGiB << ", activations " << m.activations / kGiB
-            << ", workspace " << m.workspace / kGiB << " GiB) but the " << scenario.cluster.node.gpu.name << " has "
-            << scenario.cluster.node.gpu.memory_bytes() / kGiB << " GiB; timings assume it fitted\n";
+  const std::string warning = out_of_memory_warning(scenario, report, where);
+  if (!warning.empty()) std::cerr << "warning: " << warning << "\n";
 }
 
 int store_run(const RunOptions& o, const RunRecord& record) {
   return o.no_db ? kExitOk : store_record(o.db, record, "run");
 }
 
-// The scenario with its --set overrides. A --set workload.model=NAME swaps the model for a what-if, so
-// the file's sizes of the old model that NAME does not take (the quickstart's seq_len, layers, ...) are
-// dropped with a note, instead of each being an error; sizes given with --set are kept and checked.
-ConfigNode load_with_overrides(const RunOptions& o) {
-  ConfigNode root = load_config(o.scenario, o.overrides);
-  bool model_set = false;
-  std::vector<std::string> set_keys;
-  for (const std::string& flag : o.overrides) {
-    const std::string key = flag.substr(0, flag.find('='));
-    model_set = model_set || key == "workload.model";
-    set_keys.push_back(key);
-  }
-  ConfigNode* workload = root.find("workload");
-  const ConfigNode* model = workload != nullptr ? workload->find("model") : nullptr;
-  if (!model_set || model == nullptr || !model->is_scalar()) return root;
-  const std::vector<std::string> takes = model_size_keys(model->as_string());
-  std::string dropped;
-  for (const char* key : {"seq_len", "resolution", "layers", "hidden", "heads", "ffn", "vocab"}) {
-    if (!workload->has(key) || std::find(takes.begin(), takes.end(), key) != takes.end()) continue;
-    if (std::find(set_keys.begin(), set_keys.end(), std::string("workload.") + key) != set_keys.end()) continue;
-    workload->erase(key);
-    dropped += (dropped.empty() ? "" : ", ") + std::string(key);
-  }
-  if (!dropped.empty()) {
-    std::cerr << "note: --set workload.model=" << model->as_string() << ": the file's " << dropped
-              << " (sizes of its own model) do not apply to " << model->as_string() << " and are dropped\n";
-  }
-  return root;
+ScenarioRequest request_of(const RunOptions& o) {
+  ScenarioRequest r;
+  r.file = o.scenario;
+  r.overrides = o.overrides;
+  r.record_timeline = !o.trace.empty();
+  r.exact = o.exact;
+  return r;
 }
 
-// A layout smaller than the cluster leaves GPUs idle: say so, it is rarely what a what-if means.
-void note_idle_gpus(const Scenario& s) {
-  const ParallelismConfig& p = s.parallelism;
-  const int used = p.layout.gpus();
-  if (used >= s.cluster.gpus()) return;
-  std::cerr << "note: the run uses " << used << " of the cluster's " << s.cluster.gpus() << " GPUs ("
-            << p.layout.to_string() << "); leave parallelism.dp unset to use them all\n";
+void print(const Report& report, const std::string& format) {
+  if (format == "json") {
+    std::cout << report_to_json(report);
+  } else if (format == "csv") {
+    std::cout << report_to_csv(report);
+  } else {
+    std::cout << report_to_table(report);
+  }
 }
 
 // A `kind: training` scenario, run once.
-int run_training(const RunOptions& o, const ConfigNode& root) {
+int run_training(const RunOptions& o, const LoadedScenario& loaded) {
+  const ScenarioRequest request = request_of(o);
   Scenario scenario;
   IntervalTable intervals;
   try {
-    scenario = parse_scenario(root, SpecCatalog(config_root()), std::filesystem::path(o.scenario).stem().string());
+    scenario = parse_scenario(loaded.root, SpecCatalog(config_root()), loaded.name);  // before the --trace file is made
     intervals = IntervalTable::load(config_root());
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-  note_idle_gpus(scenario);
   // Opened before simulating so that an unwritable path fails at once; like --db, exit 1.
   std::ofstream trace;
   if (!o.trace.empty()) {
@@ -113,19 +88,12 @@ int run_training(const RunOptions& o, const ConfigNode& root) {
       return kExitFailure;
     }
   }
-
-  const TrainingStepRun run = run_training_step(scenario, root, intervals, HPCSIM_VERSION, !o.trace.empty(), o.exact);
-  const Report& report = run.record.report;
-  if (o.format == "json") {
-    std::cout << report_to_json(report);
-  } else if (o.format == "csv") {
-    std::cout << report_to_csv(report);
-  } else {
-    std::cout << report_to_table(report);
-  }
-  warn_if_oom(scenario, run.step);
+  const ScenarioOutcome run = run_loaded_training(scenario, loaded, request, intervals, HPCSIM_VERSION);
+  for (const std::string& note : run.notes) std::cerr << "note: " << note << "\n";
+  print(run.record.report, o.format);
+  for (const std::string& warning : run.warnings) std::cerr << "warning: " << warning << "\n";
   if (trace.is_open()) {
-    trace << chrome_trace_json(scenario.name, run.step.timeline);
+    trace << chrome_trace_json(scenario.name, run.training->step.timeline);
     trace.close();
     if (!trace) {
       std::cerr << "hpcsim run: --trace " << o.trace << ": writing the file failed\n";
@@ -193,19 +161,19 @@ int run_scale(const RunOptions& o, const ConfigNode& root) {
 }
 
 // Reads the scenario and runs it as its kind says.
-int run_scenario(const RunOptions& o, bool scale) {
-  ConfigNode root;
-  ScenarioKind kind;
+int run_file(const RunOptions& o, bool scale) {
+  LoadedScenario loaded;
   try {
-    root = load_with_overrides(o);
-    kind = runnable_scenario_kind(root);
+    loaded = load_scenario(request_of(o));
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-  switch (kind) {
+  for (const std::string& note : loaded.notes) std::cerr << "note: " << note << "\n";
+  const ConfigNode& root = loaded.root;
+  switch (loaded.kind) {
     case ScenarioKind::training:
-      return scale ? run_scale(o, root) : run_training(o, root);
+      return scale ? run_scale(o, root) : run_training(o, loaded);
     case ScenarioKind::plan:
       std::cerr << ConfigError(root.at("kind").loc(), "a plan searches many scenarios: run it with `hpcsim plan " +
                                                           o.scenario + "`").what()
@@ -224,7 +192,7 @@ int run_scenario(const RunOptions& o, bool scale) {
     case ScenarioKind::schedule:
       break;  // runnable_scenario_kind refused it: not built as a scenario kind (job lists run with hpcsim schedule)
   }
-  std::cerr << "hpcsim run: scenario kind '" << to_string(kind) << "' cannot be run\n";
+  std::cerr << "hpcsim run: scenario kind '" << to_string(loaded.kind) << "' cannot be run\n";
   return kExitBadInput;
 }
 
@@ -252,7 +220,7 @@ Action add_run_command(CLI::App& app) {
       ->excludes(trace)
       ->excludes(exact);  // the sweep's points run through the study, which has no --exact
   // count(), not an empty string: "--scale ''" is a list to reject, not a plain run.
-  return [o, scale] { return run_scenario(*o, scale->count() > 0); };
+  return [o, scale] { return run_file(*o, scale->count() > 0); };
 }
 
 }  // namespace hpcsim::cli

@@ -8,9 +8,9 @@
 #include <optional>
 #include <sstream>
 
-#include "analysis/results_store.h"
-#include "analysis/schedule_gantt.h"
-#include "analysis/schedule_report.h"
+#include "store/results_store.h"
+#include "report/schedule_gantt.h"
+#include "report/schedule_report.h"
 #include "commands.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"

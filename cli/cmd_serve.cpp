@@ -9,9 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "analysis/report_render.h"
-#include "analysis/results_store.h"
-#include "analysis/serve_run.h"
+#include "report/report_render.h"
+#include "store/results_store.h"
+#include "driver/scenario_run.h"
 #include "commands.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
@@ -81,51 +81,41 @@ void print(const Report& report, const std::string& format) {
 int run_serve_file(const std::string& scenario_file, const std::vector<std::string>& overrides, const std::string& db,
                    bool no_db, const std::string& format, const std::string& sweep_load, const std::string& target_p99,
                    int max_replicas, const std::string& command) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  const SpecCatalog catalog(config_root());
-  ConfigNode root;
-  ServeScenario scenario;
-  std::vector<double> rates;
-  double target_s = 0;
+  ScenarioRequest request;
+  request.file = scenario_file;
+  request.overrides = overrides;
+  request.serve_max_replicas = max_replicas;
+  LoadedScenario loaded;
   try {
-    root = load_config(scenario_file, overrides);
-    if (runnable_scenario_kind(root) != ScenarioKind::serve) {
-      throw ConfigError(root.has("kind") ? root.at("kind").loc() : root.loc(),
+    loaded = load_scenario(request);
+    if (loaded.kind != ScenarioKind::serve) {
+      throw ConfigError(loaded.root.has("kind") ? loaded.root.at("kind").loc() : loaded.root.loc(),
                         "hpcsim serve runs kind: serve scenarios (this one is " +
-                            std::string(to_string(scenario_kind(root))) + ")");
+                            std::string(to_string(scenario_kind(loaded.root))) + ")");
     }
-    scenario = parse_serve_scenario(root, catalog, std::filesystem::path(scenario_file).stem().string());
-    if (!sweep_load.empty()) rates = parse_rates(sweep_load);
-    if (!target_p99.empty()) target_s = parse_target(target_p99);
+    if (!sweep_load.empty()) request.serve_rates = parse_rates(sweep_load);
+    if (!target_p99.empty()) request.serve_target_p99_s = parse_target(target_p99);
     if (max_replicas < 1) throw ConfigError(SourceLoc{"--max-replicas"}, "must be at least 1");
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
 
-  ServeRun run;
+  ScenarioOutcome run;
   try {
-    if (!rates.empty()) {
-      run = serve_load_sweep(scenario, rates);
-    } else if (target_s > 0) {
-      run = serve_replica_search(scenario, target_s, max_replicas);
-    } else {
-      run = serve_once(scenario);
-    }
+    run = run_scenario(loaded, request, SpecCatalog(config_root()), IntervalTable{}, HPCSIM_VERSION);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
   } catch (const std::invalid_argument& e) {
     std::cerr << "hpcsim " << command << ": " << e.what() << "\n";
     return kExitBadInput;
   }
-  print(run.report, format);
+  print(run.record.report, format);
   if (!run.cannot_meet.empty()) std::cerr << "cannot meet the target: " << run.cannot_meet << "\n";
   int status = run.cannot_meet.empty() ? kExitOk : kExitFailure;
   if (no_db) return status;
-  RunRecord record;
-  record.report = run.report;
-  record.scenario_text = to_yaml_text(root);
-  record.tool_version = HPCSIM_VERSION;
-  record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const int stored = store_record(db, record, command);
+  const int stored = store_record(db, run.record, command);
   return stored != kExitOk ? stored : status;
 }
 

@@ -2,8 +2,8 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/results_store.h"
-#include "analysis/show_results.h"
+#include "store/results_store.h"
+#include "report/show_results.h"
 #include "commands.h"
 
 namespace hpcsim::cli {

@@ -19,9 +19,9 @@
 #include <sstream>
 #include <thread>
 
-#include "analysis/prediction_interval.h"
-#include "analysis/results_store.h"
-#include "analysis/sweep.h"
+#include "driver/prediction_interval.h"
+#include "store/results_store.h"
+#include "driver/sweep.h"
 #include "sweep_run.h"
 #include "commands.h"
 #include "configs/config_error.h"
@@ -34,32 +34,12 @@ namespace hpcsim::cli {
 
 namespace {
 
-// Runs `indices` (this process's share) and stores each point as it completes, reusing a stored run of
-// the same resolved scenario where there is one; after_each runs after each point is stored. Returns false
-// when the store failed.
+// Runs `indices` (this process's share) through the driver; false when the store failed.
 bool run_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<std::size_t>& indices,
                 const std::function<void()>& after_each = {}) {
   try {
-    ResultsStore store(o.db);
-    const SpecCatalog catalog(config_root());
-    const IntervalTable intervals = IntervalTable::load(config_root());
-    for (const std::size_t i : indices) {
-      // A point whose resolved scenario is stored already is linked to that run, not simulated again.
-      std::optional<std::int64_t> same;
-      try {
-        std::vector<std::string> sets;
-        for (const auto& [key, value] : plan.study.points[i].values) sets.push_back(key + "=" + value);
-        same = store.find_by_hash(content_hash(to_yaml_text(load_config(o.scenario, sets))));
-      } catch (const ConfigError&) {
-        // an invalid point: simulate_point records why
-      }
-      if (same) {
-        store.link_study_point(plan.study_id, i, *same, PointStatus::ok);
-      } else {
-        store_point(store, plan, i, simulate_point(o, plan, i, catalog, intervals));
-      }
-      if (after_each) after_each();
-    }
+    run_sweep_points(o.db, plan, indices, SpecCatalog(config_root()), IntervalTable::load(config_root()),
+                     HPCSIM_VERSION, after_each);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
     return false;
@@ -165,7 +145,7 @@ int run(const SweepOptions& o) {
   }
   try {
     ResultsStore store(o.db);
-    open_study(o, plan, store);
+    open_study(plan, store);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
     return kExitFailure;

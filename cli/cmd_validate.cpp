@@ -6,11 +6,11 @@
 #include <memory>
 #include <stdexcept>
 
-#include "analysis/calibration.h"
-#include "analysis/prediction_interval.h"
-#include "analysis/device_comparison.h"
-#include "analysis/device_measurements.h"
-#include "analysis/validation.h"
+#include "driver/calibration.h"
+#include "driver/prediction_interval.h"
+#include "driver/device_comparison.h"
+#include "driver/device_measurements.h"
+#include "driver/validation.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"

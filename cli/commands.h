@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/results_store.h"
+#include "store/results_store.h"
 #include "configs/catalog.h"
 #include "models/gpu/gpu_spec.h"
 

@@ -140,7 +140,7 @@ int sweep_ranks(const SweepOptions& o, int rank, int size) {
   if (rank == 0) {
     try {
       store.emplace(o.db);
-      open_study(o, plan, *store);
+      open_study(plan, *store);
     } catch (const StoreError& e) {
       std::cerr << "hpcsim sweep: " << e.what() << "\n";
       plan.study_id = -1;
@@ -158,7 +158,7 @@ int sweep_ranks(const SweepOptions& o, int rank, int size) {
   }
   if (rank != 0) {
     for (const std::size_t i : mine) {
-      const std::string bytes = encode(i, simulate_point(o, plan, i, catalog, intervals));
+      const std::string bytes = encode(i, simulate_point(plan, i, catalog, intervals, HPCSIM_VERSION));
       MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_CHAR, 0, kTagRecord, MPI_COMM_WORLD);
     }
     MPI_Send(nullptr, 0, MPI_CHAR, 0, kTagDone, MPI_COMM_WORLD);
@@ -171,7 +171,7 @@ int sweep_ranks(const SweepOptions& o, int rank, int size) {
     };
     std::string bytes;
     for (const std::size_t i : mine) {
-      store_point(*store, plan, i, simulate_point(o, plan, i, catalog, intervals));
+      store_point(*store, plan, i, simulate_point(plan, i, catalog, intervals, HPCSIM_VERSION));
       for (int waiting = 1; waiting != 0;) {  // what the others finished meanwhile
         MPI_Iprobe(MPI_ANY_SOURCE, kTagRecord, MPI_COMM_WORLD, &waiting, MPI_STATUS_IGNORE);
         if (waiting != 0) {

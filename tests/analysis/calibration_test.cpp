@@ -10,7 +10,7 @@
 #include <iostream>
 #include <string>
 
-#include "analysis/calibration.h"
+#include "driver/calibration.h"
 #include "analysis/temp_path.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"

@@ -3,7 +3,7 @@
 #include <regex>
 #include <string>
 
-#include "analysis/results_store.h"
+#include "store/results_store.h"
 
 using hpcsim::content_hash;
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/device_comparison.h"
-#include "analysis/device_measurements.h"
+#include "driver/device_comparison.h"
+#include "driver/device_measurements.h"
 #include "analysis/temp_path.h"
 #include "device_csv.h"
 #include "configs/catalog.h"

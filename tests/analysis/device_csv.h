@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string>
 
-#include "analysis/device_measurements.h"
+#include "driver/device_measurements.h"
 #include "analysis/temp_path.h"
 #include "configs/config_error.h"
 

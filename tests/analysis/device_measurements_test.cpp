@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/device_measurements.h"
+#include "driver/device_measurements.h"
 #include "configs/config_error.h"
 #include "device_csv.h"
 

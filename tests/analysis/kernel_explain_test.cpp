@@ -6,7 +6,7 @@
 #include <numeric>
 #include <string>
 
-#include "analysis/kernel_explain.h"
+#include "report/kernel_explain.h"
 #include "configs/catalog.h"
 #include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/elementwise.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "analysis/pointer_chase_plateaus.h"
+#include "driver/pointer_chase_plateaus.h"
 #include "configs/config_error.h"
 #include "device_csv.h"
 

@@ -14,9 +14,9 @@
 #include <set>
 #include <string>
 
-#include "analysis/calibration.h"
-#include "analysis/prediction_interval.h"
-#include "analysis/validation.h"
+#include "driver/calibration.h"
+#include "driver/prediction_interval.h"
+#include "driver/validation.h"
 #include "configs/catalog.h"
 
 using namespace hpcsim;

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "analysis/device_measurements.h"
+#include "driver/device_measurements.h"
 
 using namespace hpcsim;
 

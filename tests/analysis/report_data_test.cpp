@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/report_csv.h"
-#include "analysis/report_data.h"
-#include "analysis/report_html.h"
-#include "analysis/results_store.h"
+#include "report/report_csv.h"
+#include "report/report_data.h"
+#include "report/report_html.h"
+#include "store/results_store.h"
 #include "analysis/temp_path.h"
 
 using namespace hpcsim;

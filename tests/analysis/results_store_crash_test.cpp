@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "analysis/results_store.h"
+#include "store/results_store.h"
 #include "analysis/temp_path.h"
 
 using hpcsim::ResultsStore;

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string>
 
-#include "analysis/results_store.h"
+#include "store/results_store.h"
 #include "analysis/temp_path.h"
 
 using hpcsim::ResultsStore;

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/results_store.h"
+#include "store/results_store.h"
 #include "analysis/temp_path.h"
 
 using hpcsim::Metric;

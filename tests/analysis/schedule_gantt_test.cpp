@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/schedule_gantt.h"
+#include "report/schedule_gantt.h"
 #include "json_reader.h"
 #include "workloads/scheduling/batch_queue.h"
 #include "workloads/scheduling/synthetic_trace.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "analysis/serve_report.h"
+#include "report/serve_report.h"
 
 using namespace hpcsim;
 

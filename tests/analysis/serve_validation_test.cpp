@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "analysis/validation.h"
+#include "driver/validation.h"
 #include "configs/catalog.h"
 
 using namespace hpcsim;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/results_store.h"
-#include "analysis/show_results.h"
+#include "store/results_store.h"
+#include "report/show_results.h"
 #include "analysis/temp_path.h"
 
 using hpcsim::ResultsStore;

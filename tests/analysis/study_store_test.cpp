@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/results_store.h"
-#include "analysis/show_results.h"
-#include "analysis/study_runner.h"
+#include "store/results_store.h"
+#include "report/show_results.h"
+#include "store/study_runner.h"
 #include "analysis/temp_path.h"
 
 using hpcsim::PointStatus;

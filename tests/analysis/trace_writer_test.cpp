@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "analysis/scaling.h"
-#include "analysis/trace_writer.h"
+#include "driver/scaling.h"
+#include "report/trace_writer.h"
 #include "configs/config_error.h"
 
 using namespace hpcsim;

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "analysis/temp_path.h"
-#include "analysis/validation.h"
+#include "driver/validation.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"

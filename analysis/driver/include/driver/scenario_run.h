@@ -1,0 +1,65 @@
+#pragma once
+// Running one scenario file of any kind: the entry point `hpcsim run`, `hpcsim serve` (at the scenario's own
+// load) and the bench share. It reads the file with its --set overrides, tells its kind, simulates it and
+// returns the report with the run record to store. Sweeps (driver/sweep.h), scaling (driver/scaling_study.h),
+// plans and queues build on the same pieces.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "configs/catalog.h"
+#include "configs/config_node.h"
+#include "driver/prediction_interval.h"
+#include "driver/training_step_run.h"
+#include "store/results_store.h"
+#include "workloads/scenario_kind.h"
+
+namespace hpcsim {
+
+struct ScenarioRequest {
+  std::string file;
+  std::vector<std::string> overrides;  // --set KEY=VALUE, in order
+  bool record_timeline = false;        // training: keep the step's timeline (--trace)
+  bool exact = false;                  // training: every data-parallel group in full
+  std::vector<double> serve_rates;     // serve: run at each rate too (--sweep-load), requests per second
+  double serve_target_p99_s = 0;       // serve: > 0 finds the fewest replicas meeting it (--target-p99)
+  int serve_max_replicas = 1024;       // serve: the most replicas that search tries
+};
+
+// A scenario file read with its overrides. A --set workload.model=NAME swaps the model for a what-if, so
+// the file's sizes of the old model that NAME does not take (the quickstart's seq_len, layers, ...) are
+// dropped, each named in `notes`, instead of each being an error; sizes given with --set are kept.
+struct LoadedScenario {
+  ConfigNode root;
+  ScenarioKind kind = ScenarioKind::training;
+  std::string name;                 // the file's stem
+  std::vector<std::string> notes;   // for stderr, before the run
+};
+
+// ConfigError for a file that does not read or names a kind no command runs.
+LoadedScenario load_scenario(const ScenarioRequest& request);
+
+struct ScenarioOutcome {
+  RunRecord record;                        // record.report is what is printed; record.status "ok", "oom", ...
+  std::optional<TrainingStepRun> training; // kind training: the step, its memory and timeline
+  std::string cannot_meet;                 // kind serve: a target no replica count meets (empty otherwise)
+  std::vector<std::string> notes;          // for stderr, before the run (what the layout leaves unused)
+  std::vector<std::string> warnings;       // for stderr, after the run (out of memory)
+};
+
+// Simulates a training or serve scenario once. ConfigError for a scenario that does not parse, or a kind
+// that runs elsewhere (a plan: `hpcsim plan`); std::invalid_argument for a serve request it cannot run.
+ScenarioOutcome run_scenario(const LoadedScenario& scenario, const ScenarioRequest& request, const SpecCatalog& catalog,
+                             const IntervalTable& intervals, const std::string& tool_version);
+
+// A training scenario already parsed from `loaded` (so a caller can refuse bad input before it prepares
+// anything), simulated once.
+ScenarioOutcome run_loaded_training(const Scenario& scenario, const LoadedScenario& loaded,
+                                      const ScenarioRequest& request, const IntervalTable& intervals,
+                                      const std::string& tool_version);
+
+// "out of memory: the step needs ..." when the step does not fit in its GPUs (empty when it does);
+// `where` names which run of several.
+std::string out_of_memory_warning(const Scenario& scenario, const ModelStepReport& step, const std::string& where = {});
+
+}  // namespace hpcsim

@@ -1,0 +1,25 @@
+#pragma once
+// A serve scenario run as `hpcsim serve` (and `hpcsim run`, `hpcsim validate`) runs it: the endpoint
+// simulated once, at several loads, or searched for the fewest replicas meeting a p99 target, as a report
+// whose metric names are the serve JSON contract (serve_report.h).
+#include <string>
+#include <vector>
+
+#include "store/metric.h"
+#include "workloads/serving/serve_scenario.h"
+
+namespace hpcsim {
+
+struct ServeRun {
+  Report report;
+  std::string cannot_meet;  // --target-p99 that no replica count meets: why (empty otherwise)
+};
+
+// One run at the scenario's load (or offline when it gives none).
+ServeRun serve_once(const ServeScenario& scenario);
+// The scenario at each rate: the run at its own load (or offline) first, then sweep.*[i] per rate.
+ServeRun serve_load_sweep(const ServeScenario& scenario, const std::vector<double>& rates_rps);
+// The fewest replicas whose p99 meets target_s (target.*: met, replicas, p99), and that run's metrics.
+ServeRun serve_replica_search(const ServeScenario& scenario, double target_s, int max_replicas);
+
+}  // namespace hpcsim

@@ -1,0 +1,68 @@
+#pragma once
+// `hpcsim sweep`: a scenario run at every point of the cross product of varied keys, each point a run in
+// the store, so a sweep started again resumes its study and runs only the points still pending.
+//   --vary cluster.network=ib-hdr,eth-100g-tcp   values as written
+//   --vary cluster.nodes=1..64x2                 1, 2, 4, ..., 64 (times 2 while <= 64)
+//   --vary workload.batch_per_gpu=8..32+8        8, 16, 24, 32 (plus 8)
+//   --vary cluster.nodes=1..4                    1, 2, 3, 4
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "driver/prediction_interval.h"
+#include "store/results_store.h"
+#include "store/study.h"
+#include "configs/catalog.h"
+
+namespace hpcsim {
+
+struct SweepAxis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+// "KEY=V1,V2,..." or a range; std::invalid_argument with a message naming what is wrong.
+SweepAxis parse_vary(const std::string& text);
+
+// The study of every combination, the first axis varying slowest. Its name is the scenario's with the axes.
+Study sweep_study(const std::string& scenario_name, const std::string& base_scenario_text,
+                  const std::vector<SweepAxis>& axes);
+
+// Simulates one point: the scenario file with the point's values set as --set would. A point whose
+// scenario is invalid gives an "error" run with the reason as its message; one that does not fit in GPU
+// memory an "oom" run. Never throws for a bad point.
+RunRecord run_sweep_point(const std::string& scenario_path, const std::string& scenario_name, const StudyPoint& point,
+                          const SpecCatalog& catalog, const IntervalTable& intervals, const std::string& tool_version);
+
+// A sweep ready to run: the study of the flags' cross product and, once open_study has read the store,
+// the points still pending. Store-free until then, so every MPI rank builds the same one.
+struct SweepPlan {
+  std::string scenario_path;
+  std::string name;                  // the scenario file's stem
+  Study study;
+  std::int64_t study_id = 0;
+  std::vector<std::size_t> pending;  // point indices still to run, in order
+  std::size_t already_stored = 0;    // points complete before this run
+};
+
+// The study of `vary`'s cross product over the scenario at `scenario_path`. ConfigError for a bad scenario or
+// a key no value of its axis can set; std::invalid_argument for a malformed --vary.
+SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::string>& vary, const SpecCatalog& catalog);
+// Finds the study in the store (a restart) or records it, and fills study_id, pending and already_stored.
+void open_study(SweepPlan& plan, ResultsStore& store);
+// Point `index` simulated: its run record (an invalid point's says why).
+RunRecord simulate_point(const SweepPlan& plan, std::size_t index, const SpecCatalog& catalog,
+                         const IntervalTable& intervals, const std::string& tool_version);
+// Stores point `index`: linked to a stored ok run of the same resolved scenario when there is one, else
+// with `record`.
+void store_point(ResultsStore& store, const SweepPlan& plan, std::size_t index, const RunRecord& record);
+// Runs `indices` (one process's share) and stores each point as it completes, linking a point whose
+// resolved scenario is stored already instead of simulating it again; after_each runs after each point is
+// stored. StoreError when the store fails.
+void run_sweep_points(const std::string& db, const SweepPlan& plan, const std::vector<std::size_t>& indices,
+                      const SpecCatalog& catalog, const IntervalTable& intervals, const std::string& tool_version,
+                      const std::function<void()>& after_each = {});
+
+}  // namespace hpcsim

@@ -1,0 +1,330 @@
+// Predictions for the rows of a hpcsim-cuda-bench CSV, from the GPU spec alone: GEMMs and streaming
+// kernels through the kernel model, the launch through the spec's launch overhead, occupancy through the
+// CUDA rules. Host-side rows (launch host time, PCIe copies) need more than a GPU and are shown unmodelled.
+#include "driver/device_comparison.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "driver/pointer_chase_plateaus.h"
+#include "configs/config_error.h"
+#include "models/gpu/kernel_model.h"
+#include "models/gpu/occupancy.h"
+#include "models/gpu/ops/attention.h"
+#include "models/gpu/ops/elementwise.h"
+#include "models/gpu/ops/gemm.h"
+#include "models/gpu/ops/op_kernel.h"
+
+namespace hpcsim {
+
+namespace {
+
+Precision dtype_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const GpuSpec& gpu) {
+  const std::string* text = row.param("dtype");
+  if (!text) throw device_row_error(file, row, "needs the param dtype");
+  const std::optional<Precision> p = parse_precision(*text);
+  if (!p) throw device_row_error(file, row, "unknown dtype " + *text);
+  if (!gpu.supports(*p)) throw device_row_error(file, row, "the " + gpu.name + " spec has no " + *text + " math units");
+  return *p;
+}
+
+// The unit each modelled (benchmark, metric) is written in, and whether it is the case's headline.
+struct MetricRule {
+  const char* benchmark;
+  const char* metric;
+  const char* unit;
+  bool headline;
+};
+constexpr MetricRule kRules[] = {
+    {"launch", "gpu_us", "us", true},      {"launch", "host_us", "us", false},
+    {"launch-work", "gpu_us", "us", false},
+    {"copy", "gbps", "GB/s", true},        {"copy", "time_us", "us", false},
+    {"triad", "gbps", "GB/s", true},       {"triad", "time_us", "us", false},
+    {"gemm", "tflops", "TFLOP/s", true},   {"gemm", "time_us", "us", false},
+    {"pcie", "gbps", "GB/s", false},       {"occupancy", "blocks_per_sm", "blocks", false},
+    {"pointer-chase", "latency", "cycles", false},
+    {"bank-conflicts", "cycles_per_access", "cycles", false},
+    {"special-functions", "results_per_sm_per_clock", "1/cycle", false},
+    {"gemm-precisions", "tflops", "TFLOP/s", true}, {"gemm-precisions", "time_us", "us", false},
+    {"attention-sdpa", "tflops", "TFLOP/s", true},  {"attention-sdpa", "time_us", "us", false},
+};
+
+const MetricRule* rule_of(const DeviceMeasurement& row) {
+  for (const MetricRule& r : kRules) {
+    if (row.benchmark == r.benchmark && row.metric == r.metric) return &r;
+  }
+  return nullptr;
+}
+
+// Seconds the model gives a streaming op, and the bytes it moves as the suite counts them.
+struct Streamed {
+  double seconds;
+  double bytes;
+};
+
+Streamed copy_time(const GpuSpec& gpu, double bytes) { return {estimate_op(gpu, copy_op(bytes)).time_s, bytes}; }
+
+// a[i] = b[i] + s * c[i]: one op reading two fp32 streams and writing one, 12 bytes per element. The suite's
+// triad is STREAM's hand-written kernel (bench/cuda/triad_bench.cu), not a framework's: it streams at the
+// spec's measured bandwidth, as a copy does, without the framework-pointwise share.
+Streamed triad_time(const GpuSpec& gpu, double n) {
+  ElementwiseChain chain;
+  chain.elements = n;
+  chain.inputs = 2;
+  chain.flops_per_op = 2;
+  chain.precision = Precision::fp32;
+  std::vector<Kernel> kernels = elementwise_chain(chain);
+  for (Kernel& k : kernels) k.work.framework_pointwise = false;
+  return {estimate_op(gpu, kernels).time_s, 12 * n};
+}
+
+// A published plateau names its level (level=l1|l2|hbm); a sweep row's footprint falls in one, or between two.
+// The spec's load-to-use latency of that level is the prediction; the L1 band uses the whole unified L1 and
+// shared memory, which a kernel without shared memory gets as L1.
+void predict_chase_latency(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  std::optional<std::string> level;
+  if (const std::string* named = row.param("level")) {
+    level = *named;
+  } else {
+    level = pointer_chase_level(static_cast<double>(device_int_param(file, row, "footprint_bytes", 1)),
+                                gpu.sm.l1_smem_bytes, gpu.memory.l2_bytes);
+    if (!level) {
+      out.note = "footprint between two cache levels";
+      return;
+    }
+  }
+  const double cycles = *level == "l1"    ? gpu.memory.l1_latency_cycles
+                        : *level == "l2"  ? gpu.memory.l2_latency_cycles
+                        : *level == "hbm" ? gpu.memory.hbm_latency_cycles
+                                          : throw device_row_error(file, row, "level=" + *level + " is not l1, l2 or hbm");
+  if (cycles <= 0) {
+    out.note = "the " + gpu.name + " spec gives no " + *level + " latency";
+    return;
+  }
+  out.predicted = cycles;
+}
+
+// The kernel model's shared-memory rate: banks x bank_bytes per clock per SM, a warp access taking its
+// conflict degree times the conflict-free passes. The suite reads 4-byte words; a twin's fp64 sweep says so.
+double shared_access_cycles(const DeviceMeasurements& file, const DeviceMeasurement& row, const GpuSpec& gpu) {
+  const std::string* dtype = row.param("dtype");
+  const int element_bytes = !dtype || *dtype == "fp32" ? 4
+                            : *dtype == "fp64"         ? 8
+                                                       : throw device_row_error(file, row, "dtype=" + *dtype + " is not fp32 or fp64");
+  const int stride = static_cast<int>(device_int_param(file, row, "stride", 0));
+  const int banks = gpu.sm.smem_banks, bank_bytes = gpu.sm.smem_bank_bytes;
+  return 32.0 * element_bytes * bank_conflict_degree(element_bytes, stride, banks, bank_bytes) / (banks * bank_bytes);
+}
+
+// The suite times each op as a batch of back-to-back launches between two events (bench/cuda/timing.h), so
+// an op shorter than the host takes to enqueue it is measured at the host's rate: the run's own launch
+// host_us (empty kernels, not a CUDA graph). 0 when the file has none.
+double host_enqueue_s(const DeviceMeasurements& file) {
+  for (const DeviceMeasurement& row : file.rows) {
+    const std::string* graph = row.param("graph");
+    if (row.benchmark == "launch" && row.metric == "host_us" && (!graph || *graph != "1")) return row.value * 1e-6;
+  }
+  return 0;
+}
+
+// A back-to-back op's time per op in the suite's loop: the model's GPU time, or the host's enqueue when longer.
+double looped_s(double gpu_s, double host_s, DeviceComparisonRow& out) {
+  if (host_s <= gpu_s) return gpu_s;
+  out.note = "host-bound: the run's launch host_us bounds a back-to-back op";
+  return host_s;
+}
+
+// A GEMM's time (time_us) or rate (tflops) by the kernel model, no faster than the host's enqueue where the
+// rows come from a loop of launches (host_s 0: replayed from a CUDA graph).
+void predict_gemm(const GpuSpec& gpu, const GemmShape& shape, double host_s, DeviceComparisonRow& out) {
+  const double seconds = looped_s(estimate_op(gpu, {gemm(gpu, shape)}).time_s, host_s, out);
+  const double flops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
+  out.predicted = out.measured.metric == "time_us" ? seconds * 1e6 : flops / seconds / 1e12;
+}
+
+// PyTorch's products replayed from a CUDA graph (bench/cuda/gemm_precisions.py): GPU time, no host bound.
+void predict_gemm_precisions(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const std::string* precision = row.param("precision");
+  if (!precision) throw device_row_error(file, row, "needs the param precision");
+  const std::optional<Precision> p = parse_precision(*precision);
+  if (!p || !gpu.supports(*p)) {
+    out.in_mape = false;
+    out.note = "no " + *precision + " GEMM in the model";
+    return;
+  }
+  const GemmShape shape{device_int_param(file, row, "m", 1), device_int_param(file, row, "n", 1),
+                        device_int_param(file, row, "k", 1), 1, *p};
+  predict_gemm(gpu, shape, 0, out);
+  if (*p == Precision::int8) {
+    // torch._int_mm (int32 results) ran below fp8 on the H200 (912 against 1,453 TFLOP/s at 8192^3): a
+    // cuBLASLt path, not the int8 kernels TensorRT's engines use, which the model's int8 rate stands for.
+    out.in_mape = false;
+    out.note = "torch._int_mm: not TensorRT's int8 kernels";
+  }
+}
+
+// scaled_dot_product_attention forward (bench/cuda/attention_sdpa.py), timed in a loop of calls long enough to
+// be GPU-bound. The model's fused kernel is a Hopper-native one that waits on its softmax (FlashAttention-3
+// without its overlaps, docs/inference.md pass 9): PyTorch's cuDNN backend is that kind of kernel;
+// FlashAttention-2 (`flash`) and the memory-efficient kernel are slower designs, shown and not counted.
+void predict_attention_sdpa(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const std::string* pass = row.param("pass");
+  const std::string* backend = row.param("backend");
+  if (!pass || !backend) throw device_row_error(file, row, "needs the params pass and backend");
+  if (*pass != "fwd") {
+    out.in_mape = false;
+    out.note = "backward: `hpcsim kernel attention` times the forward";
+    return;
+  }
+  const std::string* dtype = row.param("dtype");
+  const std::optional<Precision> p = dtype ? parse_precision(*dtype) : std::nullopt;
+  if (!p) throw device_row_error(file, row, "needs a known dtype");
+  const std::string* causal = row.param("causal");
+  const AttentionShape shape{device_int_param(file, row, "batch", 1), device_int_param(file, row, "heads", 1),
+                             device_int_param(file, row, "seq", 1), device_int_param(file, row, "head_dim", 1),
+                             causal && *causal == "1", *p};
+  const double seconds = estimate_op(gpu, attention(gpu, shape, true)).time_s;
+  const double flops = 4.0 * static_cast<double>(shape.batch * shape.heads) * static_cast<double>(shape.seq) *
+                       static_cast<double>(shape.seq) * static_cast<double>(shape.head_dim) * (shape.causal ? 0.5 : 1.0);
+  out.predicted = row.metric == "time_us" ? seconds * 1e6 : flops / seconds / 1e12;
+  if (*backend != "cudnn") {
+    out.in_mape = false;
+    out.note = *backend + ": not the kernel design the model times (cudnn is)";
+  }
+}
+
+// Results per SM per clock: the exponential and reciprocal on the special-function lanes, FP32 multiplies on
+// the FP32 lanes; the conversions' rates are not in the GPU spec.
+void predict_special_function(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const std::string* op = out.measured.param("op");
+  if (!op) throw device_row_error(file, out.measured, "needs the param op");
+  if (*op == "ex2" || *op == "rcp") {
+    out.predicted = gpu.sfu_lanes_per_sm;
+  } else if (*op == "fmul") {
+    out.predicted = gpu.peak(Precision::fp32, MathUnit::vector) / 2 / gpu.sm_count / gpu.boost_clock_hz;
+  } else {
+    out.note = "conversion: its rate is not in the GPU spec";
+  }
+}
+
+void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const MetricRule* rule = rule_of(row);
+  if (!rule) {
+    out.note = "not modelled";
+    return;
+  }
+  if (row.unit != rule->unit) throw device_row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);
+  out.in_mape = rule->headline;
+  const std::string& b = row.benchmark;
+  const bool time = row.metric == "time_us";
+  if (b == "launch") {
+    if (row.metric == "host_us") {
+      out.note = "host time: the framework's dispatch cost, not the GPU spec's";
+      return;
+    }
+    if (const std::string* graph = row.param("graph"); graph && *graph == "1") {
+      out.in_mape = false;  // the spec's launch overhead is one launch from the host; a graph submits many at once
+      out.note = "CUDA graph launches: not modelled";
+      return;
+    }
+    out.predicted = gpu.launch_overhead_s * 1e6;
+  } else if (b == "launch-work") {
+    // One warp spinning spin_cycles SM cycles, no memory traffic, back to back: the kernel model's time for
+    // it, the spin counted at the spec's boost clock as serial block latency, after the launch latency. These
+    // rows test that launch and work add (they did on an H200: docs/validation.md, "First device run").
+    KernelLaunch launch;
+    launch.threads_per_block = 32;
+    KernelWork work;
+    work.flops = 1;
+    work.precision = Precision::fp32;
+    work.block_latency_cycles = static_cast<double>(device_int_param(file, row, "spin_cycles", 0));
+    out.note = "spin at the spec's boost clock";
+    out.predicted = looped_s(estimate_kernel(gpu, launch, work).time_s, host_s, out) * 1e6;
+  } else if (b == "copy" || b == "triad") {
+    const Streamed s = b == "copy" ? copy_time(gpu, static_cast<double>(device_int_param(file, row, "bytes", 1)))
+                                   : triad_time(gpu, static_cast<double>(device_int_param(file, row, "n", 1)));
+    const double seconds = looped_s(s.seconds, host_s, out);
+    out.predicted = time ? seconds * 1e6 : s.bytes / seconds / 1e9;
+  } else if (b == "gemm") {
+    const GemmShape shape{device_int_param(file, row, "m", 1), device_int_param(file, row, "n", 1),
+                          device_int_param(file, row, "k", 1), 1,
+                          dtype_param(file, row, gpu)};
+    predict_gemm(gpu, shape, host_s, out);
+  } else if (b == "gemm-precisions") {
+    predict_gemm_precisions(file, gpu, out);
+  } else if (b == "attention-sdpa") {
+    predict_attention_sdpa(file, gpu, out);
+  } else if (b == "special-functions") {
+    predict_special_function(file, gpu, out);
+  } else if (b == "pointer-chase") {
+    predict_chase_latency(file, gpu, out);
+  } else if (b == "bank-conflicts") {
+    out.predicted = shared_access_cycles(file, row, gpu);
+  } else if (b == "pcie") {
+    out.note = "host link: needs a node spec, not a GPU spec";
+    return;
+  } else {  // occupancy
+    if (gpu.compute_capability.empty()) {
+      out.note = "no CUDA occupancy rules for a " + gpu.vendor + " GPU";
+      return;
+    }
+    LaunchResources launch;
+    launch.threads_per_block = static_cast<int>(device_int_param(file, row, "threads", 1));
+    launch.registers_per_thread = static_cast<int>(device_int_param(file, row, "regs", 0));
+    launch.smem_per_block = static_cast<int>(device_int_param(file, row, "smem", 0));
+    out.exact = true;
+    try {
+      out.predicted = compute_occupancy(gpu.sm, launch).active_blocks_per_sm;
+    } catch (const InvalidLaunch& e) {
+      out.predicted = 0;  // the driver reports 0 blocks for a launch that cannot run
+      out.note = e.what();
+    }
+  }
+  if (out.predicted && row.value != 0) out.error = (*out.predicted - row.value) / row.value;
+}
+
+// The spec must describe the GPU the CSV was measured on: same compute capability and SM count.
+void check_same_gpu(const DeviceMeasurements& m, const GpuSpec& gpu) {
+  const std::string measured = m.header_value("gpu").value_or("an unnamed GPU");
+  if (const auto cc = m.header_value("compute_capability"); cc && !gpu.compute_capability.empty() && *cc != gpu.compute_capability) {
+    throw std::invalid_argument("--gpu " + gpu.name + ": compute capability " + gpu.compute_capability + ", but " + m.file +
+                                " was measured on " + measured + " (" + *cc + ")");
+  }
+  if (const auto sms = m.header_value("sm_count"); sms && *sms != std::to_string(gpu.sm_count)) {
+    throw std::invalid_argument("--gpu " + gpu.name + ": " + std::to_string(gpu.sm_count) + " SMs, but " + m.file +
+                                " was measured on " + measured + " with " + *sms);
+  }
+}
+
+}  // namespace
+
+DeviceComparison compare_device_measurements(const DeviceMeasurements& measured, const GpuSpec& gpu) {
+  check_same_gpu(measured, gpu);
+  DeviceComparison c;
+  c.gpu_spec = gpu.name;
+  c.measured_gpu = measured.header_value("gpu").value_or("");
+  double sum = 0;
+  const double host_s = host_enqueue_s(measured);
+  for (const DeviceMeasurement& row : measured.rows) {
+    DeviceComparisonRow out;
+    out.measured = row;
+    predict(measured, gpu, host_s, out);
+    if (out.exact) {
+      ++c.occupancy_rows;
+      if (out.predicted && *out.predicted == row.value) ++c.occupancy_matches;
+    } else if (out.in_mape && out.predicted) {
+      sum += std::abs(out.error);
+      ++c.mape_rows;
+      if (c.worst < 0 || std::abs(out.error) > std::abs(c.rows[c.worst].error)) c.worst = static_cast<int>(c.rows.size());
+    }
+    c.rows.push_back(std::move(out));
+  }
+  if (c.mape_rows > 0) c.mape = sum / c.mape_rows;
+  return c;
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,132 @@
+// Prediction intervals from the cross-validated errors of comparable validation rows.
+#include "driver/prediction_interval.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "configs/schema.h"
+
+namespace hpcsim {
+
+namespace {
+
+constexpr const char* kFile = "prediction-intervals.yaml";
+constexpr double kCoverage = 0.90;  // the central share of the cross-validated ratios an interval spans
+
+std::string kind_of(const Model& model) {
+  if (model.networks.size() > 1) return "gan";  // a generator and a discriminator
+  bool attention = false;
+  for (const Network& net : model.networks) {
+    for (const LayerNode& node : net.nodes()) {
+      if (!node.layer) continue;
+      const std::string type = node.layer->type();
+      if (type == "lstm" || type == "gru" || type == "simple_rnn" || type == "additive_attention") return "rnn";
+      attention = attention || type == "attention";
+    }
+  }
+  return attention ? "transformer" : "cnn";
+}
+
+std::string precision_group(Precision p) {
+  switch (p) {
+    case Precision::fp32:
+    case Precision::tf32: return "fp32";
+    case Precision::fp8: return "fp8";
+    default: return "half";
+  }
+}
+
+std::string kind_entry(const std::string& cls) { return cls.substr(0, cls.find('/')) + "/*"; }
+
+IntervalEntry entry_of(const std::string& cls, std::vector<double> ratios) {
+  std::sort(ratios.begin(), ratios.end());
+  const auto n = static_cast<double>(ratios.size());
+  const auto rank = [&](double q) { return static_cast<std::size_t>(std::max(1.0, std::ceil(q * n))) - 1; };
+  return {cls, static_cast<int>(ratios.size()), ratios[rank((1 - kCoverage) / 2)], ratios[rank((1 + kCoverage) / 2)]};
+}
+
+const Schema& table_schema() {
+  static const Schema schema = Schema::map({required(
+      "intervals", Schema::list(Schema::map({required("class", Schema::string()), required("rows", Schema::integer().at_least(1)),
+                                              required("low_ratio", Schema::number().positive()),
+                                              required("high_ratio", Schema::number().positive())})))});
+  return schema;
+}
+
+}  // namespace
+
+std::string prediction_class(const Scenario& scenario) {
+  return kind_of(scenario.workload.built) + "/" + precision_group(scenario.workload.precision);
+}
+
+IntervalTable IntervalTable::derive(const CrossValidation& cv) {
+  std::map<std::string, std::vector<double>> ratios;  // ordered: the table is deterministic
+  const std::vector<ValidationRow>& rows = cv.in_sample.rows;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].interval_class.empty()) continue;  // microbenchmarks are not step predictions
+    ValidationRow left_out = rows[i];
+    left_out.predicted = cv.predicted[i];
+    const double ratio = left_out.time_ratio();
+    ratios[rows[i].interval_class].push_back(ratio);
+    ratios[kind_entry(rows[i].interval_class)].push_back(ratio);
+    ratios["*"].push_back(ratio);
+  }
+  IntervalTable table;
+  for (const auto& [cls, r] : ratios) {
+    if (static_cast<int>(r.size()) >= kMinRows) table.entries_.push_back(entry_of(cls, r));
+  }
+  return table;
+}
+
+IntervalTable IntervalTable::load(const std::filesystem::path& config_root) {
+  IntervalTable table;
+  const std::filesystem::path file = config_root / kFile;
+  if (!std::filesystem::exists(file)) return table;
+  const ConfigNode root = load_config_file(file);
+  table_schema().validate(root);
+  for (const ConfigNode& e : root.at("intervals").items()) {
+    IntervalEntry entry{e.get_string("class"), static_cast<int>(e.get_int("rows")), e.get_number("low_ratio"),
+                        e.get_number("high_ratio")};
+    if (entry.low_ratio > entry.high_ratio) throw ConfigError(e.at("low_ratio").loc(), "low_ratio is above high_ratio");
+    table.entries_.push_back(entry);
+  }
+  return table;
+}
+
+std::optional<IntervalEntry> IntervalTable::lookup(const std::string& cls) const {
+  for (const std::string& key : {cls, kind_entry(cls), std::string("*")}) {
+    for (const IntervalEntry& e : entries_) {
+      if (e.cls == key) return e;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<PredictionInterval> IntervalTable::interval(const std::string& cls, double predicted_step_time_s) const {
+  const std::optional<IntervalEntry> e = lookup(cls);
+  if (!e) return std::nullopt;
+  return PredictionInterval{e->cls, e->rows, predicted_step_time_s / e->high_ratio, predicted_step_time_s / e->low_ratio};
+}
+
+std::string IntervalTable::to_yaml() const {
+  std::string out =
+      "# Prediction intervals: for each prediction class (workload kind / precision group), its kind (\"cnn/*\")\n"
+      "# and all rows (\"*\"), the central 90 % (nearest rank) of the cross-validated ratios of predicted to\n"
+      "# measured step time of the validation rows; hpcsim run reports true step time in\n"
+      "# [predicted / high_ratio, predicted / low_ratio]. Classes with fewer than 5 rows fall back to their kind.\n"
+      "# Derived, not edited: `hpcsim validate --intervals > configs/prediction-intervals.yaml` (a test checks it).\n"
+      "intervals:\n";
+  char line[256];
+  for (const IntervalEntry& e : entries_) {
+    std::snprintf(line, sizeof line, "  - {class: \"%s\", rows: %d, low_ratio: %.4f, high_ratio: %.4f}\n", e.cls.c_str(),
+                  e.rows, e.low_ratio, e.high_ratio);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace hpcsim

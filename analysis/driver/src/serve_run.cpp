@@ -1,0 +1,67 @@
+#include "driver/serve_run.h"
+
+#include <stdexcept>
+
+#include "report/llm_serving_report.h"
+#include "report/serve_report.h"
+#include "workloads/layers/layer.h"
+#include "workloads/serving/llm/llm_load.h"
+#include "workloads/serving/llm/llm_replica_cost.h"
+#include "workloads/serving/llm/llm_serving.h"
+#include "workloads/serving/load_sweep.h"
+#include "workloads/serving/replica_search.h"
+
+namespace hpcsim {
+
+namespace {
+
+// An LLM endpoint: each replica's round-robin share simulated by the continuous-batching engine.
+ServeRun llm_serve_once(const ServeScenario& s) {
+  LlmReplicaCost cost = llm_replica_cost(s.setup, s.llm_keys.kv_cache_dtype.value_or(between_gemms(s.setup.precision)));
+  const LlmServingResult result =
+      simulate_llm_serving(cost, s.llm_keys.engine, llm_replica_load(s.serving, s.setup.input_len, s.setup.output_len));
+  ServeRun run;
+  run.report = serve_report(s.name, summarize_llm_serving(result, s.serving.replicas, s.serving.offline()),
+                            s.setup.price_per_hour);
+  for (Metric& m : llm_serving_metrics(result, s.serving.replicas)) run.report.metrics.push_back(std::move(m));
+  return run;
+}
+
+void require_request_level(const ServeScenario& s, const char* what) {
+  if (s.llm) {
+    throw std::invalid_argument(std::string(what) + " is built for request-level endpoints; " + s.name +
+                                " is an LLM endpoint (workload.output_len): vary serving.rate_rps or "
+                                "serving.replicas with --set instead");
+  }
+}
+
+}  // namespace
+
+ServeRun serve_once(const ServeScenario& s) {
+  if (s.llm) return llm_serve_once(s);
+  const ServingSummary summary = summarize_serving(simulate_serving(s.serving, replica_service_time(s)));
+  return {serve_report(s.name, summary, s.setup.price_per_hour), {}};
+}
+
+ServeRun serve_load_sweep(const ServeScenario& s, const std::vector<double>& rates_rps) {
+  require_request_level(s, "--sweep-load");
+  ServeRun run = serve_once(s);
+  for (Metric& m : load_sweep_metrics(sweep_load(s.serving, replica_service_time(s), rates_rps), s.setup.price_per_hour)) {
+    run.report.metrics.push_back(std::move(m));
+  }
+  return run;
+}
+
+ServeRun serve_replica_search(const ServeScenario& s, double target_s, int max_replicas) {
+  require_request_level(s, "--target-p99");
+  const ReplicaSearch search = fewest_replicas_for_p99(s.serving, replica_service_time(s), target_s, max_replicas);
+  ServeRun run;
+  run.report = serve_report(s.name, search.summary, s.setup.price_per_hour);
+  run.report.metrics.push_back({"target.p99_s", target_s, "s"});
+  run.report.metrics.push_back({"target.met", search.met ? 1.0 : 0.0, "bool"});
+  run.report.metrics.push_back({"target.replicas", search.met ? std::optional<double>(search.replicas) : std::nullopt, "count"});
+  if (!search.met) run.cannot_meet = search.reason;
+  return run;
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,142 @@
+#include "driver/sweep.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "driver/training_step_run.h"
+#include "configs/catalog.h"
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "configs/yaml_text.h"
+#include "workloads/scenario.h"
+#include "workloads/scenario_kind.h"
+
+namespace hpcsim {
+
+namespace {
+
+// A number as a scenario value: integers without a decimal point.
+std::string value_text(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  std::ostringstream out;
+  out.precision(12);
+  out << v;
+  return out.str();
+}
+
+double range_number(const std::string& text, const std::string& whole) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty()) throw std::invalid_argument("--vary " + whole + ": '" + text + "' is not a number");
+  return v;
+}
+
+// "A..B", "A..BxF" or "A..B+S" expanded; the values never pass B.
+std::vector<std::string> expand_range(const std::string& range, const std::string& whole) {
+  const std::size_t dots = range.find("..");
+  const std::string from = range.substr(0, dots);
+  std::string rest = range.substr(dots + 2);
+  char op = '+';
+  double step = 1;
+  if (const std::size_t at = rest.find_first_of("x+", 1); at != std::string::npos) {
+    op = rest[at];
+    step = range_number(rest.substr(at + 1), whole);
+    rest = rest.substr(0, at);
+  }
+  const double a = range_number(from, whole), b = range_number(rest, whole);
+  if (b < a) throw std::invalid_argument("--vary " + whole + ": the range ends before it starts");
+  if (op == '+' && !(step > 0)) throw std::invalid_argument("--vary " + whole + ": a step must be positive");
+  if (op == 'x' && (!(step > 1) || !(a > 0))) {
+    throw std::invalid_argument("--vary " + whole + ": a geometric range needs a start above 0 and a factor above 1");
+  }
+  std::vector<std::string> values;
+  for (double v = a; v <= b * (1 + 1e-12); v = op == 'x' ? v * step : v + step) {
+    values.push_back(value_text(v));
+    if (values.size() > 100000) throw std::invalid_argument("--vary " + whole + ": more than 100,000 values");
+  }
+  return values;
+}
+
+}  // namespace
+
+SweepAxis parse_vary(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw std::invalid_argument("--vary " + text + ": expected KEY=V1,V2,... or KEY=A..B[xF|+S]");
+  }
+  SweepAxis axis{text.substr(0, eq), {}};
+  const std::string list = text.substr(eq + 1);
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, comma - start);
+    if (item.empty()) throw std::invalid_argument("--vary " + text + ": an empty value");
+    if (item.find("..") != std::string::npos) {
+      for (std::string& v : expand_range(item, text)) axis.values.push_back(std::move(v));
+    } else {
+      axis.values.push_back(item);
+    }
+    start = comma + 1;
+  }
+  return axis;
+}
+
+Study sweep_study(const std::string& scenario_name, const std::string& base_scenario_text,
+                  const std::vector<SweepAxis>& axes) {
+  Study study;
+  study.name = scenario_name + " sweep";
+  for (const SweepAxis& a : axes) study.name += " " + a.key + "=" + std::to_string(a.values.size()) + " values";
+  study.base_scenario_text = base_scenario_text;
+  std::vector<std::size_t> at(axes.size(), 0);
+  std::size_t total = axes.empty() ? 0 : 1;
+  for (const SweepAxis& a : axes) total *= a.values.size();
+  for (std::size_t n = 0; n < total; ++n) {
+    StudyPoint point;
+    for (std::size_t k = 0; k < axes.size(); ++k) point.values.emplace_back(axes[k].key, axes[k].values[at[k]]);
+    study.points.push_back(std::move(point));
+    for (std::size_t k = axes.size(); k-- > 0;) {  // the last axis fastest
+      if (++at[k] < axes[k].values.size()) break;
+      at[k] = 0;
+    }
+  }
+  for (const SweepAxis& a : axes) study.parameters.push_back(StudyParameter{a.key, a.values});
+  return study;
+}
+
+RunRecord run_sweep_point(const std::string& scenario_path, const std::string& scenario_name, const StudyPoint& point,
+                          const SpecCatalog& catalog, const IntervalTable& intervals,
+                          const std::string& tool_version) {
+  std::vector<std::string> sets;
+  std::string label;
+  for (const auto& [key, value] : point.values) {
+    sets.push_back(key + "=" + value);
+    label += (label.empty() ? "" : ", ") + key + "=" + value;
+  }
+  const std::string name = scenario_name + " [" + label + "]";
+  ConfigNode root;
+  std::string text;
+  try {
+    root = load_config(scenario_path, sets);
+    text = to_yaml_text(root);
+    if (runnable_scenario_kind(root) != ScenarioKind::training) throw ConfigError(root.loc(), "a sweep runs training scenarios");
+    const Scenario scenario = parse_scenario(root, catalog, name);
+    TrainingStepRun run = run_training_step(scenario, root, intervals, tool_version);
+    return std::move(run.record);
+  } catch (const ConfigError& e) {
+    RunRecord record;
+    record.report = Report{name, "training", {}};
+    record.scenario_text = text.empty() ? "# " + label + "\n" : text;
+    record.tool_version = tool_version;
+    record.status = "error";
+    record.message = e.what();
+    return record;
+  }
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,97 @@
+// A sweep's plan, its study in the store, and its points run and stored (the parts `hpcsim sweep` on one
+// machine and under mpirun share).
+#include <filesystem>
+#include <optional>
+
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "configs/yaml_text.h"
+#include "driver/sweep.h"
+#include "workloads/scenario.h"
+#include "workloads/scenario_kind.h"
+
+namespace hpcsim {
+
+SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::string>& vary, const SpecCatalog& catalog) {
+  std::vector<SweepAxis> axes;
+  for (const std::string& v : vary) axes.push_back(parse_vary(v));
+  const ConfigNode base = load_config(scenario_path, {});
+  if (runnable_scenario_kind(base) != ScenarioKind::training) {
+    throw ConfigError(base.loc(), "hpcsim sweep runs training scenarios");
+  }
+  // A key no value of its axis can set (a misspelt key) is a bad flag; a bad combination is a point.
+  for (const SweepAxis& axis : axes) {
+    std::optional<ConfigError> first;
+    bool any = false;
+    for (const std::string& value : axis.values) {
+      try {
+        parse_scenario(load_config(scenario_path, {axis.key + "=" + value}), catalog, "check");
+        any = true;
+        break;
+      } catch (const ConfigError& e) {
+        if (!first) first = e;
+      }
+    }
+    if (!any) throw *first;
+  }
+  SweepPlan plan;
+  plan.scenario_path = scenario_path;
+  plan.name = std::filesystem::path(scenario_path).stem().string();
+  plan.study = sweep_study(plan.name, to_yaml_text(base), axes);
+  return plan;
+}
+
+void open_study(SweepPlan& plan, ResultsStore& store) {
+  const std::optional<std::int64_t> found =
+      store.find_study(content_hash(plan.study.base_scenario_text), parameters_json(plan.study.parameters));
+  plan.study_id = found ? *found : store.record_study(plan.study);
+  plan.pending.clear();
+  plan.already_stored = 0;
+  for (const StoredStudyPoint& p : store.study_points(plan.study_id)) {
+    if (p.status == PointStatus::pending) {
+      plan.pending.push_back(static_cast<std::size_t>(p.index));
+    } else {
+      ++plan.already_stored;
+    }
+  }
+}
+
+RunRecord simulate_point(const SweepPlan& plan, std::size_t index, const SpecCatalog& catalog,
+                         const IntervalTable& intervals, const std::string& tool_version) {
+  return run_sweep_point(plan.scenario_path, plan.name, plan.study.points[index], catalog, intervals, tool_version);
+}
+
+void store_point(ResultsStore& store, const SweepPlan& plan, std::size_t index, const RunRecord& record) {
+  const std::optional<std::int64_t> same =
+      record.status == "ok" ? store.find_by_hash(content_hash(record.scenario_text)) : std::nullopt;
+  if (same) {
+    store.link_study_point(plan.study_id, index, *same, PointStatus::ok);
+  } else {
+    store.record_study_point(plan.study_id, index, record);
+  }
+}
+
+void run_sweep_points(const std::string& db, const SweepPlan& plan, const std::vector<std::size_t>& indices,
+                      const SpecCatalog& catalog, const IntervalTable& intervals, const std::string& tool_version,
+                      const std::function<void()>& after_each) {
+  ResultsStore store(db);
+  for (const std::size_t i : indices) {
+    // A point whose resolved scenario is stored already is linked to that run, not simulated again.
+    std::optional<std::int64_t> same;
+    try {
+      std::vector<std::string> sets;
+      for (const auto& [key, value] : plan.study.points[i].values) sets.push_back(key + "=" + value);
+      same = store.find_by_hash(content_hash(to_yaml_text(load_config(plan.scenario_path, sets))));
+    } catch (const ConfigError&) {
+      // an invalid point: simulate_point records why
+    }
+    if (same) {
+      store.link_study_point(plan.study_id, i, *same, PointStatus::ok);
+    } else {
+      store_point(store, plan, i, simulate_point(plan, i, catalog, intervals, tool_version));
+    }
+    if (after_each) after_each();
+  }
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,82 @@
+#pragma once
+// What `hpcsim report` plots, read from a results store: the scaling lines (throughput and scaling
+// efficiency against GPU count), the step-time breakdown bars, a plan's Pareto front and the table of runs.
+// Rendering lives elsewhere (report_csv.h for the CSV behind each figure, scripts/report_figures.py for the
+// PNGs, report_html.h for the page); this is only the choice of which runs and numbers go where.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/results_store.h"
+
+namespace hpcsim {
+
+// One GPU count on a scaling line: the latest ok training run of that line at that count.
+struct ScalingPoint {
+  std::int64_t run_id = 0;
+  double gpus = 0.0;
+  double samples_per_s = 0.0;
+  std::optional<double> tokens_per_s;  // empty for models without sequences
+  double scaling_efficiency = 1.0;     // throughput per GPU over that of the line's smallest GPU count
+};
+
+// Training runs whose scenarios differ only in their GPU count (cluster.nodes, cluster.gpus_per_node,
+// parallelism.dp), by GPU count; lines with fewer than two GPU counts are not scaling lines.
+struct ScalingLine {
+  std::string label;  // the values that tell this line from the others, e.g. "ib-hdr"
+  std::vector<ScalingPoint> points;
+};
+
+struct ScalingFigure {
+  std::string legend_title;  // the keys the labels give values of, e.g. "cluster.network"
+  std::vector<ScalingLine> lines;
+};
+
+// The step-time components of one training run, in seconds (the breakdown_s.* metrics).
+struct BreakdownBar {
+  std::int64_t run_id = 0;
+  std::string label;  // the study point's values ("network=ib-hdr, nodes=8") or "run N"
+  double step_time_s = 0.0;
+  double compute_s = 0.0, communication_exposed_s = 0.0, optimizer_s = 0.0, pipeline_bubble_s = 0.0,
+         io_stall_s = 0.0, other_s = 0.0;
+};
+
+struct BreakdownFigure {
+  std::string source;  // what the bars are, e.g. "study 2: quickstart sweep ..."
+  std::vector<BreakdownBar> bars;
+};
+
+// One configuration on a plan's Pareto front.
+struct ParetoRow {
+  std::int64_t run_id = 0;
+  double time_to_train_s = 0.0;
+  double cost_usd = 0.0;
+  std::optional<double> energy_kwh;  // empty where the plan has no power model for it
+};
+
+// One line of the runs table: every run of every kind.
+struct RunRow {
+  StoredRun run;
+  std::optional<double> gpus, step_time_s, samples_per_s;
+};
+
+struct ReportData {
+  ScalingFigure scaling;
+  BreakdownFigure breakdown;
+  std::vector<ParetoRow> pareto;
+  std::vector<RunRow> runs;
+};
+
+// Reads every figure's data from the store; runs are read once. Throws StoreError.
+ReportData collect_report_data(const ResultsStore& store);
+
+// The scaling lines among `runs` (metrics[i] are runs[i]'s): only ok training runs whose scenario text
+// parses and that have the gpus and throughput.samples_per_s metrics count. Lines in order of their first run.
+ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics);
+
+// The Pareto front of the latest ok run of kind "plan" (`hpcsim plan`), from its metrics
+// "pareto.time_to_train_s[i]", "pareto.cost_usd[i]" and "pareto.energy_kwh[i]" (analysis/plan_report.h).
+std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics);
+
+}  // namespace hpcsim

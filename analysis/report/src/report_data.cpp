@@ -1,0 +1,239 @@
+#include "report/report_data.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "configs/yaml_text.h"
+
+namespace hpcsim {
+
+namespace {
+
+// The keys that set a training run's GPU count (what `run --scale` and a nodes sweep vary): runs that
+// differ only in these are points of one scaling line.
+constexpr std::string_view kGpuCountKeys[][2] = {
+    {"cluster", "nodes"}, {"cluster", "gpus_per_node"}, {"parallelism", "dp"}};
+
+// Legends name at most this many keys; more would not be readable at a glance.
+constexpr std::size_t kMaxLabelKeys = 3;
+
+// When no study holds training runs, the breakdown shows the latest this many runs.
+constexpr std::size_t kMaxLooseBars = 12;
+
+std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name) {
+  for (const Metric& m : metrics)
+    if (m.name == name) return m.value;
+  return std::nullopt;
+}
+
+bool is_ok_training(const StoredRun& run) { return run.kind == "training" && run.status == "ok"; }
+
+// A scenario (or a point's JSON values) as dotted key -> scalar text, in document order.
+using FlatConfig = std::vector<std::pair<std::string, std::string>>;
+
+void flatten(const ConfigNode& node, const std::string& prefix, FlatConfig& out) {
+  if (node.is_map()) {
+    for (const ConfigNode::Entry& e : node.entries()) flatten(e.value, prefix.empty() ? e.key : prefix + "." + e.key, out);
+  } else if (node.is_sequence()) {
+    for (std::size_t i = 0; i < node.items().size(); ++i) flatten(node.items()[i], prefix + "[" + std::to_string(i) + "]", out);
+  } else {
+    out.emplace_back(prefix, node.is_scalar() ? node.text() : "");
+  }
+}
+
+const std::string* find_value(const FlatConfig& config, const std::string& key) {
+  for (const auto& [k, v] : config)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+// The scenario with its GPU-count keys removed, or nullopt when the stored text does not parse.
+std::optional<ConfigNode> scenario_without_gpu_count(const StoredRun& run) {
+  try {
+    ConfigNode root = parse_config_text(run.scenario_text, "run " + std::to_string(run.id));
+    if (!root.is_map()) return std::nullopt;
+    for (const auto& [section, key] : kGpuCountKeys)
+      if (ConfigNode* s = root.find(section); s != nullptr && s->is_map()) s->erase(key);
+    return root;
+  } catch (const ConfigError&) {
+    return std::nullopt;
+  }
+}
+
+struct LineDraft {
+  FlatConfig config;                        // the shared scenario, GPU count removed
+  std::map<double, std::size_t> by_gpus;    // GPU count -> index of the latest run
+};
+
+// The keys whose values tell the lines apart; for a single line, its node type and network.
+std::vector<std::string> label_keys(const std::vector<LineDraft>& lines) {
+  std::vector<std::string> keys;
+  if (lines.size() == 1) {
+    for (const char* k : {"cluster.node", "cluster.network"})
+      if (find_value(lines[0].config, k) != nullptr) keys.emplace_back(k);
+    return keys;
+  }
+  std::vector<std::string> all;
+  for (const LineDraft& l : lines)
+    for (const auto& [k, v] : l.config)
+      if (std::find(all.begin(), all.end(), k) == all.end()) all.push_back(k);
+  for (const std::string& k : all) {
+    const std::string* first = find_value(lines[0].config, k);
+    for (const LineDraft& l : lines) {
+      const std::string* v = find_value(l.config, k);
+      if ((v == nullptr) != (first == nullptr) || (v != nullptr && *v != *first)) {
+        keys.push_back(k);
+        break;
+      }
+    }
+  }
+  if (keys.size() > kMaxLabelKeys) keys.resize(kMaxLabelKeys);
+  return keys;
+}
+
+std::string label_of(const FlatConfig& config, const std::vector<std::string>& keys) {
+  std::string label;
+  for (const std::string& k : keys) {
+    const std::string* v = find_value(config, k);
+    label += (label.empty() ? "" : ", ") + (v != nullptr ? *v : std::string("unset"));
+  }
+  return label.empty() ? "scenario" : label;
+}
+
+// A study point's values ({"cluster.network": "ib-hdr", ...}, JSON and so YAML) as "network=ib-hdr, ...":
+// the last part of each key is enough under a bar.
+std::string point_label(const std::string& values_json) {
+  FlatConfig values;
+  try {
+    const ConfigNode root = parse_config_text(values_json, "study point");
+    if (root.is_map())
+      for (const ConfigNode::Entry& e : root.entries()) values.emplace_back(e.key, e.value.is_scalar() ? e.value.text() : "");
+  } catch (const ConfigError&) {
+    return values_json;
+  }
+  std::string label;
+  for (const auto& [k, v] : values) {
+    const std::size_t dot = k.rfind('.');
+    label += (label.empty() ? "" : ", ") + (dot == std::string::npos ? k : k.substr(dot + 1)) + "=" + v;
+  }
+  return label;
+}
+
+std::optional<BreakdownBar> breakdown_bar(const StoredRun& run, const std::vector<Metric>& metrics, std::string label) {
+  const auto step = metric_value(metrics, "step_time_s");
+  if (!is_ok_training(run) || !step) return std::nullopt;
+  const auto part = [&](const char* name) { return metric_value(metrics, name).value_or(0.0); };
+  return BreakdownBar{run.id,
+                      std::move(label),
+                      *step,
+                      part("breakdown_s.compute"),
+                      part("breakdown_s.communication_exposed"),
+                      part("breakdown_s.optimizer"),
+                      part("breakdown_s.pipeline_bubble"),
+                      part("breakdown_s.io_stall"),
+                      part("breakdown_s.other")};
+}
+
+// The bars of the study with the most ok training points (the latest on a tie), in point order; without
+// one, the latest training runs.
+BreakdownFigure breakdown_figure(const ResultsStore& store, const std::vector<StoredRun>& runs,
+                                 const std::vector<std::vector<Metric>>& metrics) {
+  std::map<std::int64_t, std::size_t> index_of;
+  for (std::size_t i = 0; i < runs.size(); ++i) index_of[runs[i].id] = i;
+  BreakdownFigure best;
+  for (const StoredStudy& study : store.studies()) {
+    BreakdownFigure figure{"study " + std::to_string(study.id) + ": " + study.name, {}};
+    for (const StoredStudyPoint& p : store.study_points(study.id)) {
+      if (!p.run_id || !index_of.count(*p.run_id)) continue;
+      const std::size_t i = index_of[*p.run_id];
+      if (auto bar = breakdown_bar(runs[i], metrics[i], point_label(p.values_json))) figure.bars.push_back(*bar);
+    }
+    if (!figure.bars.empty() && figure.bars.size() >= best.bars.size()) best = std::move(figure);
+  }
+  if (!best.bars.empty()) return best;
+  best.source = "the latest training runs";
+  for (std::size_t i = runs.size(); i-- > 0 && best.bars.size() < kMaxLooseBars;)
+    if (auto bar = breakdown_bar(runs[i], metrics[i], "run " + std::to_string(runs[i].id))) best.bars.push_back(*bar);
+  std::reverse(best.bars.begin(), best.bars.end());
+  return best;
+}
+
+}  // namespace
+
+ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics) {
+  std::vector<LineDraft> drafts;
+  std::map<std::string, std::size_t> draft_of;  // scenario text without GPU count -> draft
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto gpus = metric_value(metrics[i], "gpus");
+    const auto samples = metric_value(metrics[i], "throughput.samples_per_s");
+    if (!is_ok_training(runs[i]) || !gpus || !samples || *gpus <= 0.0 || *samples <= 0.0) continue;
+    const std::optional<ConfigNode> shared = scenario_without_gpu_count(runs[i]);
+    if (!shared) continue;
+    const auto [it, added] = draft_of.emplace(to_yaml_text(*shared), drafts.size());
+    if (added) {
+      drafts.emplace_back();
+      flatten(*shared, "", drafts.back().config);
+    }
+    drafts[it->second].by_gpus[*gpus] = i;  // runs come by id, so the latest run of a GPU count wins
+  }
+  std::erase_if(drafts, [](const LineDraft& d) { return d.by_gpus.size() < 2; });
+
+  ScalingFigure figure;
+  const std::vector<std::string> keys = label_keys(drafts);
+  for (const std::string& k : keys) figure.legend_title += (figure.legend_title.empty() ? "" : ", ") + k;
+  for (const LineDraft& d : drafts) {
+    ScalingLine line{label_of(d.config, keys), {}};
+    for (const auto& [gpus, i] : d.by_gpus) {
+      ScalingPoint p{runs[i].id, gpus, *metric_value(metrics[i], "throughput.samples_per_s"),
+                     metric_value(metrics[i], "throughput.tokens_per_s"), 1.0};
+      const ScalingPoint& base = line.points.empty() ? p : line.points.front();
+      p.scaling_efficiency = (p.samples_per_s / p.gpus) / (base.samples_per_s / base.gpus);
+      line.points.push_back(p);
+    }
+    figure.lines.push_back(std::move(line));
+  }
+  // Lines that differ only beyond the keys the legend names would share a label: number them apart.
+  for (std::size_t i = 0; i < figure.lines.size(); ++i)
+    for (std::size_t j = i + 1; j < figure.lines.size(); ++j)
+      if (figure.lines[j].label == figure.lines[i].label) figure.lines[j].label += " (line " + std::to_string(j + 1) + ")";
+  return figure;
+}
+
+std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics) {
+  for (std::size_t i = runs.size(); i-- > 0;) {
+    if (runs[i].kind != "plan" || runs[i].status != "ok") continue;
+    std::vector<ParetoRow> rows;
+    for (std::size_t k = 0;; ++k) {
+      // hpcsim plan stores the front as parallel arrays: pareto.time_to_train_s[k], pareto.cost_usd[k], ...
+      const std::string at = "[" + std::to_string(k) + "]";
+      const auto time = metric_value(metrics[i], "pareto.time_to_train_s" + at);
+      const auto cost = metric_value(metrics[i], "pareto.cost_usd" + at);
+      const auto energy = metric_value(metrics[i], "pareto.energy_kwh" + at);
+      if (!time || !cost) break;
+      rows.push_back({runs[i].id, *time, *cost, energy});
+    }
+    return rows;
+  }
+  return {};
+}
+
+ReportData collect_report_data(const ResultsStore& store) {
+  ReportData data;
+  const std::vector<StoredRun> runs = store.runs();
+  std::vector<std::vector<Metric>> metrics;
+  for (const StoredRun& r : runs) metrics.push_back(store.metrics(r.id));
+  data.scaling = scaling_figure(runs, metrics);
+  data.breakdown = breakdown_figure(store, runs, metrics);
+  data.pareto = pareto_rows(runs, metrics);
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    data.runs.push_back({runs[i], metric_value(metrics[i], "gpus"), metric_value(metrics[i], "step_time_s"),
+                         metric_value(metrics[i], "throughput.samples_per_s")});
+  return data;
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,114 @@
+#include "report/sweep_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "configs/json_writer.h"
+
+namespace hpcsim {
+
+namespace {
+
+std::optional<double> metric(const std::vector<Metric>& metrics, const std::string& name) {
+  for (const Metric& m : metrics) {
+    if (m.name == name) return m.value;
+  }
+  return std::nullopt;
+}
+
+std::map<std::int64_t, std::string> run_messages(const ResultsStore& store) {
+  std::map<std::int64_t, std::string> messages;
+  for (const StoredRun& run : store.runs()) messages[run.id] = run.message;
+  return messages;
+}
+
+std::size_t not_ok(const std::vector<StoredStudyPoint>& points) {
+  std::size_t failed = 0;
+  for (const StoredStudyPoint& p : points) failed += p.status != PointStatus::ok;
+  return failed;
+}
+
+}  // namespace
+
+std::string sweep_results_table(const ResultsStore& store, const SweepResultsView& view) {
+  const std::vector<StoredStudyPoint> points = store.study_points(view.study_id);
+  const std::map<std::int64_t, std::string> messages = run_messages(store);
+  const Study& study = view.study;
+  std::ostringstream out;
+  std::vector<std::size_t> width;
+  for (const StudyParameter& p : study.parameters) width.push_back(std::max<std::size_t>(p.key.size(), 6));
+  std::ostringstream head;
+  head << std::setw(4) << "#";
+  for (std::size_t k = 0; k < width.size(); ++k) head << "  " << std::setw(static_cast<int>(width[k])) << study.parameters[k].key;
+  head << "  status   step_time_s    samples/s     tokens/s  memory_GiB";
+  out << head.str() << "\n";
+  for (const StoredStudyPoint& p : points) {
+    const StudyPoint& point = study.points[static_cast<std::size_t>(p.index)];
+    std::ostringstream row;
+    row << std::setw(4) << p.index;
+    for (std::size_t k = 0; k < width.size(); ++k) row << "  " << std::setw(static_cast<int>(width[k])) << point.values[k].second;
+    row << "  " << std::left << std::setw(6) << to_string(p.status) << std::right;
+    const std::vector<Metric> metrics = p.run_id ? store.metrics(*p.run_id) : std::vector<Metric>{};
+    const auto cell = [&](const std::string& name, double scale, int w, const char* format) {
+      const std::optional<double> v = metric(metrics, name);
+      char buf[48];
+      if (v) {
+        std::snprintf(buf, sizeof buf, format, *v * scale);
+      } else {
+        std::snprintf(buf, sizeof buf, "%s", "-");
+      }
+      row << "  " << std::setw(w) << buf;
+    };
+    if (p.status == PointStatus::ok || p.status == PointStatus::oom) {
+      cell("step_time_s", 1, 12, "%.4f");
+      cell("throughput.samples_per_s", 1, 11, "%.1f");
+      cell("throughput.tokens_per_s", 1, 11, "%.0f");
+      cell("memory_per_gpu_bytes", 1.0 / (1024.0 * 1024 * 1024), 10, "%.1f");
+    }
+    std::string line = row.str();
+    line.erase(line.find_last_not_of(' ') + 1);
+    out << line << "\n";
+    if (p.status == PointStatus::error && p.run_id) out << "      " << messages.at(*p.run_id) << "\n";
+  }
+  out << "\n" << points.size() << " points (" << view.already_stored << " stored before this run), " << not_ok(points)
+      << " not ok; study " << view.study_id << " in " << view.db << "\n";
+  return out.str();
+}
+
+std::string sweep_results_json(const ResultsStore& store, const SweepResultsView& view) {
+  const std::vector<StoredStudyPoint> points = store.study_points(view.study_id);
+  std::map<std::int64_t, std::string> messages = run_messages(store);
+  std::ostringstream out;
+  out << "{\n  \"study_id\": " << view.study_id << ",\n  \"points\": [";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const StoredStudyPoint& p = points[i];
+    json::Line metrics = json::Line::object();
+    if (p.run_id) {
+      for (const Metric& m : store.metrics(*p.run_id)) metrics.field(m.name, json::number(m.value));
+    }
+    out << (i == 0 ? "\n" : ",\n") << "    "
+        << json::Line::object()
+               .field("index", json::integer(p.index))
+               .field("values", p.values_json)
+               .field("status", json::quote(to_string(p.status)))
+               .field("run_id", p.run_id ? json::integer(*p.run_id) : "null")
+               .field("message", json::quote(p.run_id ? messages[*p.run_id] : ""))
+               .field("metrics", metrics.str())
+               .str();
+  }
+  out << (points.empty() ? "]" : "\n  ]") << ",\n  \"summary\": "
+      << json::Line::object()
+             .field("points", json::integer(static_cast<std::int64_t>(points.size())))
+             .field("already_stored", json::integer(static_cast<std::int64_t>(view.already_stored)))
+             .field("not_ok", json::integer(static_cast<std::int64_t>(not_ok(points))))
+             .str()
+      << "\n}\n";
+  return out.str();
+}
+
+}  // namespace hpcsim
