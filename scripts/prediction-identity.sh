@@ -15,20 +15,22 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dump() {  # dump OUT_DIR HPCSIM
   local out=$1 bin=$2 f name
   mkdir -p "$out"
-  # Every case and example, each with the configs of its own tree (configs/ sits next to the binary's tree).
+  out=$(cd "$out" && pwd)
+  # Every case and example, each with the configs of its own tree (configs/ sits next to the binary's tree),
+  # named relative to that tree so that error messages do not depend on where the tree is.
   local tree
   tree=$(cd "$(dirname "$bin")/../.." && pwd)
-  for f in "$tree"/configs/validation/*.yaml "$tree"/examples/*.yaml "$tree"/examples/*/*.yaml; do
+  cd "$tree"
+  for f in configs/validation/*.yaml examples/*.yaml examples/*/*.yaml; do
     [ -f "$f" ] || continue
     case "$f" in */microbenchmarks.yaml) continue ;; esac
-    name=${f#"$tree"/}
-    name=${name//\//__}
+    name=${f//\//__}
     "$bin" run "$f" --no-db --format json 2>&1 | grep -v '"sim_wall_s"' >"$out/$name.json" || true
   done
-  "$bin" run "$tree/examples/quickstart.yaml" --no-db --format json --scale 8,16,32,64 \
-    >"$out/quickstart-scale.json" 2>&1 || true
-  (cd "$tree" && "$bin" validate --format csv) >"$out/validate.csv" 2>&1 || true
-  (cd "$tree" && "$bin" validate --cv --format json) >"$out/validate-cv.json" 2>&1 || true
+  "$bin" run examples/quickstart.yaml --no-db --format json --scale 8,16,32,64 >"$out/quickstart-scale.json" 2>&1 || true
+  "$bin" validate --format csv >"$out/validate.csv" 2>&1 || true
+  "$bin" validate --cv --format json >"$out/validate-cv.json" 2>&1 || true
+  cd - >/dev/null
 }
 
 if [ "${1:-}" = "--dump" ]; then

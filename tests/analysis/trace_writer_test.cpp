@@ -3,9 +3,10 @@
 
 #include <string>
 
-#include "driver/scaling.h"
-#include "report/trace_writer.h"
 #include "configs/config_error.h"
+#include "driver/scaling.h"
+#include "report/scaling_report.h"
+#include "report/trace_writer.h"
 
 using namespace hpcsim;
 

@@ -1,0 +1,20 @@
+# Fails when a source file outside the one JSON writer (configs/src/json_writer.cpp) escapes JSON strings by
+# hand: a \u00XX escape, a backslash character literal, or a quote escaped for output. Run by CTest with
+# -DSOURCE_DIR=<repository root>.
+set(_writer "${SOURCE_DIR}/configs/src/json_writer.cpp")
+set(_found "")
+foreach(_layer sim-core configs models workloads analysis cli)
+  file(GLOB_RECURSE _files "${SOURCE_DIR}/${_layer}/*.cpp" "${SOURCE_DIR}/${_layer}/*.h")
+  foreach(_f IN LISTS _files)
+    if(_f STREQUAL _writer)
+      continue()
+    endif()
+    file(STRINGS "${_f}" _lines REGEX [[\\u%04x|'\\\\'|"\\\\\\""]])
+    foreach(_l IN LISTS _lines)
+      string(APPEND _found "${_f}: ${_l}\n")
+    endforeach()
+  endforeach()
+endforeach()
+if(_found)
+  message(FATAL_ERROR "JSON escaped by hand outside configs/json_writer.h (use json::quote):\n${_found}")
+endif()
