@@ -7,6 +7,7 @@
 #include <fstream>
 #include <vector>
 
+#include "sim-core/random.h"
 #include "sim-core/simulator.h"
 
 namespace {
@@ -16,19 +17,13 @@ using hpcsim::Time;
 
 struct Phold {
   Simulator sim;
-  std::uint64_t rng = 0x9E3779B97F4A7C15ULL;
+  hpcsim::SplitMix64 rng{0x9E3779B97F4A7C15ULL};  // cheap and reproducible
   std::vector<std::uint64_t> handled;  // events per logical process (keeps the work observable)
 
-  std::uint64_t next() {  // splitmix64: cheap and reproducible
-    std::uint64_t z = (rng += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
   void schedule_next() {
-    const std::uint32_t lp = static_cast<std::uint32_t>(next() % handled.size());
+    const std::uint32_t lp = static_cast<std::uint32_t>(rng.next() % handled.size());
     // Uniform delay in [1 ns, 1 us): a wide spread keeps the heap well mixed.
-    const Time delay = Time::ps(1000 + static_cast<std::int64_t>(next() % 999'000));
+    const Time delay = Time::ps(1000 + static_cast<std::int64_t>(rng.next() % 999'000));
     sim.schedule_in(delay, [this, lp] {
       ++handled[lp];
       schedule_next();

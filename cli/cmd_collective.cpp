@@ -1,4 +1,5 @@
 // `hpcsim collective`: nccl-tests-style bandwidth of one collective over a cluster, size by size.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -61,24 +62,27 @@ std::vector<double> sizes_of(const CollectiveOptions& o) {
   return sizes;
 }
 
-// The cluster from --cluster FILE (its `cluster:` section) or from --node/--nodes/--network.
+// The `cluster:` section the flags describe, with this many nodes.
+ConfigNode cluster_section(const CollectiveOptions& o, int nodes) {
+  ConfigNode c = ConfigNode::make_map(SourceLoc{"hpcsim collective"});
+  c.set("node", ConfigNode::make_scalar(o.node, SourceLoc{"--node"}));
+  c.set("nodes", ConfigNode::make_scalar(std::to_string(nodes), SourceLoc{o.nodes ? "--nodes" : "--gpus"}));
+  if (!o.network.empty()) c.set("network", ConfigNode::make_scalar(o.network, SourceLoc{"--network"}));
+  return c;
+}
+
+// The cluster from --cluster FILE (its `cluster:` section) or from --node/--nodes/--network, both read by
+// parse_cluster. Without --nodes: enough nodes for --gpus, else 1.
 ClusterConfig cluster_of(const CollectiveOptions& o, const SpecCatalog& catalog) {
   if (!o.cluster_file.empty()) return parse_cluster(load_config(o.cluster_file, {}).at("cluster"), catalog);
   if (o.node.empty()) throw FlagError{"--cluster or --node is required"};
-  ClusterConfig c;
-  const ConfigNode node_name = ConfigNode::make_scalar(o.node, SourceLoc{"--node"});
-  c.node = parse_node_spec(catalog.load("nodes", node_name, "node"), o.node, catalog);
-  if (c.node.gpus < 1) throw FlagError{"--node: a " + o.node + " has no GPUs"};
-  c.gpus_per_node = c.node.gpus;
+  // One node first: the node and network names are checked before the count, and the node's GPUs size it.
+  ClusterConfig c = parse_cluster(cluster_section(o, 1), catalog);
   if (o.nodes && *o.nodes < 1) throw FlagError{"--nodes must be at least 1"};
-  c.nodes = o.nodes.value_or(o.gpus ? (*o.gpus + c.node.gpus - 1) / c.node.gpus : 1);
-  if (!o.network.empty()) {
-    const ConfigNode net_name = ConfigNode::make_scalar(o.network, SourceLoc{"--network"});
-    c.network = parse_network_spec(catalog.load("networks", net_name, "network"), o.network);
-  } else if (c.nodes > 1) {
-    throw FlagError{"--network is required for " + std::to_string(c.nodes) + " nodes"};
-  }
-  return c;
+  const int nodes = o.nodes.value_or(o.gpus ? std::max(1, (*o.gpus + c.gpus_per_node - 1) / c.gpus_per_node) : 1);
+  if (nodes == 1) return c;
+  if (o.network.empty()) throw FlagError{"--network is required for " + std::to_string(nodes) + " nodes"};
+  return parse_cluster(cluster_section(o, nodes), catalog);
 }
 
 std::string number(double v) { return json::number(v, 17); }

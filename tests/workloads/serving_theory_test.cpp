@@ -12,7 +12,7 @@
 #include <cmath>
 #include <functional>
 
-#include "workloads/campaign/seeded_random.h"
+#include "sim-core/random.h"
 #include "workloads/serving/serving_engine.h"
 #include "workloads/serving/serving_summary.h"
 

@@ -175,24 +175,11 @@ const Schema& scenario_schema() {
                                            "pipeline schedule; interleaved exactly when vp > 1",
                                            "interleaved when vp > 1, else 1f1b"),
                               }), "how the work is cut across GPUs", "data parallelism over every GPU"),
-      optional("measured", Schema::map({
-                               required("metric", Schema::one_of({"samples_per_s", "tokens_per_s", "tflops_per_gpu",
-                                                                  "hardware_tflops_per_gpu", "step_time_s",
-                                                                  "s_per_kimg"}),
-                                        "what was measured; the prediction is compared in the same metric"),
-                               required("value", Schema::number().positive(), "the measured value in the metric's unit"),
-                               required("unit", Schema::string(), "the unit as the source writes it (descriptive)"),
-                               required("source", Schema::string(), "where the number comes from: publication, table, version"),
-                               optional("trust", Schema::string(),
-                                        "the source's trust: high gives a 25 % error band, anything else 35 %",
-                                        "35 % band"),
-                               optional("note", Schema::string(), "free text (not read)", "none"),
-                               optional("category", validation_category_schema(),
-                                        "the validation figure the case is scored in", "none: required in configs/validation"),
-                               optional("family", Schema::string(),
-                                        "the source family: every row of one publication or benchmark table shares it",
-                                        "none: required in configs/validation"),
-                           }),
+      optional("measured",
+               measured_schema({Schema::one_of({"samples_per_s", "tokens_per_s", "tflops_per_gpu",
+                                                "hardware_tflops_per_gpu", "step_time_s", "s_per_kimg"}),
+                                "what was measured; the prediction is compared in the same metric",
+                                validation_category_schema()}),
                "a published measurement the prediction is validated against", "none"),
   });
   return schema;
@@ -534,9 +521,7 @@ Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std:
   }
 
   if (const ConfigNode* m = root.find("measured")) {
-    s.measured = MeasuredValue{m->get_string("metric"), m->get_number("value"), m->get_string("unit"),
-                               m->get_string("source"), m->get_string_or("category", ""),
-                               m->get_string_or("family", "")};
+    s.measured = parse_measured(*m);
   }
   return s;
 }

@@ -48,7 +48,7 @@ ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog
   row.unit = s.measured->unit;
   row.measured = s.measured->value;
   row.predicted = predicted_value(s, report, measured.at("metric"));
-  row.trust = measured.get_string_or("trust", "");
+  row.trust = s.measured->trust;
   row.source = s.measured->source;
   row.category = s.measured->category;
   row.family = s.measured->family;

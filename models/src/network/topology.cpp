@@ -4,19 +4,13 @@
 #include <stdexcept>
 
 #include "configs/config_error.h"
+#include "sim-core/random.h"
 #include "topology_connectivity.h"
 #include "topology_graph.h"
 
 namespace hpcsim {
 
 namespace {
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: a fixed, well-spread hash
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 [[noreturn]] void fail(const TopologySpec& spec, const std::string& message) {
   const std::string text = "bad " + topology_kind_name(spec.kind) + " topology: " + message;
@@ -256,7 +250,7 @@ void Topology::route(int from_endpoint, int to_endpoint, std::uint64_t flow_hash
     // switch's forwarding table does.
     const std::uint64_t key =
         m.routing == Routing::ecmp
-            ? mix(flow_hash ^ mix(static_cast<std::uint64_t>(hop)))
+            ? mix64(flow_hash ^ mix64(static_cast<std::uint64_t>(hop)))
             : m.destination[static_cast<std::size_t>(to_endpoint)] /
                   (m.g.route_divisor.empty() ? 1 : m.g.route_divisor[static_cast<std::size_t>(at)]);
     int pick = static_cast<int>(key % static_cast<std::uint64_t>(choices));

@@ -1,6 +1,15 @@
 #pragma once
-// Processes: long-lived activities on the engine (a job queue, a serving replica, a load generator) written
-// as straight-line code that waits, wakes and submits work, in the spirit of SimGrid's actors.
+// Processes: an activity on the engine written as straight-line code that waits, wakes and submits work, in
+// the spirit of SimGrid's actors. For a new model whose life is a sequence of waits (a load generator, a
+// client loop, a script of phases) this reads shorter than a callback state machine.
+//
+// Who uses it: no production model today, only tests/sim-core/process_test.cpp. The batch queue, both
+// serving engines, the collective runner and campaigns (which drive the batch queue) are callback state
+// machines on the Simulator, and stay so: they cancel or re-arm pending events (a preempted job's end, the
+// queue's reservation wake-up, a replica's batch timeout), which a process wait cannot; and a Signal or a
+// graph's end wakes its waiter through one extra zero-delay event, which reorders same-instant events (and
+// would change `events` in a training step's report were its replicas processes). Moving a model over is
+// worth it only where the code gets shorter and every output stays byte-identical.
 //
 // A process is a C++20 coroutine returning Process. It runs only inside simulator events: start() schedules
 // its first step at now(), and every wait resumes it from an event (the engine's (time, insertion) order),
@@ -15,8 +24,9 @@
 //   }
 //
 // Waits: sleep_for / sleep_until (a time), a Signal (an event another activity raises), run_graph and
-// graph_finished (an ExecutionGraph on an Executor ends), transfer (a FairShare flow arrives) and another Process finishing.
-// An exception thrown by a process leaves through the Simulator::run() call that resumed it.
+// graph_finished (an ExecutionGraph on an Executor ends), transfer (a FairShare flow arrives) and another
+// Process finishing. None can be cancelled once begun. An exception thrown by a process leaves through the
+// Simulator::run() call that resumed it.
 #include <coroutine>
 #include <exception>
 #include <span>

@@ -10,6 +10,7 @@
 #include "models/gpu/precision.h"
 #include "models/platform/cluster_config.h"
 #include "models/storage/storage_spec.h"
+#include "workloads/measured.h"
 #include "workloads/layers/network.h"
 #include "workloads/training/dataset_spec.h"
 #include "workloads/training/framework_profile.h"
@@ -66,15 +67,6 @@ struct ParallelismConfig {
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
 };
 
-// The measurement a validation scenario is compared with (the `measured:` section).
-struct MeasuredValue {
-  std::string metric;  // samples_per_s, tokens_per_s, tflops_per_gpu, hardware_tflops_per_gpu, step_time_s, s_per_kimg
-  double value = 0;
-  std::string unit, source;
-  std::string category;  // cnn, rnn, gan, transformer, scaling or micro (validation figures per category)
-  std::string family;    // the source family: every row of one publication or benchmark table shares it
-};
-
 struct Scenario {
   std::string name;
   ClusterConfig cluster;
@@ -91,7 +83,7 @@ struct Scenario {
   };
   std::vector<PaddedModel> length_mix;
   ParallelismConfig parallelism;
-  std::optional<MeasuredValue> measured;
+  std::optional<Measurement> measured;  // the `measured:` section of a validation case
   std::int64_t global_batch() const {
     return std::int64_t{workload.batch_per_gpu} * parallelism.microbatches * parallelism.layout.dp;
   }

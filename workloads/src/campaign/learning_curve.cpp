@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "workloads/campaign/seeded_random.h"
+#include "sim-core/random.h"
 
 namespace hpcsim {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "configs/config_error.h"
-#include "workloads/campaign/seeded_random.h"
+#include "sim-core/random.h"
 
 namespace hpcsim {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "configs/config_error.h"
-#include "workloads/planning/plan_spec.h"
+#include "workloads/pricing/node_price.h"
 #include "workloads/training/sequence_lengths.h"
 #include "workloads/zoo/zoo.h"
 

@@ -6,14 +6,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim-core/random.h"
+
 namespace hpcsim {
 
 namespace {
 
-// Uniform on [0, 1) from the top 53 bits: exact and portable.
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
-double uniform(std::mt19937_64& rng, double lo, double hi) { return lo + (hi - lo) * uniform01(rng); }
+double uniform(std::mt19937_64& rng, double lo, double hi) { return lo + (hi - lo) * uniform01(rng()); }
 
 // Log-uniform on [lo, hi] (lo > 0).
 double log_uniform(std::mt19937_64& rng, double lo, double hi) {
@@ -26,7 +25,8 @@ void require(bool ok, const std::string& what) {
 
 int job_size(std::mt19937_64& rng, const SyntheticTraceOptions& o, int max_nodes) {
   // Every draw is made whatever the branch, so one job always takes the same number of engine outputs.
-  const double serial = uniform01(rng), stage = uniform01(rng), position = uniform01(rng), rounding = uniform01(rng);
+  const double serial = uniform01(rng()), stage = uniform01(rng());
+  const double position = uniform01(rng()), rounding = uniform01(rng());
   if (max_nodes < 2 || serial < o.serial_fraction) return 1;
   const double top = std::log2(static_cast<double>(max_nodes));
   const double middle = (1.0 + top) / 2.0;
@@ -55,7 +55,7 @@ std::vector<BatchJob> synthetic_trace(const SyntheticTraceOptions& o) {
     job.id = static_cast<std::int64_t>(i) + 1;
     job.nodes = job_size(rng, o, max_nodes);
     job.run_s = std::round(log_uniform(rng, o.min_run_s, o.max_run_s));
-    const double exact = uniform01(rng), factor = log_uniform(rng, 1.0, o.max_overestimate);
+    const double exact = uniform01(rng()), factor = log_uniform(rng, 1.0, o.max_overestimate);
     job.estimate_s = exact < o.exact_estimate_fraction ? job.run_s : std::max(job.run_s, std::ceil(job.run_s * factor));
     work += job.run_s * job.nodes;
   }
@@ -63,7 +63,7 @@ std::vector<BatchJob> synthetic_trace(const SyntheticTraceOptions& o) {
   const double mean_gap = jobs.empty() ? 0 : work / (o.load * o.machine_nodes) / static_cast<double>(jobs.size());
   double t = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (i > 0) t += -mean_gap * std::log1p(-uniform01(rng));
+    if (i > 0) t += -mean_gap * std::log1p(-uniform01(rng()));
     jobs[i].submit_s = std::floor(t);  // nondecreasing, ids increasing: queue order
   }
   return jobs;

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "configs/config_error.h"
-#include "workloads/campaign/seeded_random.h"
+#include "sim-core/random.h"
 #include "workloads/serving/serving_config.h"
 
 namespace hpcsim {

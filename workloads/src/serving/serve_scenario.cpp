@@ -13,26 +13,6 @@ namespace hpcsim {
 
 namespace {
 
-const Schema& serve_measured_schema() {
-  static const Schema schema = Schema::map({
-      required("metric", Schema::string(),
-               "a metric of the serve report the prediction is read from (latency_s.mean, latency_s.p99, "
-               "throughput_rps, ttft_s.p99, tpot_s.p50, output_tokens_per_s, ...)"),
-      required("value", Schema::number().positive(), "the measured value in the metric's unit (seconds, 1/s)"),
-      required("unit", Schema::string(), "the unit as the source writes it (descriptive)"),
-      required("source", Schema::string(), "where the number comes from: publication, table, version"),
-      optional("trust", Schema::string(), "the source's trust: high gives a 25 % error band, anything else 35 %",
-               "35 % band"),
-      optional("note", Schema::string(), "free text (not read)", "none"),
-      optional("category", Schema::one_of({"cpu-infer", "gpu-infer", "llm-serve"}),
-               "the validation figure the case is scored in", "none: required in configs/validation"),
-      optional("family", Schema::string(), "the source family: every row of one publication shares it",
-               "none: required in configs/validation"),
-      optional("not_scored", Schema::string(), "why the case runs but is left out of the score", "scored"),
-  });
-  return schema;
-}
-
 // Values one request sends: the model's first layer's inputs for one sample.
 double input_values_per_request(const Model& model) {
   for (const Network& net : model.networks) {
@@ -64,8 +44,12 @@ const Schema& serve_scenario_schema() {
       required("workload", inference_workload_schema(), "the model and how it runs"),
       optional("serving", serving_schema(), "the request stream and the batching policy", "offline, batch 1"),
       optional("parallelism", inference_parallelism_schema(), "GPUs per replica", "tp 1"),
-      optional("measured", serve_measured_schema(), "a published measurement the prediction is validated against",
-               "none"),
+      optional("measured",
+               measured_schema({Schema::string(),
+                                "a metric of the serve report the prediction is read from (latency_s.mean, "
+                                "latency_s.p99, throughput_rps, ttft_s.p99, tpot_s.p50, output_tokens_per_s, ...)",
+                                Schema::one_of({"cpu-infer", "gpu-infer", "llm-serve"}), true}),
+               "a published measurement the prediction is validated against", "none"),
   });
   return schema;
 }
@@ -116,9 +100,7 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
     }
   }
   if (const ConfigNode* m = root.find("measured")) {
-    s.measured = ServeMeasurement{m->get_string("metric"), m->get_number("value"),   m->get_string("unit"),
-                                  m->get_string("source"), m->get_string_or("trust", ""), m->get_string_or("category", ""),
-                                  m->get_string_or("family", ""), m->get_string_or("not_scored", "")};
+    s.measured = parse_measured(*m);
   }
   return s;
 }

@@ -3,17 +3,12 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim-core/random.h"
+
 namespace hpcsim::warp_sim_detail {
 
 namespace {
 constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: strided line addresses spread over the table
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 }  // namespace
 
 SectorCache::SectorCache(std::int64_t bytes, int line_bytes, int sector_bytes, int ways)
@@ -45,8 +40,9 @@ SectorCache::SectorCache(std::int64_t bytes, int line_bytes, int sector_bytes, i
   table_mask_ = cap - 1;
 }
 
+// Lines hash by splitmix64's mix: strided line addresses spread over the table.
 std::int32_t SectorCache::find(std::uint64_t line) const {
-  for (std::uint64_t h = mix(line) & table_mask_;; h = (h + 1) & table_mask_) {
+  for (std::uint64_t h = splitmix64_mix(line) & table_mask_;; h = (h + 1) & table_mask_) {
     const std::int32_t s = table_[h];
     if (s < 0) return -1;
     if (tag_[s] == line) return s;
@@ -54,18 +50,18 @@ std::int32_t SectorCache::find(std::uint64_t line) const {
 }
 
 void SectorCache::insert_into_table(std::uint64_t line, std::int32_t slot) {
-  std::uint64_t h = mix(line) & table_mask_;
+  std::uint64_t h = splitmix64_mix(line) & table_mask_;
   while (table_[h] >= 0) h = (h + 1) & table_mask_;
   table_[h] = slot;
 }
 
 // Linear probing with backward-shift deletion: no tombstones, so probes stay short forever.
 void SectorCache::erase_from_table(std::uint64_t line) {
-  std::uint64_t h = mix(line) & table_mask_;
+  std::uint64_t h = splitmix64_mix(line) & table_mask_;
   while (tag_[table_[h]] != line) h = (h + 1) & table_mask_;
   std::uint64_t hole = h;
   for (std::uint64_t j = (h + 1) & table_mask_; table_[j] >= 0; j = (j + 1) & table_mask_) {
-    const std::uint64_t home = mix(tag_[table_[j]]) & table_mask_;
+    const std::uint64_t home = splitmix64_mix(tag_[table_[j]]) & table_mask_;
     // Move j into the hole when its home is not cyclically within (hole, j].
     const bool between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
     if (!between) {

@@ -13,19 +13,11 @@
 #include "models/network/network_spec.h"
 #include "models/node/node_spec.h"
 #include "models/power/power_model.h"
+#include "workloads/pricing/node_price.h"
 #include "workloads/scenario.h"
 #include "workloads/training/pipeline_schedule.h"
 
 namespace hpcsim {
-
-// configs/prices/<node>.yaml: what one node costs, in US dollars.
-struct NodePrice {
-  double cloud_per_hour = 0;      // on-demand, per node-hour
-  double purchase = 0;            // per node
-  double amortization_years = 0;  // the purchase is spread over this many years of 8,766 hours
-  bool example = false;           // a number marked as an example, not a sourced price
-  double purchase_per_hour() const { return purchase / (amortization_years * 8766.0); }
-};
 
 struct PlanNode {
   NodeSpec spec;
@@ -36,12 +28,6 @@ struct PlanNetwork {
   NetworkSpec spec;
   SwitchSpec network_switch;
 };
-
-enum class Pricing { cloud, purchase };
-
-// configs/prices/<name_node>.yaml, validated; a missing file, or one without the asked pricing, is a
-// ConfigError at name_node. Prices carry their source and date (or example: true).
-NodePrice load_price(const SpecCatalog& catalog, const ConfigNode& name_node, Pricing pricing);
 
 struct PlanSpec {
   std::string name;
@@ -66,8 +52,6 @@ struct PlanSpec {
 };
 
 const Schema& plan_schema();
-// "2e6 USD", "250000 USD" or a bare number: US dollars. ConfigError at the node naming `key` otherwise.
-double parse_usd(const ConfigNode& node, const std::string& key);
 // Validates a plan tree and resolves its names (node types, their prices, networks, switches) through the
 // catalog. A bad value is a ConfigError at its key, and the message names the key (e.g. "24 parsecs" for
 // constraints.max_time_to_train).

@@ -1,6 +1,6 @@
 #pragma once
 // When requests reach the endpoint: seeded Poisson and bursty (two-state Markov-modulated Poisson)
-// processes, and trace files. Draws are counter-based (workloads/campaign/seeded_random.h), so the same
+// processes, and trace files. Draws are counter-based (sim-core/random.h), so the same
 // seed gives the same arrivals on every platform.
 #include <cstdint>
 #include <string>

@@ -10,18 +10,12 @@
 #include "configs/config_node.h"
 #include "configs/schema.h"
 #include "workloads/inference/inference_setup.h"
+#include "workloads/measured.h"
 #include "workloads/serving/serving_config.h"
 #include "workloads/serving/llm/llm_serving_keys.h"
 #include "workloads/serving/serving_engine.h"
 
 namespace hpcsim {
-
-struct ServeMeasurement {
-  std::string metric;  // a metric name of the serve report (latency_s.p99, throughput_rps, ttft_s.mean, ...)
-  double value = 0;
-  std::string unit, source, trust, category, family;
-  std::string not_scored;  // why a validation case is run but left out of the score (empty: scored)
-};
 
 struct ServeScenario {
   std::string name;
@@ -31,7 +25,7 @@ struct ServeScenario {
   // instead of the request-level engine; its engine and KV-cache keys from `serving:`.
   bool llm = false;
   LlmServingKeys llm_keys;
-  std::optional<ServeMeasurement> measured;
+  std::optional<Measurement> measured;
 };
 
 // The whole file: kind, name, cluster, workload, serving, parallelism, measured.
