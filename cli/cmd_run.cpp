@@ -11,15 +11,15 @@
 #include "analysis/scaling.h"
 #include "analysis/scaling_study.h"
 #include "analysis/trace_writer.h"
-#include "analysis/training_step_run.h"
+#include "analysis/training_scenario_run.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
-#include "workloads/scenario.h"
-#include "workloads/scenario_kind.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/scenario_kind.h"
+#include "workloads/scenario/simulate_scenario.h"
 #include "workloads/zoo/zoo.h"
 
 namespace hpcsim::cli {
@@ -38,7 +38,7 @@ struct RunOptions {
 };
 
 // `where`: which run of a --scale sweep, or empty.
-void warn_if_oom(const Scenario& scenario, const ModelStepReport& report, const std::string& where = {}) {
+void warn_if_oom(const TrainingScenario& scenario, const TrainingStepReport& report, const std::string& where = {}) {
   if (report.result.fits_in_memory) return;
   const TrainingMemory& m = report.memory;
   constexpr double kGiB = 1024.0 * 1024 * 1024;
@@ -84,7 +84,7 @@ ConfigNode load_with_overrides(const RunOptions& o) {
 }
 
 // A layout smaller than the cluster leaves GPUs idle: say so, it is rarely what a what-if means.
-void note_idle_gpus(const Scenario& s) {
+void note_idle_gpus(const TrainingScenario& s) {
   const ParallelismConfig& p = s.parallelism;
   const int used = p.layout.gpus();
   if (used >= s.cluster.gpus()) return;
@@ -94,10 +94,10 @@ void note_idle_gpus(const Scenario& s) {
 
 // A `kind: training` scenario, run once.
 int run_training(const RunOptions& o, const ConfigNode& root) {
-  Scenario scenario;
+  TrainingScenario scenario;
   IntervalTable intervals;
   try {
-    scenario = parse_scenario(root, SpecCatalog(config_root()), std::filesystem::path(o.scenario).stem().string());
+    scenario = parse_training_scenario(root, SpecCatalog(config_root()), std::filesystem::path(o.scenario).stem().string());
     intervals = IntervalTable::load(config_root());
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
@@ -114,7 +114,7 @@ int run_training(const RunOptions& o, const ConfigNode& root) {
     }
   }
 
-  const TrainingStepRun run = run_training_step(scenario, root, intervals, HPCSIM_VERSION, !o.trace.empty(), o.exact);
+  const TrainingScenarioRun run = run_training_scenario(scenario, root, intervals, HPCSIM_VERSION, !o.trace.empty(), o.exact);
   const Report& report = run.record.report;
   if (o.format == "json") {
     std::cout << report_to_json(report);
@@ -139,13 +139,13 @@ int run_training(const RunOptions& o, const ConfigNode& root) {
 int run_scale(const RunOptions& o, const ConfigNode& root) {
   const std::string flag = "--scale " + o.scale;
   const SpecCatalog catalog(config_root());
-  Scenario base;
+  TrainingScenario base;
   std::vector<ScalingStudyPoint> points;
   IntervalTable intervals;
   try {
     intervals = IntervalTable::load(config_root());
     const std::vector<int> counts = parse_gpu_counts(o.scale, flag);
-    base = parse_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
+    base = parse_training_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
     for (const int gpus : counts) points.push_back({gpus, scale_config(root, base, gpus, flag), {}});
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
@@ -153,7 +153,7 @@ int run_scale(const RunOptions& o, const ConfigNode& root) {
   }
   for (ScalingStudyPoint& p : points) {
     try {
-      p.scenario = parse_scenario(p.config.root, catalog, base.name);
+      p.scenario = parse_training_scenario(p.config.root, catalog, base.name);
     } catch (const ConfigError& e) {
       std::cerr << "hpcsim run: " << flag << ": at " << p.gpus << " GPUs: " << e.what() << "\n";
       return kExitBadInput;
@@ -173,7 +173,7 @@ int run_scale(const RunOptions& o, const ConfigNode& root) {
     std::optional<ResultsStore> store;
     if (!o.no_db) store.emplace(o.db);
     done = run_scaling_study(base.name, root, points, intervals, HPCSIM_VERSION, store ? &*store : nullptr,
-                             [](const Scenario& scenario, const ModelStepReport& step) {
+                             [](const TrainingScenario& scenario, const TrainingStepReport& step) {
                                warn_if_oom(scenario, step, scenario.name);
                              });
   } catch (const StoreError& e) {

@@ -13,8 +13,8 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
-#include "workloads/scenario.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim::cli {
 
@@ -32,7 +32,7 @@ SweepPlan sweep_plan(const SweepOptions& o) {
     bool any = false;
     for (const std::string& value : axis.values) {
       try {
-        parse_scenario(load_config(o.scenario, {axis.key + "=" + value}), catalog, "check");
+        parse_training_scenario(load_config(o.scenario, {axis.key + "=" + value}), catalog, "check");
         any = true;
         break;
       } catch (const ConfigError& e) {

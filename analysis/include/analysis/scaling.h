@@ -7,8 +7,8 @@
 
 #include "analysis/prediction_interval.h"
 #include "configs/config_node.h"
-#include "workloads/scenario.h"
-#include "workloads/training/step_result.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/training/training_step_report.h"
 
 namespace hpcsim {
 
@@ -26,11 +26,11 @@ struct ScaledConfig {
 // gpus_per_node = min(gpus, node GPUs), dp = gpus / (tp x pp x cp); micro batch and model-parallel
 // degrees kept. A fixed workload.global_batch is replaced by the base run's microbatches (weak scaling).
 // ConfigError at `flag` when gpus is not a multiple of tp x pp x cp or needs a cluster.network it lacks.
-ScaledConfig scale_config(const ConfigNode& root, const Scenario& base, int gpus, const std::string& flag);
+ScaledConfig scale_config(const ConfigNode& root, const TrainingScenario& base, int gpus, const std::string& flag);
 
 struct ScalingPoint {
   int gpus = 0, nodes = 0;
-  StepResult result;
+  TrainingStepResult result;
   std::optional<PredictionInterval> interval;  // the band of the true step time (prediction_interval.h)
 };
 

@@ -13,7 +13,7 @@
 #include "models/network/network_spec.h"
 #include "models/node/node_spec.h"
 #include "models/power/power_model.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/training/pipeline_schedule.h"
 
 namespace hpcsim {
