@@ -11,8 +11,8 @@
 
 #include "configs/catalog.h"
 #include "configs/loader.h"
+#include "workloads/scenario/simulate_scenario.h"
 #include "workloads/training/model_training_step.h"
-#include "workloads/training/simulate_scenario.h"
 #include "workloads/zoo/zoo.h"
 
 using namespace hpcsim;
@@ -32,9 +32,9 @@ double peak_rss_mib() {
   return u.ru_maxrss / 1024.0;
 }
 
-void run(const char* label, const Model& model, const ClusterConfig& c, DataParallelRun r) {
+void run(const char* label, const Model& model, const ClusterConfig& c, const TrainingStepConfig& config) {
   const auto t0 = std::chrono::steady_clock::now();
-  const ModelStepReport rep = simulate_model_training_step(model, c, r);
+  const TrainingStepReport rep = simulate_training_step(model, c, config);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%-44s gpus %5d  step %.4f s  %10.0f samples/s  MFU %.3f  exposed comm %.4f s of %.4f s  "
               "events %llu  wall %.3f s  peak RSS %.0f MiB",
@@ -48,8 +48,8 @@ void run_example(const char* file) {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const std::string path = std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/../examples/" + file;
   const auto t0 = std::chrono::steady_clock::now();
-  const Scenario s = parse_scenario(load_config(path, {}), catalog, file);
-  const ModelStepReport rep = simulate_scenario(s);
+  const TrainingScenario s = parse_training_scenario(load_config(path, {}), catalog, file);
+  const TrainingStepReport rep = simulate_scenario(s);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%-44s gpus %5d  step %.4f s  %10.0f samples/s  MFU %.3f  bubble %.3f  events %llu  "
               "wall %.3f s (parse + simulate)  peak RSS %.0f MiB\n",
@@ -63,11 +63,11 @@ int main() {
   run_example("gpt3-175b-1024-a100.yaml");
   run_example("resnet50-4096-a100.yaml");
   const Model rn50 = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
-  DataParallelRun amp;
-  amp.batch_per_gpu = 256;
+  TrainingStepConfig amp;  // plain data parallelism over every GPU (layout.dp 0)
+  amp.micro_batch = 256;
   amp.precision = Precision::fp16;
   amp.optimizer = OptimizerKind::momentum;
-  DataParallelRun tf32 = amp;
+  TrainingStepConfig tf32 = amp;
   tf32.precision = Precision::tf32;
   // Kernel-level steps only (NHWC, no host dispatch, no input pipeline): speed of the step engine, not a
   // prediction of a published run; `hpcsim validate` compares published runs as configured.

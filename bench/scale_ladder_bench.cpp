@@ -6,7 +6,7 @@
 // GPUs), megatron profile, bf16. A step that does not fit in memory is still timed (fits_in_memory false).
 //   scale_ladder_bench [--min-gpus N] [--max-gpus N] [--exact] [--routing ecmp|d-mod-k] [--model llama|gpt3]
 // --min-gpus / --max-gpus start and stop the ladder at those sizes (the full simulation of the largest rungs
-// takes minutes); --exact simulates every data-parallel group and replica (TrainingRun::exact) instead of
+// takes minutes); --exact simulates every data-parallel group and replica (TrainingStepConfig::exact) instead of
 // symmetry classes; --routing overrides ib-ndr's own (d-mod-k) as cluster.routing does (ecmp: the
 // routing every rung had before InfiniBand's destination-based routing was modelled). Each line: the step
 // time, events, solver re-solves and re-filled flows, fair-share resources, wall and CPU seconds, peak RSS.
@@ -24,8 +24,8 @@
 #include "configs/catalog.h"
 #include "configs/loader.h"
 #include "models/network/routing.h"
-#include "workloads/scenario.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 #include "workloads/training/training_step_job.h"
 
 using namespace hpcsim;
@@ -65,16 +65,16 @@ void rung(const char* label, const std::string& model, int seq_len, int gpus, bo
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = cpu_s();
-  const Scenario s = parse_scenario(parse_config_text(scenario_yaml(model, seq_len, gpus, routing), "ladder.yaml"), catalog,
+  const TrainingScenario s = parse_training_scenario(parse_config_text(scenario_yaml(model, seq_len, gpus, routing), "ladder.yaml"), catalog,
                                     "ladder.yaml");
-  TrainingRun run = training_run(s);
+  TrainingStepConfig run = training_step_config(s);
   run.exact = exact;
   Platform platform(s.cluster);
   const JobId job = platform.attach(s.workload.built.name);
   TrainingStepJob step(platform, job, s.workload.built, run);
   step.start();
   platform.sim().run();
-  const ModelStepReport rep = step.report();
+  const TrainingStepReport rep = step.report();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%-14s gpus %6d  step %.9f s  fits %d  events %9llu  solves %7llu  refilled %11llu  "
               "resources %8zu  wall %8.3f s  cpu %8.3f s  peak RSS %6.0f MiB\n",

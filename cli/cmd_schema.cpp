@@ -14,7 +14,7 @@
 #include "models/storage/storage_spec.h"
 #include "workloads/campaign/campaign.h"
 #include "workloads/planning/plan_spec.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/scheduling/job_list.h"
 #include "workloads/serving/front_end_spec.h"
 #include "workloads/serving/serve_scenario.h"
@@ -31,7 +31,7 @@ struct FileKind {
 
 const std::vector<FileKind>& file_kinds() {
   static const std::vector<FileKind> kinds = {
-      {"scenario", "Scenario (`hpcsim run`, `hpcsim sweep`): the cluster, the workload and its parallelism", &scenario_schema},
+      {"scenario", "Scenario (`hpcsim run`, `hpcsim sweep`): the cluster, the workload and its parallelism", &training_scenario_schema},
       {"gpu", "GPU spec (`configs/gpus/*.yaml`)", &gpu_spec_schema},
       {"node", "Node spec (`configs/nodes/*.yaml`)", &node_spec_schema},
       {"network", "Network spec (`configs/networks/*.yaml`)", &network_spec_schema},

@@ -17,7 +17,7 @@
 #include "configs/loader.h"
 #include "configs/units.h"
 #include "configs/yaml_text.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/scenario_kind.h"
 #include "workloads/serving/serve_scenario.h"
 
 namespace hpcsim::cli {

@@ -27,8 +27,8 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
-#include "workloads/scenario.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim::cli {
 

@@ -1,4 +1,4 @@
-// The scenario kinds `hpcsim run` dispatches on (workloads/scenario_kind.h), tested here beside the store
+// The scenario kinds `hpcsim run` dispatches on (workloads/scenario/scenario_kind.h), tested here beside the store
 // and reports that take any kind's metric list.
 #include <catch2/catch.hpp>
 
@@ -8,8 +8,8 @@
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
-#include "workloads/scenario.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/scenario_kind.h"
 
 using hpcsim::ConfigError;
 using hpcsim::ScenarioKind;
@@ -42,16 +42,16 @@ TEST_CASE("a kind not built yet is refused at its key", "[analysis][kind]") {
     CHECK_THAT(error_of([&] { hpcsim::runnable_scenario_kind(root); }),
                Catch::StartsWith("later.yaml:2:7: ") && Catch::Contains(std::string("'") + kind + "'") &&
                    Catch::Contains("not built yet"));
-    // parse_scenario reads training scenarios only: another kind fails at the key, not at a missing section.
+    // parse_training_scenario reads training scenarios only: another kind fails at the key, not at a missing section.
     const hpcsim::SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
-    CHECK_THAT(error_of([&] { hpcsim::parse_scenario(root, catalog, "x"); }),
+    CHECK_THAT(error_of([&] { hpcsim::parse_training_scenario(root, catalog, "x"); }),
                Catch::StartsWith("later.yaml:2:7: ") && Catch::Contains("not built yet"));
   }
-  // serve is built (hpcsim serve); parse_scenario still refuses it at the key, as not a training scenario.
+  // serve is built (hpcsim serve); parse_training_scenario still refuses it at the key, as not a training scenario.
   const auto serve = parse_config_text("name: x\nkind: serve\n", "serve.yaml");
   CHECK(hpcsim::is_built(hpcsim::scenario_kind(serve)));
   const hpcsim::SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
-  CHECK_THAT(error_of([&] { hpcsim::parse_scenario(serve, catalog, "x"); }),
+  CHECK_THAT(error_of([&] { hpcsim::parse_training_scenario(serve, catalog, "x"); }),
              Catch::StartsWith("serve.yaml:2:7: ") && Catch::Contains("serve"));
 }
 
@@ -66,6 +66,6 @@ TEST_CASE("a plan is built but is not a training scenario", "[analysis][kind]") 
   const auto root = parse_config_text("name: x\nkind: plan\n", "plan.yaml");
   CHECK(hpcsim::is_built(hpcsim::scenario_kind(root)));
   const hpcsim::SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
-  CHECK_THAT(error_of([&] { hpcsim::parse_scenario(root, catalog, "x"); }),
+  CHECK_THAT(error_of([&] { hpcsim::parse_training_scenario(root, catalog, "x"); }),
              Catch::StartsWith("plan.yaml:2:7: ") && Catch::Contains("not a training scenario"));
 }

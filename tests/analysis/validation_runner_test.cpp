@@ -12,8 +12,8 @@
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
-#include "workloads/scenario.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 using namespace hpcsim;
 using hpcsim::test::TempPath;
@@ -37,7 +37,7 @@ std::string resnet_case(const std::string& metric, double value) {
 }
 
 double simulated_samples_per_s(const std::filesystem::path& file) {
-  return simulate_scenario(parse_scenario(load_config(file, {}), catalog(), "x")).result.samples_per_s;
+  return simulate_scenario(parse_training_scenario(load_config(file, {}), catalog(), "x")).result.samples_per_s;
 }
 
 }  // namespace

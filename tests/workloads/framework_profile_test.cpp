@@ -8,7 +8,7 @@
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/training/framework_profile.h"
 
 using namespace hpcsim;
@@ -86,7 +86,7 @@ TEST_CASE("PyTorch 1.x: separate bias passes, per-tensor optimizers, no compiler
       "workload: {model: bert-base, seq_len: 128, batch_per_gpu: 8, precision: bf16, optimizer: adamw,\n"
       "           framework: pytorch1, compile: true}\n";
   try {
-    parse_scenario(parse_config_text(text, "old.yaml"), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR), "old");
+    parse_training_scenario(parse_config_text(text, "old.yaml"), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR), "old");
     FAIL("compile: true was accepted for PyTorch 1.x");
   } catch (const ConfigError& e) {
     CHECK(std::string(e.what()).find("old.yaml:3:") != std::string::npos);

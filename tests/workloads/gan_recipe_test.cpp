@@ -9,16 +9,16 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "workloads/layers/style_blocks.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/training/model_training_step.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 #include "workloads/zoo/zoo.h"
 
 using namespace hpcsim;
 
 namespace {
 
-Scenario gan_scenario(const std::string& workload_extra, int resolution = 256, int gpus = 1) {
+TrainingScenario gan_scenario(const std::string& workload_extra, int resolution = 256, int gpus = 1) {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const std::string yaml = "cluster: {node: dgx-1v-16gb, nodes: 1, gpus_per_node: " + std::to_string(gpus) +
                            "}\n"
@@ -27,7 +27,7 @@ Scenario gan_scenario(const std::string& workload_extra, int resolution = 256, i
                            ", layers: 2, hidden: 16384, batch_per_gpu: 8, precision: fp16, optimizer: adam,"
                            " framework: pytorch" +
                            workload_extra + "}\n";
-  return parse_scenario(parse_config_text(yaml, "gan-test.yaml"), catalog, "gan-test");
+  return parse_training_scenario(parse_config_text(yaml, "gan-test.yaml"), catalog, "gan-test");
 }
 
 const std::string kPlain = ", gan: {r1_interval: 0, pl_interval: 0, fp16_resolutions: -1, augment: false, ema: false}";
@@ -35,15 +35,15 @@ const std::string kPlain = ", gan: {r1_interval: 0, pl_interval: 0, fp16_resolut
 }  // namespace
 
 TEST_CASE("stylegan2 scenarios default to StyleGAN2-ADA's recipe: workload.gan overrides it", "[gan]") {
-  const Scenario s = gan_scenario("");
+  const TrainingScenario s = gan_scenario("");
   CHECK(s.workload.gan.r1_interval == 16);
   CHECK(s.workload.gan.pl_interval == 4);
   CHECK(s.workload.gan.pl_batch_shrink == 2);
   CHECK(s.workload.gan.fp16_resolutions == 4);
   CHECK(s.workload.gan.augment);
   CHECK(s.workload.gan.weight_average);
-  CHECK(training_run(s).gan.r1_interval == 16);
-  const Scenario plain = gan_scenario(kPlain);
+  CHECK(training_step_config(s).gan.r1_interval == 16);
+  const TrainingScenario plain = gan_scenario(kPlain);
   CHECK_FALSE(plain.workload.gan.regularized());
   CHECK(plain.workload.gan.fp16_resolutions == -1);
 
@@ -51,17 +51,17 @@ TEST_CASE("stylegan2 scenarios default to StyleGAN2-ADA's recipe: workload.gan o
   const std::string one_net =
       "cluster: {node: dgx-a100-80gb, nodes: 1}\n"
       "workload: {model: resnet50, batch_per_gpu: 8, precision: fp16, optimizer: sgd, gan: {r1_interval: 16}}\n";
-  CHECK_THROWS_AS(parse_scenario(parse_config_text(one_net, "x.yaml"), catalog, "x"), ConfigError);
+  CHECK_THROWS_AS(parse_training_scenario(parse_config_text(one_net, "x.yaml"), catalog, "x"), ConfigError);
   CHECK_THROWS_AS(gan_scenario(", gan: {r1_interval: -1}"), ConfigError);
   CHECK_THROWS_AS(gan_scenario(", gan: {r1_intervall: 16}"), ConfigError);
 }
 
 TEST_CASE("A regularized GAN step is one lazy-regularization cycle with extra double-backward phases", "[gan]") {
-  const Scenario base = gan_scenario(kPlain);
-  const ModelStepReport plain = simulate_scenario(base);
+  const TrainingScenario base = gan_scenario(kPlain);
+  const TrainingStepReport plain = simulate_scenario(base);
   // Only the regularization: the step becomes 16 iterations (lcm of 16 and 4).
-  const Scenario reg = gan_scenario(", gan: {fp16_resolutions: -1, augment: false, ema: false}");
-  const ModelStepReport r = simulate_scenario(reg);
+  const TrainingScenario reg = gan_scenario(", gan: {fp16_resolutions: -1, augment: false, ema: false}");
+  const TrainingStepReport r = simulate_scenario(reg);
   CHECK(r.result.samples_per_s * r.result.step_time_s == Approx(16 * 8));
   CHECK(plain.result.samples_per_s * plain.result.step_time_s == Approx(8));
   // 16 iterations take more than 16 plain ones: 4 path-length and 1 R1 phase on top.
@@ -70,12 +70,12 @@ TEST_CASE("A regularized GAN step is one lazy-regularization cycle with extra do
   CHECK(r.result.samples_per_s < plain.result.samples_per_s);
 
   // Path length every iteration costs more than every 4th; R1 every iteration more than every 16th.
-  const ModelStepReport pl1 = simulate_scenario(gan_scenario(", gan: {r1_interval: 0, pl_interval: 1, fp16_resolutions: -1, augment: false, ema: false}"));
-  const ModelStepReport pl4 = simulate_scenario(gan_scenario(", gan: {r1_interval: 0, pl_interval: 4, fp16_resolutions: -1, augment: false, ema: false}"));
+  const TrainingStepReport pl1 = simulate_scenario(gan_scenario(", gan: {r1_interval: 0, pl_interval: 1, fp16_resolutions: -1, augment: false, ema: false}"));
+  const TrainingStepReport pl4 = simulate_scenario(gan_scenario(", gan: {r1_interval: 0, pl_interval: 4, fp16_resolutions: -1, augment: false, ema: false}"));
   CHECK(pl1.result.samples_per_s < pl4.result.samples_per_s);
   CHECK(pl4.result.samples_per_s < plain.result.samples_per_s);
   // Timeline: the phases appear by name.
-  const ModelStepReport traced = simulate_scenario(reg, true);
+  const TrainingStepReport traced = simulate_scenario(reg, true);
   int pl = 0, r1 = 0, main = 0;
   for (const auto& op : traced.timeline) {
     pl += op.name.rfind("g_reg.double_backward", 0) == 0;
@@ -104,7 +104,7 @@ TEST_CASE("ADA augmentation and G_ema add their kernels to the step", "[gan]") {
   const double ema = simulate_scenario(gan_scenario(", gan: {augment: false, ema: true" + rest + "}")).result.step_time_s;
   CHECK(aug > plain);
   CHECK(ema > plain);
-  const ModelStepReport traced = simulate_scenario(gan_scenario(", gan: {augment: true, ema: true" + rest + "}"), true);
+  const TrainingStepReport traced = simulate_scenario(gan_scenario(", gan: {augment: true, ema: true" + rest + "}"), true);
   int augments = 0, emas = 0;
   for (const auto& op : traced.timeline) {
     augments += op.name.find("augment") != std::string::npos;

@@ -14,7 +14,7 @@
 #include "workloads/layers/linear.h"
 #include "workloads/training/model_training_step.h"
 #include "workloads/training/pipeline_schedule.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 #include "workloads/zoo/zoo.h"
 
 using namespace hpcsim;
@@ -46,9 +46,9 @@ Model gpt(int layers, int hidden, int heads, int vocab = 50257) {
   return build_model("gpt", p, HPCSIM_SOURCE_CONFIG_DIR);
 }
 
-Scenario scenario(const std::string& yaml) {
+TrainingScenario scenario(const std::string& yaml) {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
-  return parse_scenario(parse_config_text(yaml, "test-scenario.yaml"), catalog, "test");
+  return parse_training_scenario(parse_config_text(yaml, "test-scenario.yaml"), catalog, "test");
 }
 
 }  // namespace
@@ -96,10 +96,10 @@ TEST_CASE("1F1B with equal stages idles (p-1)/(m+p-1) of the pipeline", "[pipeli
   const Model model = equal_layers(64, 8192);
   const ClusterConfig c = dgx_a100(1);
   for (int m : {4, 8, 16}) {
-    TrainingRun run;
+    TrainingStepConfig run;
     run.micro_batch = 1, run.microbatches = m, run.layout.dp = 1, run.layout.pp = 4;
     run.optimizer = OptimizerKind::sgd;  // a light update, so the step is nearly all pipeline
-    const ModelStepReport r = simulate_training_step(model, c, run);
+    const TrainingStepReport r = simulate_training_step(model, c, run);
     const double expected = 3.0 / (m + 3);
     const double of_step = r.result.breakdown.pipeline_bubble / r.result.step_time_s;
     INFO("m " << m << ": bubble " << r.pipeline_bubble_fraction << " of the pipeline phase, " << of_step
@@ -117,14 +117,14 @@ TEST_CASE("1F1B with equal stages idles (p-1)/(m+p-1) of the pipeline", "[pipeli
 TEST_CASE("Interleaving shrinks the bubble: GPipe holds every microbatch's activations", "[pipeline]") {
   const Model model = equal_layers(16);
   const ClusterConfig c = dgx_a100(1);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 1, run.microbatches = 8, run.layout.dp = 1, run.layout.pp = 4;
-  const ModelStepReport one_f_one_b = simulate_training_step(model, c, run);
+  const TrainingStepReport one_f_one_b = simulate_training_step(model, c, run);
   run.layout.vp = 2, run.schedule = PipelineSchedule::interleaved;
-  const ModelStepReport interleaved = simulate_training_step(model, c, run);
+  const TrainingStepReport interleaved = simulate_training_step(model, c, run);
   CHECK(interleaved.pipeline_bubble_fraction < 0.75 * one_f_one_b.pipeline_bubble_fraction);
   run.layout.vp = 1, run.schedule = PipelineSchedule::gpipe;
-  const ModelStepReport gpipe = simulate_training_step(model, c, run);
+  const TrainingStepReport gpipe = simulate_training_step(model, c, run);
   CHECK(gpipe.memory.activations > 1.5 * one_f_one_b.memory.activations);
 }
 
@@ -137,12 +137,12 @@ TEST_CASE("Layer-wise model parallelism splits CNNs and LSTMs over GPUs: memory 
   for (const char* name : {"resnet50", "gnmt"}) {
     INFO(name);
     const Model model = build_model(name, {}, HPCSIM_SOURCE_CONFIG_DIR);
-    TrainingRun run;
+    TrainingStepConfig run;
     run.micro_batch = 32, run.layout.dp = 1, run.optimizer = OptimizerKind::sgd;
     run.schedule = PipelineSchedule::gpipe;
-    const ModelStepReport one = simulate_training_step(model, c, run);
+    const TrainingStepReport one = simulate_training_step(model, c, run);
     run.layout.pp = 4;
-    const ModelStepReport split = simulate_training_step(model, c, run);
+    const TrainingStepReport split = simulate_training_step(model, c, run);
     CHECK(split.stages == 4);
     CHECK(split.pipeline_bubble_fraction == Approx(0.75).epsilon(0.05));  // (p - 1) / p idle
     // No speed-up: the same passes run one GPU after another, plus the transfers (the update, now spread
@@ -154,7 +154,7 @@ TEST_CASE("Layer-wise model parallelism splits CNNs and LSTMs over GPUs: memory 
     // Eight microbatches over the same 4 GPUs overlap the stages (same micro batch: an LSTM's per-step
     // GEMMs are latency-bound at a few samples, so smaller microbatches would gain little).
     run.microbatches = 8;
-    const ModelStepReport piped = simulate_training_step(model, c, run);
+    const TrainingStepReport piped = simulate_training_step(model, c, run);
     CHECK(piped.pipeline_bubble_fraction < 0.4);
     CHECK(piped.result.samples_per_s > 1.5 * split.result.samples_per_s);
   }
@@ -163,11 +163,11 @@ TEST_CASE("Layer-wise model parallelism splits CNNs and LSTMs over GPUs: memory 
 TEST_CASE("Tensor parallelism splits a transformer's weights and work and adds all-reduces", "[tensor]") {
   const Model model = gpt(4, 2048, 16);
   const ClusterConfig c = dgx_a100(1);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 4, run.layout.dp = 1;
-  const ModelStepReport one = simulate_training_step(model, c, run);
+  const TrainingStepReport one = simulate_training_step(model, c, run);
   run.layout.tp = 4;
-  const ModelStepReport four = simulate_training_step(model, c, run);
+  const TrainingStepReport four = simulate_training_step(model, c, run);
   CHECK(four.memory.weights == Approx(one.memory.weights / 4).epsilon(0.05));  // norms stay replicated
   CHECK(four.result.step_time_s < one.result.step_time_s / 2);
   CHECK(four.result.breakdown.communication_exposed > 0);
@@ -181,15 +181,15 @@ TEST_CASE("Tensor parallelism splits a transformer's weights and work and adds a
 TEST_CASE("ZeRO stages shard optimizer state, gradients and weights over the data-parallel group", "[zero]") {
   const Model model = gpt(4, 1024, 16);
   const ClusterConfig c = dgx_a100(1);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 2, run.layout.dp = 8;
-  const ModelStepReport z0 = simulate_training_step(model, c, run);
+  const TrainingStepReport z0 = simulate_training_step(model, c, run);
   run.zero = 1;
-  const ModelStepReport z1 = simulate_training_step(model, c, run);
+  const TrainingStepReport z1 = simulate_training_step(model, c, run);
   run.zero = 2;
-  const ModelStepReport z2 = simulate_training_step(model, c, run);
+  const TrainingStepReport z2 = simulate_training_step(model, c, run);
   run.zero = 3;
-  const ModelStepReport z3 = simulate_training_step(model, c, run);
+  const TrainingStepReport z3 = simulate_training_step(model, c, run);
   CHECK(z1.memory.optimizer_state == Approx(z0.memory.optimizer_state / 8));
   CHECK(z1.memory.gradients == Approx(z0.memory.gradients));
   CHECK(z2.memory.gradients == Approx(z0.memory.gradients / 8));
@@ -202,11 +202,11 @@ TEST_CASE("ZeRO stages shard optimizer state, gradients and weights over the dat
 TEST_CASE("Gradient accumulation runs m passes and reduces once", "[accumulation]") {
   const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig c = cluster("  node: dgx-a100-80gb\n  nodes: 2\n  network: eth-25g-tcp\n");
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 32, run.layout.dp = 16;
-  const ModelStepReport once = simulate_training_step(model, c, run);
+  const TrainingStepReport once = simulate_training_step(model, c, run);
   run.microbatches = 4;
-  const ModelStepReport four = simulate_training_step(model, c, run);
+  const TrainingStepReport four = simulate_training_step(model, c, run);
   CHECK(four.gradient_buckets == once.gradient_buckets);
   CHECK(four.result.samples_per_s > once.result.samples_per_s);  // the all-reduce is amortized
   CHECK(four.result.step_time_s < 4 * once.result.step_time_s);
@@ -215,12 +215,12 @@ TEST_CASE("Gradient accumulation runs m passes and reduces once", "[accumulation
 TEST_CASE("fp8 training runs the GEMMs in fp8 and the rest in bf16 (Transformer Engine's recipe)", "[precision]") {
   const Model model = gpt(12, 2048, 16, 2048);
   const ClusterConfig h100 = cluster("  node: dgx-h100\n  nodes: 1\n  gpus_per_node: 1\n");
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 4, run.layout.dp = 1;
   run.precision = Precision::bf16;
-  const ModelStepReport bf16 = simulate_training_step(model, h100, run);
+  const TrainingStepReport bf16 = simulate_training_step(model, h100, run);
   run.precision = Precision::fp8;
-  const ModelStepReport fp8 = simulate_training_step(model, h100, run);
+  const TrainingStepReport fp8 = simulate_training_step(model, h100, run);
   // Twice the tensor rate for the GEMMs only: faster, by well under 2x.
   CHECK(fp8.result.step_time_s < 0.9 * bf16.result.step_time_s);
   CHECK(fp8.result.step_time_s > 0.55 * bf16.result.step_time_s);
@@ -237,11 +237,11 @@ TEST_CASE("fp8 training runs the GEMMs in fp8 and the rest in bf16 (Transformer 
 TEST_CASE("Activation checkpointing trades a recomputed forward for memory", "[checkpointing]") {
   const Model model = gpt(8, 1024, 16, 8192);
   const ClusterConfig c = dgx_a100(1);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 4, run.layout.dp = 1;
-  const ModelStepReport plain = simulate_training_step(model, c, run);
+  const TrainingStepReport plain = simulate_training_step(model, c, run);
   run.activation_checkpointing = true;
-  const ModelStepReport checkpointed = simulate_training_step(model, c, run);
+  const TrainingStepReport checkpointed = simulate_training_step(model, c, run);
   CHECK(checkpointed.memory.activations < plain.memory.activations / 3);
   CHECK(checkpointed.result.step_time_s > 1.2 * plain.result.step_time_s);
   CHECK(checkpointed.hardware_flops == Approx(plain.model_flops * 4 / 3));
@@ -250,11 +250,11 @@ TEST_CASE("Activation checkpointing trades a recomputed forward for memory", "[c
 TEST_CASE("A GAN step runs d_steps discriminator updates per generator update", "[gan]") {
   const Model model = build_model("dcgan", {}, HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig c = dgx_a100(1);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 64, run.layout.dp = 1;
-  const ModelStepReport one = simulate_training_step(model, c, run);
+  const TrainingStepReport one = simulate_training_step(model, c, run);
   run.d_steps = 3;
-  const ModelStepReport three = simulate_training_step(model, c, run);
+  const TrainingStepReport three = simulate_training_step(model, c, run);
   CHECK(three.result.step_time_s > 1.5 * one.result.step_time_s);
   CHECK(three.model_flops > one.model_flops);
   run.layout.pp = 2, run.d_steps = 1;
@@ -262,7 +262,7 @@ TEST_CASE("A GAN step runs d_steps discriminator updates per generator update", 
 }
 
 TEST_CASE("Hybrid dp x tp x pp: GPUs, microbatches and throughput follow the layout", "[hybrid]") {
-  const Scenario s = scenario(R"(
+  const TrainingScenario s = scenario(R"(
 cluster: {node: dgx-a100-80gb, nodes: 4, network: ib-hdr}
 workload: {model: gpt, layers: 8, hidden: 2048, heads: 16, seq_len: 1024, micro_batch: 2, global_batch: 64,
            precision: bf16, optimizer: adamw, framework: megatron}
@@ -271,7 +271,7 @@ parallelism: {tp: 4, pp: 2}
   CHECK(s.parallelism.layout.dp == 4);
   CHECK(s.parallelism.microbatches == 8);
   CHECK(s.global_batch() == 64);
-  const ModelStepReport r = simulate_scenario(s);
+  const TrainingStepReport r = simulate_scenario(s);
   CHECK(r.result.gpus == 32);
   CHECK(r.result.samples_per_s == Approx(64 / r.result.step_time_s));
   CHECK(r.stages == 2);
@@ -340,7 +340,7 @@ TEST_CASE("Inconsistent parallelism and batch settings are errors at their key",
 }
 
 TEST_CASE("tokens_per_gpu sets the batch from a token budget", "[scenario]") {
-  const Scenario s = scenario(R"(
+  const TrainingScenario s = scenario(R"(
 cluster: {node: dgx-a100-80gb}
 workload: {model: gpt, layers: 2, hidden: 512, heads: 8, seq_len: 1024, tokens_per_gpu: 8192, precision: bf16, optimizer: adamw-fused}
 )");
@@ -351,7 +351,7 @@ workload: {model: gpt, layers: 2, hidden: 512, heads: 8, seq_len: 1024, tokens_p
 
 TEST_CASE("Channels-first tensors cost tensor-core convolutions their layout transposes", "[layout]") {
   const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 64, run.layout.dp = 1, run.precision = Precision::fp16;
   const ClusterConfig a100 = dgx_a100(1);
   const double nhwc = simulate_training_step(model, a100, run).result.step_time_s;
@@ -370,11 +370,11 @@ TEST_CASE("Megatron reduces gradients after backward: DDP overlaps its buckets",
   const Model model = gpt(4, 1024, 16);
   ClusterConfig c = dgx_a100(2);
   c.node.collective_sms = 0;  // overlap alone; NCCL's SM contention is its own test below
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 16, run.layout.dp = 16;
-  const ModelStepReport overlapped = simulate_training_step(model, c, run);
+  const TrainingStepReport overlapped = simulate_training_step(model, c, run);
   run.overlap_gradient_reduce = false;
-  const ModelStepReport after = simulate_training_step(model, c, run);
+  const TrainingStepReport after = simulate_training_step(model, c, run);
   CHECK(after.result.breakdown.communication_exposed > 1.5 * overlapped.result.breakdown.communication_exposed);
   CHECK(after.result.step_time_s > overlapped.result.step_time_s);
   CHECK(after.gradient_buckets == 1);
@@ -389,8 +389,8 @@ TEST_CASE("Every example scenario parses and simulates", "[examples]") {
     // Training scenarios only: job lists, cluster files, campaigns and plans have checks of their own.
     const ConfigNode root = load_config(entry.path().string(), {});
     if (!root.has("workload") || (root.has("kind") && root.get_string("kind") != "training")) continue;
-    const Scenario s = parse_scenario(root, catalog, entry.path().stem().string());
-    const ModelStepReport r = simulate_scenario(s);
+    const TrainingScenario s = parse_training_scenario(root, catalog, entry.path().stem().string());
+    const TrainingStepReport r = simulate_scenario(s);
     CHECK(r.result.step_time_s > 0);
     CHECK(r.result.fits_in_memory);
     ++examples;
@@ -402,9 +402,9 @@ TEST_CASE("Compute overlapping a data-parallel collective runs on the SMs NCCL l
   const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
   ClusterConfig c = dgx_a100(2);
   REQUIRE(c.node.collective_sms == 24);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 64, run.precision = Precision::fp16;
-  const ModelStepReport with_nccl = simulate_training_step(model, c, run);
+  const TrainingStepReport with_nccl = simulate_training_step(model, c, run);
   const double contended = with_nccl.result.step_time_s;
   c.node.collective_sms = 0;
   const double free = simulate_training_step(model, c, run).result.step_time_s;
@@ -414,7 +414,7 @@ TEST_CASE("Compute overlapping a data-parallel collective runs on the SMs NCCL l
   CHECK(contended - free <= with_nccl.allreduce_time_s * (108.0 / (108 - 24) - 1) + 1e-9);
   // A slow network keeps collectives in flight for most of backward: the stretch grows with the overlap.
   ClusterConfig slow = cluster("  node: dgx-a100-80gb\n  nodes: 2\n  network: eth-10g-tcp\n");
-  const ModelStepReport slow_nccl = simulate_training_step(model, slow, run);
+  const TrainingStepReport slow_nccl = simulate_training_step(model, slow, run);
   slow.node.collective_sms = 0;
   const double slow_free = simulate_training_step(model, slow, run).result.step_time_s;
   CHECK(slow_nccl.result.step_time_s - slow_free > 5 * (contended - free));
@@ -432,11 +432,11 @@ TEST_CASE("Context parallelism splits the sequence: its ranks reduce gradients w
   p.layers = 4, p.hidden = 2048, p.heads = 16, p.seq_len = 8192, p.vocab = 32000;
   const Model model = build_model("gpt", p, HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig c = dgx_a100(1);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 1, run.layout.dp = 8, run.zero = 1;
-  const ModelStepReport plain = simulate_training_step(model, c, run);
+  const TrainingStepReport plain = simulate_training_step(model, c, run);
   run.layout.dp = 4, run.layout.cp = 2;
-  const ModelStepReport split = simulate_training_step(model, c, run);
+  const TrainingStepReport split = simulate_training_step(model, c, run);
   CHECK(split.memory.activations == Approx(plain.memory.activations / 2).epsilon(0.05));
   CHECK(split.memory.optimizer_state == Approx(plain.memory.optimizer_state));  // sharded over dp x cp = 8
   CHECK(split.result.step_time_s < 0.7 * plain.result.step_time_s);
@@ -444,13 +444,13 @@ TEST_CASE("Context parallelism splits the sequence: its ranks reduce gradients w
 }
 
 TEST_CASE("A hybrid-parallel step is bit-identical run to run", "[hybrid]") {
-  const Scenario s = scenario(R"(
+  const TrainingScenario s = scenario(R"(
 cluster: {node: dgx-a100-80gb, nodes: 4, network: ib-hdr}
 workload: {model: gpt, layers: 8, hidden: 2048, heads: 16, seq_len: 1024, micro_batch: 2, global_batch: 64,
            precision: bf16, optimizer: adamw, framework: megatron, activation_checkpointing: true}
 parallelism: {tp: 2, pp: 2, vp: 2, cp: 2, zero: 1}
 )");
-  const ModelStepReport a = simulate_scenario(s, true), b = simulate_scenario(s, true);
+  const TrainingStepReport a = simulate_scenario(s, true), b = simulate_scenario(s, true);
   CHECK(a.result.step_time_s == b.result.step_time_s);
   CHECK(a.result.events == b.result.events);
   CHECK(a.memory.total() == b.memory.total());
@@ -466,7 +466,7 @@ TEST_CASE("In-place ReLU outputs are held once: ResNet-50 batch 256 AMP fits a 1
   // DeepLearningExamples ConvNets configs.yml: resnet50 DGX1V AMP batch_size 256 (FP32: 112), 16 GB V100s.
   const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig v100 = cluster("  node: dgx-1v-16gb\n  gpus_per_node: 1\n");
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = 256, run.precision = Precision::fp16, run.optimizer = OptimizerKind::momentum;
   CHECK(simulate_training_step(model, v100, run).result.fits_in_memory);
   run.precision = Precision::fp32;

@@ -1,4 +1,4 @@
-// Acceptance checks of issue 5 through parse_scenario + simulate_scenario:
+// Acceptance checks of issue 5 through parse_training_scenario + simulate_scenario:
 // - data-parallel scaling on 1-64 DGX A100 nodes loses efficiency faster on 100 Gb/s TCP Ethernet than on
 //   HDR InfiniBand (the gradient all-reduce is exposed sooner on the slower, higher-latency fabric);
 // - a data-starved run (ImageNet over one NFS server) shows an I/O stall in the breakdown, synthetic data none.
@@ -10,8 +10,8 @@
 
 #include "configs/catalog.h"
 #include "configs/loader.h"
-#include "workloads/scenario.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 using namespace hpcsim;
 
@@ -19,8 +19,8 @@ namespace {
 
 std::string scenario_path(const std::string& file) { return std::string(HPCSIM_TEST_DATA_DIR) + "/scenarios/" + file; }
 
-StepResult run(const std::string& file, const std::vector<std::string>& overrides) {
-  const Scenario s = parse_scenario(load_config(scenario_path(file), overrides), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR),
+TrainingStepResult run(const std::string& file, const std::vector<std::string>& overrides) {
+  const TrainingScenario s = parse_training_scenario(load_config(scenario_path(file), overrides), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR),
                                     "test");
   return simulate_scenario(s).result;
 }
@@ -35,8 +35,8 @@ TEST_CASE("data-parallel scaling on 1-64 DGX A100 nodes falls faster on 100G TCP
   double first_ib = 0, first_tcp = 0;
   for (const int n : nodes) {
     const std::string count = "cluster.nodes=" + std::to_string(n);
-    const StepResult ib = run("dp_scaling_bert_large.yaml", {count, "cluster.network=ib-hdr"});
-    const StepResult tcp = run("dp_scaling_bert_large.yaml", {count, "cluster.network=eth-100g-tcp"});
+    const TrainingStepResult ib = run("dp_scaling_bert_large.yaml", {count, "cluster.network=ib-hdr"});
+    const TrainingStepResult tcp = run("dp_scaling_bert_large.yaml", {count, "cluster.network=eth-100g-tcp"});
     REQUIRE(ib.gpus == 8 * n);
     if (n == 1) first_ib = ib.samples_per_s, first_tcp = tcp.samples_per_s;
     eff_ib.push_back(ib.samples_per_s / first_ib / n);
@@ -60,8 +60,8 @@ TEST_CASE("data-parallel scaling on 1-64 DGX A100 nodes falls faster on 100G TCP
 
 TEST_CASE("a data-starved run (ImageNet over one NFS server) shows an I/O stall: synthetic data none",
           "[scaling][acceptance][input]") {
-  const StepResult starved = run("imagenet_nfs_resnet50.yaml", {});
-  const StepResult synthetic = run("imagenet_nfs_resnet50.yaml", {"workload.dataset=synthetic"});
+  const TrainingStepResult starved = run("imagenet_nfs_resnet50.yaml", {});
+  const TrainingStepResult synthetic = run("imagenet_nfs_resnet50.yaml", {"workload.dataset=synthetic"});
   WARN("16x DGX A100, ResNet-50 fp16 b256, ImageNet on nfs-2x25g: step " << starved.step_time_s << " s, io_stall "
        << starved.breakdown.io_stall << " s; synthetic: step " << synthetic.step_time_s << " s");
   CHECK(synthetic.breakdown.io_stall == 0);

@@ -7,9 +7,9 @@
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/training/sequence_lengths.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 using namespace hpcsim;
 
@@ -27,12 +27,12 @@ const SpecCatalog& catalog() {
   return c;
 }
 
-Scenario scenario(const std::string& workload_extra) {
+TrainingScenario scenario(const std::string& workload_extra) {
   const std::string text =
       "cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 1}\n"
       "workload: {model: bert-large-pretraining, seq_len: 512, batch_per_gpu: 32, precision: fp16, optimizer: lamb,\n"
       "           attention: unfused" + workload_extra + "}\n";
-  return parse_scenario(parse_config_text(text, "lengths.yaml"), catalog(), "lengths");
+  return parse_training_scenario(parse_config_text(text, "lengths.yaml"), catalog(), "lengths");
 }
 
 std::string error_of(const std::string& workload_extra) {
@@ -93,11 +93,11 @@ TEST_CASE("Wikipedia at 512: half the tokens are padding, LDDL's 64-token bins k
 }
 
 TEST_CASE("scenario: length-binned BERT runs at its bins' lengths and counts real tokens", "[lengths]") {
-  const Scenario plain = scenario("");
-  const Scenario binned = scenario(", sequence_lengths: wikipedia-bert-512, length_bin: 64, pad_multiple: 8");
+  const TrainingScenario plain = scenario("");
+  const TrainingScenario binned = scenario(", sequence_lengths: wikipedia-bert-512, length_bin: 64, pad_multiple: 8");
   REQUIRE(binned.length_mix.size() == 8);
-  const ModelStepReport p = simulate_scenario(plain);
-  const ModelStepReport b = simulate_scenario(binned);
+  const TrainingStepReport p = simulate_scenario(plain);
+  const TrainingStepReport b = simulate_scenario(binned);
   // Batches hold 279 tokens on average instead of 512 (attention shrinks with the square): at least 1.8x.
   CHECK(b.result.samples_per_s > 1.8 * p.result.samples_per_s);
   CHECK(b.result.samples_per_s < 2.2 * p.result.samples_per_s);
@@ -108,9 +108,9 @@ TEST_CASE("scenario: length-binned BERT runs at its bins' lengths and counts rea
   // The step time is the share-weighted mean of the bins' steps, so it lies between the extremes.
   CHECK(b.result.step_time_s < p.result.step_time_s);
   // Without a bin every sample is padded to seq_len: the same step, tokens/s in real tokens.
-  const Scenario padded = scenario(", sequence_lengths: wikipedia-bert-512");
+  const TrainingScenario padded = scenario(", sequence_lengths: wikipedia-bert-512");
   CHECK(padded.length_mix.empty());
-  const ModelStepReport f = simulate_scenario(padded);
+  const TrainingStepReport f = simulate_scenario(padded);
   CHECK(f.result.samples_per_s == Approx(p.result.samples_per_s));
   CHECK(*f.result.tokens_per_s == Approx(*p.result.tokens_per_s * 255.83 / 512).epsilon(0.001));
 }
@@ -127,14 +127,14 @@ TEST_CASE("GNMT on WMT16: pairs in 10-token buckets, real tokens counted as the 
       "cluster: {node: dgx-a100-40gb, nodes: 1, gpus_per_node: 1}\n"
       "workload: {model: gnmt, seq_len: 50, batch_per_gpu: 128, precision: fp16, optimizer: adam,\n"
       "           sequence_lengths: wmt16-en-de-gnmt-50, length_bin: 10}\n";
-  const Scenario s = parse_scenario(parse_config_text(text, "gnmt.yaml"), catalog(), "gnmt");
-  const ModelStepReport r = simulate_scenario(s);
+  const TrainingScenario s = parse_training_scenario(parse_config_text(text, "gnmt.yaml"), catalog(), "gnmt");
+  const TrainingStepReport r = simulate_scenario(s);
   REQUIRE(r.result.tokens_per_s);
   CHECK(*r.result.tokens_per_s == Approx(51 * r.result.samples_per_s));
   // Shorter batches than the 50-token maximum: more pairs per second than at seq_len for every pair.
   const std::string full = "cluster: {node: dgx-a100-40gb, nodes: 1, gpus_per_node: 1}\n"
                            "workload: {model: gnmt, seq_len: 50, batch_per_gpu: 128, precision: fp16, optimizer: adam}\n";
-  const ModelStepReport f = simulate_scenario(parse_scenario(parse_config_text(full, "full.yaml"), catalog(), "full"));
+  const TrainingStepReport f = simulate_scenario(parse_training_scenario(parse_config_text(full, "full.yaml"), catalog(), "full"));
   CHECK(r.result.samples_per_s > 1.3 * f.result.samples_per_s);
 }
 
@@ -150,7 +150,7 @@ TEST_CASE("scenario: sequence-length errors name their key", "[lengths]") {
             .find("is longer than the model's seq_len 512") != std::string::npos);
   // The histogram is for 512 tokens; a 128-token model cannot use it.
   try {
-    parse_scenario(parse_config_text("cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 1}\n"
+    parse_training_scenario(parse_config_text("cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 1}\n"
                                      "workload: {model: bert-large, seq_len: 128, batch_per_gpu: 8, precision: fp16,\n"
                                      "           optimizer: lamb, sequence_lengths: wikipedia-bert-512}\n",
                                      "short.yaml"),
@@ -162,7 +162,7 @@ TEST_CASE("scenario: sequence-length errors name their key", "[lengths]") {
   }
   // A model without a sequence length.
   try {
-    parse_scenario(parse_config_text("cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 1}\n"
+    parse_training_scenario(parse_config_text("cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 1}\n"
                                      "workload: {model: resnet50, batch_per_gpu: 8, precision: fp16, optimizer: sgd,\n"
                                      "           sequence_lengths: wikipedia-bert-512}\n",
                                      "cnn.yaml"),

@@ -10,7 +10,7 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "workloads/training/model_training_step.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 #include "workloads/zoo/zoo.h"
 
 using namespace hpcsim;
@@ -21,12 +21,12 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 const std::string kLlama405b = std::string(HPCSIM_TEST_DATA_DIR) + "/scenarios/llama31_405b_16384_h100.yaml";
 
-Scenario scenario(const std::string& path, const std::vector<std::string>& overrides = {}) {
+TrainingScenario scenario(const std::string& path, const std::vector<std::string>& overrides = {}) {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
-  return parse_scenario(load_config(path, overrides), catalog, "test");
+  return parse_training_scenario(load_config(path, overrides), catalog, "test");
 }
 
-TrainingMemory memory(const Scenario& s) { return training_step_memory(s.workload.built, s.cluster, training_run(s)); }
+TrainingMemory memory(const TrainingScenario& s) { return training_step_memory(s.workload.built, s.cluster, training_step_config(s)); }
 
 ClusterConfig one_dgx_h100() {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
@@ -43,7 +43,7 @@ TEST_CASE("Sequence parallelism keeps 1/tp of the activations outside tensor-par
   const std::int64_t layers = 2, seq = 2048, hidden = 4096;
   const Model model = build_model("llama3-8b", ModelParams{.seq_len = seq, .layers = layers}, HPCSIM_SOURCE_CONFIG_DIR);
   const ClusterConfig node = one_dgx_h100();
-  TrainingRun run;
+  TrainingStepConfig run;
   run.layout = {.dp = 1, .tp = 8};
   run.precision = Precision::bf16;
   const TrainingMemory whole = training_step_memory(model, node, run);
@@ -65,16 +65,16 @@ TEST_CASE("Sequence parallelism keeps 1/tp of the activations outside tensor-par
 
   // The norms run on 1/tp of the tokens, the same GEMMs run on the gathered input: the step is faster, and
   // the simulated step reports the memory training_step_memory gives.
-  const ModelStepReport with_sp = simulate_training_step(model, node, run);
+  const TrainingStepReport with_sp = simulate_training_step(model, node, run);
   run.sequence_parallel = false;
-  const ModelStepReport without = simulate_training_step(model, node, run);
+  const TrainingStepReport without = simulate_training_step(model, node, run);
   CHECK(with_sp.result.step_time_s < without.result.step_time_s);
   CHECK(with_sp.memory.total() == split.total());
   CHECK(without.memory.total() == whole.total());
 }
 
 TEST_CASE("The published Llama 3.1 405B layout fits the H100 only with sequence parallelism", "[memory][llama405b]") {
-  const Scenario published = scenario(kLlama405b);
+  const TrainingScenario published = scenario(kLlama405b);
   REQUIRE(published.parallelism.layout.gpus() == 16384);
   REQUIRE(published.parallelism.microbatches == 16);
   const double capacity = published.cluster.node.gpu.memory_bytes();
@@ -99,7 +99,7 @@ TEST_CASE("The published Llama 3.1 405B layout fits the H100 only with sequence 
 
 TEST_CASE("sequence_parallel is read from the parallelism section and needs tp > 1", "[memory][sp][scenario]") {
   CHECK(scenario(kLlama405b).parallelism.sequence_parallel);
-  CHECK(training_run(scenario(kLlama405b)).sequence_parallel);
+  CHECK(training_step_config(scenario(kLlama405b)).sequence_parallel);
   try {
     scenario(kLlama405b, {"parallelism.tp=1", "parallelism.dp=1024"});
     FAIL("sequence_parallel with tp 1 was accepted");

@@ -25,8 +25,8 @@ ClusterConfig two_leaves() {
   return parse_cluster(parse_config_text(yaml, "two-leaves.yaml").at("cluster"), catalog);
 }
 
-TrainingRun data_parallel_run() {
-  TrainingRun run;
+TrainingStepConfig data_parallel_run() {
+  TrainingStepConfig run;
   run.micro_batch = 64;
   run.layout.dp = 2;
   run.precision = Precision::fp32;
@@ -41,7 +41,7 @@ struct Outcome {
 // Runs one step of each job at once on a shared platform, each on its nodes.
 std::vector<Outcome> run_together(const Model& model, const std::vector<std::vector<int>>& placements) {
   Platform platform(two_leaves(), Platform::Tenancy::shared);
-  const TrainingRun run = data_parallel_run();
+  const TrainingStepConfig run = data_parallel_run();
   std::vector<std::unique_ptr<TrainingStepJob>> jobs;
   for (std::size_t j = 0; j < placements.size(); ++j) {
     const JobId id = platform.attach("job" + std::to_string(j), placements[j]);
@@ -52,7 +52,7 @@ std::vector<Outcome> run_together(const Model& model, const std::vector<std::vec
   std::vector<Outcome> out;
   for (auto& job : jobs) {
     REQUIRE(job->finished());
-    const ModelStepReport r = job->report();
+    const TrainingStepReport r = job->report();
     out.push_back({r.result.step_time_s, r.allreduce_time_s});
   }
   return out;
@@ -91,7 +91,7 @@ TEST_CASE("Two jobs on disjoint switches do not slow each other", "[platform]") 
 TEST_CASE("A job alone on a shared platform predicts what a single-job platform does", "[platform]") {
   // The single-tenant platform replays repeated ring steps; the shared one simulates every step.
   const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
-  const TrainingRun run = data_parallel_run();
+  const TrainingStepConfig run = data_parallel_run();
   Platform single(two_leaves());
   TrainingStepJob step(single, single.attach("solo", {0, 2}), model, run);
   step.start();
@@ -121,11 +121,11 @@ TEST_CASE("A platform checks its jobs' placements", "[platform][errors]") {
 TEST_CASE("A process runs training steps back to back on a platform", "[platform][process]") {
   // A long-lived job as a process: three steps, each started when the previous ends.
   const Model model = build_model("resnet50", {}, HPCSIM_SOURCE_CONFIG_DIR);
-  const TrainingRun run = data_parallel_run();
+  const TrainingStepConfig run = data_parallel_run();
   Platform platform(two_leaves(), Platform::Tenancy::shared);
   const JobId id = platform.attach("looping", {0, 2});
   std::vector<double> ends;
-  auto loop = [](Platform& p, JobId job, const Model& m, const TrainingRun& r, std::vector<double>& out) -> Process {
+  auto loop = [](Platform& p, JobId job, const Model& m, const TrainingStepConfig& r, std::vector<double>& out) -> Process {
     for (int step = 0; step < 3; ++step) {
       TrainingStepJob one(p, job, m, r);
       one.start();

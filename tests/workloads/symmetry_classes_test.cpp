@@ -1,5 +1,5 @@
 // Issue 17's acceptance: the training step with symmetric data-parallel groups run as one representative
-// per class (the default) against every group simulated in full (TrainingRun::exact, `hpcsim run --exact`),
+// per class (the default) against every group simulated in full (TrainingStepConfig::exact, `hpcsim run --exact`),
 // on configurations of up to 2,048 GPUs: rail-optimized and plain fat trees, an oversubscribed one, a
 // crossbar, a dragonfly and a deliberately lopsided edge-list network, under several tp x pp x dp layouts,
 // each routed as its network does (InfiniBand: destination-based D-mod-K) and, where that differs, by
@@ -11,16 +11,16 @@
 
 #include "configs/catalog.h"
 #include "configs/loader.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/training/model_training_step.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 using namespace hpcsim;
 
 namespace {
 
 struct Pair {
-  ModelStepReport classes, exact;
+  TrainingStepReport classes, exact;
   double difference() const {
     return std::abs(classes.result.step_time_s - exact.result.step_time_s) / exact.result.step_time_s;
   }
@@ -32,9 +32,9 @@ Pair both(const std::string& cluster, const std::string& parallelism, int zero =
                            " precision: bf16, optimizer: adam, framework: megatron}\n"
                            "parallelism: " + parallelism.substr(0, parallelism.size() - 1) + ", zero: " +
                            std::to_string(zero) + "}\n";
-  const Scenario s = parse_scenario(parse_config_text(yaml, "symmetry.yaml"), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR),
+  const TrainingScenario s = parse_training_scenario(parse_config_text(yaml, "symmetry.yaml"), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR),
                                     "symmetry");
-  TrainingRun run = training_run(s);
+  TrainingStepConfig run = training_step_config(s);
   Pair p;
   p.classes = simulate_training_step(s.workload.built, s.cluster, run);
   run.exact = true;

@@ -28,8 +28,8 @@ ClusterConfig dgx_a100(int nodes, const std::string& network) {
 
 // Every kernel the step should launch on one GPU, timed one layer phase at a time as the kernel model
 // sees them: forward, backward-data (not for layers fed only by network inputs), backward-weight, update.
-double sum_of_kernel_times(const Model& model, const GpuSpec& gpu, const DataParallelRun& run) {
-  const LayerRun layer_run{run.batch_per_gpu, run.precision};
+double sum_of_kernel_times(const Model& model, const GpuSpec& gpu, const TrainingStepConfig& run) {
+  const LayerRun layer_run{run.micro_batch, run.precision};
   double total = 0;
   std::int64_t tensors = 0;
   for (const Network& net : model.networks) {
@@ -57,9 +57,9 @@ TEST_CASE("training step on one GPU is the sum of its kernel times", "[training]
   for (const std::string name : {"resnet50", "keras-cnn-mnist", "bert-base"}) {
     INFO(name);
     const Model model = zoo(name);
-    DataParallelRun run;
-    run.batch_per_gpu = name == "bert-base" ? 8 : 32;
-    const ModelStepReport r = simulate_model_training_step(model, one, run);
+    TrainingStepConfig run;
+    run.micro_batch = name == "bert-base" ? 8 : 32;
+    const TrainingStepReport r = simulate_training_step(model, one, run);
     // Each kernel's end is rounded to the engine's picosecond: a margin of 1 ps per launch.
     CHECK(r.result.step_time_s == Approx(sum_of_kernel_times(model, one.node.gpu, run)).epsilon(1e-9).margin(1e-9));
     CHECK(r.gradient_buckets == 0);
@@ -71,7 +71,7 @@ TEST_CASE("training step on one GPU is the sum of its kernel times", "[training]
     // A 28x28 CNN at batch 32 is launch-bound (under 1% MFU); only bound it by the peak.
     CHECK(r.result.mfu > 0);
     CHECK(r.result.mfu < 1.0);
-    WARN(name << " batch " << run.batch_per_gpu << " bf16 on one A100: step " << r.result.step_time_s
+    WARN(name << " batch " << run.micro_batch << " bf16 on one A100: step " << r.result.step_time_s
               << " s, " << r.result.samples_per_s << " samples/s, MFU " << r.result.mfu);
     CHECK(r.result.tokens_per_s.has_value() == (name == "bert-base"));
     if (r.result.tokens_per_s) {
@@ -83,9 +83,9 @@ TEST_CASE("training step on one GPU is the sum of its kernel times", "[training]
 
 TEST_CASE("gradient all-reduces overlap backward", "[training]") {
   const Model model = zoo("resnet50");
-  DataParallelRun run;
-  run.batch_per_gpu = 128;
-  const ModelStepReport r = simulate_model_training_step(model, dgx_a100(2, "ib-hdr"), run);
+  TrainingStepConfig run;
+  run.micro_batch = 128;
+  const TrainingStepReport r = simulate_training_step(model, dgx_a100(2, "ib-hdr"), run);
   // ResNet-50's 25.6 M bf16 gradients are 51 MB: at least two 25 MB buckets.
   CHECK(r.gradient_buckets >= 2);
   CHECK(r.allreduce_time_s > 0);
@@ -93,8 +93,8 @@ TEST_CASE("gradient all-reduces overlap backward", "[training]") {
   CHECK(r.result.gpus == 16);
   CHECK(r.result.samples_per_s == Approx(128.0 * 16 / r.result.step_time_s));
 
-  run.dp = 4;  // half of one node: the first four GPUs
-  const ModelStepReport half = simulate_model_training_step(model, dgx_a100(1, "ib-hdr"), run);
+  run.layout.dp = 4;  // half of one node: the first four GPUs
+  const TrainingStepReport half = simulate_training_step(model, dgx_a100(1, "ib-hdr"), run);
   CHECK(half.result.gpus == 4);
   CHECK(half.gradient_buckets == r.gradient_buckets);
   CHECK(half.allreduce_time_s > 0);
@@ -102,12 +102,12 @@ TEST_CASE("gradient all-reduces overlap backward", "[training]") {
 
 TEST_CASE("ResNet-50 scaling falls faster on 100G TCP Ethernet than on HDR InfiniBand", "[training]") {
   const Model model = zoo("resnet50");
-  DataParallelRun run;
-  run.batch_per_gpu = 128;
-  const double single = simulate_model_training_step(
+  TrainingStepConfig run;
+  run.micro_batch = 128;
+  const double single = simulate_training_step(
       model, cluster("  node: dgx-a100-80gb\n  gpus_per_node: 1\n"), run).result.samples_per_s;
   auto efficiency = [&](int nodes, const std::string& network) {
-    const ModelStepReport r = simulate_model_training_step(model, dgx_a100(nodes, network), run);
+    const TrainingStepReport r = simulate_training_step(model, dgx_a100(nodes, network), run);
     return r.result.samples_per_s / (single * r.result.gpus);
   };
   std::vector<double> eth, ib;
@@ -126,9 +126,9 @@ TEST_CASE("ResNet-50 scaling falls faster on 100G TCP Ethernet than on HDR Infin
 
 TEST_CASE("a model that does not fit reports its four memory components", "[training]") {
   const Model model = zoo("gpt3-175b");
-  DataParallelRun run;
-  run.batch_per_gpu = 1;
-  const ModelStepReport r = simulate_model_training_step(model, cluster("  node: dgx-a100-80gb\n  gpus_per_node: 1\n"), run);
+  TrainingStepConfig run;
+  run.micro_batch = 1;
+  const TrainingStepReport r = simulate_training_step(model, cluster("  node: dgx-a100-80gb\n  gpus_per_node: 1\n"), run);
   const double params = static_cast<double>(model.params());
   CHECK_FALSE(r.result.fits_in_memory);
   CHECK(r.memory.weights == params * 2);            // bf16
@@ -138,29 +138,29 @@ TEST_CASE("a model that does not fit reports its four memory components", "[trai
   CHECK(r.result.memory_per_gpu_bytes == Approx(r.memory.total()));
   CHECK(r.result.memory_per_gpu_bytes > r.memory.weights + r.memory.gradients + r.memory.optimizer_state);
 
-  const ModelStepReport small = simulate_model_training_step(zoo("resnet50"), dgx_a100(1, "ib-hdr"), run);
+  const TrainingStepReport small = simulate_training_step(zoo("resnet50"), dgx_a100(1, "ib-hdr"), run);
   CHECK(small.result.fits_in_memory);
 }
 
 TEST_CASE("training step is deterministic", "[training]") {
   const Model model = zoo("resnet50");
-  DataParallelRun run;
-  run.batch_per_gpu = 64;
+  TrainingStepConfig run;
+  run.micro_batch = 64;
   const ClusterConfig c = dgx_a100(2, "eth-100g-tcp");
-  const ModelStepReport a = simulate_model_training_step(model, c, run);
-  const ModelStepReport b = simulate_model_training_step(model, c, run);
+  const TrainingStepReport a = simulate_training_step(model, c, run);
+  const TrainingStepReport b = simulate_training_step(model, c, run);
   CHECK(a.result.step_time_s == b.result.step_time_s);
   CHECK(a.allreduce_time_s == b.allreduce_time_s);
   CHECK(a.result.breakdown.communication_exposed == b.result.breakdown.communication_exposed);
   CHECK(a.result.events == b.result.events);
 }
 
-TEST_CASE("training step rejects a bad batch or dp", "[training]") {
+TEST_CASE("training step rejects a bad micro batch or dp", "[training]") {
   const Model model = zoo("keras-cnn-mnist");
-  DataParallelRun run;
-  run.batch_per_gpu = 0;
-  CHECK_THROWS_WITH(simulate_model_training_step(model, dgx_a100(1, "ib-hdr"), run), Catch::Contains("batch_per_gpu"));
-  run.batch_per_gpu = 1;
-  run.dp = 9;
-  CHECK_THROWS_WITH(simulate_model_training_step(model, dgx_a100(1, "ib-hdr"), run), Catch::Contains("dp 9 outside 1..8"));
+  TrainingStepConfig run;
+  run.micro_batch = 0;
+  CHECK_THROWS_WITH(simulate_training_step(model, dgx_a100(1, "ib-hdr"), run), Catch::Contains("micro batch"));
+  run.micro_batch = 1;
+  run.layout.dp = 9;
+  CHECK_THROWS_WITH(simulate_training_step(model, dgx_a100(1, "ib-hdr"), run), Catch::Contains("= 9 outside 1..8"));
 }

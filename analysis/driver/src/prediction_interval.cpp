@@ -59,7 +59,7 @@ const Schema& table_schema() {
 
 }  // namespace
 
-std::string prediction_class(const Scenario& scenario) {
+std::string prediction_class(const TrainingScenario& scenario) {
   return kind_of(scenario.workload.built) + "/" + precision_group(scenario.workload.precision);
 }
 

@@ -45,7 +45,7 @@ std::vector<int> parse_gpu_counts(const std::string& text, const std::string& fl
   }
 }
 
-ScaledConfig scale_config(const ConfigNode& root, const Scenario& base, int gpus, const std::string& flag) {
+ScaledConfig scale_config(const ConfigNode& root, const TrainingScenario& base, int gpus, const std::string& flag) {
   const SourceLoc loc{flag};
   const ParallelismConfig& par = base.parallelism;
   const int model_parallel = par.layout.model_parallel();

@@ -1,28 +1,32 @@
+<<<<<<<< HEAD:analysis/driver/src/training_step_run.cpp
 #include "driver/training_step_run.h"
+========
+#include "analysis/training_scenario_run.h"
+>>>>>>>> h-train:analysis/report/src/training_scenario_run.cpp
 
 #include <chrono>
 #include <utility>
 
 #include "report/step_report.h"
 #include "configs/yaml_text.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
 
-TrainingStepRun run_training_step(const Scenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
+TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
                                   const std::string& tool_version, bool record_timeline, bool exact) {
   using Clock = std::chrono::steady_clock;
-  TrainingStepRun run;
+  TrainingScenarioRun run;
   RunRecord& record = run.record;
   record.started_at = iso8601_utc_now();
   const auto wall_start = Clock::now();
   run.step = simulate_scenario(scenario, record_timeline, exact);
   record.wall_s = std::chrono::duration<double>(Clock::now() - wall_start).count();
 
-  const StepResult& result = run.step.result;
+  const TrainingStepResult& result = run.step.result;
   run.interval = intervals.interval(prediction_class(scenario), result.step_time_s);
   record.report = Report{scenario.name, std::string(to_string(ScenarioKind::training)),
-                         step_metrics(result, record.wall_s, run.interval)};
+                         training_step_metrics(result, record.wall_s, run.interval)};
   record.scenario_text = to_yaml_text(root);
   record.tool_version = tool_version;
   record.status = result.fits_in_memory ? "ok" : "oom";

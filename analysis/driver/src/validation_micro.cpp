@@ -16,7 +16,7 @@
 #include "models/gpu/ops/recurrent.h"
 #include "validation_cases.h"
 #include "models/platform/platform.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 
 namespace hpcsim::validation_detail {
 

@@ -8,8 +8,8 @@
 #include "configs/loader.h"
 #include "driver/prediction_interval.h"
 #include "validation_cases.h"
-#include "workloads/scenario.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 namespace hpcsim::validation_detail {
 
@@ -17,8 +17,8 @@ namespace {
 
 // The prediction in the measured metric. Model FLOPs count backward as twice forward; "hardware" FLOPs,
 // as Megatron papers count them, add the forwards recomputed under activation checkpointing.
-double predicted_value(const Scenario& s, const ModelStepReport& report, const ConfigNode& metric_node) {
-  const StepResult& r = report.result;
+double predicted_value(const TrainingScenario& s, const TrainingStepReport& report, const ConfigNode& metric_node) {
+  const TrainingStepResult& r = report.result;
   const std::string metric = metric_node.as_string();
   if (metric == "samples_per_s") return r.samples_per_s;
   if (metric == "tokens_per_s") {
@@ -37,10 +37,10 @@ double predicted_value(const Scenario& s, const ModelStepReport& report, const C
 
 ValidationRow scenario_case(const std::filesystem::path& file, const SpecCatalog& catalog) {
   const ConfigNode root = load_config(file, {});
-  const Scenario s = parse_scenario(root, catalog, file.stem().string());
+  const TrainingScenario s = parse_training_scenario(root, catalog, file.stem().string());
   const ConfigNode& measured = validation_detail::case_measurement(root, file, s.name, s.measured.has_value());
 
-  const ModelStepReport report = simulate_scenario(s);
+  const TrainingStepReport report = simulate_scenario(s);
   ValidationRow row;
   row.id = s.name;
   row.kind = "scenario";

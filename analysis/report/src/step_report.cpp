@@ -4,7 +4,7 @@
 
 namespace hpcsim {
 
-std::vector<Metric> step_metrics(const StepResult& r, double sim_wall_s, const std::optional<PredictionInterval>& interval) {
+std::vector<Metric> training_step_metrics(const TrainingStepResult& r, double sim_wall_s, const std::optional<PredictionInterval>& interval) {
   const StepBreakdown& b = r.breakdown;
   std::vector<Metric> metrics = {
       {"step_time_s", r.step_time_s, "s"},

@@ -7,7 +7,7 @@
 #include "configs/config_error.h"
 #include "models/platform/cluster_config.h"
 #include "sim-core/simulator.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 
 namespace hpcsim {
 
@@ -15,7 +15,7 @@ namespace {
 
 // The scenario's own schema for a section, so a trial's workload is checked exactly as `hpcsim run` would.
 const Schema& scenario_section_schema(const std::string& key) {
-  for (const Field& field : scenario_schema().fields()) {
+  for (const Field& field : training_scenario_schema().fields()) {
     if (field.key == key) return field.schema;
   }
   throw std::logic_error("scenario schema without " + key);

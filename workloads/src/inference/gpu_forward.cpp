@@ -10,7 +10,7 @@ bool is_loss(const std::string& type) { return type == "cross_entropy"; }
 
 double gpu_forward_s(const InferenceSetup& setup, int batch) {
   const ExecutionMode& mode = setup.framework.mode(setup.compile);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = batch;
   run.precision = setup.precision;
   run.layout.tp = setup.tp;

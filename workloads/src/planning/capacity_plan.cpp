@@ -11,7 +11,7 @@
 #include "configs/yaml_text.h"
 #include "models/network/topology.h"
 #include "workloads/planning/pareto.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 namespace hpcsim {
 
@@ -55,7 +55,7 @@ bool valid_layout(const PlanSpec& plan, const NodeSpec& node, int blocks, Screen
   if (node.gpus % l.tp != 0) return false;         // tensor parallelism stays inside a node (NVLink)
   if (gpus % (l.tp * l.pp) != 0) return false;
   if (l.pp > blocks) return false;                  // a stage needs at least one block
-  if (l.zero >= 2 && l.pp > 1) return false;        // as parse_scenario: ZeRO-2/3 shard what pipelines accumulate
+  if (l.zero >= 2 && l.pp > 1) return false;        // as parse_training_scenario: ZeRO-2/3 shard what pipelines accumulate
   l.dp = gpus / (l.tp * l.pp);
   const std::int64_t per_step = l.micro_batch * l.dp;
   if (plan.global_batch % per_step != 0) return false;
@@ -118,9 +118,9 @@ void simulate_in_full(const PlanSpec& plan, const SpecCatalog& catalog, PlanCand
   try {
     const ConfigNode root = candidate_scenario(plan, c, node.spec.name, net.spec.name);
     c.scenario_text = to_yaml_text(root);
-    const Scenario scenario = parse_scenario(root, catalog, plan.name);
-    const ModelStepReport step = simulate_scenario(scenario);
-    const StepResult& r = step.result;
+    const TrainingScenario scenario = parse_training_scenario(root, catalog, plan.name);
+    const TrainingStepReport step = simulate_scenario(scenario);
+    const TrainingStepResult& r = step.result;
     const double busy = r.breakdown.compute + r.breakdown.optimizer;
     c.simulated_outcome = plan_outcome(plan, node, c.layout.nodes, c.switches, net.network_switch, r.step_time_s,
                                        r.step_time_s > 0 ? busy / r.step_time_s : 0);

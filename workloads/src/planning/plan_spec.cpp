@@ -4,7 +4,7 @@
 
 #include "configs/config_error.h"
 #include "configs/loader.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
 
@@ -13,7 +13,7 @@ namespace {
 Schema positive_ints() { return Schema::list(Schema::integer().at_least(1)).non_empty(); }
 
 const Schema& workload_schema() {
-  for (const Field& f : scenario_schema().fields()) {
+  for (const Field& f : training_scenario_schema().fields()) {
     if (f.key == "workload") return f.schema;
   }
   throw std::logic_error("scenario schema has no workload section");

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "configs/config_error.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 
 namespace hpcsim {
 
@@ -12,7 +12,7 @@ namespace {
 
 // The scenario contract's own section schema, so a job's workload reads as a scenario's does.
 Schema scenario_section(const std::string& key) {
-  const std::vector<Field>& fields = scenario_schema().fields();
+  const std::vector<Field>& fields = training_scenario_schema().fields();
   const auto it = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return f.key == key; });
   if (it == fields.end()) throw std::logic_error("the scenario schema has no " + key + " section");
   return it->schema;

@@ -7,14 +7,14 @@
 #include "configs/config_error.h"
 #include "configs/yaml_text.h"
 #include "models/platform/platform.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 #include "workloads/training/training_step_job.h"
 
 namespace hpcsim {
 
 struct TrainingJobTimer::Workload {
-  Scenario scenario;  // on a cluster of the job's nodes: its model, batch, layout and framework
-  TrainingRun run;
+  TrainingScenario scenario;  // on a cluster of the job's nodes: its model, batch, layout and framework
+  TrainingStepConfig run;
   int nodes = 1;
   std::string name;
 };
@@ -24,9 +24,9 @@ namespace {
 ConfigNode scalar(const std::string& text, const SourceLoc& at) { return ConfigNode::make_scalar(text, at); }
 
 // The scenario a job's sections make on a cluster of the job's own nodes (the platform's node type and
-// network): parse_scenario checks it as it checks `hpcsim run`'s, and resolves dp over the job's GPUs.
+// network): parse_training_scenario checks it as it checks `hpcsim run`'s, and resolves dp over the job's GPUs.
 // Errors in the sections are at their keys; what only the cluster part decides is at the training key.
-Scenario job_scenario(const ClusterConfig& cluster, const SpecCatalog& catalog, const TrainingJobSpec& spec) {
+TrainingScenario job_scenario(const ClusterConfig& cluster, const SpecCatalog& catalog, const TrainingJobSpec& spec) {
   const SourceLoc& at = spec.where;
   ConfigNode c = ConfigNode::make_map(at);
   c.set("node", scalar(cluster.node.name, at), at);
@@ -37,9 +37,9 @@ Scenario job_scenario(const ClusterConfig& cluster, const SpecCatalog& catalog, 
   root.set("cluster", std::move(c), at);
   root.set("workload", spec.workload, spec.workload.loc());
   root.set("parallelism", spec.parallelism, spec.parallelism.loc());
-  Scenario s;
+  TrainingScenario s;
   try {
-    s = parse_scenario(root, catalog, spec.workload.get_string("model"));
+    s = parse_training_scenario(root, catalog, spec.workload.get_string("model"));
   } catch (const ConfigError& e) {  // "the cluster" in its messages is the job's share of it
     throw ConfigError(e.where(), "a training job on " + std::to_string(spec.nodes) + " nodes (" +
                                      std::to_string(spec.nodes * cluster.gpus_per_node) + " GPUs): " + e.message());
@@ -79,10 +79,10 @@ TrainingJobTimer::TrainingJobTimer(ClusterConfig cluster, const SpecCatalog& cat
     if (fresh) {
       auto w = std::make_unique<Workload>();
       w->scenario = job_scenario(cluster_, catalog, spec);
-      w->run = training_run(w->scenario);
+      w->run = training_step_config(w->scenario);
       w->nodes = spec.nodes;
       w->name = w->scenario.name;
-      ModelStepReport report;
+      TrainingStepReport report;
       try {
         report = simulate(*w, shapes_.compact(spec.nodes));
       } catch (const std::invalid_argument& e) {
@@ -110,7 +110,7 @@ const TrainingJobTimer::Kind& TrainingJobTimer::kind(int k) const {
   return kinds_[static_cast<std::size_t>(k)];
 }
 
-ModelStepReport TrainingJobTimer::simulate(const Workload& w, const std::vector<int>& nodes) {
+TrainingStepReport TrainingJobTimer::simulate(const Workload& w, const std::vector<int>& nodes) {
   ++simulations_;
   Platform platform(cluster_);
   const JobId id = platform.attach(w.name, nodes);

@@ -5,7 +5,7 @@
 #include "configs/config_error.h"
 #include "models/gpu/precision.h"
 #include "workloads/inference/batch_latency.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/scenario_kind.h"
 #include "workloads/serving/front_end_spec.h"
 #include "workloads/serving/service_table.h"
 

@@ -1,10 +1,12 @@
 // The GAN step: discriminator and generator updates, and StyleGAN2-ADA's lazy regularization cycle.
-#include "step_builder.h"
+#include "step_planner.h"
 
 #include <algorithm>
 #include <array>
 #include <memory>
 #include <numeric>
+
+#include "gan_kernels.h"
 
 namespace hpcsim::training_detail {
 
@@ -17,8 +19,8 @@ namespace hpcsim::training_detail {
 // pl_interval), Dmain (d_steps times), Dreg (every r1_interval), each with its own all-reduce and Adam
 // step, then G_ema. Every discriminator input goes through the augmentation pipeline; layers of blocks
 // below the fp16 resolutions are costed in fp32, and parameters and gradients stay fp32.
-void StepBuilder::build_gan() {
-  if (layout_.virtual_stages() > 1 || layout_.tp > 1 || layout_.cp > 1) {
+void StepPlanner::build_gan() {
+  if (plan_.layout.virtual_stages() > 1 || plan_.layout.tp > 1 || plan_.layout.cp > 1) {
     throw std::invalid_argument(model_.name + ": a GAN trains data-parallel only (tp, pp and cp must be 1)");
   }
   const GanRecipe& recipe = run_.gan;
@@ -41,7 +43,7 @@ void StepBuilder::build_gan() {
   auto networks_at = [&](std::int64_t batch) {
     std::vector<LayerCost> costs = costs_;
     if (batch != run_.micro_batch || mixed_blocks) {
-      TrainingRun r = run_;
+      TrainingStepConfig r = run_;
       r.micro_batch = batch;
       costs = training_detail::layer_costs(model_, gpu_, r);
       if (mixed_blocks && r.precision != Precision::fp32) {
@@ -72,7 +74,7 @@ void StepBuilder::build_gan() {
   const std::int64_t b = run_.micro_batch;
   const std::array<Net, 2> nets = networks_at(b);
   const Net &g = nets[0], &d = nets[1];
-  const StreamId stream = compute_stream(0);
+  const StreamId stream = plan_.compute_stream(0);
   const double grad_bytes = mixed_blocks ? 4.0 : gradient_bytes_per_param(run_.precision);
   const int m = run_.microbatches;
   const double aug_f = recipe.augment ? issue_time(gpu_, training_detail::augment_forward(b, image_channels, image_res), run_.issue) : 0;
@@ -88,16 +90,16 @@ void StepBuilder::build_gan() {
     k.insert(k.end(), adam.begin(), adam.end());
     return net.params >= 1 ? issue_time(gpu_, k, run_.issue) : 0.0;
   };
-  pass_ops_.assign(1, {});
+  plan_.pass_ops.assign(1, {});
   auto op = [&](const std::string& name, double seconds) { return fixed(name, seconds, stream, kComputeTag); };
   auto update = [&](const std::string& who, const Net& net, OpId after) {
     OpId reduce = kNoOp;
-    if (layout_.replicas() > 1 && net.params > 0) {
+    if (plan_.layout.replicas() > 1 && net.params > 0) {
       reduce = collective(who + "_grad_allreduce", CollectiveOp::allreduce, net.params * grad_bytes, 0);
-      graph_.add_dependency(after, reduce);
+      plan_.graph.add_dependency(after, reduce);
     }
     const OpId opt = fixed(who + "_optimizer", update_seconds(net), stream, kOptimizerTag);
-    if (reduce != kNoOp) graph_.add_dependency(reduce, opt);
+    if (reduce != kNoOp) plan_.graph.add_dependency(reduce, opt);
   };
 
   auto generator_update = [&](const std::string& it) {
@@ -186,7 +188,7 @@ void StepBuilder::build_gan() {
     if (recipe.r1_interval > 0 && i % recipe.r1_interval == 0) discriminator_regularization(it);
     if (ema_s > 0) fixed("g_ema" + it, ema_s, stream, kOptimizerTag);
   }
-  graph_.finalize();
+  plan_.graph.finalize();
 }
 
 }  // namespace hpcsim::training_detail

@@ -45,7 +45,7 @@ bool relu_output_held_by_consumer(const Network& net, std::size_t node) {
 
 }  // namespace
 
-std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run) {
+std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingStepConfig& run) {
   const bool op_by_op = run.fusion == FusionScope::none;
   LayerRun local{run.micro_batch, run.precision, run.layout.tp, run.channels_last, run.flash_attention,
                  run.linear_bias_epilogue, op_by_op};

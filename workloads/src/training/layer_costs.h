@@ -7,7 +7,7 @@
 
 #include "models/gpu/gpu_spec.h"
 #include "workloads/layers/network.h"
-#include "workloads/training/training_run.h"
+#include "workloads/training/training_step_config.h"
 
 namespace hpcsim::training_detail {
 
@@ -29,6 +29,6 @@ struct LayerCost {
 };
 
 // Costs of every layer of every network, in network order (the loss last).
-std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingRun& run);
+std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const TrainingStepConfig& run);
 
 }  // namespace hpcsim::training_detail

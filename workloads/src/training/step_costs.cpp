@@ -1,5 +1,5 @@
 // Per-stage costs, data-parallel groups, transfers, buckets, the optimizer and memory of a step.
-#include "step_builder.h"
+#include "step_planner.h"
 
 #include <algorithm>
 #include <numeric>
@@ -11,10 +11,10 @@ namespace hpcsim::training_detail {
 
 int gan_iterations(const GanRecipe& g) { return std::lcm(std::max(1, g.r1_interval), std::max(1, g.pl_interval)); }
 
-void StepBuilder::cost_stages() {
-  const std::vector<std::size_t> cuts = partition_by_time(costs_, layout_.virtual_stages());
-  const double share = 1.0 / layout_.cp;  // context parallelism: each GPU takes 1/cp of the tokens
-  for (int v = 0; v < layout_.virtual_stages(); ++v) {
+void StepPlanner::cost_stages() {
+  const std::vector<std::size_t> cuts = partition_by_time(costs_, plan_.layout.virtual_stages());
+  const double share = 1.0 / plan_.layout.cp;  // context parallelism: each GPU takes 1/cp of the tokens
+  for (int v = 0; v < plan_.layout.virtual_stages(); ++v) {
     StageCost s;
     s.first = cuts[v], s.last = cuts[v + 1];
     std::string unit;
@@ -60,21 +60,21 @@ void StepBuilder::cost_stages() {
       }
       if (read_later) s.send_bytes += costs_[i].output_bytes * share;
     }
-    stages_.push_back(s);
+    plan_.stages.push_back(s);
   }
 }
 
-void StepBuilder::plan_groups() {
-  dp_gpus_.assign(layout_.pp, {});
+void StepPlanner::plan_groups() {
+  plan_.dp_gpus.assign(plan_.layout.pp, {});
   // Context-parallel ranks hold the same weights, so gradients are reduced over dp x cp (Megatron's
   // data-parallel-with-context group), one group per tp rank.
-  for (int s = 0; s < layout_.pp; ++s) {
-    for (int r = 0; r < layout_.tp; ++r) {
+  for (int s = 0; s < plan_.layout.pp; ++s) {
+    for (int r = 0; r < plan_.layout.tp; ++r) {
       std::vector<int> gpus;
-      for (int d = 0; d < layout_.dp; ++d) {
-        for (int c = 0; c < layout_.cp; ++c) gpus.push_back(layout_.gpu(s, d, r, c));
+      for (int d = 0; d < plan_.layout.dp; ++d) {
+        for (int c = 0; c < plan_.layout.cp; ++c) gpus.push_back(plan_.layout.gpu(s, d, r, c));
       }
-      dp_gpus_[s].push_back(std::move(gpus));
+      plan_.dp_gpus[s].push_back(std::move(gpus));
     }
   }
 }
@@ -82,26 +82,26 @@ void StepBuilder::plan_groups() {
 // Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
 // between nodes, as far as the node has rails), then the tp group all-gathers the pieces; under sequence
 // parallelism each rank's share is the part of the sequence it works on next, so nothing is gathered.
-std::vector<double> StepBuilder::p2p_seconds() {
-  Platform idle(placement_.platform);  // routes only: nothing runs on it
+std::vector<double> StepPlanner::p2p_seconds() {
+  Platform idle(plan_.placement.platform);  // routes only: nothing runs on it
   const ClusterFabric& fabric = idle.fabric();
-  const int senders = layout_.tp * layout_.cp;
-  std::vector<double> seconds(static_cast<std::size_t>(layout_.virtual_stages()), 0.0);
-  for (int v = 0; v + 1 < layout_.virtual_stages(); ++v) {
-    const double bytes = stages_[v].send_bytes;
+  const int senders = plan_.layout.tp * plan_.layout.cp;
+  std::vector<double> seconds(static_cast<std::size_t>(plan_.layout.virtual_stages()), 0.0);
+  for (int v = 0; v + 1 < plan_.layout.virtual_stages(); ++v) {
+    const double bytes = plan_.stages[v].send_bytes;
     if (bytes <= 0) continue;
-    const int a = layout_.gpu(v % layout_.pp, 0, 0, 0), b = layout_.gpu((v + 1) % layout_.pp, 0, 0, 0);
-    const Hop& hop = fabric.route(placement_.gpu(a), placement_.gpu(b), 0);
+    const int a = plan_.layout.gpu(v % plan_.layout.pp, 0, 0, 0), b = plan_.layout.gpu((v + 1) % plan_.layout.pp, 0, 0, 0);
+    const Hop& hop = fabric.route(plan_.placement.gpu(a), plan_.placement.gpu(b), 0);
     const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
     seconds[v] = hop.latency_s + bytes / (hop.bandwidth * parallel);
-    if (tp_ && !run_.sequence_parallel) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / layout_.cp);
+    if (tp_ && !run_.sequence_parallel) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / plan_.layout.cp);
   }
   return seconds;
 }
 
 // Consecutive layers of a stage grouped until their gradients (or parameters) reach bucket_bytes; with
 // by_unit, cuts fall only between checkpoint units (FSDP wraps whole blocks).
-std::vector<Bucket> StepBuilder::buckets(const StageCost& s, double bucket_bytes, bool by_unit) const {
+std::vector<Bucket> StepPlanner::buckets(const StageCost& s, double bucket_bytes, bool by_unit) const {
   std::vector<Bucket> out;
   const double bytes_per_param = gradient_bytes_per_param(run_.precision);
   Bucket open{s.first, s.first, 0};
@@ -118,8 +118,8 @@ std::vector<Bucket> StepBuilder::buckets(const StageCost& s, double bucket_bytes
   return out;
 }
 
-double StepBuilder::optimizer_seconds(double params, std::int64_t tensors) const {
-  const double shard = run_.zero >= 1 ? static_cast<double>(layout_.replicas()) : 1.0;
+double StepPlanner::optimizer_seconds(double params, std::int64_t tensors) const {
+  const double shard = run_.zero >= 1 ? static_cast<double>(plan_.layout.replicas()) : 1.0;
   const double local = params / shard;
   if (local < 1) return 0;
   std::vector<Kernel> update = optimizer_step(OptimizerStep{
@@ -132,33 +132,33 @@ double StepBuilder::optimizer_seconds(double params, std::int64_t tensors) const
   return issue_time(gpu_, update, run_.issue);
 }
 
-TrainingMemory StepBuilder::stage_memory(int s) const {
+TrainingMemory StepPlanner::stage_memory(int s) const {
   double params = 0, activations = 0, working = 0;
-  for (int c = 0; c < layout_.vp; ++c) {
-    const StageCost& st = stages_[c * layout_.pp + s];
+  for (int c = 0; c < plan_.layout.vp; ++c) {
+    const StageCost& st = plan_.stages[c * plan_.layout.pp + s];
     params += st.params;
     activations += st.activations;
     working = std::max(working, st.checkpoint_working_set);
   }
-  const double dp = layout_.replicas();
+  const double dp = plan_.layout.replicas();
   TrainingMemory mem;
   mem.weights = params * weight_bytes_per_param(run_.precision) / (run_.zero >= 3 ? dp : 1);
   mem.gradients = params * gradient_bytes_per_param(run_.precision) / (run_.zero >= 2 ? dp : 1);
   mem.optimizer_state = params * optimizer_state_bytes_per_param(run_.optimizer, run_.precision) / (run_.zero >= 1 ? dp : 1);
-  const double in_flight = microbatches_in_flight(run_.schedule, s, layout_.pp, run_.microbatches, layout_.vp);
+  const double in_flight = microbatches_in_flight(run_.schedule, s, plan_.layout.pp, run_.microbatches, plan_.layout.vp);
   mem.activations = activations * in_flight + working;
   // Backward holds a layer's output gradient and its input gradient at once, each this GPU's part (a
   // column-parallel output such as the vocabulary-parallel logits is 1/tp per GPU); DDP keeps its reduction
   // buckets as flat copies of the gradients they carry (two in flight).
   double largest = 0;
-  for (int c = 0; c < layout_.vp; ++c) {
-    const StageCost& st = stages_[c * layout_.pp + s];
+  for (int c = 0; c < plan_.layout.vp; ++c) {
+    const StageCost& st = plan_.stages[c * plan_.layout.pp + s];
     for (std::size_t i = st.first; i < st.last; ++i) {
       largest = std::max(largest, costs_[i].local_output_bytes + costs_[i].input_bytes);
     }
   }
-  mem.workspace = largest / layout_.cp;
-  if (layout_.replicas() > 1 && run_.zero < 3 && run_.overlap_gradient_reduce && layout_.pp == 1) {
+  mem.workspace = largest / plan_.layout.cp;
+  if (plan_.layout.replicas() > 1 && run_.zero < 3 && run_.overlap_gradient_reduce && plan_.layout.pp == 1) {
     mem.workspace += std::min(2 * run_.bucket_bytes, params * gradient_bytes_per_param(run_.precision));
   }
   return mem;

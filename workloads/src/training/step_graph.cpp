@@ -1,20 +1,20 @@
 // The execution graph of a (pipelined, tensor- and data-parallel) training step.
-#include "step_builder.h"
+#include "step_planner.h"
 
 #include <algorithm>
 
 namespace hpcsim::training_detail {
 
-void StepBuilder::build() {
+void StepPlanner::build() {
   if (is_gan()) return build_gan();
-  const int pp = layout_.pp, vp = layout_.vp, V = layout_.virtual_stages(), m = run_.microbatches;
-  const bool data_parallel = layout_.replicas() > 1;
+  const int pp = plan_.layout.pp, vp = plan_.layout.vp, V = plan_.layout.virtual_stages(), m = run_.microbatches;
+  const bool data_parallel = plan_.layout.replicas() > 1;
   const double grad_bytes = gradient_bytes_per_param(run_.precision);
   const double weight_bytes = weight_bytes_per_param(run_.precision);
   const bool zero3 = run_.zero >= 3;
   // Ops that start (first) and end (last) each pass, to wire the stages together afterwards.
   std::vector<std::vector<OpId>> f_first(V, std::vector<OpId>(m)), f_last = f_first, b_first = f_first, b_last = f_first;
-  pass_ops_.assign(pp, {});
+  plan_.pass_ops.assign(pp, {});
   std::vector<std::vector<OpId>> stage_reductions(pp);
 
   for (int s = 0; s < pp; ++s) {
@@ -22,12 +22,12 @@ void StepBuilder::build() {
     std::vector<int> backwards_left(vp, m);
     for (const PipelinePass& pass : order) {
       const int v = pass.chunk * pp + s;
-      const StageCost& c = stages_[v];
+      const StageCost& c = plan_.stages[v];
       const std::string id = std::to_string(v) + ".mb" + std::to_string(pass.microbatch);
-      const StreamId stream = compute_stream(s);
+      const StreamId stream = plan_.compute_stream(s);
       auto add = [&](OpId op, OpId& first) {
         if (first == kNoOp) first = op;
-        pass_ops_[s].push_back(op);
+        plan_.pass_ops[s].push_back(op);
         return op;
       };
       OpId first = kNoOp, last = kNoOp;
@@ -36,9 +36,9 @@ void StepBuilder::build() {
           for (const Bucket& u : buckets(c, run_.bucket_bytes, true)) {
             const OpId gather = collective("fwd_allgather." + id, CollectiveOp::allgather, u.params * weight_bytes, s);
             double t = 0;
-            for (std::size_t i = u.first; i < u.last; ++i) t += costs_[i].forward_s / layout_.cp;
+            for (std::size_t i = u.first; i < u.last; ++i) t += costs_[i].forward_s / plan_.layout.cp;
             last = add(fixed("fwd." + id, t, stream, kComputeTag), first);
-            graph_.add_dependency(gather, last);
+            plan_.graph.add_dependency(gather, last);
           }
         } else {
           last = add(fixed("fwd.stage" + id, c.forward_s, stream, kComputeTag), first);
@@ -54,11 +54,11 @@ void StepBuilder::build() {
         for (auto u = units.rbegin(); u != units.rend(); ++u) {
           const OpId gather = collective("bwd_allgather." + id, CollectiveOp::allgather, u->params * weight_bytes, s);
           double t = 0;
-          for (std::size_t i = u->first; i < u->last; ++i) t += costs_[i].backward_s / layout_.cp;
+          for (std::size_t i = u->first; i < u->last; ++i) t += costs_[i].backward_s / plan_.layout.cp;
           last = add(fixed("bwd." + id, t, stream, kComputeTag), first);
-          graph_.add_dependency(gather, last);
+          plan_.graph.add_dependency(gather, last);
           const OpId scatter = collective("grad_reduce_scatter." + id, CollectiveOp::reducescatter, u->params * grad_bytes, s);
-          graph_.add_dependency(last, scatter);
+          plan_.graph.add_dependency(last, scatter);
           stage_reductions[s].push_back(scatter);
         }
       } else if (final_backward && data_parallel && pp == 1 && run_.overlap_gradient_reduce) {
@@ -67,12 +67,12 @@ void StepBuilder::build() {
         const CollectiveOp op = run_.zero >= 1 ? CollectiveOp::reducescatter : CollectiveOp::allreduce;
         for (auto b = bs.rbegin(); b != bs.rend(); ++b) {
           double t = 0;
-          for (std::size_t i = b->first; i < b->last; ++i) t += costs_[i].backward_s / layout_.cp;
+          for (std::size_t i = b->first; i < b->last; ++i) t += costs_[i].backward_s / plan_.layout.cp;
           last = add(fixed("bwd." + id, t, stream, kComputeTag), first);
           if (b->params <= 0) continue;
           const OpId reduce = collective("grad_bucket." + std::to_string(stage_reductions[s].size()), op,
                                          b->params * grad_bytes, s);
-          graph_.add_dependency(last, reduce);
+          plan_.graph.add_dependency(last, reduce);
           stage_reductions[s].push_back(reduce);
         }
       } else {
@@ -83,7 +83,7 @@ void StepBuilder::build() {
         // Megatron: each chunk's gradients are reduced over the data-parallel group after the pipeline flush.
         const CollectiveOp op = run_.zero >= 1 ? CollectiveOp::reducescatter : CollectiveOp::allreduce;
         const OpId reduce = collective("grad_reduce.stage" + std::to_string(v), op, c.params * grad_bytes, s);
-        graph_.add_dependency(last, reduce);
+        plan_.graph.add_dependency(last, reduce);
         stage_reductions[s].push_back(reduce);
       }
       b_first[v][pass.microbatch] = first, b_last[v][pass.microbatch] = last;
@@ -96,12 +96,12 @@ void StepBuilder::build() {
     const double t = transfer[v];
     for (int mb = 0; mb < m; ++mb) {
       const std::string id = std::to_string(v) + ".mb" + std::to_string(mb);
-      const OpId send = fixed("send_activations." + id, t, p2p_stream(v, true), kCommunicationTag);
-      graph_.add_dependency(f_last[v][mb], send);
-      graph_.add_dependency(send, f_first[v + 1][mb]);
-      const OpId back = fixed("send_gradients." + id, t, p2p_stream(v, false), kCommunicationTag);
-      graph_.add_dependency(b_last[v + 1][mb], back);
-      graph_.add_dependency(back, b_first[v][mb]);
+      const OpId send = fixed("send_activations." + id, t, plan_.p2p_stream(v, true), kCommunicationTag);
+      plan_.graph.add_dependency(f_last[v][mb], send);
+      plan_.graph.add_dependency(send, f_first[v + 1][mb]);
+      const OpId back = fixed("send_gradients." + id, t, plan_.p2p_stream(v, false), kCommunicationTag);
+      plan_.graph.add_dependency(b_last[v + 1][mb], back);
+      plan_.graph.add_dependency(back, b_first[v][mb]);
     }
   }
 
@@ -109,17 +109,17 @@ void StepBuilder::build() {
   for (int s = 0; s < pp; ++s) {
     double params = 0;
     std::int64_t tensors = 0;
-    for (int c = 0; c < vp; ++c) params += stages_[c * pp + s].params, tensors += stages_[c * pp + s].tensors;
+    for (int c = 0; c < vp; ++c) params += plan_.stages[c * pp + s].params, tensors += plan_.stages[c * pp + s].tensors;
     const OpId update = fixed("optimizer.stage" + std::to_string(s), optimizer_seconds(params, tensors),
-                              compute_stream(s), kOptimizerTag);
-    for (OpId r : stage_reductions[s]) graph_.add_dependency(r, update);
+                              plan_.compute_stream(s), kOptimizerTag);
+    for (OpId r : stage_reductions[s]) plan_.graph.add_dependency(r, update);
     if (data_parallel && (run_.zero == 1 || run_.zero == 2) && params > 0) {
       const OpId gather = collective("param_allgather.stage" + std::to_string(s), CollectiveOp::allgather,
                                      params * weight_bytes, s);
-      graph_.add_dependency(update, gather);
+      plan_.graph.add_dependency(update, gather);
     }
   }
-  graph_.finalize();
+  plan_.graph.finalize();
 }
 
 }  // namespace hpcsim::training_detail

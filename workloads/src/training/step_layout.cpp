@@ -1,12 +1,12 @@
 // How the job maps onto GPUs and how its layers are cut into pipeline stages.
-#include "step_builder.h"
+#include "step_planner.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace hpcsim::training_detail {
 
-ParallelLayout make_layout(const ClusterConfig& cluster, const TrainingRun& run) {
+ParallelLayout make_layout(const ClusterConfig& cluster, const TrainingStepConfig& run) {
   ParallelLayout l = run.layout;
   if (run.micro_batch < 1 || run.microbatches < 1) throw std::invalid_argument("micro batch and microbatches must be >= 1");
   if (l.tp < 1 || l.pp < 1 || l.vp < 1 || l.cp < 1 || l.dp < 0) throw std::invalid_argument("parallel degrees must be >= 1");

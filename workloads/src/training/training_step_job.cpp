@@ -2,31 +2,27 @@
 
 #include <stdexcept>
 
-#include "step_builder.h"
+#include "step_execution.h"
 
 namespace hpcsim {
 
-using training_detail::StepBuilder;
-
-TrainingStepJob::TrainingStepJob(Platform& platform, JobId job, const Model& model, const TrainingRun& run)
-    : platform_(platform), job_(job), model_(model),
-      builder_(std::make_unique<StepBuilder>(model, platform.placement(job), run)) {
-  builder_->prepare();
-}
+TrainingStepJob::TrainingStepJob(Platform& platform, JobId job, const Model& model, const TrainingStepConfig& config)
+    : model_(model), plan_(plan_training_step(model, platform.placement(job), config)),
+      execution_(std::make_unique<training_detail::StepExecution>(plan_, platform, job)) {}
 
 TrainingStepJob::~TrainingStepJob() = default;
 
-void TrainingStepJob::start() { builder_->start(platform_, job_); }
+void TrainingStepJob::start() { execution_->start(); }
 
-bool TrainingStepJob::finished() const { return builder_->finished(); }
+bool TrainingStepJob::finished() const { return execution_->finished(); }
 
 Executor& TrainingStepJob::executor() {
-  if (!builder_->executor()) throw std::logic_error("the training step has not started");
-  return *builder_->executor();
+  if (!execution_->executor()) throw std::logic_error("the training step has not started");
+  return *execution_->executor();
 }
 
-ModelStepReport TrainingStepJob::report() const {
-  ModelStepReport report = builder_->report();
+TrainingStepReport TrainingStepJob::report() const {
+  TrainingStepReport report = execution_->report();
   if (const std::int64_t tokens = model_.counted_tokens(); tokens > 0) {
     report.result.tokens_per_s = report.result.samples_per_s * static_cast<double>(tokens);
   }

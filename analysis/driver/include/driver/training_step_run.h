@@ -6,20 +6,20 @@
 #include "driver/prediction_interval.h"
 #include "store/results_store.h"
 #include "configs/config_node.h"
-#include "workloads/scenario.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 namespace hpcsim {
 
-struct TrainingStepRun {
-  ModelStepReport step;
+struct TrainingScenarioRun {
+  TrainingStepReport step;
   std::optional<PredictionInterval> interval;  // the band of the true step time, where calibrated
   RunRecord record;                             // record.report is what `run` prints
 };
 
 // Simulates `scenario` (parsed from `root`); sim_wall_s is the simulation's wall time. The record's status
 // is "oom" when the step does not fit in GPU memory (its timings then assume it did).
-TrainingStepRun run_training_step(const Scenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
+TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
                                   const std::string& tool_version, bool record_timeline = false, bool exact = false);
 
 }  // namespace hpcsim

@@ -18,7 +18,7 @@ struct Metric {
 
 struct Report {
   std::string scenario;          // the scenario's name
-  std::string kind = "training";  // the scenario kind's name (workloads/scenario_kind.h)
+  std::string kind = "training";  // the scenario kind's name (workloads/scenario/scenario_kind.h)
   std::vector<Metric> metrics;   // names unique within a report
 };
 

@@ -9,7 +9,7 @@
 #include "models/gpu/gpu_spec.h"
 #include "models/network/network_spec.h"
 #include "models/node/node_spec.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 
 namespace hpcsim {
 

@@ -15,12 +15,12 @@
 
 #include "configs/catalog.h"
 #include "models/platform/cluster_config.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/scheduling/batch_queue.h"
 #include "workloads/scheduling/placement_shape.h"
 #include "workloads/scheduling/training_job.h"
 #include "workloads/training/model_training_step.h"
-#include "workloads/training/training_run.h"
+#include "workloads/training/training_step_config.h"
 
 namespace hpcsim {
 
@@ -59,7 +59,7 @@ class TrainingJobTimer {
     int workload = 0;
     std::int64_t steps = 1;
   };
-  ModelStepReport simulate(const Workload& w, const std::vector<int>& nodes);
+  TrainingStepReport simulate(const Workload& w, const std::vector<int>& nodes);
   const Kind& kind(int k) const;
 
   ClusterConfig cluster_;

@@ -17,62 +17,21 @@
 // once on the live fabric, sharing NICs and PCIe links; compute overlapping a collective runs on the SMs
 // NCCL leaves (node spec collective_sms) for as long as they overlap. Tensor-parallel all-reduces and point-to-point transfers are timed
 // on an otherwise idle fabric (they stay inside a node or use a stage pair's own links).
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "models/gpu/ops/optimizer.h"
-#include "models/gpu/precision.h"
+#include "models/platform/cluster_config.h"
 #include "workloads/layers/network.h"
-#include "workloads/scenario.h"
-#include "workloads/training/input_pipeline.h"
-#include "workloads/training/step_result.h"
 #include "workloads/training/training_memory.h"
-#include "workloads/training/training_run.h"
+#include "workloads/training/training_step_config.h"
+#include "workloads/training/training_step_report.h"
 
 namespace hpcsim {
 
-struct DataParallelRun {
-  std::int64_t batch_per_gpu = 1;
-  int dp = 0;  // data-parallel ranks: the first dp GPUs, node-major; 0 = every GPU of the cluster
-  Precision precision = Precision::bf16;
-  OptimizerKind optimizer = OptimizerKind::adamw;
-  OptimizerImpl optimizer_impl = OptimizerImpl::fused;
-  double bucket_bytes = 25e6;  // DDP's bucket_cap_mb default
-};
-
-// One op of the simulated step, for a timeline (--trace).
-struct TimelineOp {
-  std::string name;    // e.g. "fwd.stage3.mb0", "grad_bucket.2", "optimizer.stage0"
-  std::string lane;    // "stage 3 compute", "stage 3 data-parallel", "p2p 3->4 forward", ...
-  std::string category;  // compute, communication, optimizer
-  double start_s = 0, end_s = 0;
-};
-
-struct ModelStepReport {
-  StepResult result;        // memory_per_gpu_bytes == memory.total()
-  TrainingMemory memory;    // of the GPU that needs the most
-  double allreduce_time_s = 0;  // summed data-parallel collective durations, exposed or hidden
-  int gradient_buckets = 0;     // data-parallel gradient collectives issued per step
-  double model_flops = 0;       // per GPU per step: 3 x forward FLOPs (backward counted as twice forward)
-  double hardware_flops = 0;    // per GPU per step, recomputed forwards included
-  double pipeline_bubble_fraction = 0;  // idle share of the pipeline phase, averaged over stages
-  int stages = 1;
-  std::optional<InputPipelineResult> input;  // when the scenario reads a dataset
-  std::vector<TimelineOp> timeline;          // filled when TrainingRun::record_timeline
-};
-
 // std::invalid_argument for a batch below 1, degrees below 1, more GPUs than the cluster has, fewer
 // layers than virtual stages, tensor parallelism on a model without tensor-parallel layers.
-ModelStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster, const TrainingRun& run);
+TrainingStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster,
+                                          const TrainingStepConfig& config);
 
 // The memory of the GPU that needs the most, as simulate_training_step reports it, from the layer costs and
 // the stage cut alone: nothing is simulated. Throws as simulate_training_step does.
-TrainingMemory training_step_memory(const Model& model, const ClusterConfig& cluster, const TrainingRun& run);
-
-// Plain data parallelism (the first dp GPUs, one pass per step).
-ModelStepReport simulate_model_training_step(const Model& model, const ClusterConfig& cluster,
-                                             const DataParallelRun& run);
+TrainingMemory training_step_memory(const Model& model, const ClusterConfig& cluster, const TrainingStepConfig& config);
 
 }  // namespace hpcsim

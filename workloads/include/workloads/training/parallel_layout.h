@@ -1,7 +1,7 @@
 #pragma once
 // How a training job is cut across GPUs: data-, tensor-, pipeline- and context-parallel degrees, and
-// virtual stages per pipeline GPU. The one layout type: the scenario's parallelism section, a training run,
-// the step builder and the step's result all hold one. GPUs are numbered Megatron-style: tp fastest, then
+// virtual stages per pipeline GPU. The one layout type: the scenario's parallelism section, a step config,
+// the step plan and the step's result all hold one. GPUs are numbered Megatron-style: tp fastest, then
 // cp, then dp, then pipeline stage (gpu = tp_rank + tp * (cp_rank + cp * (dp_rank + dp * stage))).
 #include <string>
 

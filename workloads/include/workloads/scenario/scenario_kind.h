@@ -9,7 +9,7 @@
 namespace hpcsim {
 
 enum class ScenarioKind {
-  training,  // one training step of one job (scenario.h); the default
+  training,  // one training step of one job (training_scenario.h); the default
   schedule,  // a job scheduler on a shared cluster (to come)
   serve,     // an inference endpoint under load (to come)
   plan,      // capacity planning over many training scenarios (hpcsim plan, workloads/planning/)

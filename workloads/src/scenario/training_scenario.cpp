@@ -1,4 +1,4 @@
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,7 +8,7 @@
 
 #include "configs/config_error.h"
 #include "models/network/topology.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
 
@@ -36,7 +36,7 @@ Schema validation_category_schema() {
   return Schema::one_of({"cnn", "rnn", "gan", "transformer", "scaling", "micro"});
 }
 
-const Schema& scenario_schema() {
+const Schema& training_scenario_schema() {
   static const Schema schema = Schema::map({
       extends_field(),
       optional("kind", scenario_kind_schema(), "what the file describes: training (these keys), serve (an inference endpoint, hpcsim serve), plan (hpcsim plan)", "training"),
@@ -353,7 +353,7 @@ int degree(const ConfigNode* p, std::string_view key) {
 
 [[noreturn]] void inconsistent(const ConfigNode& at, const std::string& why) { throw ConfigError(at.loc(), why); }
 
-void parse_parallelism(const ConfigNode& root, Scenario& s) {
+void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
   const ConfigNode* p = root.find("parallelism");
   const ConfigNode& w = root.at("workload");
   const ConfigNode& at = p != nullptr ? *p : root;
@@ -446,12 +446,12 @@ void parse_parallelism(const ConfigNode& root, Scenario& s) {
 
 }  // namespace
 
-Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name) {
+TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name) {
   // Checked before the schema: another kind's file need not have a training scenario's sections.
   if (runnable_scenario_kind(root) != ScenarioKind::training)
     throw ConfigError(root.at("kind").loc(), "not a training scenario (kind: " + root.at("kind").as_string() + ")");
-  scenario_schema().validate(root);
-  Scenario s;
+  training_scenario_schema().validate(root);
+  TrainingScenario s;
   s.name = root.get_string_or("name", std::move(name));
 
   s.cluster = parse_cluster(root.at("cluster"), catalog);

@@ -1,5 +1,7 @@
 #pragma once
-// A scenario: the cluster, the workload and its parallelism, read from a resolved scenario YAML.
+// A training scenario (`kind: training`, the default): the cluster, the workload and its parallelism, read
+// from a resolved scenario YAML. The scenario sits above training/ (it names a framework, a dataset, a
+// model to build): the training core never includes workloads/scenario/ (a test checks).
 // Key names follow the scenario contract (cluster / workload / parallelism sections).
 #include <optional>
 #include <string>
@@ -67,7 +69,7 @@ struct ParallelismConfig {
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
 };
 
-struct Scenario {
+struct TrainingScenario {
   std::string name;
   ClusterConfig cluster;
   std::optional<std::string> storage;  // cluster.storage: a name in configs/storage
@@ -91,11 +93,11 @@ struct Scenario {
 
 // The categories validation figures are reported in (measured.category).
 Schema validation_category_schema();
-const Schema& scenario_schema();
+const Schema& training_scenario_schema();
 // Validates the tree, resolves node and network names through the catalog and builds the model.
 // Inconsistent values (dp x tp x pp x cp other than the GPU count, a global batch that the micro batch
 // and dp do not divide, a precision the GPU lacks, an impossible model size) are ConfigErrors at their key.
-Scenario parse_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name);
+TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatalog& catalog, std::string name);
 // The workload section alone (validated by the caller's schema); builds the model.
 WorkloadConfig parse_workload(const ConfigNode& workload, const std::filesystem::path& config_root);
 

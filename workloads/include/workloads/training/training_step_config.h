@@ -17,7 +17,7 @@
 
 namespace hpcsim {
 
-struct TrainingRun {
+struct TrainingStepConfig {
   std::int64_t micro_batch = 1;  // samples per forward/backward pass of one replica
   int microbatches = 1;          // passes per optimizer step (pipeline microbatches or accumulation)
   ParallelLayout layout{.dp = 0};  // dp 0: every GPU left over by tp x pp x cp
@@ -42,7 +42,7 @@ struct TrainingRun {
   bool flash_attention = true;          // fused attention kernels where the precision allows
   bool linear_bias_epilogue = true;     // dense-layer biases added in the GEMM epilogue, not by a pass
   std::int64_t tuned_batch = 0;         // > 0: kernels chosen for this batch run every batch (LayerRun)
-  bool record_timeline = false;  // fill ModelStepReport::timeline
+  bool record_timeline = false;  // fill TrainingStepReport::timeline
   // Simulate every data-parallel group and replica in full; false lets groups and replicas that the
   // fabric's symmetry makes equivalent run as one representative per class (same answer, see
   // docs/validation.md, "Symmetry classes").

@@ -1,9 +1,16 @@
 #pragma once
-// What one simulated training step reports. Field names mirror the fixed JSON output keys.
+// What one simulated training step reports: its headline figures (TrainingStepResult, the fields `hpcsim
+// run` prints, named as their fixed JSON keys) inside the whole report (TrainingStepReport: memory,
+// collectives, FLOPs, the input pipeline, the timeline). Result types only: the step's input is
+// training_step_config.h, the simulation model_training_step.h.
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
+#include "workloads/training/input_pipeline.h"
 #include "workloads/training/parallel_layout.h"
+#include "workloads/training/training_memory.h"
 
 namespace hpcsim {
 
@@ -25,7 +32,7 @@ struct MemoryBreakdown {
   double workspace = 0;        // transient: output and input gradients of the largest layer, DDP buckets
 };
 
-struct StepResult {
+struct TrainingStepResult {
   double step_time_s = 0;
   double samples_per_s = 0;
   std::optional<double> tokens_per_s;  // only for sequence models
@@ -44,6 +51,27 @@ struct StepResult {
   int steps = 1;                       // workload.steps: the run's length in optimizer steps
   double training_time_s = 0;          // steps x step time, plus the input pipeline's first fill
   std::uint64_t events = 0;            // simulator events processed
+};
+
+// One op of the simulated step, for a timeline (--trace).
+struct TimelineOp {
+  std::string name;    // e.g. "fwd.stage3.mb0", "grad_bucket.2", "optimizer.stage0"
+  std::string lane;    // "stage 3 compute", "stage 3 data-parallel", "p2p 3->4 forward", ...
+  std::string category;  // compute, communication, optimizer
+  double start_s = 0, end_s = 0;
+};
+
+struct TrainingStepReport {
+  TrainingStepResult result;    // memory_per_gpu_bytes == memory.total()
+  TrainingMemory memory;        // of the GPU that needs the most
+  double allreduce_time_s = 0;  // summed data-parallel collective durations, exposed or hidden
+  int gradient_buckets = 0;     // data-parallel gradient collectives issued per step
+  double model_flops = 0;       // per GPU per step: 3 x forward FLOPs (backward counted as twice forward)
+  double hardware_flops = 0;    // per GPU per step, recomputed forwards included
+  double pipeline_bubble_fraction = 0;  // idle share of the pipeline phase, averaged over stages
+  int stages = 1;
+  std::optional<InputPipelineResult> input;  // when the scenario reads a dataset
+  std::vector<TimelineOp> timeline;          // filled when TrainingStepConfig::record_timeline
 };
 
 }  // namespace hpcsim

@@ -1,4 +1,4 @@
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/scenario_kind.h"
 
 #include <array>
 #include <string>

@@ -1,17 +1,17 @@
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 #include <algorithm>
 
-#include "step_rates.h"
+#include "../training/step_rates.h"
 #include "workloads/training/input_pipeline.h"
 
 namespace hpcsim {
 
-TrainingRun training_run(const Scenario& s) {
+TrainingStepConfig training_step_config(const TrainingScenario& s) {
   const WorkloadConfig& w = s.workload;
   const ParallelismConfig& p = s.parallelism;
   const ExecutionMode& mode = s.framework.mode(w.compile);
-  TrainingRun run;
+  TrainingStepConfig run;
   run.micro_batch = w.batch_per_gpu;
   run.microbatches = p.microbatches;
   run.layout.dp = p.layout.dp, run.layout.tp = p.layout.tp, run.layout.pp = p.layout.pp, run.layout.vp = p.layout.vp, run.layout.cp = p.layout.cp;
@@ -37,8 +37,8 @@ TrainingRun training_run(const Scenario& s) {
 namespace {
 
 // Stretches the step by the time it waits for input, keeping every rate consistent with the new time.
-void add_io_stall(ModelStepReport& report, double stall_s) {
-  StepResult& r = report.result;
+void add_io_stall(TrainingStepReport& report, double stall_s) {
+  TrainingStepResult& r = report.result;
   if (stall_s <= 0) return;
   const double scale = r.step_time_s / (r.step_time_s + stall_s);
   r.step_time_s += stall_s;
@@ -54,15 +54,15 @@ void add_io_stall(ModelStepReport& report, double stall_s) {
 // The expected step over the padded lengths batches run at (workload.length_bin): times, FLOPs, the
 // breakdown and the bubble are averages weighted by the share of steps at each length; memory, the
 // timeline and the layout are the longest batch's.
-ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
+TrainingStepReport simulate_length_mix(const TrainingScenario& s, const TrainingStepConfig& run) {
   // Share-weighted sums; shares add up to 1 up to rounding, so they are normalised at the end.
   double shares = 0, step_s = 0, model_flops = 0, hardware_flops = 0, allreduce_s = 0, bubble = 0;
   StepBreakdown breakdown;
   std::uint64_t events = 0;
-  ModelStepReport longest;  // the report everything else is taken from
+  TrainingStepReport longest;  // the report everything else is taken from
   std::int64_t longest_length = 0;
-  for (const Scenario::PaddedModel& entry : s.length_mix) {
-    ModelStepReport r = simulate_training_step(entry.model, s.cluster, run);
+  for (const TrainingScenario::PaddedModel& entry : s.length_mix) {
+    TrainingStepReport r = simulate_training_step(entry.model, s.cluster, run);
     const double w = entry.padded.share;
     shares += w;
     step_s += w * r.result.step_time_s;
@@ -76,8 +76,8 @@ ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
     events += r.result.events;
     if (entry.padded.length > longest_length) longest_length = entry.padded.length, longest = std::move(r);
   }
-  ModelStepReport mixed = std::move(longest);
-  StepResult& m = mixed.result;
+  TrainingStepReport mixed = std::move(longest);
+  TrainingStepResult& m = mixed.result;
   const double samples_per_step = m.samples_per_s * m.step_time_s;  // the same at every length
   for (double* v : {&breakdown.compute, &breakdown.communication_exposed, &breakdown.io_stall,
                     &breakdown.pipeline_bubble, &breakdown.optimizer, &breakdown.other}) {
@@ -96,11 +96,11 @@ ModelStepReport simulate_length_mix(const Scenario& s, const TrainingRun& run) {
 
 }  // namespace
 
-ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline, bool exact) {
-  TrainingRun run = training_run(s);
+TrainingStepReport simulate_scenario(const TrainingScenario& s, bool record_timeline, bool exact) {
+  TrainingStepConfig run = training_step_config(s);
   run.record_timeline = record_timeline;
   run.exact = exact;
-  ModelStepReport report =
+  TrainingStepReport report =
       s.length_mix.empty() ? simulate_training_step(s.workload.built, s.cluster, run) : simulate_length_mix(s, run);
   if (s.sequence_lengths) {
     // Throughput in real tokens: the distribution's own count per sample, or each of the sample's token
@@ -124,7 +124,7 @@ ModelStepReport simulate_scenario(const Scenario& s, bool record_timeline, bool 
     add_io_stall(report, io_stall_s(input, report.result.step_time_s));
     report.input = input;
   }
-  StepResult& r = report.result;
+  TrainingStepResult& r = report.result;
   r.steps = s.workload.steps;
   r.training_time_s = r.steps * r.step_time_s + (report.input ? report.input->fill_s : 0.0);
   return report;

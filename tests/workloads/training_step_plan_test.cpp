@@ -1,0 +1,104 @@
+// A training step's plan is built without a Platform: the stage cut, the data-parallel groups, the graph's
+// ops and collectives, memory and FLOPs, all before anything runs; running it gives the report they predict.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "configs/catalog.h"
+#include "configs/loader.h"
+#include "workloads/training/model_training_step.h"
+#include "workloads/training/training_memory.h"
+#include "workloads/training/training_step_plan.h"
+#include "workloads/zoo/zoo.h"
+
+using namespace hpcsim;
+
+namespace {
+
+Model zoo(const std::string& name) { return build_model(name, {}, HPCSIM_SOURCE_CONFIG_DIR); }
+
+ClusterConfig dgx_a100(int nodes) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const std::string yaml = "cluster:\n  node: dgx-a100-80gb\n  nodes: " + std::to_string(nodes) + "\n  network: ib-hdr\n";
+  return parse_cluster(parse_config_text(yaml, "plan-cluster.yaml").at("cluster"), catalog);
+}
+
+}  // namespace
+
+TEST_CASE("a pipelined step is planned without a platform", "[training][plan]") {
+  const Model model = zoo("bert-base");
+  const ClusterConfig cluster = dgx_a100(1);
+  TrainingStepConfig config;
+  config.micro_batch = 8;
+  config.microbatches = 4;
+  config.layout.pp = 2;  // dp 0: the 4 data-parallel ranks the 8 GPUs leave
+  const TrainingStepPlan plan = plan_training_step(model, cluster, config);
+  const int m = config.microbatches;
+
+  CHECK(plan.layout.dp == 4);
+  REQUIRE(plan.stages.size() == 2);
+  CHECK(plan.stages[0].first == 0);
+  CHECK(plan.stages[0].last == plan.stages[1].first);
+  CHECK(plan.stages[1].last > plan.stages[1].first);
+  // Stage s reduces over the 4 GPUs holding its layers (tp 1: one group per stage).
+  CHECK(plan.dp_gpus == std::vector<std::vector<std::vector<int>>>{{{0, 1, 2, 3}}, {{4, 5, 6, 7}}});
+
+  // Per stage a forward and a backward pass per microbatch; activations forward and gradients back across
+  // the one cut per microbatch; an optimizer step and (after the flush) one gradient all-reduce per stage.
+  for (int s = 0; s < 2; ++s) CHECK(plan.pass_ops[s].size() == static_cast<std::size_t>(2 * m));
+  REQUIRE(plan.collectives.size() == 2);
+  CHECK(plan.graph.size() == static_cast<std::size_t>(2 * 2 * m + 2 * m + 2 + 2));
+  for (int s = 0; s < 2; ++s) {
+    const TrainingStepPlan::Collective& c = plan.collectives[s];
+    CHECK(c.op == CollectiveOp::allreduce);
+    CHECK(c.stage == s);
+    CHECK(c.bytes == plan.stages[s].params * gradient_bytes_per_param(config.precision));
+  }
+  CHECK(plan.lane(plan.p2p_stream(0, true)) == "p2p 0->1 activations");
+  CHECK(plan.lane(plan.p2p_stream(0, false)) == "p2p 1->0 gradients");
+  CHECK(plan.lane(plan.dp_stream(1)) == "stage 1 data-parallel");
+
+  CHECK(plan.samples_per_step == 8.0 * m * 4);
+  CHECK(plan.model_flops > 0);
+  CHECK(plan.hardware_flops == plan.model_flops);  // nothing recomputed
+  // The memory-only estimate (no collectives timed, no graph) is the plan's.
+  const TrainingMemory estimate = training_step_memory(model, cluster, config);
+  CHECK(plan.memory.total() == estimate.total());
+  CHECK(plan.memory.activations == estimate.activations);
+
+  // Run on a platform, the step reports what its plan fixed.
+  const TrainingStepReport run = simulate_training_step(model, cluster, config);
+  CHECK(run.gradient_buckets == static_cast<int>(plan.collectives.size()));
+  CHECK(run.memory.total() == plan.memory.total());
+  CHECK(run.model_flops == plan.model_flops);
+  CHECK(run.result.samples_per_s == Approx(plan.samples_per_step / run.result.step_time_s));
+}
+
+TEST_CASE("DDP's gradient buckets in the plan carry every gradient of the stage once", "[training][plan]") {
+  const Model model = zoo("resnet50");
+  TrainingStepConfig config;
+  config.micro_batch = 64;
+  const TrainingStepPlan plan = plan_training_step(model, dgx_a100(2), config);
+  CHECK(plan.layout.dp == 16);
+  REQUIRE(plan.collectives.size() >= 2);  // 51 MB of bf16 gradients in 25 MB buckets
+  double bytes = 0;
+  for (const TrainingStepPlan::Collective& c : plan.collectives) {
+    CHECK(c.stage == 0);
+    CHECK(c.bytes <= 2 * config.bucket_bytes);
+    bytes += c.bytes;
+  }
+  CHECK(bytes == Approx(plan.stages[0].params * gradient_bytes_per_param(config.precision)).epsilon(1e-12));
+}
+
+TEST_CASE("planning rejects what the step cannot run, before any platform", "[training][plan]") {
+  TrainingStepConfig config;
+  config.layout.tp = 2;
+  CHECK_THROWS_WITH(plan_training_step(zoo("resnet50"), dgx_a100(1), config),
+                    Catch::Contains("no tensor-parallel layers"));
+  config.layout.tp = 1;
+  config.layout.pp = 64;
+  config.layout.dp = 1;
+  CHECK_THROWS_WITH(plan_training_step(zoo("keras-cnn-mnist"), dgx_a100(8), config),
+                    Catch::Contains("pipeline stages but the model has"));
+}
