@@ -12,15 +12,15 @@
 #include "driver/scaling_study.h"
 #include "report/trace_writer.h"
 #include "driver/scenario_run.h"
-#include "driver/training_step_run.h"
+#include "driver/training_scenario_run.h"
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
-#include "workloads/scenario.h"
-#include "workloads/scenario_kind.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/scenario_kind.h"
+#include "workloads/scenario/simulate_scenario.h"
 #include "workloads/zoo/zoo.h"
 
 namespace hpcsim::cli {
@@ -39,7 +39,7 @@ struct RunOptions {
 };
 
 // `where`: which run of a --scale sweep, or empty.
-void warn_if_oom(const Scenario& scenario, const ModelStepReport& report, const std::string& where = {}) {
+void warn_if_oom(const TrainingScenario& scenario, const TrainingStepReport& report, const std::string& where = {}) {
   const std::string warning = out_of_memory_warning(scenario, report, where);
   if (!warning.empty()) std::cerr << "warning: " << warning << "\n";
 }
@@ -70,10 +70,10 @@ void print(const Report& report, const std::string& format) {
 // A `kind: training` scenario, run once.
 int run_training(const RunOptions& o, const LoadedScenario& loaded) {
   const ScenarioRequest request = request_of(o);
-  Scenario scenario;
+  TrainingScenario scenario;
   IntervalTable intervals;
   try {
-    scenario = parse_scenario(loaded.root, SpecCatalog(config_root()), loaded.name);  // before the --trace file is made
+    scenario = parse_training_scenario(loaded.root, SpecCatalog(config_root()), loaded.name);  // before the --trace file is made
     intervals = IntervalTable::load(config_root());
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
@@ -107,13 +107,13 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
 int run_scale(const RunOptions& o, const ConfigNode& root) {
   const std::string flag = "--scale " + o.scale;
   const SpecCatalog catalog(config_root());
-  Scenario base;
+  TrainingScenario base;
   std::vector<ScalingStudyPoint> points;
   IntervalTable intervals;
   try {
     intervals = IntervalTable::load(config_root());
     const std::vector<int> counts = parse_gpu_counts(o.scale, flag);
-    base = parse_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
+    base = parse_training_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
     for (const int gpus : counts) points.push_back({gpus, scale_config(root, base, gpus, flag), {}});
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
@@ -121,7 +121,7 @@ int run_scale(const RunOptions& o, const ConfigNode& root) {
   }
   for (ScalingStudyPoint& p : points) {
     try {
-      p.scenario = parse_scenario(p.config.root, catalog, base.name);
+      p.scenario = parse_training_scenario(p.config.root, catalog, base.name);
     } catch (const ConfigError& e) {
       std::cerr << "hpcsim run: " << flag << ": at " << p.gpus << " GPUs: " << e.what() << "\n";
       return kExitBadInput;
@@ -141,7 +141,7 @@ int run_scale(const RunOptions& o, const ConfigNode& root) {
     std::optional<ResultsStore> store;
     if (!o.no_db) store.emplace(o.db);
     done = run_scaling_study(base.name, root, points, intervals, HPCSIM_VERSION, store ? &*store : nullptr,
-                             [](const Scenario& scenario, const ModelStepReport& step) {
+                             [](const TrainingScenario& scenario, const TrainingStepReport& step) {
                                warn_if_oom(scenario, step, scenario.name);
                              });
   } catch (const StoreError& e) {

@@ -1,7 +1,7 @@
 #include "driver/scaling_study.h"
 
 #include "store/study_runner.h"
-#include "driver/training_step_run.h"
+#include "driver/training_scenario_run.h"
 #include "configs/yaml_text.h"
 
 namespace hpcsim {
@@ -48,7 +48,7 @@ std::vector<ScalingPoint> run_scaling_study(const std::string& base_name, const 
   std::vector<ScalingPoint> rows;
   run_study(study, store, [&](std::size_t i) {
     const ScalingStudyPoint& p = points[i];
-    TrainingStepRun run = run_training_step(p.scenario, p.config.root, intervals, tool_version);
+    TrainingScenarioRun run = run_training_scenario(p.scenario, p.config.root, intervals, tool_version);
     if (on_point_done) on_point_done(p.scenario, run.step);
     rows.push_back({p.gpus, p.config.nodes, run.step.result, run.interval});
     return std::move(run.record);

@@ -9,7 +9,7 @@
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "driver/serve_run.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/serving/serve_scenario.h"
 #include "workloads/zoo/zoo.h"
 
@@ -43,7 +43,7 @@ std::string drop_other_model_sizes(ConfigNode& root, const std::vector<std::stri
 }
 
 // A layout smaller than the cluster leaves GPUs idle: say so, it is rarely what a what-if means.
-std::string idle_gpu_note(const Scenario& s) {
+std::string idle_gpu_note(const TrainingScenario& s) {
   const ParallelismConfig& p = s.parallelism;
   const int used = p.layout.gpus();
   if (used >= s.cluster.gpus()) return {};
@@ -89,12 +89,12 @@ LoadedScenario load_scenario(const ScenarioRequest& request) {
   return loaded;
 }
 
-ScenarioOutcome run_loaded_training(const Scenario& scenario, const LoadedScenario& loaded,
+ScenarioOutcome run_loaded_training(const TrainingScenario& scenario, const LoadedScenario& loaded,
                                       const ScenarioRequest& request, const IntervalTable& intervals,
                                       const std::string& tool_version) {
   ScenarioOutcome out;
   if (std::string note = idle_gpu_note(scenario); !note.empty()) out.notes.push_back(std::move(note));
-  out.training = run_training_step(scenario, loaded.root, intervals, tool_version, request.record_timeline, request.exact);
+  out.training = run_training_scenario(scenario, loaded.root, intervals, tool_version, request.record_timeline, request.exact);
   out.record = out.training->record;
   if (std::string w = out_of_memory_warning(scenario, out.training->step); !w.empty()) out.warnings.push_back(std::move(w));
   return out;
@@ -104,7 +104,7 @@ ScenarioOutcome run_scenario(const LoadedScenario& scenario, const ScenarioReque
                              const IntervalTable& intervals, const std::string& tool_version) {
   switch (scenario.kind) {
     case ScenarioKind::training:
-      return run_loaded_training(parse_scenario(scenario.root, catalog, scenario.name), scenario, request, intervals,
+      return run_loaded_training(parse_training_scenario(scenario.root, catalog, scenario.name), scenario, request, intervals,
                                    tool_version);
     case ScenarioKind::serve:
       return run_serve(scenario, request, catalog, tool_version);
@@ -117,7 +117,7 @@ ScenarioOutcome run_scenario(const LoadedScenario& scenario, const ScenarioReque
   throw ConfigError(scenario.root.loc(), "scenario kind '" + std::string(to_string(scenario.kind)) + "' cannot be run");
 }
 
-std::string out_of_memory_warning(const Scenario& scenario, const ModelStepReport& report, const std::string& where) {
+std::string out_of_memory_warning(const TrainingScenario& scenario, const TrainingStepReport& report, const std::string& where) {
   if (report.result.fits_in_memory) return {};
   const TrainingMemory& m = report.memory;
   constexpr double kGiB = 1024.0 * 1024 * 1024;

@@ -4,13 +4,13 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "driver/training_step_run.h"
+#include "driver/training_scenario_run.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
-#include "workloads/scenario.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
 
@@ -125,8 +125,8 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
     root = load_config(scenario_path, sets);
     text = to_yaml_text(root);
     if (runnable_scenario_kind(root) != ScenarioKind::training) throw ConfigError(root.loc(), "a sweep runs training scenarios");
-    const Scenario scenario = parse_scenario(root, catalog, name);
-    TrainingStepRun run = run_training_step(scenario, root, intervals, tool_version);
+    const TrainingScenario scenario = parse_training_scenario(root, catalog, name);
+    TrainingScenarioRun run = run_training_scenario(scenario, root, intervals, tool_version);
     return std::move(run.record);
   } catch (const ConfigError& e) {
     RunRecord record;

@@ -7,8 +7,8 @@
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "driver/sweep.h"
-#include "workloads/scenario.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
 
@@ -25,7 +25,7 @@ SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::st
     bool any = false;
     for (const std::string& value : axis.values) {
       try {
-        parse_scenario(load_config(scenario_path, {axis.key + "=" + value}), catalog, "check");
+        parse_training_scenario(load_config(scenario_path, {axis.key + "=" + value}), catalog, "check");
         any = true;
         break;
       } catch (const ConfigError& e) {

@@ -10,13 +10,13 @@
 
 #include "driver/calibration.h"
 #include "report/step_time_interval.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 
 namespace hpcsim {
 
 // "<kind>/<precision group>": kind cnn, rnn, gan or transformer (from the model's layers); group fp32
 // (fp32, tf32), half (fp16, bf16) or fp8.
-std::string prediction_class(const Scenario& scenario);
+std::string prediction_class(const TrainingScenario& scenario);
 
 // Predicted over true step time: the central 90 % (nearest rank) of a class's cross-validated ratios.
 struct IntervalEntry {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "configs/config_node.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 
 namespace hpcsim {
 
@@ -23,6 +23,6 @@ struct ScaledConfig {
 // gpus_per_node = min(gpus, node GPUs), dp = gpus / (tp x pp x cp); micro batch and model-parallel
 // degrees kept. A fixed workload.global_batch is replaced by the base run's microbatches (weak scaling).
 // ConfigError at `flag` when gpus is not a multiple of tp x pp x cp or needs a cluster.network it lacks.
-ScaledConfig scale_config(const ConfigNode& root, const Scenario& base, int gpus, const std::string& flag);
+ScaledConfig scale_config(const ConfigNode& root, const TrainingScenario& base, int gpus, const std::string& flag);
 
 }  // namespace hpcsim

@@ -11,8 +11,8 @@
 #include "driver/scaling.h"
 #include "report/scaling_report.h"
 #include "store/study.h"
-#include "workloads/scenario.h"
-#include "workloads/training/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/scenario/simulate_scenario.h"
 
 namespace hpcsim {
 
@@ -20,7 +20,7 @@ namespace hpcsim {
 struct ScalingStudyPoint {
   int gpus = 0;
   ScaledConfig config;  // the scenario tree at this count
-  Scenario scenario;    // parsed from config.root; its name marks the count (" @N gpus")
+  TrainingScenario scenario;    // parsed from config.root; its name marks the count (" @N gpus")
 };
 
 // The study record: one point per count, with the scenario keys scale_config sets at that count.
@@ -28,7 +28,7 @@ Study scaling_study(const std::string& base_name, const ConfigNode& base_root,
                     const std::vector<ScalingStudyPoint>& points);
 
 // Called as each point completes, before the next starts (e.g. to warn that it does not fit in memory).
-using ScalingPointDone = std::function<void(const Scenario&, const ModelStepReport&)>;
+using ScalingPointDone = std::function<void(const TrainingScenario&, const TrainingStepReport&)>;
 
 // Simulates every point in order; with a store (else nullptr), stores each as it completes (study_runner.h).
 // Returns the rows of the scaling table, in point order. StoreError when storing fails.

@@ -10,9 +10,9 @@
 #include "configs/catalog.h"
 #include "configs/config_node.h"
 #include "driver/prediction_interval.h"
-#include "driver/training_step_run.h"
+#include "driver/training_scenario_run.h"
 #include "store/results_store.h"
-#include "workloads/scenario_kind.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
 
@@ -41,7 +41,7 @@ LoadedScenario load_scenario(const ScenarioRequest& request);
 
 struct ScenarioOutcome {
   RunRecord record;                        // record.report is what is printed; record.status "ok", "oom", ...
-  std::optional<TrainingStepRun> training; // kind training: the step, its memory and timeline
+  std::optional<TrainingScenarioRun> training; // kind training: the step, its memory and timeline
   std::string cannot_meet;                 // kind serve: a target no replica count meets (empty otherwise)
   std::vector<std::string> notes;          // for stderr, before the run (what the layout leaves unused)
   std::vector<std::string> warnings;       // for stderr, after the run (out of memory)
@@ -54,12 +54,12 @@ ScenarioOutcome run_scenario(const LoadedScenario& scenario, const ScenarioReque
 
 // A training scenario already parsed from `loaded` (so a caller can refuse bad input before it prepares
 // anything), simulated once.
-ScenarioOutcome run_loaded_training(const Scenario& scenario, const LoadedScenario& loaded,
+ScenarioOutcome run_loaded_training(const TrainingScenario& scenario, const LoadedScenario& loaded,
                                       const ScenarioRequest& request, const IntervalTable& intervals,
                                       const std::string& tool_version);
 
 // "out of memory: the step needs ..." when the step does not fit in its GPUs (empty when it does);
 // `where` names which run of several.
-std::string out_of_memory_warning(const Scenario& scenario, const ModelStepReport& step, const std::string& where = {});
+std::string out_of_memory_warning(const TrainingScenario& scenario, const TrainingStepReport& step, const std::string& where = {});
 
 }  // namespace hpcsim

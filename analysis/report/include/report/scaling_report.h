@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "report/step_time_interval.h"
-#include "workloads/training/step_result.h"
+#include "workloads/training/training_step_report.h"
 
 namespace hpcsim {
 
 struct ScalingPoint {
   int gpus = 0, nodes = 0;
-  StepResult result;
+  TrainingStepResult result;
   std::optional<PredictionInterval> interval;  // the band of the true step time (prediction_interval.h)
 };
 

@@ -14,7 +14,7 @@
 #include "models/node/node_spec.h"
 #include "models/power/power_model.h"
 #include "workloads/pricing/node_price.h"
-#include "workloads/scenario.h"
+#include "workloads/scenario/training_scenario.h"
 #include "workloads/training/pipeline_schedule.h"
 
 namespace hpcsim {
