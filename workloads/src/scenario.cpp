@@ -77,8 +77,8 @@ const Schema& scenario_schema() {
                                required("precision", Schema::one_of(kPrecisionNames.names({Precision::fp32, Precision::tf32, Precision::fp16,
                                                                          Precision::bf16, Precision::fp8})),
                                         "precision the model's math runs in; the GPU must have units for it"),
-                               optional("framework", Schema::one_of({"pytorch", "pytorch1", "tensorflow", "tensorflow1", "mxnet", "jax", "megatron"}),
-                                        "software profile in configs/frameworks: dispatch cost, fusion and the defaults below",
+                               optional("framework", Schema::string(),
+                                        "software profile in configs/frameworks, one that trains: dispatch cost, fusion and the defaults below",
                                         "pytorch"),
                                required("optimizer", Schema::one_of(optimizer_names()),
                                         "the optimizer, optionally with its implementation (adamw-fused)"),
@@ -259,6 +259,20 @@ void parse_optimizer(const ConfigNode& w, WorkloadConfig& c) {
   }
 }
 
+// The frameworks are the catalog's files (configs/frameworks); a training workload takes those that train.
+void check_trains(const ConfigNode& framework, const SpecCatalog& catalog) {
+  if (load_framework_profile(catalog, framework).trains) return;
+  std::string trains;
+  for (const std::string& name : catalog.names("frameworks")) {
+    if (load_framework_profile(catalog, ConfigNode::make_scalar(name, framework.loc())).trains) {
+      if (!trains.empty()) trains += ", ";
+      trains += name;
+    }
+  }
+  throw ConfigError(framework.loc(), "framework '" + framework.as_string() +
+                                         "' is an inference runtime; a training workload needs one of: " + trains);
+}
+
 }  // namespace
 
 WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& config_root) {
@@ -271,6 +285,7 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   c.precision = *parse_precision(w.get_string("precision"));
   parse_optimizer(w, c);
   c.framework = w.get_string_or("framework", "pytorch");
+  if (const ConfigNode* framework = w.find("framework")) check_trains(*framework, SpecCatalog(config_root));
   c.compile = w.get_bool_or("compile", false);
   c.cuda_graphs = w.get_bool_or("cuda_graphs", false);
   if (w.has("overlap_gradient_reduce")) c.overlap_gradient_reduce = w.get_bool("overlap_gradient_reduce");

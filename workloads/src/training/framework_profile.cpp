@@ -36,6 +36,8 @@ OptimizerImpl optimizer_of(const std::string& text) {
 const Schema& framework_profile_schema() {
   static const Schema schema = Schema::map({
       extends_field(),
+      optional("trains", Schema::boolean(), "false: an inference runtime, which a training workload refuses",
+               "true"),
       required("eager", mode_schema()),
       optional("compiled", mode_schema()),
       required("compiled_by_default", Schema::boolean()),
@@ -64,6 +66,7 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   framework_profile_schema().validate(node);
   FrameworkProfile f;
   f.name = std::move(name);
+  f.trains = node.get_bool_or("trains", true);
   f.eager = parse_mode(node.at("eager"));
   f.has_compiled = node.has("compiled");
   if (f.has_compiled) f.compiled = parse_mode(node.at("compiled"));

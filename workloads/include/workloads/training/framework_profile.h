@@ -38,6 +38,8 @@ struct ExecutionMode {
 
 struct FrameworkProfile {
   std::string name;
+  // false: an inference runtime (TensorRT, ONNX Runtime), which a training workload refuses.
+  bool trains = true;
   // Inference runtimes that hold the weights as constants of their graph (TensorRT engines, ONNX Runtime's
   // initializers): an eval-mode batch norm folds into the preceding convolution's weights and bias (no
   // kernel runs for it) and the math library packs each weight once, at load. PyTorch does so only when a
