@@ -162,7 +162,8 @@ Action add_kernel_command(CLI::App& app) {
   kernel->add_option("--gpu", o->gpu, "GPU spec name (see `hpcsim list gpus`)")->required();
   kernel->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   kernel->add_option("--dtype", o->dtype, "Precision of the op's tensors (default bf16)")
-      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8"}));
+      ->check(CLI::IsMember(
+          kPrecisionNames.names({Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})));
   kernel->add_flag("--explain", o->explain,
                    "Explain each kernel in plain words: occupancy and its binding limit, waves, sectors and traffic, "
                    "roofline, and warp cycles from WarpSim where the op has a twin (copy, elementwise, gemm)");

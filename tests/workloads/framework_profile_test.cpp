@@ -78,7 +78,7 @@ TEST_CASE("PyTorch 1.x: separate bias passes, per-tensor optimizers, no compiler
   CHECK_FALSE(old.linear_bias_epilogue);
   CHECK(now.linear_bias_epilogue);
   CHECK(old.optimizer == OptimizerImpl::unfused);
-  CHECK_FALSE(old.flash_attention);
+  CHECK(old.attention == AttentionKernel::unfused);
   CHECK(old.eager.dispatch_s == Approx(now.eager.dispatch_s));
   // compile: true has nothing to run on it: an error at the key.
   const std::string text =
@@ -131,7 +131,7 @@ TEST_CASE("ONNX Runtime's TensorRT provider: TensorRT's engine, tuned for the la
   CHECK(ort.freezes_weights == trt.freezes_weights);
   CHECK(ort.eager.fusion == trt.eager.fusion);
   CHECK(ort.eager.dispatch_s == Approx(trt.eager.dispatch_s));
-  CHECK(ort.channels_last == trt.channels_last);
+  CHECK(ort.memory_format == trt.memory_format);
 }
 
 TEST_CASE("bad framework files fail at file:line:column", "[framework]") {

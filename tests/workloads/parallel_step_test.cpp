@@ -311,6 +311,9 @@ TEST_CASE("Inconsistent parallelism and batch settings are errors at their key",
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, dataset: imagenet-1k}\n"), Catch::Contains("set cluster.storage"));
   CHECK_THAT(error_of(gpt_workload + "}\n"), Catch::Contains("needs batch_per_gpu, micro_batch or tokens_per_gpu"));
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, framework: torch}\n"), Catch::Contains("pytorch"));
+  // The frameworks are the catalog's; an inference runtime among them does not train.
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1, framework: tensorrt}\n"),
+             Catch::Contains("inference runtime") && Catch::Contains("megatron") && !Catch::Contains("onnxruntime"));
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {dp: 4, microbatches: 2}\n"), Catch::Contains("no error"));
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 4, micro_batch: 2, global_batch: 128}\nparallelism: {dp: 16}\n"),
              Catch::Contains("needs 4 microbatches"));

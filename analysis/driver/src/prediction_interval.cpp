@@ -23,9 +23,9 @@ std::string kind_of(const Model& model) {
   for (const Network& net : model.networks) {
     for (const LayerNode& node : net.nodes()) {
       if (!node.layer) continue;
-      const std::string type = node.layer->type();
-      if (type == "lstm" || type == "gru" || type == "simple_rnn" || type == "additive_attention") return "rnn";
-      attention = attention || type == "attention";
+      const LayerTraits traits = node.layer->traits();
+      if (traits.recurrent) return "rnn";
+      attention = attention || traits.self_attention;
     }
   }
   return attention ? "transformer" : "cnn";

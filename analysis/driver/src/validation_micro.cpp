@@ -24,7 +24,7 @@ namespace {
 
 Schema positive_int() { return Schema::integer().at_least(1); }
 
-Schema precision_name() { return Schema::one_of({"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"}); }
+Schema precision_name() { return Schema::one_of(kPrecisionNames.names()); }
 
 std::vector<std::string> algorithms() {
   const std::span<const std::string_view> names = algorithm_names();

@@ -2,6 +2,7 @@
 // One name table per enum: the spelling each value has in YAML, flags and output, read both ways. A
 // schema's one_of list, a flag's allowed values, a parser and a printer all take it from the same table.
 #include <array>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,12 @@ struct EnumNames {
   std::vector<std::string> names() const {
     std::vector<std::string> out;
     for (const auto& entry : entries) out.emplace_back(entry.second);
+    return out;
+  }
+  // The names of `subset`, in its order: the choices of a key that admits only some values.
+  std::vector<std::string> names(std::initializer_list<E> subset) const {
+    std::vector<std::string> out;
+    for (E v : subset) out.emplace_back(name(v));
     return out;
   }
 };

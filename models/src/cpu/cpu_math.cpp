@@ -9,15 +9,18 @@ namespace {
 Schema fraction() { return Schema::number().positive().at_most(1); }
 Schema ops() { return Schema::number().at_least(0); }
 
+// The precisions a CPU's math rates are given for, keyed by their names in the precision table.
+std::string key(Precision p) { return std::string(to_string(p)); }
+
 }  // namespace
 
 const Schema& cpu_math_schema() {
   static const Schema schema = Schema::map({
       required("ops_per_cycle", Schema::map({
-                                    required("fp32", ops().positive(), "fp32 FLOP per core per clock (SIMD FMA pipes)"),
-                                    optional("bf16", ops(), "bf16 FLOP per core per clock (BFMMLA, AVX512-BF16, AMX)",
+                                    required(key(Precision::fp32), ops().positive(), "fp32 FLOP per core per clock (SIMD FMA pipes)"),
+                                    optional(key(Precision::bf16), ops(), "bf16 FLOP per core per clock (BFMMLA, AVX512-BF16, AMX)",
                                              "0: no bf16 unit"),
-                                    optional("int8", ops(), "int8 operations per core per clock (SDOT/SMMLA, VNNI, AMX)",
+                                    optional(key(Precision::int8), ops(), "int8 operations per core per clock (SDOT/SMMLA, VNNI, AMX)",
                                              "0: no int8 unit"),
                                 }),
                "dense math per core per clock by precision"),
@@ -51,9 +54,9 @@ CpuMathSpec parse_cpu_math(const ConfigNode& math) {
   cpu_math_schema().validate(math);
   CpuMathSpec m;
   const ConfigNode& o = math.at("ops_per_cycle");
-  m.ops_per_cycle[static_cast<int>(Precision::fp32)] = o.at("fp32").as_number();
-  if (const ConfigNode* bf16 = o.find("bf16")) m.ops_per_cycle[static_cast<int>(Precision::bf16)] = bf16->as_number();
-  if (const ConfigNode* int8 = o.find("int8")) m.ops_per_cycle[static_cast<int>(Precision::int8)] = int8->as_number();
+  for (Precision p : {Precision::fp32, Precision::bf16, Precision::int8}) {
+    if (const ConfigNode* rate = o.find(key(p))) m.ops_per_cycle[static_cast<int>(p)] = rate->as_number();
+  }
   m.memory_bandwidth_per_core = math.get_quantity("memory_bandwidth_per_core", Dimension::bandwidth);
   m.l2_per_core = math.get_quantity_or("l2_per_core", Dimension::bytes, 0);
   m.llc = math.get_quantity_or("llc", Dimension::bytes, 0);

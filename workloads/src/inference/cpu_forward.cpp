@@ -13,30 +13,14 @@ namespace {
 // PyTorch runs it as an op of its own, and so does Inductor without freezing (its default: the batch norm
 // becomes a generated pointwise kernel, with the ReLU after it fused in). (In the zoo's CNNs every
 // batch_norm follows a convolution.)
-bool folds_into_producer(const std::string& type, bool frozen) { return frozen && type == "batch_norm"; }
+bool folds_into_producer(const LayerTraits& traits, bool frozen) { return frozen && traits.batch_statistics; }
 
-// Framework ops one layer is in eager mode. Attention is HuggingFace's BertSelfAttention plus
-// BertSelfOutput's projection, call by call (transformers' modeling_bert.py): the q, k and v projections
-// (3); transpose_for_scores, a view and a permute, for each (6); the key's transpose and QK^T (2); the
-// scaling and the mask add (2); softmax and the probabilities' dropout (2); PV (1); the head merge, a
-// permute, contiguous and a view (3); the output projection (1): 20. Compiled (Inductor) the reshapes
-// vanish and the scale, mask and softmax are one kernel: 3 projections, 2 matmuls, 1 fused softmax, 1
-// projection (7).
-int ops_of(const std::string& type, const LayerTraits& traits, bool compiled, bool frozen) {
-  if (type == "attention") return compiled ? 7 : 20;
-  if (!compiled) return 1;
-  if (folds_into_producer(type, frozen)) return 0;
-  // Views cost nothing compiled; elementwise layers fuse into their producer's kernel.
-  if (type == "flatten" || type == "first_token" || type == "dropout" || traits.elementwise_forward) return 0;
-  return 1;
-}
-
-CpuOpClass op_class_of(const std::string& type) {
-  if (type == "dense" || type == "attention" || type == "additive_attention" || type == "lstm" || type == "gru") {
-    return CpuOpClass::gemm;
-  }
-  if (type.find("conv") != std::string::npos) return CpuOpClass::conv;
-  return CpuOpClass::streaming;
+// Framework ops one layer is: its own count eager; compiled, views and eval identities cost nothing and
+// elementwise layers fuse into their producer's kernel.
+int ops_of(const LayerTraits& traits, bool compiled, bool frozen) {
+  if (!compiled) return traits.eager_ops;
+  if (folds_into_producer(traits, frozen) || traits.view || traits.eval_identity || traits.elementwise_forward) return 0;
+  return traits.compiled_ops;
 }
 
 }  // namespace
@@ -64,28 +48,22 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
   for (const Network& net : setup.model.networks) {
     for (const LayerNode& n : net.nodes()) {
       if (!n.layer) continue;
-      const std::string type = n.layer->type();
-      if (is_loss(type)) continue;
-      total += ops_of(type, n.layer->traits(), compiled, setup.frozen) * mode.forward_dispatch_s;
-      if (type == "dropout" || type == "flatten" || type == "first_token") continue;  // eval identity, views
-      if (compiled && n.layer->traits().elementwise_forward) continue;                 // fused into its producer
-      if (folds_into_producer(type, setup.frozen)) continue;
+      const LayerTraits traits = n.layer->traits();
+      if (traits.loss) continue;
+      total += ops_of(traits, compiled, setup.frozen) * mode.forward_dispatch_s;
+      if (traits.eval_identity || traits.view) continue;
+      if (compiled && traits.elementwise_forward) continue;  // fused into its producer
+      if (folds_into_producer(traits, setup.frozen)) continue;
       CpuOp op;
-      op.op_class = op_class_of(type);
+      op.op_class = traits.cpu_op_class;
       op.math = op.op_class == CpuOpClass::streaming ? Precision::fp32 : setup.precision;
       op.flops = n.layer->forward_flops(n.input_shapes, run);
       const double out = static_cast<double>(elements(n.output)) * batch;
       op.output_elements = out;
       double inputs = 0;
       for (const Shape& s : n.input_shapes) inputs += static_cast<double>(elements(s)) * batch;
-      double params = static_cast<double>(n.layer->params(n.input_shapes));
-      // A dense layer tied to an embedding still reads its whole weight matrix (params() counts a tied matrix
-      // once, at the embedding, and leaves the layer its bias).
-      if (type == "dense") {
-        const double matrix = static_cast<double>(n.input_shapes[0].back() * n.output.back());
-        if (params < matrix) params += matrix;
-      }
-      if (type == "embedding" || type == "position_embedding") {
+      const double params = static_cast<double>(n.layer->weights_read(n.input_shapes));
+      if (traits.gathers_rows) {
         op.bytes = 2 * out * value_bytes;  // gathers rows: reads and writes what it outputs
       } else {
         // The op's input was the last op's output: while both fit the worker's caches they never reach

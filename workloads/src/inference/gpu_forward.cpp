@@ -6,8 +6,6 @@
 
 namespace hpcsim::inference_detail {
 
-bool is_loss(const std::string& type) { return type == "cross_entropy"; }
-
 double gpu_forward_s(const InferenceSetup& setup, int batch) {
   const ExecutionMode& mode = setup.framework.mode(setup.compile);
   TrainingStepConfig run;
@@ -16,16 +14,17 @@ double gpu_forward_s(const InferenceSetup& setup, int batch) {
   run.layout.tp = setup.tp;
   run.issue = mode.forward_issue();  // every op of a forward pass is called from Python (eager)
   run.fusion = mode.fusion;
-  run.channels_last = setup.framework.channels_last;
-  run.flash_attention = setup.framework.flash_attention;
+  run.channels_last = setup.framework.memory_format == MemoryFormat::nhwc;
+  run.flash_attention = setup.framework.attention == AttentionKernel::flash;
   run.linear_bias_epilogue = setup.framework.linear_bias_epilogue;
   run.tuned_batch = setup.tuned_batch;
   double total = 0;
   for (const training_detail::LayerCost& c : training_detail::layer_costs(setup.model, setup.node.gpu, run)) {
-    const std::string type = c.node->layer->type();
-    // Eval mode: no dropout kernels (the mask and scaling are training-only) and no loss.
-    if (is_loss(type) || type == "dropout") continue;
-    if (type == "batch_norm" && setup.frozen) continue;  // folded into its conv
+    const LayerTraits traits = c.node->layer->traits();
+    // Eval mode: no dropout kernels (the mask and scaling are training-only) and no loss (serving has no
+    // labels).
+    if (traits.loss || traits.eval_identity) continue;
+    if (traits.batch_statistics && setup.frozen) continue;  // folded into its conv
     total += c.forward_s;
   }
   return total;

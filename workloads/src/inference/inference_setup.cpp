@@ -41,7 +41,8 @@ const Schema& inference_parallelism_schema() {
 const Schema& inference_workload_schema() {
   static const Schema schema = Schema::map({
       required("model", Schema::string(), "a zoo model or a model YAML"),
-      required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}),
+      required("precision", Schema::one_of(kPrecisionNames.names({Precision::fp32, Precision::tf32, Precision::fp16,
+                                                                Precision::bf16, Precision::fp8, Precision::int8})),
                "what the math runs in; on CPUs bf16 is fast math (fp32 weights, bf16 GEMMs)"),
       optional("framework", Schema::string(), "software profile in configs/frameworks", "pytorch"),
       optional("compile", Schema::boolean(), "run under the framework's compiler (torch.compile)", "false"),
@@ -59,7 +60,7 @@ const Schema& inference_workload_schema() {
       optional("output_len", positive_count(), "generated tokens per request (LLMs)", "none"),
       optional("resolution", positive_count(), "image side (CNNs)", "the model's"),
       optional("layers", positive_count(), "transformer layers (e.g. 6 for DistilBERT)", "the model's"),
-      optional("memory_format", Schema::one_of({"nchw", "nhwc"}), "image tensor layout (GPU)", "the framework's"),
+      optional("memory_format", Schema::one_of(kMemoryFormatNames.names()), "image tensor layout (GPU)", "the framework's"),
   });
   return schema;
 }
@@ -87,7 +88,7 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
     s.framework = load_framework_profile(catalog, ConfigNode::make_scalar("pytorch", w.loc()));
   }
   s.compile = w.get_bool_or("compile", false);
-  if (const ConfigNode* format = w.find("memory_format")) s.framework.channels_last = format->as_string() == "nhwc";
+  if (const ConfigNode* format = w.find("memory_format")) s.framework.memory_format = *kMemoryFormatNames.parse(format->as_string());
   if (s.compile && !s.framework.has_compiled) {
     throw ConfigError(w.at("compile").loc(), "framework " + s.framework.name + " has no compiler to run compile: true");
   }

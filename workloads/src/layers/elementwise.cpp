@@ -45,7 +45,8 @@ LayerTraits Activation::traits() const {
   return {.elementwise_forward = true,
           .elementwise_backward = true,
           .input_parts = kind_ == ActivationKind::swiglu ? 2 : 1,
-          .saves = from_output ? LayerTraits::Saves::output : LayerTraits::Saves::input};
+          .saves = from_output ? LayerTraits::Saves::output : LayerTraits::Saves::input,
+          .in_place = kind_ == ActivationKind::relu};
 }
 
 Shape Activation::output_shape(const Shapes& in) const {

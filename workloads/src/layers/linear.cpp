@@ -46,6 +46,11 @@ std::int64_t Linear::params(const Shapes& in) const {
   return (tied_ ? 0 : in[0].back() * units_) + (bias_ ? units_ : 0);
 }
 
+// A tied layer still reads its whole weight matrix, which params() counts once, at the embedding.
+std::int64_t Linear::weights_read(const Shapes& in) const {
+  return params(in) + (tied_ ? in[0].back() * units_ : 0);
+}
+
 double Linear::forward_flops(const Shapes& in, const LayerRun& run) const {
   output_shape(in);
   const double rows = static_cast<double>(leading_elements(in[0]) * run.batch);

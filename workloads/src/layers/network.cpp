@@ -76,7 +76,7 @@ std::int64_t Model::token_input_length() const {
   if (networks.empty()) return 0;
   const Network& net = networks.front();
   for (const LayerNode& n : net.nodes()) {
-    if (!n.layer || n.layer->type() != "embedding") continue;
+    if (!n.layer || !n.layer->traits().gathers_rows) continue;  // an embedding fed token ids by an input
     for (int i : n.inputs) {
       const LayerNode& in = net.nodes()[i];
       if (!in.layer && in.output.size() == 1) return in.output[0];

@@ -31,6 +31,10 @@ std::string Pool2d::type() const {
   return c_.global ? "global_" + mode + "_pool" : mode + "_pool";
 }
 
+// Max pooling's backward routes each gradient to the input that won, so it keeps the input (a global max
+// pool is counted as its output alone).
+LayerTraits Pool2d::traits() const { return {.keeps_input = c_.mode == PoolMode::max && !c_.global}; }
+
 Shape Pool2d::output_shape(const Shapes& in) const {
   const Shape& x = single_input(in, 3, "[channels, height, width]");
   if (c_.global) return {x[0]};

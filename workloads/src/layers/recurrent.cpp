@@ -93,6 +93,11 @@ std::string Recurrent::type() const {
   return c_.cell == CellType::lstm ? "lstm" : c_.cell == CellType::gru ? "gru" : "simple_rnn";
 }
 
+// LSTM and GRU cells run their gate GEMMs on CPUs as GEMMs; a simple RNN's small cell as streaming ops.
+LayerTraits Recurrent::traits() const {
+  return {.recurrent = true, .cpu_op_class = c_.cell == CellType::simple ? CpuOpClass::streaming : CpuOpClass::gemm};
+}
+
 std::int64_t Recurrent::layer_input(const Shape& in, int layer) const {
   return layer == 0 ? in[1] : c_.units * (c_.bidirectional ? 2 : 1);
 }

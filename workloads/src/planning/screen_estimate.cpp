@@ -35,7 +35,7 @@ ModelFootprint model_footprint(const WorkloadConfig& workload, std::int64_t micr
   int attention = 0;
   for (const Network& net : model.networks) {
     f.forward_flops += net.forward_flops(LayerRun{micro_batch, workload.precision});
-    for (const LayerNode& n : net.nodes()) attention += n.layer && n.layer->type() == "attention";
+    for (const LayerNode& n : net.nodes()) attention += n.layer && n.layer->traits().self_attention;
   }
   f.blocks = std::max(1, attention);
   return f;

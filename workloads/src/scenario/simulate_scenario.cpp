@@ -27,9 +27,9 @@ TrainingStepConfig training_step_config(const TrainingScenario& s) {
   run.issue = mode.issue();
   run.issue.cuda_graphs = run.issue.cuda_graphs || w.cuda_graphs;
   run.fusion = mode.fusion;
-  run.channels_last = w.memory_format ? *w.memory_format == "nhwc" : s.framework.channels_last;
+  run.channels_last = w.memory_format.value_or(s.framework.memory_format) == MemoryFormat::nhwc;
   run.overlap_gradient_reduce = s.workload.overlap_gradient_reduce.value_or(s.framework.overlaps_gradient_reduce);
-  run.flash_attention = w.attention ? *w.attention == "flash" : s.framework.flash_attention;
+  run.flash_attention = w.attention.value_or(s.framework.attention) == AttentionKernel::flash;
   run.linear_bias_epilogue = s.framework.linear_bias_epilogue;
   return run;
 }

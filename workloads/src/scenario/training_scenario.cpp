@@ -23,7 +23,9 @@ const std::vector<std::string>& optimizer_names() {
     std::vector<std::string> out;
     for (const auto& [kind, kind_name] : kOptimizerKindNames.entries) {
       out.emplace_back(kind_name);
-      for (const char* impl : {"fused", "foreach", "unfused"}) out.push_back(std::string(kind_name) + "-" + impl);
+      for (OptimizerImpl impl : {OptimizerImpl::fused, OptimizerImpl::foreach, OptimizerImpl::unfused}) {
+        out.push_back(std::string(kind_name) + "-" + std::string(kOptimizerImplNames.name(impl)));
+      }
     }
     return out;
   }();
@@ -72,10 +74,11 @@ const Schema& training_scenario_schema() {
                                         "the model's own (gpt: 4 x hidden)"),
                                optional("vocab", positive_int(), "vocabulary size (models that take it)",
                                         "the model's own (gpt requires it)"),
-                               required("precision", Schema::one_of({"fp32", "tf32", "fp16", "bf16", "fp8"}),
+                               required("precision", Schema::one_of(kPrecisionNames.names({Precision::fp32, Precision::tf32, Precision::fp16,
+                                                                         Precision::bf16, Precision::fp8})),
                                         "precision the model's math runs in; the GPU must have units for it"),
-                               optional("framework", Schema::one_of({"pytorch", "pytorch1", "tensorflow", "tensorflow1", "mxnet", "jax", "megatron"}),
-                                        "software profile in configs/frameworks: dispatch cost, fusion and the defaults below",
+                               optional("framework", Schema::string(),
+                                        "software profile in configs/frameworks, one that trains: dispatch cost, fusion and the defaults below",
                                         "pytorch"),
                                required("optimizer", Schema::one_of(optimizer_names()),
                                         "the optimizer, optionally with its implementation (adamw-fused)"),
@@ -132,10 +135,10 @@ const Schema& training_scenario_schema() {
                                                }),
                                         "GAN recipe (StyleGAN2-ADA's knobs); needs a generator and a discriminator",
                                         "stylegan2: StyleGAN2-ADA's recipe, else everything off"),
-                               optional("memory_format", Schema::one_of({"nchw", "nhwc"}),
+                               optional("memory_format", Schema::one_of(kMemoryFormatNames.names()),
                                         "layout of image tensors, nhwc being channels-last (models with convolutions)",
                                         "the framework's"),
-                               optional("attention", Schema::one_of({"flash", "unfused"}),
+                               optional("attention", Schema::one_of(kAttentionKernelNames.names()),
                                         "self-attention kernels: fused (flash) or one per step (models with self-attention)",
                                         "the framework's"),
                                optional("sequence_lengths", Schema::string(),
@@ -243,6 +246,20 @@ void parse_optimizer(const ConfigNode& w, WorkloadConfig& c) {
   }
 }
 
+// The frameworks are the catalog's files (configs/frameworks); a training workload takes those that train.
+void check_trains(const ConfigNode& framework, const SpecCatalog& catalog) {
+  if (load_framework_profile(catalog, framework).trains) return;
+  std::string trains;
+  for (const std::string& name : catalog.names("frameworks")) {
+    if (load_framework_profile(catalog, ConfigNode::make_scalar(name, framework.loc())).trains) {
+      if (!trains.empty()) trains += ", ";
+      trains += name;
+    }
+  }
+  throw ConfigError(framework.loc(), "framework '" + framework.as_string() +
+                                         "' is an inference runtime; a training workload needs one of: " + trains);
+}
+
 }  // namespace
 
 WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& config_root) {
@@ -255,6 +272,7 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   c.precision = *parse_precision(w.get_string("precision"));
   parse_optimizer(w, c);
   c.framework = w.get_string_or("framework", "pytorch");
+  if (const ConfigNode* framework = w.find("framework")) check_trains(*framework, SpecCatalog(config_root));
   c.compile = w.get_bool_or("compile", false);
   c.cuda_graphs = w.get_bool_or("cuda_graphs", false);
   if (w.has("overlap_gradient_reduce")) c.overlap_gradient_reduce = w.get_bool("overlap_gradient_reduce");
@@ -264,8 +282,8 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   if (w.has("dataset")) c.dataset = w.get_string("dataset");
   if (w.has("loader_workers")) c.loader_workers = static_cast<int>(w.get_int("loader_workers"));
   c.d_steps = static_cast<int>(w.get_int_or("d_steps", 1));
-  if (w.has("memory_format")) c.memory_format = w.get_string("memory_format");
-  if (w.has("attention")) c.attention = w.get_string("attention");
+  if (w.has("memory_format")) c.memory_format = kMemoryFormatNames.parse(w.get_string("memory_format"));
+  if (w.has("attention")) c.attention = kAttentionKernelNames.parse(w.get_string("attention"));
   for (const char* key : {"length_bin", "pad_multiple"}) {
     if (const ConfigNode* given = w.find(key); given != nullptr && !w.has("sequence_lengths")) {
       throw ConfigError(given->loc(), std::string(key) + " pads batches by their real lengths: it needs "
@@ -292,20 +310,19 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
     c.gan.weight_average = gan->get_bool_or("ema", c.gan.weight_average);
   }
   // Keys about layers the model does not have would be silently ignored: say so at the key.
-  const auto has_layer = [&c](std::initializer_list<std::string_view> types) {
+  const auto has_layer = [&c](bool LayerTraits::*trait) {
     for (const Network& net : c.built.networks) {
       for (const LayerNode& node : net.nodes()) {
-        if (node.layer && std::find(types.begin(), types.end(), node.layer->type()) != types.end()) return true;
+        if (node.layer && node.layer->traits().*trait) return true;
       }
     }
     return false;
   };
-  if (const ConfigNode* format = w.find("memory_format");
-      format != nullptr && !has_layer({"conv2d", "conv2d_transpose", "modulated_conv2d"})) {
+  if (const ConfigNode* format = w.find("memory_format"); format != nullptr && !has_layer(&LayerTraits::convolution)) {
     throw ConfigError(format->loc(), "memory_format is the layout of image tensors; model '" + c.model +
                                          "' has no convolutions");
   }
-  if (const ConfigNode* attention = w.find("attention"); attention != nullptr && !has_layer({"attention"})) {
+  if (const ConfigNode* attention = w.find("attention"); attention != nullptr && !has_layer(&LayerTraits::self_attention)) {
     throw ConfigError(attention->loc(), "attention picks the self-attention kernels; model '" + c.model +
                                             "' has no self-attention layer");
   }

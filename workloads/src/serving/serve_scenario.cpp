@@ -26,13 +26,6 @@ double input_values_per_request(const Model& model) {
   return 0;
 }
 
-// Bytes of one input value: a floating-point or int8 tensor as the precision stores it; token ids as integers.
-double bytes_of_input_dtype(const std::string& dtype) {
-  if (dtype == "int64") return 8;
-  if (dtype == "int32") return 4;
-  return bytes_per_element(*parse_precision(dtype));  // the schema admits only fp32, fp16, bf16, int8 here
-}
-
 }  // namespace
 
 const Schema& serve_scenario_schema() {
@@ -73,7 +66,7 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
     }
     const FrontEndSpec spec = load_front_end_spec(catalog, *front_end);
     const double bytes = input_values_per_request(s.setup.model) *
-                         bytes_of_input_dtype(serving->get_string_or("input_dtype", "fp32"));
+                         input_dtype_bytes(serving->get_string_or("input_dtype", "fp32"));
     s.serving.front_end = FrontEnd{spec.threads, spec.request_s(bytes)};
     s.setup.host_input_bytes = bytes;
     s.setup.host_input_bandwidth = spec.compute_input_bandwidth;

@@ -1,11 +1,37 @@
 #include "workloads/serving/serving_config.h"
 
+#include <array>
 #include <filesystem>
+#include <string_view>
+#include <utility>
 
 #include "configs/config_error.h"
 #include "configs/units.h"
+#include "models/gpu/precision.h"
 
 namespace hpcsim {
+
+namespace {
+
+// Token ids' integer types and their bytes per value.
+constexpr std::array<std::pair<std::string_view, double>, 2> kTokenIdDtypes{{{"int32", 4}, {"int64", 8}}};
+
+// A client's input tensors: floating-point or int8 values in a precision, or token ids as integers.
+std::vector<std::string> input_dtype_names() {
+  std::vector<std::string> names =
+      kPrecisionNames.names({Precision::fp32, Precision::fp16, Precision::bf16, Precision::int8});
+  for (const auto& [name, bytes] : kTokenIdDtypes) names.emplace_back(name);
+  return names;
+}
+
+}  // namespace
+
+double input_dtype_bytes(const std::string& dtype) {
+  for (const auto& [name, bytes] : kTokenIdDtypes) {
+    if (name == dtype) return bytes;
+  }
+  return bytes_per_element(*parse_precision(dtype));  // the schema admits only precisions besides these
+}
 
 const Schema& serving_schema() {
   static const Schema time = Schema::quantity(Dimension::time, "s");
@@ -50,7 +76,7 @@ const Schema& serving_schema() {
                "one of its threads while its input tensors are received, and a GPU replica copies a batch's "
                "inputs to the GPU before running it",
                "none: requests reach the batcher as they arrive, inputs already where the model runs"),
-      optional("input_dtype", Schema::one_of({"fp32", "fp16", "bf16", "int8", "int32", "int64"}),
+      optional("input_dtype", Schema::one_of(input_dtype_names()),
                "with front_end: the element type of the input tensors clients send (the exported model's input; "
                "token ids are int64 or int32)",
                "fp32"),
@@ -84,7 +110,7 @@ const Schema& serving_schema() {
                "LLM: take KV blocks as tokens come and preempt when they run out (vLLM), or admit a request only "
                "when its whole prompt and output fit (TensorRT-LLM's default)",
                "max_utilization"),
-      optional("kv_cache_dtype", Schema::one_of({"fp16", "bf16", "fp8"}), "LLM: how the KV cache is stored",
+      optional("kv_cache_dtype", Schema::one_of(kPrecisionNames.names({Precision::fp16, Precision::bf16, Precision::fp8})), "LLM: how the KV cache is stored",
                "the precision between GEMMs (bf16 under fp8)"),
   });
   return schema;

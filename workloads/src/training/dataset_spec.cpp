@@ -6,25 +6,27 @@
 #include <utility>
 
 #include "configs/config_error.h"
+#include "models/gpu/precision.h"
 
 namespace hpcsim {
 
 namespace {
 
-// Bytes per element of the tensor types a loader hands to the GPU.
-constexpr std::array<std::pair<std::string_view, double>, 8> kDtypes{{
-    {"uint8", 1}, {"int16", 2}, {"uint16", 2}, {"int32", 4}, {"int64", 8}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4},
+// The tensor types a loader hands to the GPU: integers, and precisions whose bytes their table gives.
+constexpr std::array<std::pair<std::string_view, double>, 5> kIntegerDtypes{{
+    {"uint8", 1}, {"int16", 2}, {"uint16", 2}, {"int32", 4}, {"int64", 8},
 }};
 
 double dtype_bytes(std::string_view dtype) {
-  for (const auto& [name, bytes] : kDtypes)
+  for (const auto& [name, bytes] : kIntegerDtypes)
     if (name == dtype) return bytes;
-  return 0;  // the schema admits nothing else
+  return bytes_per_element(*parse_precision(dtype));  // the schema admits nothing else
 }
 
 std::vector<std::string> dtype_names() {
   std::vector<std::string> names;
-  for (const auto& entry : kDtypes) names.emplace_back(entry.first);
+  for (const auto& entry : kIntegerDtypes) names.emplace_back(entry.first);
+  for (const std::string& name : kPrecisionNames.names({Precision::fp16, Precision::bf16, Precision::fp32})) names.push_back(name);
   return names;
 }
 

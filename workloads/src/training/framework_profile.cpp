@@ -36,14 +36,16 @@ OptimizerImpl optimizer_of(const std::string& text) {
 const Schema& framework_profile_schema() {
   static const Schema schema = Schema::map({
       extends_field(),
+      optional("trains", Schema::boolean(), "false: an inference runtime, which a training workload refuses",
+               "true"),
       required("eager", mode_schema()),
       optional("compiled", mode_schema()),
       required("compiled_by_default", Schema::boolean()),
       required("loader_workers_per_gpu", Schema::integer().at_least(0)),
       required("optimizer", Schema::one_of(kOptimizerImplNames.names())),
-      required("memory_format", Schema::one_of({"nchw", "nhwc"})),
+      required("memory_format", Schema::one_of(kMemoryFormatNames.names())),
       required("overlaps_gradient_reduce", Schema::boolean()),
-      required("attention", Schema::one_of({"flash", "unfused"})),
+      required("attention", Schema::one_of(kAttentionKernelNames.names())),
       optional("linear_bias", Schema::one_of({"epilogue", "separate"})),
       optional("freezes_weights", Schema::boolean(),
                "inference: the weights are constants of the runtime's graph (batch norm folded into the conv "
@@ -64,15 +66,16 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   framework_profile_schema().validate(node);
   FrameworkProfile f;
   f.name = std::move(name);
+  f.trains = node.get_bool_or("trains", true);
   f.eager = parse_mode(node.at("eager"));
   f.has_compiled = node.has("compiled");
   if (f.has_compiled) f.compiled = parse_mode(node.at("compiled"));
   f.compiled_by_default = node.get_bool("compiled_by_default");
   f.loader_workers_per_gpu = static_cast<int>(node.get_int("loader_workers_per_gpu"));
   f.optimizer = optimizer_of(node.get_string("optimizer"));
-  f.channels_last = node.get_string("memory_format") == "nhwc";
+  f.memory_format = *kMemoryFormatNames.parse(node.get_string("memory_format"));  // the schema admits only these
   f.overlaps_gradient_reduce = node.get_bool("overlaps_gradient_reduce");
-  f.flash_attention = node.get_string("attention") == "flash";
+  f.attention = *kAttentionKernelNames.parse(node.get_string("attention"));
   f.linear_bias_epilogue = node.get_string_or("linear_bias", "epilogue") == "epilogue";
   f.freezes_weights = node.get_bool_or("freezes_weights", false);
   f.packs_sequences = node.get_bool_or("packs_sequences", false);

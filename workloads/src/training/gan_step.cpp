@@ -61,11 +61,10 @@ void StepPlanner::build_gan() {
       Net& n = nets[c.network == 0 ? 0 : 1];
       n.forward += c.forward_s, n.backward_data += c.backward_data_s, n.backward_weight += c.backward_weight_s;
       n.backward += c.backward_s, n.params += c.params;
-      // PyTorch parameter tensors: a modulated convolution holds affine weight and bias, weight, bias and
-      // the noise strength; others their weight and bias (layer_costs counts two everywhere).
-      const std::string type = c.node->layer->type();
-      n.tensors += type == "modulated_conv2d" ? 5 : type == "learned_constant" ? 1 : c.tensors;
-      if (type == "modulated_conv2d") n.buffers += 2;  // noise_const and resample_filter
+      // PyTorch tensors as the layer declares them (layer_costs counts a weight and a bias everywhere).
+      const LayerTraits traits = c.node->layer->traits();
+      n.tensors += traits.parameter_tensors.value_or(c.tensors);
+      n.buffers += traits.buffer_tensors;
       if (first[c.network == 0 ? 0 : 1]) n.input_gradient = c.forward_s;  // a dgrad is the size of its forward
       first[c.network == 0 ? 0 : 1] = false;
     }

@@ -14,8 +14,9 @@ namespace {
 // Batch norm reduces over positions, so it is not token by token.
 bool in_sequence_parallel_region(const Network& net, std::size_t node, const std::vector<bool>& sharded) {
   const LayerNode& n = net.nodes()[node];
-  if (!n.layer || n.layer->tensor_split() != TensorSplit::none || n.layer->type() == "batch_norm") return false;
+  if (!n.layer || n.layer->tensor_split() != TensorSplit::none) return false;
   const LayerTraits t = n.layer->traits();
+  if (t.batch_statistics) return false;
   if (!t.elementwise_forward && !t.normalization) return false;
   for (std::size_t k = 0; k < n.inputs.size(); ++k) {
     if (sharded[n.inputs[k]] || n.input_shapes[k].size() < 2) return false;
@@ -23,19 +24,13 @@ bool in_sequence_parallel_region(const Network& net, std::size_t node, const std
   return !n.input_shapes.empty() && n.output == n.input_shapes[0];
 }
 
-// Layers that keep their input for backward.
-bool keeps_input(const std::string& type) {
-  return type == "conv2d" || type == "conv2d_transpose" || type == "dense" || type == "batch_norm" ||
-         type == "layer_norm" || type == "rms_norm" || type == "max_pool";
-}
-
 // A ReLU runs in place (torchvision's inplace=True, cuDNN's fused activations): the one tensor it keeps
 // is its output, which a consumer that keeps its input already holds; counted there, not twice.
 bool relu_output_held_by_consumer(const Network& net, std::size_t node) {
   const LayerNode& n = net.nodes()[node];
-  if (!n.layer || n.layer->type() != "relu") return false;
+  if (!n.layer || !n.layer->traits().in_place) return false;
   for (const LayerNode& c : net.nodes()) {
-    if (!c.layer || !keeps_input(c.layer->type())) continue;
+    if (!c.layer || !c.layer->traits().keeps_input) continue;
     for (int in : c.inputs) {
       if (in == static_cast<int>(node)) return true;
     }
@@ -75,7 +70,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
         for (Shape& s : in) s[0] = (s[0] + sequence_shards - 1) / sequence_shards;
       }
       LayerRun at = local, at_whole = whole;  // the layer's own precision (fp8 only where it has fp8 GEMMs)
-      at.precision = at_whole.precision = layer_precision(n.layer->type(), run.precision);
+      at.precision = at_whole.precision = layer_precision(n.layer->traits(), run.precision);
       at.sequence_shards = sequence_shards;
       LayerCost c;
       c.node = &n;

@@ -30,7 +30,7 @@ void StepPlanner::cost_stages() {
         s.tp_forward_s += tp_->time(CollectiveOp::allreduce, c.tp.forward_bytes * share);
         s.tp_backward_s += tp_->time(CollectiveOp::allreduce, c.tp.backward_bytes * share);
       }
-      if (cp_ && c.node->layer->type() == "attention") {
+      if (cp_ && c.node->layer->traits().self_attention) {
         // Ring attention: the other ranks' keys and values (twice the input width at most) arrive while
         // the local blocks compute; only what the compute does not cover is exposed.
         const double kv = 2 * c.input_bytes * share;

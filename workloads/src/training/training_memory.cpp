@@ -30,7 +30,7 @@ TrainingMemory training_memory(const Model& model, std::int64_t batch_per_gpu, P
   for (const Network& net : model.networks) {
     for (const LayerNode& n : net.nodes()) {
       if (!n.layer) continue;
-      const LayerRun run{batch_per_gpu, layer_precision(n.layer->type(), precision)};
+      const LayerRun run{batch_per_gpu, layer_precision(n.layer->traits(), precision)};
       m.activations += n.layer->activation_bytes(n.input_shapes, run);
     }
   }

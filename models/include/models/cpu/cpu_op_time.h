@@ -2,12 +2,11 @@
 // Time of one deep-learning op on CPU cores: a roofline per op class with the math library's achieved
 // fractions, on the cores the op actually uses (a small op does not split over every thread), plus the
 // parallel region's fork/join cost. Host dispatch by the framework is the caller's (it is not the CPU's).
+#include "models/cpu/cpu_op_class.h"
 #include "models/gpu/precision.h"
 #include "models/node/node_spec.h"
 
 namespace hpcsim {
-
-enum class CpuOpClass { gemm, conv, streaming };
 
 struct CpuOp {
   CpuOpClass op_class = CpuOpClass::streaming;

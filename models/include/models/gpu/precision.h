@@ -4,10 +4,21 @@
 #include <string>
 #include <string_view>
 
+#include "configs/enum_names.h"
+
 namespace hpcsim {
 
 enum class Precision { fp64, fp32, tf32, fp16, bf16, fp8, int8 };
 inline constexpr int kPrecisionCount = 7;
+// The one table of precision names: every schema, flag and parser takes its choices from it (a key that
+// admits only some precisions with kPrecisionNames.names({...})).
+inline constexpr EnumNames<Precision, kPrecisionCount> kPrecisionNames{{{{Precision::fp64, "fp64"},
+                                                                        {Precision::fp32, "fp32"},
+                                                                        {Precision::tf32, "tf32"},
+                                                                        {Precision::fp16, "fp16"},
+                                                                        {Precision::bf16, "bf16"},
+                                                                        {Precision::fp8, "fp8"},
+                                                                        {Precision::int8, "int8"}}}};
 
 std::string_view to_string(Precision p);
 std::optional<Precision> parse_precision(std::string_view name);

@@ -13,6 +13,7 @@ class AdditiveAttention : public Layer {
   // projection runs once.
   explicit AdditiveAttention(std::int64_t units, bool stepwise = false);
   std::string type() const override { return "additive_attention"; }
+  LayerTraits traits() const override { return {.recurrent = true, .cpu_op_class = CpuOpClass::gemm}; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;

@@ -22,6 +22,15 @@ class Attention : public Layer {
  public:
   explicit Attention(AttentionConfig config);
   std::string type() const override { return "attention"; }
+  // Framework ops of one forward on CPU: eager, HuggingFace's BertSelfAttention plus BertSelfOutput's
+  // projection, call by call (transformers' modeling_bert.py): the q, k and v projections (3);
+  // transpose_for_scores, a view and a permute, for each (6); the key's transpose and QK^T (2); the scaling
+  // and the mask add (2); softmax and the probabilities' dropout (2); PV (1); the head merge, a permute,
+  // contiguous and a view (3); the output projection (1): 20. Compiled (Inductor) the reshapes vanish and the
+  // scale, mask and softmax are one kernel: 3 projections, 2 matmuls, 1 fused softmax, 1 projection (7).
+  LayerTraits traits() const override {
+    return {.self_attention = true, .fp8_gemms = true, .cpu_op_class = CpuOpClass::gemm, .eager_ops = 20, .compiled_ops = 7};
+  }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;

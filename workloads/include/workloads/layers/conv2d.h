@@ -19,6 +19,9 @@ class Conv2d : public Layer {
  public:
   explicit Conv2d(Conv2dConfig config);
   std::string type() const override { return "conv2d"; }
+  LayerTraits traits() const override {
+    return {.convolution = true, .keeps_input = true, .cpu_op_class = CpuOpClass::conv};
+  }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
@@ -35,6 +38,9 @@ class Conv2dTranspose : public Layer {
  public:
   explicit Conv2dTranspose(Conv2dConfig config);  // groups, dilation and `same` are not supported
   std::string type() const override { return "conv2d_transpose"; }
+  LayerTraits traits() const override {
+    return {.convolution = true, .keeps_input = true, .cpu_op_class = CpuOpClass::conv};
+  }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;

@@ -30,7 +30,9 @@ class Dropout : public Layer {
  public:
   explicit Dropout(double rate);  // 0 <= rate < 1
   std::string type() const override { return "dropout"; }
-  LayerTraits traits() const override { return {.elementwise_forward = true, .elementwise_backward = true}; }
+  LayerTraits traits() const override {
+    return {.elementwise_forward = true, .elementwise_backward = true, .eval_identity = true};
+  }
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;

@@ -2,9 +2,11 @@
 // The one layer interface. A layer holds only its own configuration; the shapes of its inputs come with
 // every call, so one layer object serves any input it accepts (Keras-style inference of input sizes).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "models/cpu/cpu_op_class.h"
 #include "models/gpu/gpu_spec.h"
 #include "models/gpu/ops/op_kernel.h"
 #include "models/gpu/precision.h"
@@ -45,13 +47,6 @@ struct LayerRun {
 // What tensors between GEMMs are kept in: fp8 training (NVIDIA Transformer Engine's recipe) runs only the
 // GEMMs in fp8 and everything else (attention's core, norms, activations, the values layers pass on) in bf16.
 inline Precision between_gemms(Precision p) { return p == Precision::fp8 ? Precision::bf16 : p; }
-// The precision a layer of `type` runs at under a step's `precision`: Transformer Engine provides fp8 for
-// dense layers and attention projections only, so under fp8 every other layer (convolutions and recurrent
-// layers included) runs in bf16.
-inline Precision layer_precision(const std::string& type, Precision precision) {
-  return type == "dense" || type == "attention" ? precision : between_gemms(precision);
-}
-
 // Activations a tensor-parallel layer all-reduces over its tp group per pass (bytes per GPU).
 struct TensorParallelTraffic {
   double forward_bytes = 0;   // the output, summed over the group (row-parallel layers)
@@ -63,8 +58,10 @@ struct TensorParallelTraffic {
 // their output.
 enum class TensorSplit { none, column, row };
 
-// What a compiler's fusion pass (torch.compile, XLA) needs to know of a layer, declared by the layer itself.
+// What the simulator asks of a layer besides its costs, declared by the layer itself: type() is only the
+// name YAML and output spell, and nothing compares it.
 struct LayerTraits {
+  // What a compiler's fusion pass (torch.compile, XLA) needs to know.
   bool elementwise_forward = false;   // forward is one elementwise kernel over its input
   bool elementwise_backward = false;  // backward-data is one elementwise kernel reading the output gradient first
   bool normalization = false;         // a reduction over its input then a scale (norms, softmax)
@@ -73,7 +70,41 @@ struct LayerTraits {
   // The tensor autograd saves for backward (PyTorch's tools/autograd/derivatives.yaml): it must reach HBM
   // even when the layer is fused into its producer.
   enum class Saves { nothing, input, output } saves = Saves::nothing;
+
+  // What the layer is, for the questions a scenario or a model family asks.
+  bool self_attention = false;  // dot-product self-attention: context parallelism's ring, flash or unfused kernels
+  bool convolution = false;     // over image tensors, whose memory format (NCHW or NHWC) it is sensitive to
+  bool recurrent = false;       // steps through its sequence (RNN cells, a decoder's additive attention)
+  bool gathers_rows = false;    // reads rows of a table by index (embeddings): an embedding's rows by token id
+  bool loss = false;            // the training loss: no part of a forward pass at inference
+  // Transformer Engine provides fp8 for dense layers and attention projections only: under fp8 training every
+  // other layer (convolutions and recurrent layers included) runs in bf16.
+  bool fp8_gemms = false;
+  // Normalizes with statistics over the batch and positions (batch norm): not token by token, and at eval a
+  // fixed scale and shift that a frozen graph folds into the convolution before it.
+  bool batch_statistics = false;
+
+  // Activation memory.
+  bool keeps_input = false;  // keeps its input for backward (weights' and max-pool's gradients read it)
+  bool in_place = false;     // runs in place (torchvision's inplace=True ReLU): its output is its input's buffer
+  // PyTorch parameter tensors when not a weight and a bias (a modulated convolution's five, a learned
+  // constant's one), and buffers (tensors that are not trained).
+  std::optional<int> parameter_tensors = std::nullopt;
+  int buffer_tensors = 0;
+
+  // Inference (eval mode) and its cost on CPU cores.
+  bool eval_identity = false;  // hands its input on unchanged at eval (dropout)
+  bool view = false;           // a view of its input: no data moves (flatten, first token)
+  CpuOpClass cpu_op_class = CpuOpClass::streaming;
+  // Framework ops one forward is, eager and compiled (before a compiler fuses elementwise layers away).
+  int eager_ops = 1;
+  int compiled_ops = 1;
 };
+
+// The precision a layer runs at under a step's `precision` (fp8 only where it has fp8 GEMMs).
+inline Precision layer_precision(const LayerTraits& traits, Precision precision) {
+  return traits.fp8_gemms ? precision : between_gemms(precision);
+}
 
 class Layer {
  public:
@@ -83,6 +114,9 @@ class Layer {
   virtual Shape output_shape(const Shapes& in) const = 0;
   // Trainable parameters (batch-norm running statistics are buffers, not parameters).
   virtual std::int64_t params(const Shapes& in) const { (void)in; return 0; }
+  // Weight elements one forward reads: its parameters, and weights it shares with another layer that counts
+  // them (a dense layer tied to an embedding).
+  virtual std::int64_t weights_read(const Shapes& in) const { return params(in); }
   // Forward FLOPs: 2 per multiply-add of a matrix product, 1 per elementwise operation.
   virtual double forward_flops(const Shapes& in, const LayerRun& run) const = 0;
   // Bytes of forward results this layer keeps until its backward pass.

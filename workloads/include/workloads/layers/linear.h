@@ -10,8 +10,12 @@ class Linear : public Layer {
   // split: Megatron's column (outputs sharded) or row (inputs sharded, output all-reduced) parallelism.
   explicit Linear(std::int64_t units, bool bias = true, bool tied = false, TensorSplit split = TensorSplit::none);
   std::string type() const override { return "dense"; }
+  LayerTraits traits() const override {
+    return {.fp8_gemms = true, .keeps_input = true, .cpu_op_class = CpuOpClass::gemm};
+  }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
+  std::int64_t weights_read(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;
   LayerKernels kernels(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
@@ -32,6 +36,7 @@ class Embedding : public Layer {
   // tied: the table is another embedding's (a shared source/target vocabulary), counted there.
   Embedding(std::int64_t vocab, std::int64_t dim, bool tied = false);
   std::string type() const override { return "embedding"; }
+  LayerTraits traits() const override { return {.gathers_rows = true}; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
@@ -51,7 +56,7 @@ class PositionEmbedding : public Layer {
  public:
   explicit PositionEmbedding(std::int64_t max_positions);
   std::string type() const override { return "position_embedding"; }
-  LayerTraits traits() const override { return {.elementwise_forward = true}; }
+  LayerTraits traits() const override { return {.elementwise_forward = true, .gathers_rows = true}; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;

@@ -21,6 +21,11 @@ class ModulatedConv2d : public Layer {
  public:
   explicit ModulatedConv2d(ModulatedConvConfig config);
   std::string type() const override { return "modulated_conv2d"; }
+  // Parameters: the affine's weight and bias, the weight, the bias and the noise strength; buffers: the
+  // constant noise and the resampling filter.
+  LayerTraits traits() const override {
+    return {.convolution = true, .parameter_tensors = 5, .buffer_tensors = 2, .cpu_op_class = CpuOpClass::conv};
+  }
   Shape output_shape(const Shapes& in) const override;
   // affine (w_dim x C + C) + weight (filters x C x k x k) + bias (filters) + noise strength (1, if noise)
   std::int64_t params(const Shapes& in) const override;

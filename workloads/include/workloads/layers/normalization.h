@@ -7,7 +7,9 @@ namespace hpcsim {
 class BatchNorm : public Layer {
  public:
   std::string type() const override { return "batch_norm"; }
-  LayerTraits traits() const override { return {.normalization = true}; }
+  LayerTraits traits() const override {
+    return {.normalization = true, .batch_statistics = true, .keeps_input = true};
+  }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;  // gamma and beta per channel
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
@@ -21,7 +23,7 @@ class LayerNorm : public Layer {
  public:
   explicit LayerNorm(bool rms = false) : rms_(rms) {}
   std::string type() const override { return rms_ ? "rms_norm" : "layer_norm"; }
-  LayerTraits traits() const override { return {.normalization = true}; }
+  LayerTraits traits() const override { return {.normalization = true, .keeps_input = true}; }
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;

@@ -20,6 +20,7 @@ class Pool2d : public Layer {
  public:
   explicit Pool2d(PoolConfig config);
   std::string type() const override;
+  LayerTraits traits() const override;
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;

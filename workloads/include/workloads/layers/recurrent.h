@@ -26,6 +26,7 @@ class Recurrent : public Layer {
  public:
   explicit Recurrent(RecurrentConfig config);
   std::string type() const override;
+  LayerTraits traits() const override;
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;

@@ -23,6 +23,7 @@ class Concat : public Layer {
 class Flatten : public Layer {
  public:
   std::string type() const override { return "flatten"; }
+  LayerTraits traits() const override { return {.view = true}; }
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;
@@ -33,6 +34,7 @@ class Flatten : public Layer {
 class FirstToken : public Layer {
  public:
   std::string type() const override { return "first_token"; }
+  LayerTraits traits() const override { return {.view = true}; }
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;

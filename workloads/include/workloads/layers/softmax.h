@@ -25,6 +25,7 @@ class CrossEntropyLoss : public Layer {
  public:
   explicit CrossEntropyLoss(double label_smoothing = 0);  // 0 <= label_smoothing < 1
   std::string type() const override { return "cross_entropy"; }
+  LayerTraits traits() const override { return {.loss = true}; }
   Shape output_shape(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;
   double activation_bytes(const Shapes& in, const LayerRun& run) const override;

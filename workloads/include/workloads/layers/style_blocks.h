@@ -11,6 +11,7 @@ class LearnedConstant : public Layer {
  public:
   explicit LearnedConstant(Shape shape);
   std::string type() const override { return "learned_constant"; }
+  LayerTraits traits() const override { return {.parameter_tensors = 1}; }  // no bias
   Shape output_shape(const Shapes& in) const override;
   std::int64_t params(const Shapes& in) const override;
   double forward_flops(const Shapes& in, const LayerRun& run) const override;

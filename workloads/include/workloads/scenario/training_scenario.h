@@ -51,8 +51,8 @@ struct WorkloadConfig {
   bool page_cache_warm = false;        // a later epoch: the dataset may sit in the page cache
   int d_steps = 1;                     // GAN: discriminator updates per generator update
   GanRecipe gan;                       // workload.gan; stylegan2 defaults to StyleGAN2-ADA's recipe
-  std::optional<std::string> memory_format;  // nchw or nhwc; unset: the framework's default
-  std::optional<std::string> attention;      // flash or unfused; unset: the framework's default
+  std::optional<MemoryFormat> memory_format;  // unset: the framework's default
+  std::optional<AttentionKernel> attention;   // unset: the framework's default
   // Padding: with sequence_lengths, batches are drawn from length bins of length_bin tokens and padded to
   // their longest sample rounded up to pad_multiple (NVIDIA LDDL); without length_bin every sample is
   // padded to seq_len. tokens/s then counts real tokens.

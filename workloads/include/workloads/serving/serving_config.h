@@ -69,6 +69,8 @@ struct ServingConfig {
 };
 
 const Schema& serving_schema();
+// Bytes of one value of an input tensor in `dtype`, a name serving_schema()'s input_dtype admits.
+double input_dtype_bytes(const std::string& dtype);
 // Validates and reads the section; a trace file is read here (malformed lines are file:line errors),
 // its path relative to the scenario file that names it.
 ServingConfig parse_serving(const ConfigNode& serving_section);

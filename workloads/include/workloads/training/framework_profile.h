@@ -6,12 +6,22 @@
 
 #include "configs/catalog.h"
 #include "configs/config_node.h"
+#include "configs/enum_names.h"
 #include "configs/schema.h"
 #include "models/gpu/ops/optimizer.h"
 #include "workloads/training/compile_fusion.h"
 #include "workloads/training/kernel_issue.h"
 
 namespace hpcsim {
+
+// The layout of image tensors: channels-first (NCHW, PyTorch's default) or channels-last (NHWC).
+enum class MemoryFormat { nchw, nhwc };
+inline constexpr EnumNames<MemoryFormat, 2> kMemoryFormatNames{{{{MemoryFormat::nchw, "nchw"}, {MemoryFormat::nhwc, "nhwc"}}}};
+
+// Self-attention's kernels: one fused kernel each way (FlashAttention), or one per step, scores through HBM.
+enum class AttentionKernel { flash, unfused };
+inline constexpr EnumNames<AttentionKernel, 2> kAttentionKernelNames{
+    {{{AttentionKernel::flash, "flash"}, {AttentionKernel::unfused, "unfused"}}}};
 
 // How the framework runs a training step in one mode.
 struct ExecutionMode {
@@ -28,6 +38,8 @@ struct ExecutionMode {
 
 struct FrameworkProfile {
   std::string name;
+  // false: an inference runtime (TensorRT, ONNX Runtime), which a training workload refuses.
+  bool trains = true;
   // Inference runtimes that hold the weights as constants of their graph (TensorRT engines, ONNX Runtime's
   // initializers): an eval-mode batch norm folds into the preceding convolution's weights and bias (no
   // kernel runs for it) and the math library packs each weight once, at load. PyTorch does so only when a
@@ -47,9 +59,9 @@ struct FrameworkProfile {
   bool compiled_by_default = false;  // jax: a training step is a jitted function
   int loader_workers_per_gpu = 0;    // 0: samples are loaded by the training process itself
   OptimizerImpl optimizer = OptimizerImpl::foreach;
-  bool channels_last = false;            // default image layout: NHWC (true) or NCHW
+  MemoryFormat memory_format = MemoryFormat::nchw;  // default image layout
   bool overlaps_gradient_reduce = true;  // data-parallel gradients reduced during backward (DDP buckets)
-  bool flash_attention = true;           // fused attention kernels for 16-bit self-attention
+  AttentionKernel attention = AttentionKernel::flash;  // for 16-bit self-attention
   // A dense layer's bias added in the GEMM's epilogue (cuBLASLt) rather than by a pass of its own over the
   // output (PyTorch before 1.12 copies the bias into the output and runs the GEMM with beta = 1).
   bool linear_bias_epilogue = true;

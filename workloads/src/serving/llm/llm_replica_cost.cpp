@@ -67,7 +67,7 @@ struct LlmReplicaCost::Impl {
   std::vector<double> body_s, head_s;  // memoized by tokens / rows; < 0 unknown
 
   double layer_s(const LayerGroup& g, std::int64_t tokens) {
-    const Precision p = layer_precision(g.layer->type(), precision);
+    const Precision p = layer_precision(g.layer->traits(), precision);
     LayerRun run;
     run.batch = tokens;
     run.precision = p;
@@ -137,20 +137,20 @@ LlmReplicaCost::LlmReplicaCost(const Model& model, const ClusterConfig& cluster,
   const std::vector<bool> sharded = tp_sharded_outputs(net, tp);
   int last_add = -1;
   for (std::size_t i = 0; i < net.nodes().size(); ++i) {
-    if (net.nodes()[i].layer && net.nodes()[i].layer->type() == "add") last_add = static_cast<int>(i);
+    if (net.nodes()[i].layer && net.nodes()[i].layer->traits().passes_gradient) last_add = static_cast<int>(i);
   }
   std::map<std::string, std::size_t> body_index, head_index;
   const double act_bytes = bytes_per_element(between_gemms(precision));
   for (std::size_t i = 0; i < net.nodes().size(); ++i) {
     const LayerNode& n = net.nodes()[i];
     if (!n.layer) continue;
-    const std::string type = n.layer->type();
-    if (type == "cross_entropy" || type == "dropout") continue;  // training only
+    const LayerTraits traits = n.layer->traits();
+    if (traits.loss || traits.eval_identity) continue;  // training only
     Shapes in = per_token(n.input_shapes);
     for (std::size_t k = 0; k < n.inputs.size(); ++k) {
       if (sharded[static_cast<std::size_t>(n.inputs[k])] && !in[k].empty()) in[k].back() = (in[k].back() + tp - 1) / tp;
     }
-    m.weight_bytes += static_cast<double>(n.layer->params_per_rank(in, tp)) * bytes_per_element(layer_precision(type, precision));
+    m.weight_bytes += static_cast<double>(n.layer->params_per_rank(in, tp)) * bytes_per_element(layer_precision(traits, precision));
     double per_token_elements = static_cast<double>(elements(per_token({n.output}).front()));
     if (sharded[i]) per_token_elements /= tp;
     for (const Shape& s : in) per_token_elements += static_cast<double>(elements(s));
