@@ -1,0 +1,22 @@
+#pragma once
+// The limits every input file is read under, so that no input can take the machine's memory or stack:
+// a YAML file (or a --set value) is refused past them with its file:line:column and exit 2.
+#include <cstddef>
+
+namespace hpcsim::input_limits {
+
+// Bytes of one input file. The largest shipped YAML is under 30 KiB; a job list of 100,000 jobs is ~20 MiB.
+inline constexpr std::size_t max_file_bytes = std::size_t{64} << 20;
+// Values (maps, lists, scalars, empty values) in one YAML input, aliases expanded: about 150 bytes each,
+// so the tree stays under ~300 MiB.
+inline constexpr std::size_t max_yaml_values = 2'000'000;
+// Values that aliases may add by copying their anchors: a few hundred bytes of aliases each repeating the
+// one before ("billion laughs") would otherwise expand to gigabytes.
+inline constexpr std::size_t max_alias_values = 100'000;
+// Nesting of maps and lists. The shipped files nest at most 8 deep; every reader of the tree recurses.
+inline constexpr std::size_t max_yaml_depth = 64;
+// Keys of one map: a key is found by a linear search, so a map of a million keys would take minutes to
+// build. The largest shipped map has a few dozen.
+inline constexpr std::size_t max_map_keys = 10'000;
+
+}  // namespace hpcsim::input_limits
