@@ -1,6 +1,7 @@
 #pragma once
-// The limits every input file is read under, so that no input can take the machine's memory or stack:
-// a YAML file (or a --set value) is refused past them with its file:line:column and exit 2.
+// The limits every input is read under, so that no input can take the machine's memory or stack, or
+// push a simulated time out of its range: a YAML file (or a --set value) is refused past them with its
+// file:line:column and exit 2.
 #include <cstddef>
 
 namespace hpcsim::input_limits {
@@ -18,5 +19,11 @@ inline constexpr std::size_t max_yaml_depth = 64;
 // Keys of one map: a key is found by a linear search, so a map of a million keys would take minutes to
 // build. The largest shipped map has a few dozen.
 inline constexpr std::size_t max_map_keys = 10'000;
+
+// The simulator's range for values of a quantity key (Schema checks every one): simulated time spans
+// +-2^95 ps (~1.25e9 years), so sums of many input times stay far inside it when each is at most ~31.7
+// years; a rate below 1 per second (1e-300 B/s) turns one byte into an out-of-range time or a stall.
+inline constexpr double max_time_s = 1e9;
+inline constexpr double min_positive_rate = 1;  // B/s, op/s or Hz
 
 }  // namespace hpcsim::input_limits
