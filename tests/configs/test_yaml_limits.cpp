@@ -4,6 +4,8 @@
 
 #include "configs/config_test_support.h"
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "configs/config_error.h"
@@ -93,6 +95,26 @@ TEST_CASE("inputs past the size limits are refused", "[configs][loader][limits]"
   for (std::size_t i = 0; i <= input_limits::max_map_keys; ++i) many_keys += "k" + std::to_string(i) + ": 1, ";
   many_keys += "}";
   CHECK(parse_error(many_keys).find("more than 10000 keys in one map") != std::string::npos);
+}
+
+TEST_CASE("files past the size limits are refused before they are read", "[configs][loader][limits]") {
+  // Sparse files: their size costs no disk and, refused before reading, no memory.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "hpcsim-yaml-limits-test";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path yaml = dir / "huge.yaml", trace = dir / "huge.swf";
+  std::ofstream(yaml).put('#');
+  std::filesystem::resize_file(yaml, input_limits::max_file_bytes + 1);
+  CHECK(error_of([&] { load_config_file(yaml); }) ==
+        yaml.generic_string() + ": " + std::to_string(input_limits::max_file_bytes + 1) +
+            " bytes, more than the 64 MiB hpcsim reads from one YAML input");
+  std::ofstream(trace).put(';');
+  std::filesystem::resize_file(trace, input_limits::max_trace_bytes + 1);
+  CHECK(error_of([&] { check_trace_size(trace.string()); }) ==
+        trace.string() + ": " + std::to_string(input_limits::max_trace_bytes + 1) +
+            " bytes, more than the 1 GiB hpcsim reads from one trace");
+  std::filesystem::resize_file(trace, 10);
+  CHECK(error_of([&] { check_trace_size(trace.string()); }) == "no error");
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("errors still come in document order after the limits", "[configs][loader][limits]") {

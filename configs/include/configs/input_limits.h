@@ -3,11 +3,14 @@
 // push a simulated time out of its range: a YAML file (or a --set value) is refused past them with its
 // file:line:column and exit 2.
 #include <cstddef>
+#include <string>
 
 namespace hpcsim::input_limits {
 
 // Bytes of one input file. The largest shipped YAML is under 30 KiB; a job list of 100,000 jobs is ~20 MiB.
 inline constexpr std::size_t max_file_bytes = std::size_t{64} << 20;
+// Bytes of one trace (SWF, serving arrivals), read whole: the largest public SWF logs are a few hundred MB.
+inline constexpr std::size_t max_trace_bytes = std::size_t{1} << 30;
 // Values (maps, lists, scalars, empty values) in one YAML input, aliases expanded: about 150 bytes each,
 // so the tree stays under ~300 MiB.
 inline constexpr std::size_t max_yaml_values = 2'000'000;
@@ -27,3 +30,10 @@ inline constexpr double max_time_s = 1e9;
 inline constexpr double min_positive_rate = 1;  // B/s, op/s or Hz
 
 }  // namespace hpcsim::input_limits
+
+namespace hpcsim {
+
+// Throws ConfigError naming `path` when the trace file is larger than input_limits::max_trace_bytes.
+void check_trace_size(const std::string& path);
+
+}  // namespace hpcsim

@@ -141,6 +141,7 @@ SwfTrace parse_swf(const std::string& text, const std::string& file, const SwfOp
 SwfTrace load_swf(const std::string& path, const SwfOptions& options) {
   std::ifstream in(path);
   if (!in) throw ConfigError({path, 0, 0}, "cannot read the SWF trace");
+  check_trace_size(path);
   std::ostringstream text;
   text << in.rdbuf();
   return parse_swf(text.str(), path, options);
