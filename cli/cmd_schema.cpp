@@ -59,7 +59,7 @@ std::string reference_document() {
       "(`80 GiB`, `2 h`, `200 Gb/s`); where a bare number is allowed the type says which unit it means.\n"
       "Whatever a key's bounds, a time is at most 1e9 s (about 31.7 years) either way and a bandwidth, compute\n"
       "rate or frequency above 0 is at least 1 per second: the range hpcsim simulates. A YAML file holds at most\n"
-      "64 MiB, 2,000,000 values (100,000 of them copied by aliases; an alias inside its own anchor is an\n"
+      "64 MiB, 1,000,000 values (100,000 of them copied by aliases; an alias inside its own anchor is an\n"
       "error), 10,000 keys per map and 64 levels of nesting (configs/include/configs/input_limits.h).\n\n";
   for (const FileKind& kind : file_kinds()) out += section(kind);
   return out;

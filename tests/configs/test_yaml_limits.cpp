@@ -91,6 +91,10 @@ TEST_CASE("inputs past the size limits are refused", "[configs][loader][limits]"
   CHECK(parse_error(big) == "t.yaml:1:1: " + std::to_string(big.size()) +
                                 " bytes, more than the 64 MiB hpcsim reads from one YAML input");
 
+  std::string many_values = "[";
+  for (std::size_t i = 0; i < input_limits::max_yaml_values; ++i) many_values += "1,";
+  CHECK(parse_error(many_values + "]").rfind("t.yaml:1:2000000: more than 1000000 values in one YAML input", 0) == 0);
+
   std::string many_keys = "{";
   for (std::size_t i = 0; i <= input_limits::max_map_keys; ++i) many_keys += "k" + std::to_string(i) + ": 1, ";
   many_keys += "}";

@@ -7,13 +7,13 @@
 
 namespace hpcsim::input_limits {
 
-// Bytes of one input file. The largest shipped YAML is under 30 KiB; a job list of 100,000 jobs is ~20 MiB.
+// Bytes of one input file. The largest shipped YAML is under 30 KiB; a job list of 60,000 jobs is ~3 MiB.
 inline constexpr std::size_t max_file_bytes = std::size_t{64} << 20;
 // Bytes of one trace (SWF, serving arrivals), read whole: the largest public SWF logs are a few hundred MB.
 inline constexpr std::size_t max_trace_bytes = std::size_t{1} << 30;
-// Values (maps, lists, scalars, empty values) in one YAML input, aliases expanded: about 150 bytes each,
-// so the tree stays under ~300 MiB.
-inline constexpr std::size_t max_yaml_values = 2'000'000;
+// Values (maps, lists, scalars, empty values) in one YAML input, aliases expanded: a parsed value takes
+// ~270 bytes (measured; more with long file names), so ~300 MiB at most. A job list of 150,000 jobs fits.
+inline constexpr std::size_t max_yaml_values = 1'000'000;
 // Values that aliases may add by copying their anchors: a few hundred bytes of aliases each repeating the
 // one before ("billion laughs") would otherwise expand to gigabytes.
 inline constexpr std::size_t max_alias_values = 100'000;
