@@ -41,6 +41,8 @@ struct Row {
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::ring;
 };
 
+constexpr double kMaxCollectiveBytes = 1125899906842624;  // 1 PiB
+
 double parse_bytes(const std::string& text, const std::string& flag) {
   double v = 0;
   try {
@@ -49,6 +51,8 @@ double parse_bytes(const std::string& text, const std::string& flag) {
     throw FlagError{flag + ": " + e.what()};
   }
   if (!(v >= 1) || std::floor(v) != v) throw FlagError{flag + ": a size must be a whole number of bytes >= 1, got " + text};
+  // Far past any message a collective moves; above ~1e22 B the flow model's times leave its range.
+  if (v > kMaxCollectiveBytes) throw FlagError{flag + ": a size may be at most 1 PiB, got " + text};
   return v;
 }
 
@@ -121,9 +125,13 @@ int run(const CollectiveOptions& o) {
     const ClusterConfig cluster = cluster_of(o, catalog);
     Platform platform(cluster);
     const ClusterFabric& fabric = platform.fabric();
-    if (o.gpus && (*o.gpus < 1 || *o.gpus > fabric.gpus())) {
-      throw FlagError{"--gpus must be 1.." + std::to_string(fabric.gpus()) + " for this cluster, got " +
-                      std::to_string(*o.gpus)};
+    // One GPU moves nothing: time 0 and a bus bandwidth of 0/0, nothing nccl-tests would print.
+    if (fabric.gpus() < 2) {
+      throw FlagError{"a collective needs at least 2 GPUs; this cluster has " + std::to_string(fabric.gpus())};
+    }
+    if (o.gpus && (*o.gpus < 2 || *o.gpus > fabric.gpus())) {
+      throw FlagError{"--gpus must be 2.." + std::to_string(fabric.gpus()) +
+                      " for this cluster (a collective needs at least 2 GPUs), got " + std::to_string(*o.gpus)};
     }
     const CollectiveGroup group = CollectiveGroup::first(fabric, o.gpus.value_or(fabric.gpus()));
     CollectiveRequest request;

@@ -85,6 +85,12 @@ int run_io(const IoOptions& o) {
     std::cerr << "--sample-size " << o.sample_size << ": a sample must have at least one byte\n";
     return kExitBadInput;
   }
+  // One file of more than a pebibyte is no dataset sample; far above it (1e30 B) the storage model's
+  // rates and times leave their range and print as inf.
+  if (job.sample_bytes > 1125899906842624.0) {
+    std::cerr << "--sample-size " << o.sample_size << ": a sample may be at most 1 PiB\n";
+    return kExitBadInput;
+  }
   if (o.stripe_count && spec.kind != StorageKind::pfs) {
     std::cerr << "--stripe-count: '" << spec.name << "' is a " << to_string(spec.kind)
               << " storage system; striping applies only to a parallel file system (pfs)\n";

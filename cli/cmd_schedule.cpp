@@ -57,6 +57,7 @@ int run(const ScheduleOptions& o) {
     }
     std::vector<BatchJob> jobs;
     std::int64_t skipped = 0;
+    std::int64_t swf_unrunnable = 0;  // trace lines skipped without a note
     QueueSetup setup;
     setup.nodes = nodes;
     if (cluster) setup.node_leaf = node_leaves(*cluster);
@@ -69,6 +70,7 @@ int run(const ScheduleOptions& o) {
       SwfTrace trace = load_swf(o.jobs, swf);
       jobs = std::move(trace.jobs);
       skipped = trace.skipped;
+      swf_unrunnable = trace.skipped - trace.skipped_too_large;
       if (trace.skipped_too_large > 0) {
         std::cerr << "note: " << trace.skipped_too_large << " job(s) need more than the " << nodes
                   << " nodes and were skipped\n";
@@ -98,6 +100,12 @@ int run(const ScheduleOptions& o) {
         if (o.max_jobs > 0 && static_cast<std::int64_t>(jobs.size()) == o.max_jobs) break;
         jobs.push_back(job);
       }
+    }
+    if (jobs.empty()) {  // every job skipped: a schedule of nothing says nothing
+      throw ConfigError(SourceLoc{o.jobs}, "no job to schedule: all " + std::to_string(skipped) + " were skipped" +
+                                               (swf_unrunnable > 0 ? " (" + std::to_string(swf_unrunnable) +
+                                                                         " with no run time or no processors)"
+                                                                   : ""));
     }
     const std::vector<QueueRun> runs =
         simulate_batch_queue(jobs, setup, policy, timer ? timer->hook() : RunTimeHook{});

@@ -58,8 +58,7 @@ int run_measured(const ValidateOptions& o) {
 
 // The serving cases beside the training set (their own rows and MAPE per category): after the training
 // table, or as more CSV rows under the same header.
-void print_serve_cases(const std::filesystem::path& dir, const SpecCatalog& catalog, ValidationFormat format) {
-  const ValidationReport serve = run_serve_validation(dir, catalog);
+void print_serve_cases(const ValidationReport& serve, ValidationFormat format) {
   if (serve.rows.empty() && serve.unscored.empty()) return;
   std::string text = render_validation(serve, format);
   if (format == ValidationFormat::csv) {
@@ -102,8 +101,13 @@ int run(const ValidateOptions& o) {
       return kExitOk;
     }
     const ValidationReport report = run_validation(dir, catalog);
+    const ValidationReport serve = run_serve_validation(dir, catalog);
+    if (report.rows.empty() && serve.rows.empty() && serve.unscored.empty()) {
+      throw std::runtime_error(dir.string() + " holds no validation case (its *.yaml files, and those in its "
+                                              "inference/ and llm-serve/ folders)");
+    }
     std::cout << render_validation(report, format_of(o.format));
-    print_serve_cases(dir, catalog, format_of(o.format));
+    print_serve_cases(serve, format_of(o.format));
     return kExitOk;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";

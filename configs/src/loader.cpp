@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "configs/config_error.h"
+#include "configs/input_limits.h"
 #include "configs/overrides.h"
 #include "yaml_convert.h"
 
@@ -25,6 +26,12 @@ std::optional<std::string> read_text(const fs::path& path, std::string& why) {
   }
   if (fs::is_directory(path, ignored)) {
     why = "is a directory, not a file";
+    return std::nullopt;
+  }
+  // Refused before reading, so that a huge file is not read into memory first (parse_yaml checks again).
+  if (const std::uintmax_t bytes = fs::file_size(path, ignored); !ignored && bytes > input_limits::max_file_bytes) {
+    why = std::to_string(bytes) + " bytes, more than the " + std::to_string(input_limits::max_file_bytes >> 20) +
+          " MiB hpcsim reads from one YAML input";
     return std::nullopt;
   }
   std::ifstream in(path, std::ios::binary);

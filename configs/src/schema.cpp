@@ -1,9 +1,11 @@
 #include "configs/schema.h"
 
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 #include "configs/config_error.h"
+#include "configs/input_limits.h"
 #include "edit_distance.h"
 
 namespace hpcsim {
@@ -25,6 +27,21 @@ std::string joined(const std::vector<std::string>& words, const std::string& quo
 bool is_numeric(Schema::Type type) {
   return type == Schema::Type::integer || type == Schema::Type::number ||
          type == Schema::Type::quantity;
+}
+
+// Every quantity stays inside the simulator's range (configs/input_limits.h), whatever its key's bounds.
+void check_range(const ConfigNode& node, Dimension dimension, double value) {
+  const std::string got = ", got " + node.text();
+  if (dimension == Dimension::time && std::abs(value) > input_limits::max_time_s) {
+    throw ConfigError(node.loc(), "a time may be at most 1e9 s (about 31.7 years), the range hpcsim simulates" + got);
+  }
+  const bool rate = dimension == Dimension::bandwidth || dimension == Dimension::compute_rate ||
+                    dimension == Dimension::frequency;
+  if (rate && value > 0 && value < input_limits::min_positive_rate) {
+    throw ConfigError(node.loc(), describe(dimension) + " above 0 may be no less than " +
+                                      format_quantity(input_limits::min_positive_rate, dimension) +
+                                      ", the range hpcsim simulates" + got);
+  }
 }
 
 }  // namespace
@@ -127,6 +144,7 @@ double Schema::numeric_value(const ConfigNode& node) const {
 void Schema::check_bounds(const ConfigNode& node) const {
   double value = numeric_value(node);
   const std::string got = ", got " + node.text();
+  if (type_ == Type::quantity) check_range(node, dimension_, value);
   if (strictly_positive_ && !(value > 0)) throw ConfigError(node.loc(), "must be > 0" + got);
   if (min_ && value < *min_) throw ConfigError(node.loc(), "must be >= " + show_bound(*min_) + got);
   if (max_ && value > *max_) throw ConfigError(node.loc(), "must be <= " + show_bound(*max_) + got);

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,36 @@ TEST_CASE("A malformed SWF line is an error naming file and line", "[scheduling]
   CHECK_THROWS_WITH(parse_swf("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 x 18\n", "bad.swf"),
                     Catch::Contains("bad.swf:1:") && Catch::Contains("field 17") && Catch::Contains("'x'"));
   CHECK_THROWS_AS(load_swf("/nonexistent/trace.swf"), ConfigError);
+}
+
+TEST_CASE("SWF fields out of the simulator's range are errors at their field", "[scheduling][swf][errors]") {
+  const std::string line = "1 10 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n";
+  auto with = [&](int field, const std::string& value) {
+    std::istringstream in(line);
+    std::string text, token;
+    for (int i = 0; in >> token; ++i) text += (i ? " " : "") + (i == field ? value : token);
+    return text + "\n";
+  };
+  CHECK_THROWS_WITH(parse_swf(with(1, "-10"), "t.swf"),
+                    Catch::StartsWith("t.swf:1:3: field 2 of an SWF job line (submit time) is negative"));
+  CHECK_THROWS_WITH(parse_swf(with(1, "1e308"), "t.swf"),
+                    Catch::StartsWith("t.swf:1:3: field 2 of an SWF job line is a time of more than 1e9 s"));
+  CHECK_THROWS_WITH(parse_swf(with(3, "2e9"), "t.swf"), Catch::StartsWith("t.swf:1:8: field 4 "));
+  CHECK_THROWS_WITH(parse_swf(with(8, "1e10"), "t.swf"), Catch::Contains("field 9 "));
+  CHECK_THROWS_WITH(parse_swf(with(4, "1e300"), "t.swf"),
+                    Catch::StartsWith("t.swf:1:12: field 5 of an SWF job line is not a whole number from -1 to 2147483647"));
+  CHECK_THROWS_WITH(parse_swf(with(0, "2.5"), "t.swf"), Catch::Contains("field 1 "));
+  CHECK_THROWS_WITH(parse_swf(with(11, "-7"), "t.swf"), Catch::Contains("field 12 "));
+  CHECK(parse_swf(with(3, "1e9"), "t.swf").jobs.size() == 1);  // the limit itself is in range
+}
+
+TEST_CASE("An SWF trace without job lines is an error, one whose jobs are all skipped is not", "[scheduling][swf][errors]") {
+  CHECK_THROWS_WITH(parse_swf("", "t.swf"), "t.swf: the trace is empty: an SWF trace has one job per line");
+  CHECK_THROWS_WITH(parse_swf("; MaxNodes: 4\n\n  \n", "t.swf"), Catch::StartsWith("t.swf: no job lines"));
+  // Skipped lines are counted for the caller, which says why nothing is left to schedule.
+  const SwfTrace t = parse_swf("1 10 0 0 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n", "t.swf");
+  CHECK(t.jobs.empty());
+  CHECK(t.skipped == 1);
 }
 
 TEST_CASE("Conservative backfilling protects every reservation, not only the head's", "[scheduling]") {

@@ -247,6 +247,10 @@ TEST_CASE("bad campaign files are errors at their key", "[campaign][config]") {
   CHECK_THAT(error_of({"search.budget.max_steps=1000"}), Contains("campaign.yaml:") && Contains("power of eta"));
   CHECK_THAT(error_of({"search.space.lr={log_uniform: [0, 1]}"}), Contains("above 0"));
   CHECK_THAT(error_of({"search.space.lr={uniform: [1, 0]}"}), Contains("low < high"));
+  // A width past a double's range made every trial's loss NaN.
+  CHECK_THAT(error_of({"search.space.lr={uniform: [-1e308, 1e308]}"}),
+             Contains("a range's width high - low must be a finite number"));
+  CHECK(error_of({"search.space.lr={uniform: [-1e300, 1e300]}"}) == "no error");
   CHECK_THAT(error_of({"search.space.lr={uniform: [0, 1], choice: [1]}"}), Contains("two distributions"));
   CHECK_THAT(error_of({"search.space.lr={optimum: 1}"}), Contains("needs a distribution"));
   CHECK_THAT(error_of({"search.space.lr={uniform: [0, 1], optimum: 2}"}), Contains("in the range"));

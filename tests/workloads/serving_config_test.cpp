@@ -60,6 +60,15 @@ TEST_CASE("serving: defaults, and no rate means offline", "[serving][config]") {
   CHECK_FALSE(parse("serving: {concurrency: 4}\n").offline());
 }
 
+TEST_CASE("serving: a rate whose arrivals outlast the simulated range is an error at rate_rps", "[serving][config]") {
+  CHECK(error_of("serving:\n  rate_rps: 1e-300\n") ==
+        kScenario + ":2:13: 10000 requests at 1e-300 per second arrive over more than 1e9 s (about 31.7 years), "
+                    "the range hpcsim simulates: raise rate_rps or send fewer requests");
+  CHECK_THAT(error_of("serving:\n  rate_rps: 1e-4\n  requests: 1000000\n"), Catch::StartsWith(kScenario + ":2:13:"));
+  CHECK(parse("serving:\n  rate_rps: 1e-5\n").rate_rps == 1e-5);  // 10,000 requests over ~1e9 s: in range
+  CHECK_THAT(error_of("serving:\n  timeout: 1e308 s\n"), Catch::Contains("a time may be at most 1e9 s"));
+}
+
 TEST_CASE("serving: bad values are errors at their file:line:column", "[serving][config]") {
   CHECK(error_of("serving:\n  rate_rps: -5\n") == kScenario + ":2:13: must be > 0, got -5");
   CHECK_THAT(error_of("serving:\n  replicas: 0\n"), Catch::StartsWith(kScenario + ":2:13:"));

@@ -117,6 +117,10 @@ SearchSpace parse_search_space(const ConfigNode& space) {
       p.low = bounds[0].as_number();
       p.high = bounds[1].as_number();
       if (!(p.low < p.high)) throw ConfigError(distribution->loc(), "a range needs low < high");
+      // Draws and the learning curve work with high - low; past a double's range it is inf and every loss NaN.
+      if (!std::isfinite(p.high - p.low)) {
+        throw ConfigError(distribution->loc(), "a range's width high - low must be a finite number (at most ~1.8e308)");
+      }
       if (p.kind == SpaceKind::log_uniform && p.low <= 0) {
         throw ConfigError(bounds[0].loc(), "a log_uniform range must lie above 0");
       }

@@ -54,7 +54,7 @@ const Schema& job_list_schema() {
                "weights of the multifactor priority (SLURM's priority/multifactor)", "the defaults below"),
       required("jobs", Schema::list(Schema::map({
                            optional("id", Schema::integer().at_least(0), "the job's id", "its position in the list, from 1"),
-                           required("submit", time, "submit time on the list's own clock"),
+                           required("submit", time.at_least(0), "submit time on the list's own clock"),
                            optional("nodes", Schema::integer().at_least(1), "whole nodes it needs at once",
                                     "none: give nodes or gpus, one of them"),
                            optional("gpus", Schema::integer().at_least(1),
@@ -74,7 +74,7 @@ const Schema& job_list_schema() {
                                     "the accounts table's first, else `default`"),
                            optional("qos", Schema::string(), "a level in the qos table", "`normal`, else the table's first"),
                            optional("priority", Schema::number(), "added to the multifactor priority as is", "0"),
-                       })),
+                       })).non_empty(),
                "the jobs, in any order (they queue by submit time, then id)"),
   });
   return schema;

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <unordered_map>
 
 #include "configs/config_error.h"
+#include "configs/input_limits.h"
 
 namespace hpcsim {
 
@@ -22,6 +24,26 @@ std::int64_t header_value(const std::string& line, const std::string& key) {
   std::int64_t v = -1;
   in >> v;
   return in.fail() ? -1 : v;
+}
+
+// The fields a job line's job is built from, inside what the simulator can hold: times in its range and
+// not before the trace's start, counts and ids whole numbers an integer holds (-1 is SWF's "unknown").
+void check_range(const double (&f)[kFields], const int (&column)[kFields], const std::string& file, int line) {
+  auto refuse = [&](int field, const std::string& why) {
+    throw ConfigError({file, line, column[field]},
+                      "field " + std::to_string(field + 1) + " of an SWF job line " + why);
+  };
+  for (int field : {1, 3, 8}) {  // submit, run and requested time
+    if (f[field] > input_limits::max_time_s) {
+      refuse(field, "is a time of more than 1e9 s (about 31.7 years), the range hpcsim simulates");
+    }
+  }
+  if (f[1] < 0) refuse(1, "(submit time) is negative: SWF times count from the trace's start, 0");
+  for (int field : {0, 4, 7, 11}) {  // job id, processors allocated and requested, user id
+    if (f[field] < -1 || f[field] > std::numeric_limits<std::int32_t>::max() || f[field] != std::floor(f[field])) {
+      refuse(field, "is not a whole number from -1 to 2147483647");
+    }
+  }
 }
 
 }  // namespace
@@ -49,6 +71,7 @@ SwfTrace parse_swf(const std::string& text, const std::string& file, const SwfOp
     }
     std::istringstream in(line);
     double f[kFields];
+    int column[kFields];
     int count = 0;
     for (std::string token; in >> token;) {
       if (count == kFields) {
@@ -60,12 +83,15 @@ SwfTrace parse_swf(const std::string& text, const std::string& file, const SwfOp
         throw ConfigError({file, number, static_cast<int>(line.find(token)) + 1},
                           "field " + std::to_string(count + 1) + " of an SWF job line is not a number: '" + token + "'");
       }
+      column[count] = static_cast<int>(in.tellg() == -1 ? line.size() : static_cast<std::size_t>(in.tellg())) -
+                      static_cast<int>(token.size()) + 1;
       ++count;
     }
     if (count != kFields) {
       throw ConfigError({file, number, 1},
                         "an SWF job line has 18 fields; this one has " + std::to_string(count));
     }
+    check_range(f, column, file, number);
     const double run = f[3];
     const std::int64_t procs = static_cast<std::int64_t>(f[4] != -1 ? f[4] : f[7]);
     if (run <= 0 || procs <= 0) {
@@ -83,6 +109,11 @@ SwfTrace parse_swf(const std::string& text, const std::string& file, const SwfOp
     if (added) trace.users.push_back(user);
     job.account = known->second;
     valid.push_back({job, procs});
+  }
+  if (valid.empty() && trace.skipped == 0) {
+    throw ConfigError({file, 0, 0}, text.empty() ? "the trace is empty: an SWF trace has one job per line"
+                                                 : "no job lines: an SWF trace has one job per line of 18 fields "
+                                                   "(lines starting with ';' are its header)");
   }
   trace.max_procs = std::max<std::int64_t>(0, max_procs > 0 ? max_procs : max_nodes);
   // The machine: --nodes when given, else the header's MaxNodes (or MaxProcs); unknown: no limit.
@@ -110,6 +141,7 @@ SwfTrace parse_swf(const std::string& text, const std::string& file, const SwfOp
 SwfTrace load_swf(const std::string& path, const SwfOptions& options) {
   std::ifstream in(path);
   if (!in) throw ConfigError({path, 0, 0}, "cannot read the SWF trace");
+  check_trace_size(path);
   std::ostringstream text;
   text << in.rdbuf();
   return parse_swf(text.str(), path, options);

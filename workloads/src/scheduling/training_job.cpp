@@ -25,7 +25,7 @@ const Schema& training_job_schema() {
       required("workload", scenario_section("workload"), "what the job trains, as a scenario's workload (without steps)"),
       optional("parallelism", scenario_section("parallelism"), "as a scenario's parallelism, on the job's GPUs",
                "data parallelism over every GPU"),
-      required("steps", Schema::integer().at_least(1), "optimizer steps the job trains"),
+      required("steps", Schema::integer().at_least(1).at_most(1e9), "optimizer steps the job trains"),
   });
   return schema;
 }

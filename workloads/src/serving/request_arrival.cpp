@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "configs/config_error.h"
+#include "configs/input_limits.h"
 #include "sim-core/random.h"
 #include "workloads/serving/serving_config.h"
 
@@ -100,6 +101,10 @@ std::vector<RequestArrival> parse_arrival_trace(const std::string& text, const s
     RequestArrival r;
     r.time_s = fields[0].first;
     if (r.time_s < 0) throw ConfigError({file, number, fields[0].second}, "an arrival time must be >= 0 s");
+    if (r.time_s > input_limits::max_time_s) {
+      throw ConfigError({file, number, fields[0].second},
+                        "an arrival time may be at most 1e9 s (about 31.7 years), the range hpcsim simulates");
+    }
     if (!out.empty() && r.time_s < out.back().time_s) {
       throw ConfigError({file, number, fields[0].second}, "arrival times must not decrease (the line before is at " +
                                                               std::to_string(out.back().time_s) + " s)");
@@ -123,6 +128,7 @@ std::vector<RequestArrival> parse_arrival_trace(const std::string& text, const s
 std::vector<RequestArrival> load_arrival_trace(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ConfigError({path, 0, 0}, "cannot read the arrival trace");
+  check_trace_size(path);
   std::ostringstream text;
   text << in.rdbuf();
   return parse_arrival_trace(text.str(), path);

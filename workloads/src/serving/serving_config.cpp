@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "configs/config_error.h"
+#include "configs/input_limits.h"
 #include "configs/units.h"
 #include "models/gpu/precision.h"
 
@@ -185,6 +186,13 @@ ServingConfig parse_serving(const ConfigNode& section) {
       throw ConfigError(section.at("rate_rps").loc(),
                         "a trace is stretched to rate_rps by its span; this one has no two requests at different times");
     }
+  }
+  // Open-loop arrivals span about requests / rate seconds; past the simulated range is an input error.
+  if (c.rate_rps && static_cast<double>(c.requests) / *c.rate_rps > input_limits::max_time_s) {
+    throw ConfigError(section.at("rate_rps").loc(),
+                      std::to_string(c.requests) + " requests at " + section.at("rate_rps").text() +
+                          " per second arrive over more than 1e9 s (about 31.7 years), the range hpcsim "
+                          "simulates: raise rate_rps or send fewer requests");
   }
   return c;
 }
