@@ -1,19 +1,14 @@
 // hpcsim plan PLAN.yaml: capacity planning. Screens every node type x node count x network x parallel layout
 // of the plan, simulates the most promising in full, and prints the cheapest configurations that meet the
 // constraints and the Pareto front of time to train against cost and energy.
-#include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "report/plan_report.h"
 #include "store/results_store.h"
 #include "commands.h"
 #include "configs/config_error.h"
-#include "configs/loader.h"
-#include "workloads/planning/capacity_plan.h"
+#include "driver/plan_run.h"
 
 namespace hpcsim::cli {
 
@@ -28,30 +23,19 @@ struct PlanOptions {
   bool screen_only = false;
 };
 
-std::string file_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 int run(const PlanOptions& o) {
-  const auto wall_start = std::chrono::steady_clock::now();
   const SpecCatalog catalog(config_root());
   PlanSpec plan;
   try {
-    plan = parse_plan(load_config(o.plan, o.overrides), catalog, std::filesystem::path(o.plan).stem().string());
+    plan = load_plan(o.plan, o.overrides, catalog, o.screen_only);
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-  if (o.screen_only) plan.full_simulations = 0;
-  const PlanResult result = run_capacity_plan(plan, catalog);
-  std::cout << (o.format == "json" ? plan_to_json(plan, result) : plan_to_table(plan, result));
-  std::cerr << plan_rates(result) << "\n";
-  if (o.no_db) return kExitOk;
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return store_record(o.db, plan_record(plan, result, file_text(o.plan), HPCSIM_VERSION, wall_s), "plan");
+  const PlanRun run = run_plan(plan, o.plan, catalog, HPCSIM_VERSION);
+  std::cout << (o.format == "json" ? plan_to_json(plan, run.result) : plan_to_table(plan, run.result));
+  std::cerr << plan_rates(run.result) << "\n";
+  return o.no_db ? kExitOk : store_record(o.db, run.record, "plan");
 }
 
 }  // namespace

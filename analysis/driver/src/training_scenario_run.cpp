@@ -1,8 +1,4 @@
-<<<<<<<< HEAD:analysis/driver/src/training_step_run.cpp
 #include "driver/training_scenario_run.h"
-========
-#include "analysis/training_scenario_run.h"
->>>>>>>> h-train:analysis/report/src/training_scenario_run.cpp
 
 #include <chrono>
 #include <utility>

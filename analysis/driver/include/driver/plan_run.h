@@ -1,0 +1,25 @@
+#pragma once
+// A `kind: plan` file run as `hpcsim plan` runs it: read with its --set overrides, screened and simulated
+// (workloads/planning/capacity_plan.h), and recorded as one stored run of kind plan.
+#include <string>
+#include <vector>
+
+#include "configs/catalog.h"
+#include "store/results_store.h"
+#include "workloads/planning/capacity_plan.h"
+
+namespace hpcsim {
+
+// The plan file read and checked; ConfigError for bad input. screen_only: simulate nothing in full.
+PlanSpec load_plan(const std::string& file, const std::vector<std::string>& overrides, const SpecCatalog& catalog,
+                   bool screen_only);
+
+struct PlanRun {
+  PlanResult result;
+  RunRecord record;  // the plan as one run of kind plan (report/plan_report.h)
+};
+
+PlanRun run_plan(const PlanSpec& plan, const std::string& file, const SpecCatalog& catalog,
+                 const std::string& tool_version);
+
+}  // namespace hpcsim
