@@ -57,16 +57,6 @@ ScenarioRequest request_of(const RunOptions& o) {
   return r;
 }
 
-void print(const Report& report, const std::string& format) {
-  if (format == "json") {
-    std::cout << report_to_json(report);
-  } else if (format == "csv") {
-    std::cout << report_to_csv(report);
-  } else {
-    std::cout << report_to_table(report);
-  }
-}
-
 // A `kind: training` scenario, run once.
 int run_training(const RunOptions& o, const LoadedScenario& loaded) {
   const ScenarioRequest request = request_of(o);
@@ -90,7 +80,7 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
   }
   const ScenarioOutcome run = run_loaded_training(scenario, loaded, request, intervals, HPCSIM_VERSION);
   for (const std::string& note : run.notes) std::cerr << "note: " << note << "\n";
-  print(run.record.report, o.format);
+  std::cout << render_report(run.record.report, o.format);
   for (const std::string& warning : run.warnings) std::cerr << "warning: " << warning << "\n";
   if (trace.is_open()) {
     trace << chrome_trace_json(scenario.name, run.training->step.timeline);

@@ -66,16 +66,6 @@ double parse_target(const std::string& text) {
   }
 }
 
-void print(const Report& report, const std::string& format) {
-  if (format == "json") {
-    std::cout << report_to_json(report);
-  } else if (format == "csv") {
-    std::cout << report_to_csv(report);
-  } else {
-    std::cout << report_to_table(report);
-  }
-}
-
 }  // namespace
 
 int run_serve_file(const std::string& scenario_file, const std::vector<std::string>& overrides, const std::string& db,
@@ -111,7 +101,7 @@ int run_serve_file(const std::string& scenario_file, const std::vector<std::stri
     std::cerr << "hpcsim " << command << ": " << e.what() << "\n";
     return kExitBadInput;
   }
-  print(run.record.report, format);
+  std::cout << render_report(run.record.report, format);
   if (!run.cannot_meet.empty()) std::cerr << "cannot meet the target: " << run.cannot_meet << "\n";
   int status = run.cannot_meet.empty() ? kExitOk : kExitFailure;
   if (no_db) return status;

@@ -4,16 +4,18 @@
 #include "driver/device_comparison.h"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
-#include "driver/pointer_chase_plateaus.h"
 #include "configs/config_error.h"
+#include "driver/pointer_chase_plateaus.h"
 #include "models/gpu/kernel_model.h"
 #include "models/gpu/occupancy.h"
 #include "models/gpu/ops/attention.h"
 #include "models/gpu/ops/elementwise.h"
 #include "models/gpu/ops/gemm.h"
 #include "models/gpu/ops/op_kernel.h"
+#include "models/gpu/precision.h"
 
 namespace hpcsim {
 
@@ -109,9 +111,11 @@ void predict_chase_latency(const DeviceMeasurements& file, const GpuSpec& gpu, D
 // conflict degree times the conflict-free passes. The suite reads 4-byte words; a twin's fp64 sweep says so.
 double shared_access_cycles(const DeviceMeasurements& file, const DeviceMeasurement& row, const GpuSpec& gpu) {
   const std::string* dtype = row.param("dtype");
-  const int element_bytes = !dtype || *dtype == "fp32" ? 4
-                            : *dtype == "fp64"         ? 8
-                                                       : throw device_row_error(file, row, "dtype=" + *dtype + " is not fp32 or fp64");
+  const std::optional<Precision> precision = dtype ? parse_precision(*dtype) : Precision::fp32;
+  if (precision != Precision::fp32 && precision != Precision::fp64) {
+    throw device_row_error(file, row, "dtype=" + *dtype + " is not fp32 or fp64");
+  }
+  const int element_bytes = static_cast<int>(bytes_per_element(*precision));
   const int stride = static_cast<int>(device_int_param(file, row, "stride", 0));
   const int banks = gpu.sm.smem_banks, bank_bytes = gpu.sm.smem_bank_bytes;
   return 32.0 * element_bytes * bank_conflict_degree(element_bytes, stride, banks, bank_bytes) / (banks * bank_bytes);

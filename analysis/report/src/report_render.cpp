@@ -60,6 +60,12 @@ std::string human(const Metric& m) {
 
 }  // namespace
 
+std::string render_report(const Report& report, const std::string& format) {
+  if (format == "json") return report_to_json(report);
+  if (format == "csv") return report_to_csv(report);
+  return report_to_table(report);
+}
+
 std::string report_to_json(const Report& report) {
   const std::vector<Metric>& metrics = report.metrics;
   // Metrics sharing a dotted prefix are adjacent, so nesting is a walk that opens and closes objects.

@@ -11,5 +11,7 @@ namespace hpcsim {
 std::string report_to_json(const Report& report);
 std::string report_to_table(const Report& report);
 std::string report_to_csv(const Report& report);
+// The one of the three `format` names: "json", "csv", anything else the table.
+std::string render_report(const Report& report, const std::string& format);
 
 }  // namespace hpcsim
