@@ -40,6 +40,8 @@ int run(const CampaignOptions& o) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
+  std::optional<ResultsStore> store;  // checked before the trials run, so that a bad --db costs no simulation
+  if (!open_store(o.db, o.no_db, "campaign", store)) return kExitBadInput;
   CampaignResult result;
   try {
     // Every distinct trial is simulated (and checked) before the queue runs, so a bad workload is
@@ -68,14 +70,14 @@ int run(const CampaignOptions& o) {
               << " nodes (" << kQueuePolicyNames.name(spec.policy) << ")\n"
               << campaign_to_table(spec, result, summary);
   }
-  if (o.no_db) return kExitOk;
+  if (!store) return kExitOk;
   RunRecord record;
   record.report = Report{spec.name, "campaign", campaign_metrics(summary)};
   record.scenario_text = to_yaml_text(root);
   record.tool_version = HPCSIM_VERSION;
   record.started_at = started_at;
   record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return store_record(o.db, record, "campaign");
+  return store_record(store, record, "campaign");
 }
 
 }  // namespace

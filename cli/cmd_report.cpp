@@ -58,11 +58,6 @@ ReportFigure figure(const fs::path& folder, std::string title, std::string capti
 }
 
 int run(const ReportOptions& o) {
-  // Reporting must not create an empty database where the user mistyped a name.
-  if (!fs::exists(o.db)) {
-    std::cerr << "hpcsim report: " << o.db << ": no such file\n";
-    return kExitBadInput;
-  }
   std::error_code ec;
   if (fs::exists(o.out) && !fs::is_directory(o.out)) {
     std::cerr << "hpcsim report: --out " << o.out << ": exists and is not a folder\n";
@@ -70,7 +65,7 @@ int run(const ReportOptions& o) {
   }
   ReportData data;
   try {
-    const ResultsStore store(o.db);
+    const ResultsStore store(o.db, StoreAccess::read);  // never creates nor initialises a file
     data = collect_report_data(store);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim report: " << e.what() << "\n";

@@ -44,10 +44,6 @@ void warn_if_oom(const TrainingScenario& scenario, const TrainingStepReport& rep
   if (!warning.empty()) std::cerr << "warning: " << warning << "\n";
 }
 
-int store_run(const RunOptions& o, const RunRecord& record) {
-  return o.no_db ? kExitOk : store_record(o.db, record, "run");
-}
-
 ScenarioRequest request_of(const RunOptions& o) {
   ScenarioRequest r;
   r.file = o.scenario;
@@ -69,7 +65,9 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-  // Opened before simulating so that an unwritable path fails at once; like --db, exit 1.
+  // The store and the trace file are opened before simulating, so that a bad one costs no simulation.
+  std::optional<ResultsStore> store;
+  if (!open_store(o.db, o.no_db, "run", store)) return kExitBadInput;
   std::ofstream trace;
   if (!o.trace.empty()) {
     trace.open(o.trace, std::ios::binary | std::ios::trunc);
@@ -90,7 +88,7 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
       return kExitFailure;
     }
   }
-  return store_run(o, run.record);
+  return store_record(store, run.record, "run");
 }
 
 // --scale: every count is checked and parsed before any is simulated, so bad input costs no time.
@@ -125,11 +123,11 @@ int run_scale(const RunOptions& o, const ConfigNode& root) {
               << " microbatches) instead, so the global batch grows with the GPU count (weak scaling)\n";
   }
 
+  // Opened before the first point, so that a bad --db costs no simulation; each point is stored as it completes.
+  std::optional<ResultsStore> store;
+  if (!open_store(o.db, o.no_db, "run", store)) return kExitBadInput;
   std::vector<ScalingPoint> done;
   try {
-    // Opened before the first point, so that a bad --db costs no simulation; each point is stored as it completes.
-    std::optional<ResultsStore> store;
-    if (!o.no_db) store.emplace(o.db);
     done = run_scaling_study(base.name, root, points, intervals, HPCSIM_VERSION, store ? &*store : nullptr,
                              [](const TrainingScenario& scenario, const TrainingStepReport& step) {
                                warn_if_oom(scenario, step, scenario.name);

@@ -42,6 +42,8 @@ struct ScheduleOptions {
 int run(const ScheduleOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   const std::string started_at = iso8601_utc_now();
+  std::optional<ResultsStore> store;  // checked before the queue runs, so that a bad --db costs no simulation
+  if (!open_store(o.db, o.no_db, "schedule", store)) return kExitBadInput;
   try {
     const QueuePolicy policy = *kQueuePolicyNames.parse(o.policy);
     int nodes = 0;
@@ -125,7 +127,7 @@ int run(const ScheduleOptions& o) {
         return kExitFailure;
       }
     }
-    if (o.no_db) return kExitOk;
+    if (!store) return kExitOk;
     RunRecord record;
     record.report = Report{std::filesystem::path(o.jobs).stem().string() + " " + o.policy, "schedule",
                            schedule_metrics(summary)};
@@ -136,7 +138,7 @@ int run(const ScheduleOptions& o) {
     record.tool_version = HPCSIM_VERSION;
     record.started_at = started_at;
     record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    return store_record(o.db, record, "schedule");
+    return store_record(store, record, "schedule");
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
   }

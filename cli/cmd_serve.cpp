@@ -91,6 +91,8 @@ int run_serve_file(const std::string& scenario_file, const std::vector<std::stri
     return kExitBadInput;
   }
 
+  std::optional<ResultsStore> store;  // checked before the simulation, so that a bad --db costs none
+  if (!open_store(db, no_db, command, store)) return kExitBadInput;
   ScenarioOutcome run;
   try {
     run = run_scenario(loaded, request, SpecCatalog(config_root()), IntervalTable{}, HPCSIM_VERSION);
@@ -104,8 +106,7 @@ int run_serve_file(const std::string& scenario_file, const std::vector<std::stri
   std::cout << render_report(run.record.report, format);
   if (!run.cannot_meet.empty()) std::cerr << "cannot meet the target: " << run.cannot_meet << "\n";
   int status = run.cannot_meet.empty() ? kExitOk : kExitFailure;
-  if (no_db) return status;
-  const int stored = store_record(db, run.record, command);
+  const int stored = store_record(store, run.record, command);
   return stored != kExitOk ? stored : status;
 }
 

@@ -1,4 +1,3 @@
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -13,13 +12,8 @@ Action add_show_command(CLI::App& app) {
   auto db = std::make_shared<std::string>();
   cmd->add_option("database", *db, "SQLite results file, e.g. results.db")->required();
   return [db] {
-    // Showing must not create an empty database where the user mistyped a name.
-    if (!std::filesystem::exists(*db)) {
-      std::cerr << "hpcsim show: " << *db << ": no such file\n";
-      return kExitBadInput;
-    }
     try {
-      const ResultsStore store(*db);
+      const ResultsStore store(*db, StoreAccess::read);  // never creates nor initialises a file
       std::cout << format_runs_table(store);
       return kExitOk;
     } catch (const StoreError& e) {

@@ -1,8 +1,9 @@
 // hpcsim sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--db FILE] [--jobs N] [--format table|json]:
 // the cross product of the varied keys, each point a run in the store, stored as it completes. A sweep
 // started again finds its study (same scenario, same axes) and runs only the points still pending, so one
-// killed at any moment loses nothing and stores nothing twice. --jobs N runs the points in N processes,
-// each writing its own points (SQLite serializes the writes; each point is one transaction).
+// killed at any moment loses nothing and stores nothing twice. Each point is claimed in the store before it
+// runs, so --jobs N (N processes) and sweeps of one study started at once share the points; a claim left by a
+// killed sweep is taken over by the next (store/results_store.h, claim_study_points).
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,12 +35,11 @@ namespace hpcsim::cli {
 
 namespace {
 
-// Runs `indices` (this process's share) through the driver; false when the store failed.
-bool run_points(const SweepOptions& o, const SweepPlan& plan, const std::vector<std::size_t>& indices,
-                const std::function<void()>& after_each = {}) {
+// Claims and runs points through the driver until none is left to claim; false when the store failed.
+bool run_points(const SweepOptions& o, const SweepPlan& plan, const std::function<void()>& after_each = {}) {
   try {
-    run_sweep_points(o.db, plan, indices, SpecCatalog(config_root()), IntervalTable::load(config_root()),
-                     HPCSIM_VERSION, after_each);
+    run_sweep_points(o.db, plan, SpecCatalog(config_root()), IntervalTable::load(config_root()), HPCSIM_VERSION,
+                     after_each);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
     return false;
@@ -53,7 +53,7 @@ struct Counts {
 
 Counts count_points(const std::string& db, std::int64_t study_id) {
   Counts c;
-  for (const StoredStudyPoint& p : ResultsStore(db).study_points(study_id)) {
+  for (const StoredStudyPoint& p : ResultsStore(db, StoreAccess::read).study_points(study_id)) {
     if (p.status == PointStatus::pending) continue;
     ++c.done;
     if (p.status != PointStatus::ok) ++c.failed;
@@ -73,7 +73,8 @@ void show_progress(const Counts& c, std::size_t total, std::size_t done_before, 
   std::cerr << line.str() << "   " << std::flush;
 }
 
-// Runs the pending points in `jobs` processes (1: this one), showing progress on a terminal.
+// Runs the pending points in `jobs` processes (1: this one), each claiming the next point when it is free,
+// showing progress on a terminal.
 bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
   const std::size_t total = plan.study.points.size();
   const std::size_t done_before = total - plan.pending.size();
@@ -81,7 +82,7 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   const int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(plan.pending.size())));
   if (jobs <= 1) {
-    const bool ok = run_points(o, plan, plan.pending, [&] {
+    const bool ok = run_points(o, plan, [&] {
       if (progress) show_progress(count_points(o.db, plan.study_id), total, done_before, elapsed());
     });
     if (progress) std::cerr << "\n";
@@ -90,10 +91,6 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
   const pid_t parent = getpid();
   std::vector<pid_t> children;
   for (int k = 0; k < jobs; ++k) {
-    std::vector<std::size_t> share;
-    for (std::size_t n = static_cast<std::size_t>(k); n < plan.pending.size(); n += static_cast<std::size_t>(jobs)) {
-      share.push_back(plan.pending[n]);
-    }
     std::cout.flush();
     std::cerr.flush();
     const pid_t child = fork();
@@ -106,7 +103,7 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
       // A worker dies with the sweep, so a killed sweep leaves no process still writing points.
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != parent) _exit(1);
-      _exit(run_points(o, plan, share) ? 0 : 1);
+      _exit(run_points(o, plan) ? 0 : 1);
     }
     children.push_back(child);
   }
@@ -131,6 +128,19 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
   return ok;
 }
 
+// Points another live sweep of this study claimed are waited for, so that the table this one prints is whole;
+// a point whose claimer is gone meanwhile (killed) is taken over and run here.
+bool wait_for_other_sweeps(const SweepOptions& o, const SweepPlan& plan) {
+  const std::size_t total = plan.study.points.size();
+  for (bool noted = false;; noted = true) {
+    const std::size_t left = total - count_points(o.db, plan.study_id).done;
+    if (left == 0) return true;
+    if (!noted) std::cerr << "note: waiting for " << left << " point(s) another sweep of this study is running\n";
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (!run_points(o, plan)) return false;
+  }
+}
+
 int run(const SweepOptions& o) {
   if (launched_by_mpirun()) return run_sweep_mpi(o);
   SweepPlan plan;
@@ -146,13 +156,14 @@ int run(const SweepOptions& o) {
   try {
     ResultsStore store(o.db);
     open_study(plan, store);
-  } catch (const StoreError& e) {
+  } catch (const StoreError& e) {  // an unusable store, found before any point runs
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
-    return kExitFailure;
+    return kExitBadInput;
   }
   const bool progress = o.format != "json" && isatty(STDERR_FILENO) != 0;
-  const bool ok = run_pending(o, plan, progress);
+  bool ok = run_pending(o, plan, progress);
   try {
+    ok = ok && wait_for_other_sweeps(o, plan);
     print_sweep_results(o, plan);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";

@@ -2,6 +2,7 @@
 // Each `hpcsim` subcommand registers its options on the app and returns the action to run.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,8 @@ namespace hpcsim::cli {
 
 // Exit codes shared by every command.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;     // the simulation or the store failed
-inline constexpr int kExitBadInput = 2;    // a bad flag, file, spec or scenario
+inline constexpr int kExitFailure = 1;     // the simulation, or a write to the store, failed
+inline constexpr int kExitBadInput = 2;    // a bad flag, file, spec, scenario or results store
 
 using Action = std::function<int()>;
 
@@ -42,9 +43,14 @@ int run_serve_file(const std::string& scenario_file, const std::vector<std::stri
                    int max_replicas, const std::string& command);
 Action add_microbench_command(CLI::App& app);
 
-// Stores a run in the SQLite file `db`; a store error is printed as "hpcsim COMMAND: ..." and gives
-// kExitFailure.
-int store_record(const std::string& db, const RunRecord& record, const std::string& command);
+// The --db store of a command that stores, opened and checked before anything is simulated (--no-db: none).
+// False when it is unusable (not an hpcsim store, too new, unreadable, read-only, a folder): the reason is
+// printed as "hpcsim COMMAND: FILE: ..." and the command exits kExitBadInput, having simulated nothing.
+bool open_store(const std::string& db, bool no_db, const std::string& command, std::optional<ResultsStore>& store);
+
+// Stores a run in the store open_store opened (none: nothing to do); a failed write is printed as
+// "hpcsim COMMAND: ..." and gives kExitFailure.
+int store_record(std::optional<ResultsStore>& store, const RunRecord& record, const std::string& command);
 
 // The folder of shipped specs: $HPCSIM_CONFIG_DIR, else the source tree's configs/.
 std::string config_root();

@@ -4,9 +4,21 @@
 
 namespace hpcsim::cli {
 
-int store_record(const std::string& db, const RunRecord& record, const std::string& command) {
+bool open_store(const std::string& db, bool no_db, const std::string& command, std::optional<ResultsStore>& store) {
+  if (no_db) return true;
   try {
-    ResultsStore(db).record_run(record);
+    store.emplace(db, StoreAccess::write);
+  } catch (const StoreError& e) {
+    std::cerr << "hpcsim " << command << ": " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+int store_record(std::optional<ResultsStore>& store, const RunRecord& record, const std::string& command) {
+  if (!store) return kExitOk;
+  try {
+    store->record_run(record);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim " << command << ": " << e.what() << "\n";
     return kExitFailure;

@@ -1,6 +1,7 @@
 // `mpirun -np N hpcsim sweep ...`: every rank builds the same plan from the same flags; rank 0 opens the
-// store (resuming the study as one process would), tells the others which points are pending, and is the
-// one writer: the others simulate their share (every N-th pending point) and send each run record to it.
+// store (resuming the study as one process would), claims every pending point no other live sweep claimed,
+// tells the others which, and is the one writer: the others simulate their share (every N-th claimed point)
+// and send each run record to it.
 // Rank 0 simulates its own share too, storing what arrives between its points.
 #include <mpi.h>
 
@@ -141,14 +142,15 @@ int sweep_ranks(const SweepOptions& o, int rank, int size) {
     try {
       store.emplace(o.db);
       open_study(plan, *store);
-    } catch (const StoreError& e) {
+      claim_all_points(plan, *store);  // the points another live sweep claimed are left to it
+    } catch (const StoreError& e) {  // an unusable store, found before any point runs
       std::cerr << "hpcsim sweep: " << e.what() << "\n";
       plan.study_id = -1;
       plan.pending.clear();
     }
   }
   share_pending(plan, rank);
-  if (plan.study_id < 0) return kExitFailure;
+  if (plan.study_id < 0) return kExitBadInput;
 
   const SpecCatalog catalog(config_root());
   const IntervalTable intervals = IntervalTable::load(config_root());

@@ -1,6 +1,7 @@
 // A sweep's plan, its study in the store, and its points run and stored (the parts `hpcsim sweep` on one
 // machine and under mpirun share).
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "configs/config_error.h"
@@ -42,9 +43,7 @@ SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::st
 }
 
 void open_study(SweepPlan& plan, ResultsStore& store) {
-  const std::optional<std::int64_t> found =
-      store.find_study(content_hash(plan.study.base_scenario_text), parameters_json(plan.study.parameters));
-  plan.study_id = found ? *found : store.record_study(plan.study);
+  plan.study_id = store.find_or_record_study(plan.study);
   plan.pending.clear();
   plan.already_stored = 0;
   for (const StoredStudyPoint& p : store.study_points(plan.study_id)) {
@@ -56,37 +55,62 @@ void open_study(SweepPlan& plan, ResultsStore& store) {
   }
 }
 
+void claim_all_points(SweepPlan& plan, ResultsStore& store) {
+  plan.pending = store.claim_study_points(plan.study_id, plan.study.points.size());
+}
+
 RunRecord simulate_point(const SweepPlan& plan, std::size_t index, const SpecCatalog& catalog,
                          const IntervalTable& intervals, const std::string& tool_version) {
   return run_sweep_point(plan.scenario_path, plan.name, plan.study.points[index], catalog, intervals, tool_version);
 }
 
-void store_point(ResultsStore& store, const SweepPlan& plan, std::size_t index, const RunRecord& record) {
-  const std::optional<std::int64_t> same =
-      record.status == "ok" ? store.find_by_hash(content_hash(record.scenario_text)) : std::nullopt;
-  if (same) {
-    store.link_study_point(plan.study_id, index, *same, PointStatus::ok);
-  } else {
-    store.record_study_point(plan.study_id, index, record);
+namespace {
+
+// Completes point `index` one way or the other; a point another process stored meanwhile (its claim was taken
+// for abandoned) keeps that process's run.
+void complete_point(const std::function<void()>& store_it) {
+  try {
+    store_it();
+  } catch (const PointStoredAlready&) {
   }
 }
 
-void run_sweep_points(const std::string& db, const SweepPlan& plan, const std::vector<std::size_t>& indices,
-                      const SpecCatalog& catalog, const IntervalTable& intervals, const std::string& tool_version,
+// The stored ok run of point `index`'s resolved scenario, if any; none for an invalid point.
+std::optional<std::int64_t> stored_run_of(const ResultsStore& store, const SweepPlan& plan, std::size_t index) {
+  std::vector<std::string> sets;
+  for (const auto& [key, value] : plan.study.points[index].values) sets.push_back(key + "=" + value);
+  try {
+    return store.find_by_hash(content_hash(to_yaml_text(load_config(plan.scenario_path, sets))));
+  } catch (const ConfigError&) {
+    return std::nullopt;  // an invalid point: simulate_point records why
+  }
+}
+
+}  // namespace
+
+void store_point(ResultsStore& store, const SweepPlan& plan, std::size_t index, const RunRecord& record) {
+  const std::optional<std::int64_t> same =
+      record.status == "ok" ? store.find_by_hash(content_hash(record.scenario_text)) : std::nullopt;
+  complete_point([&] {
+    if (same) {
+      store.link_study_point(plan.study_id, index, *same, PointStatus::ok);
+    } else {
+      store.record_study_point(plan.study_id, index, record);
+    }
+  });
+}
+
+void run_sweep_points(const std::string& db, const SweepPlan& plan, const SpecCatalog& catalog,
+                      const IntervalTable& intervals, const std::string& tool_version,
                       const std::function<void()>& after_each) {
   ResultsStore store(db);
-  for (const std::size_t i : indices) {
+  for (;;) {
+    const std::vector<std::size_t> claimed = store.claim_study_points(plan.study_id, 1);
+    if (claimed.empty()) return;
+    const std::size_t i = claimed.front();
     // A point whose resolved scenario is stored already is linked to that run, not simulated again.
-    std::optional<std::int64_t> same;
-    try {
-      std::vector<std::string> sets;
-      for (const auto& [key, value] : plan.study.points[i].values) sets.push_back(key + "=" + value);
-      same = store.find_by_hash(content_hash(to_yaml_text(load_config(plan.scenario_path, sets))));
-    } catch (const ConfigError&) {
-      // an invalid point: simulate_point records why
-    }
-    if (same) {
-      store.link_study_point(plan.study_id, i, *same, PointStatus::ok);
+    if (const std::optional<std::int64_t> same = stored_run_of(store, plan, i)) {
+      complete_point([&] { store.link_study_point(plan.study_id, i, *same, PointStatus::ok); });
     } else {
       store_point(store, plan, i, simulate_point(plan, i, catalog, intervals, tool_version));
     }

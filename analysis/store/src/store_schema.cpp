@@ -55,6 +55,15 @@ CREATE TABLE study_points(
   run_id INTEGER REFERENCES runs(id),
   PRIMARY KEY(study_id, point_index));
 )sql",
+    // 2 -> 3: who runs a pending point (point_claimer.h) and since when (seconds since the epoch), so that two
+    // sweeps of one study share its points; NULL: no one. The index finds the next point to claim without
+    // reading the points done.
+    R"sql(
+ALTER TABLE study_points ADD COLUMN claimed_by TEXT;
+ALTER TABLE study_points ADD COLUMN claimed_at REAL;
+CREATE INDEX study_points_unclaimed ON study_points(study_id, point_index)
+  WHERE status = 'pending' AND claimed_by IS NULL;
+)sql",
 };
 
 constexpr int kSchemaVersion = 1 + static_cast<int>(std::size(kUpgrades));
@@ -81,10 +90,20 @@ int usable_version(const Connection& conn) {
   return version;
 }
 
+// Checked after the version, so that a foreign read-only file is reported as foreign.
+void check_writable(const Connection& conn) {
+  if (sqlite3_db_readonly(conn.db.get(), "main") == 1)
+    throw StoreError(conn.path, "is read-only: cannot store runs in it");
+}
+
 }  // namespace
 
-void ensure_schema(const Connection& conn) {
-  if (usable_version(conn) == kSchemaVersion) return;
+void ensure_schema(const Connection& conn, StoreAccess access) {
+  const int found = usable_version(conn);
+  if (found == 0 && access == StoreAccess::read)
+    throw StoreError(conn.path, "is empty: not an hpcsim results store (nothing was stored in it)");
+  if (access == StoreAccess::write) check_writable(conn);
+  if (found == kSchemaVersion) return;
   // Look again under the write lock: another process may have created or upgraded the schema meanwhile.
   Transaction tx(conn, "preparing the schema");
   int version = usable_version(conn);

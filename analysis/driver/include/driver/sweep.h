@@ -43,26 +43,32 @@ struct SweepPlan {
   std::string name;                  // the scenario file's stem
   Study study;
   std::int64_t study_id = 0;
-  std::vector<std::size_t> pending;  // point indices still to run, in order
+  std::vector<std::size_t> pending;  // point indices still to run, in order (open_study; claim_all_points)
   std::size_t already_stored = 0;    // points complete before this run
 };
 
 // The study of `vary`'s cross product over the scenario at `scenario_path`. ConfigError for a bad scenario or
 // a key no value of its axis can set; std::invalid_argument for a malformed --vary.
 SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::string>& vary, const SpecCatalog& catalog);
-// Finds the study in the store (a restart) or records it, and fills study_id, pending and already_stored.
+// Finds the study in the store (a restart) or records it, and fills study_id, pending (every pending point,
+// claimed by another sweep or not) and already_stored.
 void open_study(SweepPlan& plan, ResultsStore& store);
+// Claims for this process every pending point no live process claimed (ResultsStore::claim_study_points);
+// pending becomes those. For a runner that hands the points out itself (MPI's rank 0).
+void claim_all_points(SweepPlan& plan, ResultsStore& store);
 // Point `index` simulated: its run record (an invalid point's says why).
 RunRecord simulate_point(const SweepPlan& plan, std::size_t index, const SpecCatalog& catalog,
                          const IntervalTable& intervals, const std::string& tool_version);
-// Stores point `index`: linked to a stored ok run of the same resolved scenario when there is one, else
-// with `record`.
+// Stores point `index`, which this process claimed: linked to a stored ok run of the same resolved scenario
+// when there is one, else with `record`. A point another process stored meanwhile is left as it is.
 void store_point(ResultsStore& store, const SweepPlan& plan, std::size_t index, const RunRecord& record);
-// Runs `indices` (one process's share) and stores each point as it completes, linking a point whose
-// resolved scenario is stored already instead of simulating it again; after_each runs after each point is
-// stored. StoreError when the store fails.
-void run_sweep_points(const std::string& db, const SweepPlan& plan, const std::vector<std::size_t>& indices,
-                      const SpecCatalog& catalog, const IntervalTable& intervals, const std::string& tool_version,
+// Claims the study's points one at a time and runs and stores each before claiming the next, until none is
+// left to claim: several processes (--jobs, or sweeps of one study started at once) share the points, and a
+// point another live process claimed is left to it. A point whose resolved scenario is stored already is
+// linked to that run instead of simulated again; after_each runs after each point is stored. StoreError
+// when the store fails.
+void run_sweep_points(const std::string& db, const SweepPlan& plan, const SpecCatalog& catalog,
+                      const IntervalTable& intervals, const std::string& tool_version,
                       const std::function<void()>& after_each = {});
 
 }  // namespace hpcsim

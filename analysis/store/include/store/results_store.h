@@ -42,6 +42,7 @@ struct StoredStudyPoint {
   std::string values_json;
   PointStatus status = PointStatus::pending;
   std::optional<std::int64_t> run_id;
+  std::string claimed_by;  // a pending point's claimer (claim_study_points); empty: none
 };
 
 // what() reads "<file>: <message>".
@@ -50,10 +51,23 @@ class StoreError : public std::runtime_error {
   StoreError(const std::string& file, const std::string& message);
 };
 
+// Storing a study point that already has its run: another process stored it first. Nothing was written.
+class PointStoredAlready : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
+
+// write: a command that stores: creates the file (at its first use) and its schema when absent or empty;
+// refuses a read-only file or a folder it cannot create the file in.
+// read: a command that only reads: never creates or initialises a file; refuses a missing or empty one.
+// Both refuse what is not an hpcsim store, or one too new, before anything is written, and upgrade an older
+// hpcsim's store in place.
+enum class StoreAccess { read, write };
+
 class ResultsStore {
  public:
-  // Opens the store at `path`, creating file and schema if absent. Throws StoreError.
-  explicit ResultsStore(const std::string& path);
+  // Opens and checks the store at `path` (see StoreAccess). Throws StoreError with the reason.
+  explicit ResultsStore(const std::string& path, StoreAccess access = StoreAccess::write);
   ~ResultsStore();
   ResultsStore(ResultsStore&&) noexcept;
   ResultsStore& operator=(ResultsStore&&) noexcept;
@@ -67,13 +81,21 @@ class ResultsStore {
   std::int64_t record_study(const Study& study);
   // Writes the run of point `index` and sets the point's status (the run's) and run id, in one transaction:
   // a point is stored as it completes, so a sweep cut short keeps every point it finished. A point that
-  // already has its run is a StoreError (and nothing is written): no point is ever stored twice.
+  // already has its run is PointStoredAlready (and nothing is written): no point is ever stored twice.
   std::int64_t record_study_point(std::int64_t study_id, std::size_t index, const RunRecord& run);
   // Completes point `index` with a run already stored (the same resolved scenario run before).
   void link_study_point(std::int64_t study_id, std::size_t index, std::int64_t run_id, PointStatus status);
+  // Claims up to `most` pending points of the study for this process in one transaction, lowest index first:
+  // points no one claimed, then points whose claimer is gone (killed: a resume takes its points over). A point
+  // another live process claimed is left to it, so sweeps of one study at once share its points. Returns the
+  // indices claimed; none when every pending point is claimed by a live process.
+  std::vector<std::size_t> claim_study_points(std::int64_t study_id, std::size_t most);
   // The latest study of this base scenario (content hash) and parameters (parameters_json): a sweep
   // started again resumes it.
   std::optional<std::int64_t> find_study(std::string_view base_scenario_hash, std::string_view parameters_json) const;
+  // find_study of the study's base scenario and parameters, else record_study, in one transaction: sweeps of
+  // one study started at once on a new store share one study.
+  std::int64_t find_or_record_study(const Study& study);
 
   std::vector<StoredRun> runs() const;                          // by id
   std::vector<Metric> metrics(std::int64_t run_id) const;       // in recorded order
@@ -89,9 +111,14 @@ class ResultsStore {
  private:
   std::string run_context(const RunRecord& run) const;
   std::int64_t insert_run(const RunRecord& run);  // inside a transaction the caller holds
+  std::int64_t insert_study(const Study& study, const std::string& context);  // likewise
+  // Why completing point `index` changed no row: PointStoredAlready, or a StoreError for a missing point.
+  [[noreturn]] void point_not_completed(std::int64_t study_id, std::size_t index, const std::string& context) const;
 
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  Impl& impl() const;  // the open connection, made at first use where the file did not exist yet
+  std::string path_;
+  mutable std::unique_ptr<Impl> impl_;
 };
 
 // 64-bit FNV-1a of `text` as 16 lowercase hex digits; stable across runs and platforms.
