@@ -122,9 +122,9 @@ ConfigNode load_config_file(const fs::path& path) {
   return ExtendsResolver().load(path, nullptr);
 }
 
-ConfigNode load_config(const fs::path& path, const std::vector<std::string>& overrides) {
+ConfigNode load_config(const fs::path& path, const std::vector<std::string>& overrides, std::string_view flag_name) {
   ConfigNode root = load_config_file(path);
-  for (const std::string& flag : overrides) apply_override(root, flag);
+  for (const std::string& flag : overrides) apply_override(root, flag, flag_name);
   return root;
 }
 

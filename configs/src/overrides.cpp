@@ -66,8 +66,8 @@ ConfigNode& child_slot(ConfigNode& parent, const std::string& key, const std::st
 
 }  // namespace
 
-void apply_override(ConfigNode& root, std::string_view flag) {
-  const SourceLoc flag_loc{"--set " + std::string(flag)};
+void apply_override(ConfigNode& root, std::string_view flag, std::string_view flag_name) {
+  const SourceLoc flag_loc{std::string(flag_name) + " " + std::string(flag)};
   std::size_t equals = flag.find('=');
   if (equals == std::string_view::npos) {
     throw ConfigError(flag_loc, "expected key.path=value");
@@ -84,6 +84,15 @@ void apply_override(ConfigNode& root, std::string_view flag) {
     walked += (walked.empty() ? "" : ".") + key;
   }
   *node = std::move(value);
+}
+
+// A file's values always carry a line; a flag's are labelled "--set ..." or "--vary ..." without one.
+bool from_flag(const SourceLoc& loc) { return !loc.has_line() && loc.file.starts_with("--"); }
+
+const SourceLoc& blame(const SourceLoc& fallback, std::initializer_list<const ConfigNode*> inputs) {
+  for (const ConfigNode* input : inputs)
+    if (input != nullptr && from_flag(input->loc())) return input->loc();
+  return fallback;
 }
 
 }  // namespace hpcsim

@@ -78,6 +78,11 @@ def check_errors():
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "cluster.node=dgx-a100-80g"), "did you mean 'dgx-a100-80gb'")
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.layers=-3"), "--set workload.layers=-3")
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "nonsense"), "--set nonsense")
+    # A check over several keys points at the one the flag changed, not at the file.
+    expect_bad_input(hpcsim("run", QUICKSTART, "--no-db", "--set", "parallelism.tp=3"),
+                     "--set parallelism.tp=3: the cluster's 16 GPUs do not divide")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--no-db", "--set", "workload.heads=5"),
+                     "--set workload.heads=5: workload.model 'gpt'")
     expect_bad_input(hpcsim("run", QUICKSTART, "--frobnicate"), "--frobnicate")
     expect_bad_input(hpcsim("run", QUICKSTART, "--format", "xml"), "xml")
     expect_bad_input(hpcsim("show", os.path.join(DATA, "no-such.db")), "no-such.db")

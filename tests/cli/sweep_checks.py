@@ -114,8 +114,9 @@ def check_sweep_points():
         doc = json.loads(proc.stdout)
         by = {(p["values"]["parallelism.tp"], p["values"]["cluster.network"]): p for p in doc["points"]}
         expect(len(by) == 4 and by[("1", "ib-hdr")]["status"] == "ok", "valid points run", proc)
-        expect(by[("3", "ib-hdr")]["status"] == "error" and "tp" in by[("3", "ib-hdr")]["message"],
-               "an invalid point is stored with its reason", proc)
+        expect(by[("3", "ib-hdr")]["status"] == "error" and
+               by[("3", "ib-hdr")]["message"].startswith("--vary parallelism.tp=3: "),
+               "an invalid point is stored with its reason, at its --vary value", proc)
         ib = by[("1", "ib-hdr")]["metrics"]["step_time_s"]
         eth = by[("1", "eth-100g-tcp")]["metrics"]["step_time_s"]
         expect(eth > ib, "the network axis changes the prediction", proc)
@@ -131,6 +132,8 @@ def check_sweep_errors():
         db = os.path.join(tmp, "s.db")
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes", "--db", db), "--vary cluster.nodes: expected")
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodez=1,2", "--db", db), "unknown key 'nodez'")
+        expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=x,y", "--db", db),
+                         "--vary cluster.nodes=x: expected an integer")
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=4..1", "--db", db), "ends before it starts")
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=1..8x1", "--db", db), "factor above 1")
         expect(not os.path.exists(db), "nothing stored for bad flags")

@@ -92,3 +92,25 @@ TEST_CASE("load_config applies overrides after extends", "[configs][overrides]")
   CHECK(root.at("memory").get_string("capacity") == "96 GiB");
   CHECK(root.at("memory").get_string("bandwidth") == "3.35 TB/s");
 }
+
+TEST_CASE("a sweep's values name --vary, not --set", "[configs][overrides][errors]") {
+  ConfigNode root = sample();
+  apply_override(root, "gpu.sms=0", "--vary");
+  Schema sms = Schema::integer().at_least(1);
+  CHECK(error_of([&] { sms.validate(root.at("gpu").at("sms")); }) == "--vary gpu.sms=0: must be >= 1, got 0");
+  const ConfigNode varied = load_config(HPCSIM_TEST_DATA_DIR "/configs/child_gpu.yaml", {"sms=140"}, "--vary");
+  CHECK(varied.at("sms").loc().file == "--vary sms=140");
+}
+
+TEST_CASE("a check over several values blames the one a flag gave", "[configs][overrides][errors]") {
+  ConfigNode root = sample();
+  const ConfigNode& gpu = root.at("gpu");
+  CHECK_FALSE(from_flag(gpu.at("sms").loc()));
+  // No flag: the check's own place.
+  CHECK(blame(gpu.loc(), {&gpu.at("sms"), gpu.find("nothing")}).to_string() == "s.yaml:2:3");
+  apply_override(root, "gpu.memory.bandwidth=1 TB/s");
+  const ConfigNode& bandwidth = root.at("gpu").at("memory").at("bandwidth");
+  CHECK(from_flag(bandwidth.loc()));
+  CHECK(blame(root.at("gpu").loc(), {&root.at("gpu").at("sms"), &bandwidth}).to_string() ==
+        "--set gpu.memory.bandwidth=1 TB/s");
+}

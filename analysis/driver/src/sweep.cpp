@@ -122,7 +122,7 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
   ConfigNode root;
   std::string text;
   try {
-    root = load_config(scenario_path, sets);
+    root = load_config(scenario_path, sets, "--vary");
     text = to_yaml_text(root);
     if (runnable_scenario_kind(root) != ScenarioKind::training) throw ConfigError(root.loc(), "a sweep runs training scenarios");
     const TrainingScenario scenario = parse_training_scenario(root, catalog, name);

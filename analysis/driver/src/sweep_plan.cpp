@@ -26,7 +26,7 @@ SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::st
     bool any = false;
     for (const std::string& value : axis.values) {
       try {
-        parse_training_scenario(load_config(scenario_path, {axis.key + "=" + value}), catalog, "check");
+        parse_training_scenario(load_config(scenario_path, {axis.key + "=" + value}, "--vary"), catalog, "check");
         any = true;
         break;
       } catch (const ConfigError& e) {
@@ -80,7 +80,7 @@ std::optional<std::int64_t> stored_run_of(const ResultsStore& store, const Sweep
   std::vector<std::string> sets;
   for (const auto& [key, value] : plan.study.points[index].values) sets.push_back(key + "=" + value);
   try {
-    return store.find_by_hash(content_hash(to_yaml_text(load_config(plan.scenario_path, sets))));
+    return store.find_by_hash(content_hash(to_yaml_text(load_config(plan.scenario_path, sets, "--vary"))));
   } catch (const ConfigError&) {
     return std::nullopt;  // an invalid point: simulate_point records why
   }

@@ -22,9 +22,9 @@ ConfigNode read_config_file(const std::filesystem::path& path);
 // child winning; sequences and scalars replace. Cycles are an error naming the chain.
 ConfigNode load_config_file(const std::filesystem::path& path);
 
-// load_config_file, then each "--set" override in order.
+// load_config_file, then each override in order, as given by flag `flag_name` (--set, or --vary for a sweep's point).
 ConfigNode load_config(const std::filesystem::path& path,
-                       const std::vector<std::string>& overrides);
+                       const std::vector<std::string>& overrides, std::string_view flag_name = "--set");
 
 // Deep merge of `over` onto `base` (maps merge recursively, anything else replaces).
 ConfigNode merge_configs(ConfigNode base, const ConfigNode& over);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "configs/config_error.h"
+#include "configs/overrides.h"
 #include "models/network/topology.h"
 #include "workloads/scenario/scenario_kind.h"
 
@@ -219,7 +220,9 @@ Model build_workload_model(const ConfigNode& w, const ModelParams& params, const
   } catch (const ConfigError&) {
     throw;
   } catch (const std::invalid_argument& e) {  // a missing or impossible size, a shape that does not fit
-    throw ConfigError(w.loc(), std::string("workload.model '") + model.as_string() + "': " + e.what());
+    const SourceLoc& at = blame(w.loc(), {w.find("seq_len"), w.find("resolution"), w.find("layers"), w.find("hidden"),
+                                          w.find("heads"), w.find("ffn"), w.find("vocab"), &model});
+    throw ConfigError(at, std::string("workload.model '") + model.as_string() + "': " + e.what());
   }
 }
 
@@ -370,6 +373,19 @@ int degree(const ConfigNode* p, std::string_view key) {
 
 [[noreturn]] void inconsistent(const ConfigNode& at, const std::string& why) { throw ConfigError(at.loc(), why); }
 
+// A layout check reads the degrees and the cluster's GPU count: it fails at the one of them a flag gave,
+// if any (what a what-if changed), else at `fallback`.
+[[noreturn]] void bad_layout(const ConfigNode& root, const ConfigNode* p, const ConfigNode& fallback,
+                             const std::string& why) {
+  const ConfigNode* cluster = root.find("cluster");
+  const auto key = [](const ConfigNode* map, std::string_view k) {
+    return map != nullptr && map->is_map() ? map->find(k) : nullptr;
+  };
+  throw ConfigError(blame(fallback.loc(), {key(p, "dp"), key(p, "tp"), key(p, "pp"), key(p, "cp"), key(cluster, "nodes"),
+                                           key(cluster, "gpus_per_node"), key(cluster, "node")}),
+                    why);
+}
+
 void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
   const ConfigNode* p = root.find("parallelism");
   const ConfigNode& w = root.at("workload");
@@ -379,19 +395,19 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
   const int gpus = s.cluster.gpus();
   const int model_parallel = par.layout.model_parallel();
   if (model_parallel > gpus) {
-    inconsistent(at, "tp x pp x cp = " + std::to_string(model_parallel) + " but the cluster has " +
-                         std::to_string(gpus) + " GPUs");
+    bad_layout(root, p, at, "tp x pp x cp = " + std::to_string(model_parallel) + " but the cluster has " +
+                                std::to_string(gpus) + " GPUs");
   }
   if (p != nullptr && p->has("dp")) {
     par.layout.dp = static_cast<int>(p->get_int("dp"));
     if (par.layout.dp * model_parallel > gpus) {
-      inconsistent(p->at("dp"), "dp x tp x pp x cp = " + std::to_string(par.layout.dp * model_parallel) +
+      bad_layout(root, p, p->at("dp"), "dp x tp x pp x cp = " + std::to_string(par.layout.dp * model_parallel) +
                                     " but the cluster has " + std::to_string(gpus) + " GPUs");
     }
   } else {
     if (gpus % model_parallel != 0) {
-      inconsistent(at, "the cluster's " + std::to_string(gpus) + " GPUs do not divide into tp x pp x cp = " +
-                           std::to_string(model_parallel) + " groups; set parallelism.dp");
+      bad_layout(root, p, at, "the cluster's " + std::to_string(gpus) + " GPUs do not divide into tp x pp x cp = " +
+                                  std::to_string(model_parallel) + " groups; set parallelism.dp");
     }
     par.layout.dp = gpus / model_parallel;
   }
