@@ -118,7 +118,7 @@ def check_run_oom():
 
 def check_run_model_errors():
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.model=resnet5"), "did you mean 'resnet50'")
-    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.heads=15"), "quickstart.yaml:", "heads")
+    expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.heads=15"), "--set workload.heads=15: workload.model", "heads")
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "parallelism.dp=17"), "--set parallelism.dp=17")
     expect_bad_input(hpcsim("run", QUICKSTART, "--set", "workload.optimizer_impl=turbo"), "optimizer_impl")
 
