@@ -334,6 +334,10 @@ def main():
                     results.append(result)
                     if sys.stderr.isatty() and (i + 1) % 100 == 0:
                         print(f"\r{i + 1}/{len(work)} cases", end="", file=sys.stderr, flush=True)
+                    elif (i + 1) % 5000 == 0:  # a long run logged to a file: a line now and then
+                        failing = sum(1 for r in results if r[3])
+                        print(f"{i + 1}/{len(work)} cases, {time.monotonic() - started:.0f} s, {failing} failing "
+                              "(known open included)", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(work_root, ignore_errors=True)
     elapsed = time.monotonic() - started
