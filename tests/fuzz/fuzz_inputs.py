@@ -176,7 +176,10 @@ def init_worker(hpcsim, source, keys, timeout, mem_bytes, sanitized, work_root):
     env = dict(os.environ)
     env.pop("HPCSIM_CONFIG_DIR", None)
     if sanitized:
-        env.setdefault("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
+        # The memory limit in ASan's terms (RLIMIT_AS cannot hold its shadow): a huge allocation throws
+        # bad_alloc as in a release build, and past 4 GiB resident the run stops with a report.
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=4096:"
+                                       "hard_rss_limit_mb=4096")
         env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
     W["env"] = env
     W["base_store"] = os.path.join(W["tmp"], "base.db")
