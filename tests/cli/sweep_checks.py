@@ -136,6 +136,10 @@ def check_sweep_errors():
                          "--vary cluster.nodes=x: expected an integer")
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=4..1", "--db", db), "ends before it starts")
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=1..8x1", "--db", db), "factor above 1")
+        # A NaN end left the range empty: the sweep crashed (SIGSEGV).
+        expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=nan..1", "--db", db),
+                         "--vary cluster.nodes=nan..1: 'nan' is not a finite number")
+        expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=1..inf", "--db", db), "'inf' is not a finite number")
         expect(not os.path.exists(db), "nothing stored for bad flags")
 
 

@@ -130,6 +130,8 @@ TEST_CASE("GPU spec errors carry file:line:column") {
   CHECK(patched("h100-sxm5-80gb", "flops_per_clock_per_sm:\n  tensor:\n    bf17: 4096\n").find(
             "patch.yaml:3:5: unknown key 'bf17'; did you mean 'bf16'?") == 0);
   CHECK(patched("mi300x", "sm:\n  max_warps: 40\n") == "ok");  // no CC: the spec's own numbers stand
+  CHECK(patched("mi300x", "sm:\n  smem_carveouts: [.5 KiB]\n") ==
+        "patch.yaml:2:19: the largest of smem_carveouts, 512 B, is less than max_smem_per_block, 65.536 KB");
   CHECK(patched("h100-sxm5-80gb", "warp_sim:\n  sfu_lanes_per_sm: 32\n") ==
         "patch.yaml:2:21: warp_sim.sfu_lanes_per_sm differs from the top-level sfu_lanes_per_sm");
   CHECK(patched("h100-sxm5-80gb", "warp_sim:\n  sfu_lanes_per_sm: 16\n") == "ok");

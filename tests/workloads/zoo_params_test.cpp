@@ -111,6 +111,8 @@ TEST_CASE("zoo: unknown names and bad model files are ConfigErrors with location
   } catch (const ConfigError& e) {
     CHECK(std::string(e.what()).find("did you mean 'resnet50'") != std::string::npos);
   }
+  // A name longer than a file name may be: "File name too long" escaped as an internal error (tests/fuzz).
+  CHECK_THROWS_AS(zoo(std::string(5000, 'x')), ConfigError);
   std::string err = load_error("input: [1, 28, 28]\nlayers:\n  - {type: conv2dd, filters: 8, kernel_size: 3}\n");
   CHECK(err.find(":3:12: ") != std::string::npos);
   CHECK(err.find("did you mean 'conv2d'") != std::string::npos);

@@ -34,6 +34,8 @@ double range_number(const std::string& text, const std::string& whole) {
     used = 0;
   }
   if (used != text.size() || text.empty()) throw std::invalid_argument("--vary " + whole + ": '" + text + "' is not a number");
+  // stod reads "nan" and "inf": a NaN end made the range empty and the sweep crashed (found by tests/fuzz).
+  if (!std::isfinite(v)) throw std::invalid_argument("--vary " + whole + ": '" + text + "' is not a finite number");
   return v;
 }
 

@@ -121,6 +121,12 @@ SmLimits parse_sm(const ConfigNode& spec, const std::string& cc) {
     if (table != nullptr && read != table->smem_carveouts) {
       throw ConfigError(carveouts->loc(), "smem_carveouts differ from compute capability " + cc + "'s");
     }
+    // A block may use max_smem_per_block only if some carveout holds it: else a launch the kernel model
+    // sizes to that limit fits no SM (found by tests/fuzz as an internal error).
+    if (!read.empty() && read.back() < sm.max_smem_per_block) {
+      throw ConfigError(carveouts->loc(), "the largest of smem_carveouts, " + show(read.back(), true) +
+                                              ", is less than max_smem_per_block, " + show(sm.max_smem_per_block, true));
+    }
     sm.smem_carveouts = std::move(read);
   } else if (table == nullptr) {
     throw ConfigError(node->loc(), "missing required key 'smem_carveouts' (no compute capability gives it)");

@@ -86,11 +86,13 @@ CampaignSpec parse_campaign(const ConfigNode& root, const SpecCatalog& catalog, 
   spec.gpus_per_node = cluster.gpus_per_node;
 
   const ConfigNode& trial = root.at("trial");
-  spec.trial_nodes = static_cast<int>(trial.get_int_or("nodes", 1));
-  if (spec.trial_nodes > spec.cluster_nodes) {
-    throw ConfigError(trial.at("nodes").loc(), "a trial needs " + std::to_string(spec.trial_nodes) +
+  // Compared before the cast to int: 2^32 nodes would wrap to 0 and divide by zero downstream.
+  const auto trial_nodes = trial.get_int_or("nodes", 1);
+  if (trial_nodes > spec.cluster_nodes) {
+    throw ConfigError(trial.at("nodes").loc(), "a trial needs " + std::to_string(trial_nodes) +
                                                    " nodes but the cluster has " + std::to_string(spec.cluster_nodes));
   }
+  spec.trial_nodes = static_cast<int>(trial_nodes);
   spec.workload = trial.at("workload");
   spec.parallelism = trial.has("parallelism") ? trial.at("parallelism") : ConfigNode::make_map(trial.loc());
 

@@ -74,7 +74,8 @@ Model build_model(const std::string& name_or_path, const ModelParams& params, co
   if (is_path(name_or_path)) return load_model_yaml(name_or_path);
   if (const auto it = builders().find(name_or_path); it != builders().end()) return it->second(params);
   const std::filesystem::path file = config_root / "models" / (name_or_path + ".yaml");
-  if (std::filesystem::exists(file)) return load_model_yaml(file);
+  // The error_code form: a name past the file system's limits is an unknown model, not an exception.
+  if (std::error_code ec; std::filesystem::exists(file, ec)) return load_model_yaml(file);
   // Unknown: the schema's message lists the names and suggests the closest.
   Schema::one_of(zoo_names(config_root)).validate(ConfigNode::make_scalar(name_or_path, SourceLoc{"model", 0, 0}));
   throw ConfigError(SourceLoc{"model", 0, 0}, "unknown model '" + name_or_path + "'");
