@@ -10,10 +10,15 @@ namespace hpcsim {
 namespace {
 
 // Working state of one estimate: transfers crossing each resource (sized as routes come: the fabric adds a
-// switch link's resource when a route first crosses it) and the route being read.
+// switch link's resource when a route first crosses it), each resource's capacity as read so far (0: not
+// read yet), the route being read, and the pattern's routes in flat arrays.
 struct Scratch {
   std::vector<int> crossing;
+  std::vector<double> capacity;
   Hop hop;
+  std::vector<ResourceId> paths;      // every transfer's path, one after another
+  std::vector<std::size_t> path_end;  // per transfer: where its path ends in `paths`
+  std::vector<double> latency_s;      // per transfer
 };
 
 // The slowest of `transfers` run together on the idle fabric: route latency + bytes / (the lowest capacity
@@ -21,23 +26,34 @@ struct Scratch {
 // at most the step's time: fewer crossings leave every share as large or larger.
 double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric& fabric, const FairShare& fs,
                         const CollectiveGroup& group, Scratch& s) {
-  // Routes are looked up twice (count the crossings, then take shares) rather than kept: an all-pairs
-  // pattern over 1,024 GPUs has a million transfers, and caching or storing their routes cost more time and
-  // memory than the simulation the estimate chooses.
-  const auto route = [&](const Transfer& t) -> const Hop& {
-    return fabric.route_once(group.gpu(t.src), group.gpu(t.dst), t.rail, s.hop);
-  };
+  // Each route is looked up once and its resources kept in flat arrays (a few words per transfer), not as
+  // routes: an all-pairs pattern over 1,024 GPUs has a million transfers, and caching their routes in the
+  // fabric cost more time and memory than the simulation the estimate chooses; looking each up twice (to
+  // count the crossings, then to take the shares) was most of a 16,384-GPU step's run time.
+  s.paths.clear();
+  s.path_end.clear();
+  s.latency_s.clear();
   for (const Transfer& t : transfers) {
-    const Hop& hop = route(t);
+    const Hop& hop = fabric.route_once(group.gpu(t.src), group.gpu(t.dst), t.rail, s.hop);
     if (s.crossing.size() < fs.resource_count()) s.crossing.resize(fs.resource_count(), 0);
     for (const ResourceId r : hop.path) ++s.crossing[r];
+    s.paths.insert(s.paths.end(), hop.path.begin(), hop.path.end());
+    s.path_end.push_back(s.paths.size());
+    s.latency_s.push_back(hop.latency_s);
   }
+  if (s.capacity.size() < s.crossing.size()) s.capacity.resize(s.crossing.size(), 0);
   double slowest = 0;
-  for (const Transfer& t : transfers) {
-    const Hop& hop = route(t);
+  std::size_t begin = 0;
+  for (std::size_t k = 0; k < transfers.size(); ++k) {
     double share = std::numeric_limits<double>::infinity();
-    for (const ResourceId r : hop.path) share = std::min(share, fs.capacity(r) / s.crossing[r]);
-    slowest = std::max(slowest, hop.latency_s + t.bytes / share);
+    for (std::size_t i = begin; i < s.path_end[k]; ++i) {
+      const ResourceId r = s.paths[i];
+      double& capacity = s.capacity[r];
+      if (capacity == 0) capacity = fs.capacity(r);  // capacities are > 0
+      share = std::min(share, capacity / s.crossing[r]);
+    }
+    begin = s.path_end[k];
+    slowest = std::max(slowest, s.latency_s[k] + transfers[k].bytes / share);
   }
   std::fill(s.crossing.begin(), s.crossing.end(), 0);
   return slowest;

@@ -200,6 +200,14 @@ std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, const std:
   return std::make_shared<Cohort>(*request.ledger, links, runs, schedule.steps(), schedule.patterns());
 }
 
+// The request's algorithm, else the selector's pick (through the request's remembered picks, if any).
+CollectiveAlgorithm pick_algorithm(const CollectiveRequest& request, const ClusterFabric& fabric, const FairShare& fs,
+                                   const CollectiveGroup& group) {
+  if (request.algorithm) return *request.algorithm;
+  if (request.choices) return request.choices->select(request.op, request.bytes, fabric, fs, group, request.schedule);
+  return select_algorithm(request.op, request.bytes, fabric, fs, group, request.schedule);
+}
+
 }  // namespace
 
 CollectiveAlgorithm start_collective(Simulator& sim, FairShare& fs, const ClusterFabric& fabric,
@@ -220,9 +228,7 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
   std::vector<CollectiveAlgorithm> algorithms;
   std::vector<ResourceId> links;  // every link the call's groups cross (for the ledger)
   if (by_symmetry && groups.size() > 1) {
-    const CollectiveAlgorithm algorithm =
-        request.algorithm ? *request.algorithm
-                          : select_algorithm(request.op, request.bytes, fabric, fs, groups[0], request.schedule);
+    const CollectiveAlgorithm algorithm = pick_algorithm(request, fabric, fs, groups[0]);
     for (const CollectiveGroup& g : groups) {
       schedules.push_back(build_schedule(request.op, algorithm, g, request.bytes, request.schedule));
     }
@@ -244,9 +250,7 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
   }
   {
     for (const CollectiveGroup& g : groups) {
-      const CollectiveAlgorithm algorithm =
-          request.algorithm ? *request.algorithm
-                            : select_algorithm(request.op, request.bytes, fabric, fs, g, request.schedule);
+      const CollectiveAlgorithm algorithm = pick_algorithm(request, fabric, fs, g);
       algorithms.push_back(algorithm);
       schedules.push_back(build_schedule(request.op, algorithm, g, request.bytes, request.schedule));
     }

@@ -55,6 +55,7 @@ void StepExecution::start() {
     // issues one at a time: the ledger sees all traffic, so steps on links no one else holds replay.
     request.replay_repeated_steps = replay_ || by_symmetry_;
     if (by_symmetry_) request.ledger = &ledger_;
+    request.choices = &choices_;
     // Every tp x cp rank's group reduces its own shard at once; the op ends with the last of them.
     const int stage = call.stage;
     SmContention* contention = contention_.get();

@@ -39,6 +39,8 @@ class StepExecution {
   // With symmetry classes (the job alone on its platform): the links each running collective holds, so a
   // stage's collective replays repeated ring steps while no other stage's crosses its links.
   LinkLedger ledger_;
+  // The algorithm each bucket size gets over each group, picked once (gradient buckets repeat a few sizes).
+  AlgorithmChoices choices_;
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<SmContention> contention_;
 };

@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "models/collectives/algorithm_choices.h"
 #include "models/collectives/collective_algorithms.h"
 #include "models/collectives/collective_group.h"
 #include "models/collectives/link_ledger.h"
@@ -33,6 +34,8 @@ struct CollectiveRequest {
   // Set where every flow on the links comes from collectives carrying this ledger (a single-tenant
   // platform): steps then also replay while the ledger shows their links are this collective's alone.
   LinkLedger* ledger = nullptr;
+  // Set: an unset algorithm is picked through these remembered picks (same pick, made once per size).
+  AlgorithmChoices* choices = nullptr;
 };
 
 struct CollectiveStats {

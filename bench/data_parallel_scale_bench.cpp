@@ -1,0 +1,88 @@
+// The data-parallel scale rungs (issue 34, item 8): wall time, CPU time and peak memory of simulating one
+// step of the quickstart (examples/quickstart.yaml: GPT 1.3B, pure data parallel over DGX A100 nodes on
+// ib-hdr) at 2,048 and 16,384 nodes, as `hpcsim run examples/quickstart.yaml --set cluster.nodes=N` does.
+// One data-parallel group spans every GPU, and each of the step's 74 gradient buckets is an all-reduce
+// over it: this is where cost grows with the group, unlike the 3D-parallel rungs of scale_ladder_bench.
+//   data_parallel_scale_bench [--nodes N,N,...]     (default 2048,16384)
+// Each line: the step time, events, solver re-solves and re-filled flows, wall and CPU seconds, peak RSS.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "configs/catalog.h"
+#include "configs/loader.h"
+#include "workloads/scenario/simulate_scenario.h"
+#include "workloads/scenario/training_scenario.h"
+#include "workloads/training/training_step_job.h"
+
+using namespace hpcsim;
+
+namespace {
+
+// CPU seconds of this process: on a shared machine wall time also counts other people's work.
+double cpu_s() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss / 1024.0;
+}
+
+void rung(int nodes) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const std::string file = std::string(HPCSIM_SOURCE_DIR) + "/examples/quickstart.yaml";
+  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_s();
+  const TrainingScenario s =
+      parse_training_scenario(load_config(file, {"cluster.nodes=" + std::to_string(nodes)}), catalog, file);
+  const TrainingStepConfig run = training_step_config(s);
+  Platform platform(s.cluster);
+  const JobId job = platform.attach(s.workload.built.name);
+  TrainingStepJob step(platform, job, s.workload.built, run);
+  step.start();
+  platform.sim().run();
+  const TrainingStepReport rep = step.report();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("quickstart  nodes %6d  gpus %7d  step %.9f s  buckets %3d  events %9llu  solves %7llu  "
+              "refilled %11llu  wall %8.3f s  cpu %8.3f s  peak RSS %6.0f MiB\n",
+              nodes, rep.result.gpus, rep.result.step_time_s, rep.gradient_buckets,
+              static_cast<unsigned long long>(rep.result.events),
+              static_cast<unsigned long long>(platform.fair_share().solves()),
+              static_cast<unsigned long long>(platform.fair_share().refilled_flows()), wall, cpu_s() - cpu0,
+              peak_rss_mib());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> nodes{2048, 16384};
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--nodes") && i + 1 < argc) {
+      nodes.clear();
+      std::stringstream list(argv[++i]);
+      for (std::string n; std::getline(list, n, ',');) nodes.push_back(std::atoi(n.c_str()));
+    } else {
+      std::fprintf(stderr, "usage: %s [--nodes N,N,...]\n", argv[0]);
+      return 2;
+    }
+  }
+  for (const int n : nodes) {
+    if (n < 1) {
+      std::fprintf(stderr, "--nodes: %d is not a node count\n", n);
+      return 2;
+    }
+    rung(n);
+  }
+  return 0;
+}
