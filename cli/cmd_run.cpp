@@ -176,7 +176,7 @@ int run_file(const RunOptions& o, bool scale) {
                   << "\n";
         return kExitBadInput;
       }
-      return run_serve_file(o.scenario, o.overrides, o.db, o.no_db, o.format, "", "", 1024, "run");
+      return run_loaded_serve(loaded, request_of(o), o.db, o.no_db, o.format, "run");
     case ScenarioKind::schedule:
       break;  // runnable_scenario_kind refused it: not built as a scenario kind (job lists run with hpcsim schedule)
   }

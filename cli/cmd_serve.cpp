@@ -91,6 +91,11 @@ int run_serve_file(const std::string& scenario_file, const std::vector<std::stri
     return kExitBadInput;
   }
 
+  return run_loaded_serve(loaded, request, db, no_db, format, command);
+}
+
+int run_loaded_serve(const LoadedScenario& loaded, const ScenarioRequest& request, const std::string& db, bool no_db,
+                     const std::string& format, const std::string& command) {
   std::optional<ResultsStore> store;  // checked before the simulation, so that a bad --db costs none
   if (!open_store(db, no_db, command, store)) return kExitBadInput;
   ScenarioOutcome run;

@@ -8,6 +8,7 @@
 
 #include "store/results_store.h"
 #include "configs/catalog.h"
+#include "driver/scenario_run.h"
 #include "models/gpu/gpu_spec.h"
 
 namespace hpcsim::cli {
@@ -41,6 +42,9 @@ Action add_serve_command(CLI::App& app);
 int run_serve_file(const std::string& scenario_file, const std::vector<std::string>& overrides, const std::string& db,
                    bool no_db, const std::string& format, const std::string& sweep_load, const std::string& target_p99,
                    int max_replicas, const std::string& command);
+// The same for a serve scenario already loaded (`hpcsim run` on a kind: serve file), with its request.
+int run_loaded_serve(const LoadedScenario& loaded, const ScenarioRequest& request, const std::string& db, bool no_db,
+                     const std::string& format, const std::string& command);
 Action add_microbench_command(CLI::App& app);
 
 // The --db store of a command that stores, opened and checked before anything is simulated (--no-db: none).
