@@ -60,6 +60,7 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
   IntervalTable intervals;
   try {
     scenario = parse_training_scenario(loaded.root, SpecCatalog(config_root()), loaded.name);  // before the --trace file is made
+    scenario.name = loaded.name;  // with the --set values
     intervals = IntervalTable::load(config_root());
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
@@ -75,6 +76,9 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
       std::cerr << "hpcsim run: --trace " << o.trace << ": cannot write the file: " << std::strerror(errno) << "\n";
       return kExitFailure;
     }
+  }
+  if (const std::string note = global_batch_note(scenario, o.scenario, o.overrides, SpecCatalog(config_root())); !note.empty()) {
+    std::cerr << "note: " << note << "\n";
   }
   const ScenarioOutcome run = run_loaded_training(scenario, loaded, request, intervals, HPCSIM_VERSION);
   for (const std::string& note : run.notes) std::cerr << "note: " << note << "\n";
@@ -92,7 +96,8 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
 }
 
 // --scale: every count is checked and parsed before any is simulated, so bad input costs no time.
-int run_scale(const RunOptions& o, const ConfigNode& root) {
+int run_scale(const RunOptions& o, const LoadedScenario& loaded) {
+  const ConfigNode& root = loaded.root;
   const std::string flag = "--scale " + o.scale;
   const SpecCatalog catalog(config_root());
   TrainingScenario base;
@@ -101,7 +106,8 @@ int run_scale(const RunOptions& o, const ConfigNode& root) {
   try {
     intervals = IntervalTable::load(config_root());
     const std::vector<int> counts = parse_gpu_counts(o.scale, flag);
-    base = parse_training_scenario(root, catalog, std::filesystem::path(o.scenario).stem().string());
+    base = parse_training_scenario(root, catalog, loaded.name);
+    base.name = loaded.name;  // with the --set values
     for (const int gpus : counts) points.push_back({gpus, scale_config(root, base, gpus, flag), {}});
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
@@ -161,7 +167,7 @@ int run_file(const RunOptions& o, bool scale) {
   const ConfigNode& root = loaded.root;
   switch (loaded.kind) {
     case ScenarioKind::training:
-      return scale ? run_scale(o, root) : run_training(o, loaded);
+      return scale ? run_scale(o, loaded) : run_training(o, loaded);
     case ScenarioKind::plan:
       std::cerr << ConfigError(root.at("kind").loc(), "a plan searches many scenarios: run it with `hpcsim plan " +
                                                           o.scenario + "`").what()

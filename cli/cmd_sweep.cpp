@@ -35,34 +35,8 @@ namespace hpcsim::cli {
 
 namespace {
 
-// Claims and runs points through the driver until none is left to claim; false when the store failed.
-bool run_points(const SweepOptions& o, const SweepPlan& plan, const std::function<void()>& after_each = {}) {
-  try {
-    run_sweep_points(o.db, plan, SpecCatalog(config_root()), IntervalTable::load(config_root()), HPCSIM_VERSION,
-                     after_each);
-  } catch (const StoreError& e) {
-    std::cerr << "hpcsim sweep: " << e.what() << "\n";
-    return false;
-  }
-  return true;
-}
-
-struct Counts {
-  std::size_t done = 0, failed = 0;
-};
-
-Counts count_points(const std::string& db, std::int64_t study_id) {
-  Counts c;
-  for (const StoredStudyPoint& p : ResultsStore(db, StoreAccess::read).study_points(study_id)) {
-    if (p.status == PointStatus::pending) continue;
-    ++c.done;
-    if (p.status != PointStatus::ok) ++c.failed;
-  }
-  return c;
-}
-
 // "\rsweep: 12/40 points, 1 failed, about 30 s left" on a terminal.
-void show_progress(const Counts& c, std::size_t total, std::size_t done_before, double elapsed_s) {
+void show_progress(const PointCounts& c, std::size_t total, std::size_t done_before, double elapsed_s) {
   const std::size_t ran = c.done - done_before;
   std::ostringstream line;
   line << "\rsweep: " << c.done << "/" << total << " points, " << c.failed << " failed";
@@ -128,19 +102,6 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
   return ok;
 }
 
-// Points another live sweep of this study claimed are waited for, so that the table this one prints is whole;
-// a point whose claimer is gone meanwhile (killed) is taken over and run here.
-bool wait_for_other_sweeps(const SweepOptions& o, const SweepPlan& plan) {
-  const std::size_t total = plan.study.points.size();
-  for (bool noted = false;; noted = true) {
-    const std::size_t left = total - count_points(o.db, plan.study_id).done;
-    if (left == 0) return true;
-    if (!noted) std::cerr << "note: waiting for " << left << " point(s) another sweep of this study is running\n";
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    if (!run_points(o, plan)) return false;
-  }
-}
-
 int run(const SweepOptions& o) {
   if (launched_by_mpirun()) return run_sweep_mpi(o);
   SweepPlan plan;
@@ -153,6 +114,7 @@ int run(const SweepOptions& o) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
+  for (const std::string& note : plan.notes) std::cerr << "note: " << note << "\n";
   try {
     ResultsStore store(o.db);
     open_study(plan, store);

@@ -2,7 +2,8 @@
 // store (resuming the study as one process would), claims every pending point no other live sweep claimed,
 // tells the others which, and is the one writer: the others simulate their share (every N-th claimed point)
 // and send each run record to it.
-// Rank 0 simulates its own share too, storing what arrives between its points.
+// Rank 0 simulates its own share too, storing what arrives between its points; then it waits for the points
+// another live sweep of the study claimed (running any whose claimer died), as a sweep in one process does.
 #include <mpi.h>
 
 #include <bit>
@@ -149,6 +150,9 @@ int sweep_ranks(const SweepOptions& o, int rank, int size) {
       plan.pending.clear();
     }
   }
+  if (rank == 0) {
+    for (const std::string& note : plan.notes) std::cerr << "note: " << note << "\n";
+  }
   share_pending(plan, rank);
   if (plan.study_id < 0) return kExitBadInput;
 
@@ -195,6 +199,9 @@ int sweep_ranks(const SweepOptions& o, int rank, int size) {
       }
     }
     store.reset();
+    // Points another live sweep of this study claimed are waited for (and taken over if it dies), as one
+    // process does, so the table is whole and every point ends stored.
+    if (!wait_for_other_sweeps(o, plan)) return kExitFailure;
     print_sweep_results(o, plan);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";

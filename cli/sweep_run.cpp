@@ -1,13 +1,49 @@
 #include "sweep_run.h"
 
+#include <chrono>
 #include <iostream>
+#include <thread>
 
 #include "commands.h"
+#include "configs/catalog.h"
+#include "driver/prediction_interval.h"
 #include "report/sweep_report.h"
 
 namespace hpcsim::cli {
 
 SweepPlan sweep_plan(const SweepOptions& o) { return plan_sweep(o.scenario, o.vary, SpecCatalog(config_root())); }
+
+bool run_points(const SweepOptions& o, const SweepPlan& plan, const std::function<void()>& after_each) {
+  try {
+    run_sweep_points(o.db, plan, SpecCatalog(config_root()), IntervalTable::load(config_root()), HPCSIM_VERSION,
+                     after_each);
+  } catch (const StoreError& e) {
+    std::cerr << "hpcsim sweep: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+PointCounts count_points(const std::string& db, std::int64_t study_id) {
+  PointCounts c;
+  for (const StoredStudyPoint& p : ResultsStore(db, StoreAccess::read).study_points(study_id)) {
+    if (p.status == PointStatus::pending) continue;
+    ++c.done;
+    if (p.status != PointStatus::ok) ++c.failed;
+  }
+  return c;
+}
+
+bool wait_for_other_sweeps(const SweepOptions& o, const SweepPlan& plan) {
+  const std::size_t total = plan.study.points.size();
+  for (bool noted = false;; noted = true) {
+    const std::size_t left = total - count_points(o.db, plan.study_id).done;
+    if (left == 0) return true;
+    if (!noted) std::cerr << "note: waiting for " << left << " point(s) another sweep of this study is running\n";
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (!run_points(o, plan)) return false;
+  }
+}
 
 void print_sweep_results(const SweepOptions& o, const SweepPlan& plan) {
   const ResultsStore store(o.db, StoreAccess::read);

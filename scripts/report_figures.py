@@ -11,7 +11,7 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import EngFormatter, FixedLocator, NullLocator, PercentFormatter
+    from matplotlib.ticker import EngFormatter, FixedLocator, NullFormatter, NullLocator, PercentFormatter
 except ImportError:
     # hpcsim passes --quiet-without-matplotlib when it has another python3 to try.
     if "--quiet-without-matplotlib" not in sys.argv:
@@ -67,9 +67,11 @@ def plot_throughput(rows, path):
         ax.plot([float(p["gpus"]) for p in points], [float(p[column]) for p in points], label=label,
                 color=COLOURS[i % len(COLOURS)], marker=MARKERS[i % len(MARKERS)], linewidth=2)
     gpu_axis(ax, rows)
-    ax.set_ylabel(f"Throughput ({unit})")
+    # Log-log: linear scaling is a straight line of slope 1 at any scale, and its loss shows as a bend.
+    ax.set_yscale("log")
+    ax.set_ylabel(f"Throughput ({unit}, log scale)")
     ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
-    ax.set_ylim(bottom=0)
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_title("Training throughput against GPU count")
     ax.legend(title=rows[0]["line_keys"] or None)
     save(fig, path)
@@ -117,7 +119,7 @@ def plot_breakdown(rows, path):
 
 
 # THE PLAN'S PARETO FRONT. `hpcsim plan` (issue 14 item 3) stores its front as runs of kind "plan"; hpcsim
-# writes pareto.csv (run_id,time_to_train_s,cost_usd,energy_kwh) from them. Rows: dicts with those keys.
+# writes pareto.csv (run_id,time_to_train_s,cost_usd,energy_kwh,label) from them. Rows: dicts with those keys.
 def plot_pareto(rows, path):
     rows = sorted(rows, key=lambda r: float(r["time_to_train_s"]))
     hours = [float(r["time_to_train_s"]) / 3600 for r in rows]
@@ -130,6 +132,11 @@ def plot_pareto(rows, path):
         fig.colorbar(points, ax=ax, label="Energy to train (kWh)")
     else:
         ax.scatter(hours, cost, color=COLOURS[0], s=50, zorder=3, label="configuration")
+    # Each point says which configuration it is (nodes x node type, network, layout).
+    for i, (x, y, r) in enumerate(zip(hours, cost, rows)):
+        if r.get("label"):
+            ax.annotate(r["label"], (x, y), xytext=(6, 6 if i % 2 == 0 else -12), textcoords="offset points",
+                        fontsize=8, color="#333333")
     ax.set_xlabel("Time to train (h)")
     ax.set_ylabel("Cost (USD)")
     ax.yaxis.set_major_formatter(EngFormatter(sep=" "))

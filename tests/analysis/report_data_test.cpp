@@ -109,8 +109,10 @@ TEST_CASE("collect_report_data reads the largest study's breakdown, the plan's f
   plan.report = Report{"plan", "plan",
                        {{"pareto.time_to_train_s[0]", 86400.0, "s"}, {"pareto.cost_usd[0]", 2e6, "USD"},
                         {"pareto.energy_kwh[0]", 1.5e5, "kWh"}, {"pareto.time_to_train_s[1]", 172800.0, "s"},
-                        {"pareto.cost_usd[1]", 1.2e6, "USD"}}};
-  plan.scenario_text = "plan: {}\n";
+                        {"pareto.cost_usd[1]", 1.2e6, "USD"}, {"pareto.nodes[0]", 16.0, "count"},
+                        {"pareto.node_index[0]", 1.0, "count"}, {"pareto.network_index[0]", 0.0, "count"},
+                        {"pareto.tp[0]", 8.0, "count"}, {"pareto.pp[0]", 2.0, "count"}, {"pareto.dp[0]", 8.0, "count"}}};
+  plan.scenario_text = "kind: plan\nhardware:\n  nodes: [dgx-a100-80gb, dgx-h100]\n  networks: [{network: ib-ndr}]\n";
   store.record_run(plan);
   RunRecord schedule;
   schedule.report = Report{"queue", "schedule", {{"mean_wait_s", 12.0, "s"}}};
@@ -132,11 +134,18 @@ TEST_CASE("collect_report_data reads the largest study's breakdown, the plan's f
   CHECK(data.pareto[0].run_id == 3);
   CHECK(data.pareto[0].energy_kwh == 1.5e5);
   CHECK_FALSE(data.pareto[1].energy_kwh.has_value());  // missing, not zero
+  // Each point is labelled with its configuration: node name and network from the plan's lists.
+  CHECK(data.pareto[0].label == "16 x dgx-h100, ib-ndr, tp 8 pp 2 dp 8");
+  CHECK(data.pareto[1].label == "? x nodes, tp ? pp ? dp ?");  // what the metrics do not give stays unknown
 
   REQUIRE(data.runs.size() == 4);
   CHECK(data.runs[3].run.kind == "schedule");
   CHECK_FALSE(data.runs[3].gpus.has_value());
   CHECK(data.runs[1].step_time_s == 2.5);
+  // Runs of a sweep are told apart by their study point.
+  CHECK(data.runs[0].study_point == "study 1: network=ib-hdr, nodes=1");
+  CHECK(data.runs[1].study_point == "study 1: network=ib-hdr, nodes=2");
+  CHECK(data.runs[3].study_point.empty());
 }
 
 TEST_CASE("the CSVs hold the stored values exactly, quoted where needed", "[analysis][report]") {
@@ -151,7 +160,8 @@ TEST_CASE("the CSVs hold the stored values exactly, quoted where needed", "[anal
         "line,line_keys,gpus,run_id,samples_per_s,tokens_per_s,scaling_efficiency\n"
         "ib-hdr,cluster.network,8,4,100,204800,1\n"
         "ib-hdr,cluster.network,16,5,150,,0.75\n");
-  CHECK(pareto_csv({{7, 86400, 2e6, std::nullopt}}) == "run_id,time_to_train_s,cost_usd,energy_kwh\n7,86400,2e+06,\n");  // shortest form
+  CHECK(pareto_csv({{7, 86400, 2e6, std::nullopt, "2 x dgx-a100, ib-hdr, tp 8 pp 2 dp 1"}}) ==
+        "run_id,time_to_train_s,cost_usd,energy_kwh,label\n7,86400,2e+06,,\"2 x dgx-a100, ib-hdr, tp 8 pp 2 dp 1\"\n");  // shortest form
 }
 
 TEST_CASE("the HTML report embeds each figure as a data URI and counts the loaded images", "[analysis][report]") {
@@ -167,11 +177,13 @@ TEST_CASE("the HTML report embeds each figure as a data URI and counts the loade
   row.run.kind = "training";
   row.run.status = "ok";
   row.gpus = 16;
+  row.study_point = "study 1: nodes=2";
   const std::string html =
       report_html("results.db", {{"Throughput", "caption", "\x89PNG", "scaling.csv"}}, {"No Pareto front."}, {row});
   CHECK(html.find("src=\"data:image/png;base64,iVBORw==\"") != std::string::npos);
   CHECK(html.find("href=\"scaling.csv\"") != std::string::npos);
   CHECK(html.find("qs [cluster.nodes=&lt;2&gt;]") != std::string::npos);
+  CHECK(html.find("<td>study 1: nodes=2</td>") != std::string::npos);
   CHECK(html.find("data-images-loaded") != std::string::npos);
   CHECK(html.find("No Pareto front.") != std::string::npos);
   CHECK(html == report_html("results.db", {{"Throughput", "caption", "\x89PNG", "scaling.csv"}}, {"No Pareto front."},

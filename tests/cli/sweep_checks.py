@@ -104,6 +104,71 @@ def check_sweep_mpi():
         expect(statuses == {"ok": 40} and runs == 40 and integrity == "ok", "one writer, every point once", proc)
 
 
+def check_sweep_mpi_waits():
+    """An MPI sweep waits for a point another live sweep of the study holds, as one process does: a sweep is
+    stopped (SIGSTOP) while it holds a claim, mpirun -np 2 runs every other point and must not finish before
+    the stopped sweep is let go and stores its point; then both print all 40 points, each stored once."""
+    mpirun = shutil.which("mpirun")
+    expect(mpirun is not None, "mpirun is missing: scripts/setup.sh installs openmpi-bin")
+    env = dict(os.environ)
+    env.pop("HPCSIM_CONFIG_DIR", None)
+    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                "ASAN_OPTIONS": env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"})
+    cmd = ["sweep", QUICKSTART, *VARY, "--format", "json"]
+
+    def claimed(db):
+        if not os.path.exists(db):
+            return 0
+        con = sqlite3.connect(db, timeout=30)
+        try:
+            return con.execute("SELECT count(*) FROM study_points WHERE status = 'pending' "
+                               "AND claimed_by IS NOT NULL").fetchone()[0]
+        except sqlite3.OperationalError:  # the schema is not written yet
+            return 0
+        finally:
+            con.close()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "shared.db")
+        one = subprocess.Popen([HPCSIM, *cmd, "--db", db], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=env)
+        held = False
+        deadline = time.time() + 120
+        while not held and time.time() < deadline and one.poll() is None:
+            if claimed(db) > 0:
+                one.send_signal(signal.SIGSTOP)
+                held = claimed(db) > 0  # still holding it once stopped (not between two points)
+                if not held:
+                    one.send_signal(signal.SIGCONT)
+            time.sleep(0.01)
+        expect(held, "the first sweep was stopped while it held a point")
+        mpi = subprocess.Popen([mpirun, "-np", "2", "--oversubscribe", HPCSIM, *cmd, "--db", db],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            # Every point but the held one gets done; the MPI sweep must then still be waiting.
+            deadline = time.time() + 240
+            while time.time() < deadline and mpi.poll() is None:
+                statuses = stored(db)[0]
+                if sum(n for status, n in statuses.items() if status != "pending") >= 39:
+                    break
+                time.sleep(0.1)
+            time.sleep(1.0)
+            expect(mpi.poll() is None, "mpirun does not finish while another live sweep holds a point")
+        finally:
+            one.send_signal(signal.SIGCONT)
+        outs = {name: p.communicate(timeout=300) for name, p in (("one", one), ("mpi", mpi))}
+        for name, p in (("one", one), ("mpi", mpi)):
+            out, err = outs[name]
+            expect(p.returncode == 0, f"{name}: exit 0 (got {p.returncode}):\n{err}")
+            doc = json.loads(out)
+            expect([q["status"] for q in doc["points"]] == ["ok"] * 40, f"{name}: all 40 points printed ok:\n{err}")
+        expect("waiting for 1 point(s) another sweep of this study is running" in outs["mpi"][1],
+               "the MPI sweep says what it waits for:\n" + outs["mpi"][1])
+        statuses, run_ids, runs, integrity = stored(db)
+        expect(statuses == {"ok": 40} and len(set(run_ids)) == 40 and runs == 40 and integrity == "ok",
+               f"every point stored once: {statuses}, {runs} runs")
+
+
 def check_sweep_points():
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "s.db")
@@ -135,6 +200,10 @@ def check_sweep_errors():
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=x,y", "--db", db),
                          "--vary cluster.nodes=x: expected an integer")
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=4..1", "--db", db), "ends before it starts")
+        # A key varied twice would label each row with a value that did not run: refused before anything runs.
+        twice = hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=1,2", "--vary", "cluster.nodes=2,4", "--db", db)
+        expect_bad_input(twice, "--vary cluster.nodes=2,4: cluster.nodes is varied twice")
+        expect(not os.path.exists(db), "nothing stored for a key varied twice", twice)
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=1..8x1", "--db", db), "factor above 1")
         # A NaN end left the range empty: the sweep crashed (SIGSEGV).
         expect_bad_input(hpcsim("sweep", QUICKSTART, "--vary", "cluster.nodes=nan..1", "--db", db),
@@ -144,5 +213,5 @@ def check_sweep_errors():
 
 
 run_check({"sweep_resume": check_sweep_resume, "sweep_jobs": check_sweep_jobs, "sweep_points": check_sweep_points,
-           "sweep_mpi": check_sweep_mpi,
+           "sweep_mpi": check_sweep_mpi, "sweep_mpi_waits": check_sweep_mpi_waits,
            "sweep_errors": check_sweep_errors})

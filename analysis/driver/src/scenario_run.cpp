@@ -17,30 +17,56 @@ namespace hpcsim {
 
 namespace {
 
-// The file's sizes of its own model that a --set workload.model=NAME does not take are dropped.
-std::string drop_other_model_sizes(ConfigNode& root, const std::vector<std::string>& overrides) {
-  bool model_set = false;
+constexpr const char* kModelSizeKeys[] = {"seq_len", "resolution", "layers", "hidden", "heads", "ffn", "vocab"};
+
+// A --set (or --vary) workload.model=NAME that changes the file's model swaps the model for a what-if: the
+// file's sizes were written for its own model (the quickstart's GPT-3 XL shape would make a 1.3 B-parameter
+// "BERT-large"), so every one of them that was not itself set on the command line is dropped and NAME runs
+// at its own sizes; a NAME that takes no such size at all would refuse it anyway. Returns the note naming
+// what was dropped (empty when nothing was).
+std::string drop_old_model_sizes(ConfigNode& root, const std::string& file, const std::vector<std::string>& sets,
+                                 const std::string& flag) {
+  std::string model_set;
   std::vector<std::string> set_keys;
-  for (const std::string& flag : overrides) {
-    const std::string key = flag.substr(0, flag.find('='));
-    model_set = model_set || key == "workload.model";
+  for (const std::string& s : sets) {
+    const std::string key = s.substr(0, s.find('='));
+    if (key == "workload.model") model_set = s;
     set_keys.push_back(key);
   }
   ConfigNode* workload = root.find("workload");
-  const ConfigNode* model = workload != nullptr ? workload->find("model") : nullptr;
-  if (!model_set || model == nullptr || !model->is_scalar()) return {};
-  const std::vector<std::string> takes = model_size_keys(model->as_string());
+  const ConfigNode* model = workload != nullptr && workload->is_map() ? workload->find("model") : nullptr;
+  if (model_set.empty() || model == nullptr || !model->is_scalar()) return {};
+  const ConfigNode file_root = load_config(file, {});
+  const ConfigNode* file_workload = file_root.find("workload");
+  const ConfigNode* file_model = file_workload != nullptr && file_workload->is_map() ? file_workload->find("model") : nullptr;
+  if (file_model != nullptr && file_model->is_scalar() && file_model->as_string() == model->as_string()) return {};
+  const std::string old_model = file_model != nullptr && file_model->is_scalar() ? file_model->as_string() : "the file's model";
   std::string dropped;
-  for (const char* key : {"seq_len", "resolution", "layers", "hidden", "heads", "ffn", "vocab"}) {
-    if (!workload->has(key) || std::find(takes.begin(), takes.end(), key) != takes.end()) continue;
+  for (const char* key : kModelSizeKeys) {
+    if (!workload->has(key)) continue;
     if (std::find(set_keys.begin(), set_keys.end(), std::string("workload.") + key) != set_keys.end()) continue;
     workload->erase(key);
     dropped += (dropped.empty() ? "" : ", ") + std::string(key);
   }
   if (dropped.empty()) return {};
-  return "--set workload.model=" + model->as_string() + ": the file's " + dropped + " (sizes of its own model) do not apply to " +
-         model->as_string() + " and are dropped";
+  return flag + " " + model_set + ": the file's " + dropped + " (sizes of its model " + old_model +
+         ") are dropped; " + model->as_string() + " runs at its own sizes (set them with " + flag + " to change them)";
 }
+
+}  // namespace
+
+ConfigNode load_what_if(const std::string& file, const std::vector<std::string>& sets, const std::string& flag,
+                        std::vector<std::string>* notes) {
+  ConfigNode root = load_config(file, sets, flag);
+  if (runnable_scenario_kind(root) == ScenarioKind::training) {
+    if (std::string note = drop_old_model_sizes(root, file, sets, flag); !note.empty() && notes != nullptr) {
+      notes->push_back(std::move(note));
+    }
+  }
+  return root;
+}
+
+namespace {
 
 // A layout smaller than the cluster leaves GPUs idle: say so, it is rarely what a what-if means.
 std::string idle_gpu_note(const TrainingScenario& s) {
@@ -56,7 +82,8 @@ std::string idle_gpu_note(const TrainingScenario& s) {
 ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& request, const SpecCatalog& catalog,
                           const std::string& tool_version) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const ServeScenario scenario = parse_serve_scenario(loaded.root, catalog, loaded.name);
+  ServeScenario scenario = parse_serve_scenario(loaded.root, catalog, loaded.name);
+  scenario.name = loaded.name;  // with the --set values
   ServeRun run;
   if (!request.serve_rates.empty()) {
     run = serve_load_sweep(scenario, request.serve_rates);
@@ -76,16 +103,50 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
 
 }  // namespace
 
+std::string global_batch_note(const TrainingScenario& scenario, const std::string& file, const std::vector<std::string>& sets,
+                              const SpecCatalog& catalog) {
+  std::string layout_sets;
+  for (const std::string& set : sets) {
+    const std::string key = set.substr(0, set.find('='));
+    for (const char* batch_key : {"workload.global_batch", "workload.batch_per_gpu", "workload.micro_batch",
+                                  "workload.tokens_per_gpu", "parallelism.microbatches"}) {
+      if (key == batch_key) return {};  // the batch was asked for
+    }
+    if (key.starts_with("parallelism.") || key.starts_with("cluster.")) layout_sets += (layout_sets.empty() ? "" : ", ") + set;
+  }
+  if (layout_sets.empty()) return {};
+  TrainingScenario file_alone;
+  try {
+    file_alone = parse_training_scenario(load_config(file, {}), catalog, "file");
+  } catch (const ConfigError&) {
+    return {};
+  }
+  const auto describe = [](const TrainingScenario& s) {
+    const ParallelismConfig& p = s.parallelism;
+    return std::to_string(s.global_batch()) + " samples (micro batch " + std::to_string(s.workload.batch_per_gpu) + " x " +
+           std::to_string(p.microbatches) + " microbatch" + (p.microbatches == 1 ? "" : "es") + " x dp " +
+           std::to_string(p.layout.dp) + ")";
+  };
+  if (scenario.global_batch() == file_alone.global_batch()) return {};
+  return "--set " + layout_sets + ": the global batch is " + describe(scenario) + ", not the file's " +
+         describe(file_alone) + "; set workload.global_batch to keep it";
+}
+
+std::string what_if_name(const std::string& name, const std::vector<std::string>& sets) {
+  if (sets.empty()) return name;
+  std::string values;
+  for (const std::string& set : sets) values += (values.empty() ? "" : ", ") + set;
+  return name + " [" + values + "]";
+}
+
 LoadedScenario load_scenario(const ScenarioRequest& request) {
   LoadedScenario loaded;
-  loaded.root = load_config(request.file, request.overrides);
+  loaded.root = load_what_if(request.file, request.overrides, "--set", &loaded.notes);
   loaded.kind = runnable_scenario_kind(loaded.root);
-  if (loaded.kind == ScenarioKind::training) {
-    if (std::string note = drop_other_model_sizes(loaded.root, request.overrides); !note.empty()) {
-      loaded.notes.push_back(std::move(note));
-    }
-  }
-  loaded.name = std::filesystem::path(request.file).stem().string();
+  const ConfigNode* name = loaded.root.find("name");
+  loaded.name = what_if_name(name != nullptr && name->is_scalar() ? name->as_string()
+                                                                  : std::filesystem::path(request.file).stem().string(),
+                             request.overrides);
   return loaded;
 }
 
@@ -104,8 +165,11 @@ ScenarioOutcome run_scenario(const LoadedScenario& scenario, const ScenarioReque
                              const IntervalTable& intervals, const std::string& tool_version) {
   switch (scenario.kind) {
     case ScenarioKind::training:
-      return run_loaded_training(parse_training_scenario(scenario.root, catalog, scenario.name), scenario, request, intervals,
-                                   tool_version);
+    {
+      TrainingScenario training = parse_training_scenario(scenario.root, catalog, scenario.name);
+      training.name = scenario.name;  // with the --set values
+      return run_loaded_training(training, scenario, request, intervals, tool_version);
+    }
     case ScenarioKind::serve:
       return run_serve(scenario, request, catalog, tool_version);
     case ScenarioKind::plan:

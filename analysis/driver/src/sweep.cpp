@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "driver/scenario_run.h"
 #include "driver/training_scenario_run.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
@@ -120,14 +121,16 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
     sets.push_back(key + "=" + value);
     label += (label.empty() ? "" : ", ") + key + "=" + value;
   }
-  const std::string name = scenario_name + " [" + label + "]";
+  std::string name = what_if_name(scenario_name, sets);
   ConfigNode root;
   std::string text;
   try {
-    root = load_config(scenario_path, sets, "--vary");
+    root = load_what_if(scenario_path, sets, "--vary", nullptr);
     text = to_yaml_text(root);
     if (runnable_scenario_kind(root) != ScenarioKind::training) throw ConfigError(root.loc(), "a sweep runs training scenarios");
-    const TrainingScenario scenario = parse_training_scenario(root, catalog, name);
+    TrainingScenario scenario = parse_training_scenario(root, catalog, scenario_name);
+    // Named after what it ran: the file's name with the point's values, as a what-if of `hpcsim run --set`.
+    name = scenario.name = what_if_name(scenario.name, sets);
     TrainingScenarioRun run = run_training_scenario(scenario, root, intervals, tool_version);
     return std::move(run.record);
   } catch (const ConfigError& e) {

@@ -3,10 +3,12 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
+#include "driver/scenario_run.h"
 #include "driver/sweep.h"
 #include "workloads/scenario/training_scenario.h"
 #include "workloads/scenario/scenario_kind.h"
@@ -15,7 +17,17 @@ namespace hpcsim {
 
 SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::string>& vary, const SpecCatalog& catalog) {
   std::vector<SweepAxis> axes;
-  for (const std::string& v : vary) axes.push_back(parse_vary(v));
+  for (const std::string& v : vary) {
+    axes.push_back(parse_vary(v));
+    // Two axes of one key: each point would set it twice and run the last value, while its row is labelled
+    // with both (the label would name a value that did not run).
+    for (std::size_t k = 0; k + 1 < axes.size(); ++k) {
+      if (axes[k].key == axes.back().key) {
+        throw std::invalid_argument("--vary " + v + ": " + axes.back().key + " is varied twice; give its values in one --vary (" +
+                                    axes.back().key + "=V1,V2,...)");
+      }
+    }
+  }
   const ConfigNode base = load_config(scenario_path, {});
   if (runnable_scenario_kind(base) != ScenarioKind::training) {
     throw ConfigError(base.loc(), "hpcsim sweep runs training scenarios");
@@ -26,7 +38,7 @@ SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::st
     bool any = false;
     for (const std::string& value : axis.values) {
       try {
-        parse_training_scenario(load_config(scenario_path, {axis.key + "=" + value}, "--vary"), catalog, "check");
+        parse_training_scenario(load_what_if(scenario_path, {axis.key + "=" + value}, "--vary", nullptr), catalog, "check");
         any = true;
         break;
       } catch (const ConfigError& e) {
@@ -39,6 +51,20 @@ SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::st
   plan.scenario_path = scenario_path;
   plan.name = std::filesystem::path(scenario_path).stem().string();
   plan.study = sweep_study(plan.name, to_yaml_text(base), axes);
+  // What a changed model drops, said once for each value of a model axis.
+  for (const SweepAxis& axis : axes) {
+    if (axis.key != "workload.model") continue;
+    for (const std::string& value : axis.values) {
+      std::vector<std::string> notes, sets;
+      for (const SweepAxis& other : axes) sets.push_back(other.key + "=" + (&other == &axis ? value : other.values.front()));
+      try {
+        load_what_if(scenario_path, sets, "--vary", &notes);
+      } catch (const ConfigError&) {
+        continue;  // the point says why
+      }
+      for (std::string& n : notes) plan.notes.push_back(std::move(n));
+    }
+  }
   return plan;
 }
 
@@ -80,7 +106,7 @@ std::optional<std::int64_t> stored_run_of(const ResultsStore& store, const Sweep
   std::vector<std::string> sets;
   for (const auto& [key, value] : plan.study.points[index].values) sets.push_back(key + "=" + value);
   try {
-    return store.find_by_hash(content_hash(to_yaml_text(load_config(plan.scenario_path, sets, "--vary"))));
+    return store.find_by_hash(content_hash(to_yaml_text(load_what_if(plan.scenario_path, sets, "--vary", nullptr))));
   } catch (const ConfigError&) {
     return std::nullopt;  // an invalid point: simulate_point records why
   }

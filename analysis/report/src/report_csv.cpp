@@ -50,20 +50,21 @@ std::string breakdown_csv(const BreakdownFigure& figure) {
 }
 
 std::string pareto_csv(const std::vector<ParetoRow>& rows) {
-  std::string out = "run_id,time_to_train_s,cost_usd,energy_kwh\n";
+  std::string out = "run_id,time_to_train_s,cost_usd,energy_kwh,label\n";
   for (const ParetoRow& r : rows)
     out += row({std::to_string(r.run_id), csv_number(r.time_to_train_s), csv_number(r.cost_usd),
-                optional_number(r.energy_kwh)});
+                optional_number(r.energy_kwh), csv_field(r.label)});
   return out;
 }
 
 std::string runs_csv(const std::vector<RunRow>& rows) {
-  std::string out = "id,started_at,scenario,kind,status,gpus,step_time_s,samples_per_s,wall_s,scenario_hash,message\n";
+  std::string out =
+      "id,started_at,scenario,kind,status,gpus,step_time_s,samples_per_s,wall_s,scenario_hash,message,study_point\n";
   for (const RunRow& r : rows)
     out += row({std::to_string(r.run.id), csv_field(r.run.started_at), csv_field(r.run.scenario_name),
                 csv_field(r.run.kind), csv_field(r.run.status), optional_number(r.gpus), optional_number(r.step_time_s),
                 optional_number(r.samples_per_s), csv_number(r.run.wall_s), csv_field(r.run.scenario_hash),
-                csv_field(r.run.message)});
+                csv_field(r.run.message), csv_field(r.study_point)});
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
+#include "report/report_csv.h"
 
 namespace hpcsim {
 
@@ -204,6 +205,44 @@ ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vect
   return figure;
 }
 
+namespace {
+
+// Item `index` of the plan text's list hardware.KEY as a name: a scalar, or a map's `name_key` entry.
+std::optional<std::string> plan_hardware_name(const ConfigNode* hardware, const char* key, const char* name_key,
+                                              std::optional<double> index) {
+  if (hardware == nullptr || !hardware->is_map() || !index || *index < 0) return std::nullopt;
+  const ConfigNode* list = hardware->find(key);
+  if (list == nullptr || !list->is_sequence() || *index >= static_cast<double>(list->items().size())) return std::nullopt;
+  const ConfigNode& item = list->items()[static_cast<std::size_t>(*index)];
+  if (item.is_scalar()) return item.text();
+  if (const ConfigNode* name = item.is_map() ? item.find(name_key) : nullptr; name != nullptr && name->is_scalar()) {
+    return name->text();
+  }
+  return std::nullopt;
+}
+
+// "128 x dgx-h100, ib-ndr, tp 8 pp 8 dp 16" from front point `at`'s metrics and the plan's text.
+std::string pareto_label(const StoredRun& run, const std::vector<Metric>& metrics, const std::string& at) {
+  std::optional<ConfigNode> plan;
+  try {
+    plan = parse_config_text(run.scenario_text, "run " + std::to_string(run.id));
+  } catch (const ConfigError&) {
+  }
+  const ConfigNode* hardware = plan && plan->is_map() ? plan->find("hardware") : nullptr;
+  const auto count = [&](const char* name) -> std::string {
+    const auto v = metric_value(metrics, std::string("pareto.") + name + at);
+    return v ? csv_number(*v) : "?";
+  };
+  std::string label = count("nodes") + " x ";
+  label += plan_hardware_name(hardware, "nodes", "node", metric_value(metrics, "pareto.node_index" + at)).value_or("nodes");
+  if (auto network = plan_hardware_name(hardware, "networks", "network", metric_value(metrics, "pareto.network_index" + at))) {
+    label += ", " + *network;
+  }
+  return label + ", tp " + count("tp") + " pp " + count("pp") + " dp " + count("dp");
+}
+
+}  // namespace
+
 std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics) {
   for (std::size_t i = runs.size(); i-- > 0;) {
     if (runs[i].kind != "plan" || runs[i].status != "ok") continue;
@@ -215,7 +254,7 @@ std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std
       const auto cost = metric_value(metrics[i], "pareto.cost_usd" + at);
       const auto energy = metric_value(metrics[i], "pareto.energy_kwh" + at);
       if (!time || !cost) break;
-      rows.push_back({runs[i].id, *time, *cost, energy});
+      rows.push_back({runs[i].id, *time, *cost, energy, pareto_label(runs[i], metrics[i], at)});
     }
     return rows;
   }
@@ -230,9 +269,17 @@ ReportData collect_report_data(const ResultsStore& store) {
   data.scaling = scaling_figure(runs, metrics);
   data.breakdown = breakdown_figure(store, runs, metrics);
   data.pareto = pareto_rows(runs, metrics);
+  std::map<std::int64_t, std::string> points_of;  // run id -> the study points it is linked to
+  for (const StoredStudy& study : store.studies()) {
+    for (const StoredStudyPoint& p : store.study_points(study.id)) {
+      if (!p.run_id) continue;
+      std::string& at = points_of[*p.run_id];
+      at += (at.empty() ? "" : "; ") + ("study " + std::to_string(study.id) + ": " + point_label(p.values_json));
+    }
+  }
   for (std::size_t i = 0; i < runs.size(); ++i)
     data.runs.push_back({runs[i], metric_value(metrics[i], "gpus"), metric_value(metrics[i], "step_time_s"),
-                         metric_value(metrics[i], "throughput.samples_per_s")});
+                         metric_value(metrics[i], "throughput.samples_per_s"), points_of[runs[i].id]});
   return data;
 }
 

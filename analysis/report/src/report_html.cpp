@@ -31,12 +31,12 @@ std::string text_cell(std::string_view text) { return "<td>" + html_escape(text)
 std::string runs_table(const std::vector<RunRow>& runs) {
   std::string out = "<h2>Runs</h2>\n<p>" + std::to_string(runs.size()) +
                     " runs in the store (all kinds; <a href=\"runs.csv\">runs.csv</a>).</p>\n<table>\n"
-                    "<tr><th>id</th><th>started (UTC)</th><th>scenario</th><th>kind</th><th>status</th><th>GPUs</th>"
+                    "<tr><th>id</th><th>started (UTC)</th><th>scenario</th><th>study point</th><th>kind</th><th>status</th><th>GPUs</th>"
                     "<th>step time (s)</th><th>throughput (samples/s)</th><th>wall time (s)</th><th>message</th></tr>\n";
   for (const RunRow& r : runs) {
     out += r.run.status == "ok" ? "<tr>" : "<tr class=\"failed\">";
     out += "<td class=\"n\">" + std::to_string(r.run.id) + "</td>" + text_cell(r.run.started_at) + text_cell(r.run.scenario_name) +
-           text_cell(r.run.kind) + text_cell(r.run.status) + number_cell(r.gpus) + number_cell(r.step_time_s) +
+           text_cell(r.study_point) + text_cell(r.run.kind) + text_cell(r.run.status) + number_cell(r.gpus) + number_cell(r.step_time_s) +
            number_cell(r.samples_per_s) + number_cell(r.run.wall_s) + text_cell(r.run.message) + "</tr>\n";
   }
   return out + "</table>\n";

@@ -47,7 +47,13 @@ CollectiveGroup CollectiveGroup::of(const ClusterFabric& fabric, const std::vect
 }
 
 void CollectiveGroup::plan_rings(const ClusterFabric& fabric) {
-  const int g = static_cast<int>(members_.front().size());
+  // The node with the most members (the first of them) stands for every node, so the ring visits every
+  // local index some node has: a group whose first node holds fewer GPUs than a later one (a data-parallel
+  // group of a layout whose tp does not divide the node, say) would otherwise leave ranks out of the ring.
+  std::size_t stand_in = 0;
+  for (std::size_t n = 1; n < members_.size(); ++n)
+    if (members_[n].size() > members_[stand_in].size()) stand_in = n;
+  const int g = static_cast<int>(members_[stand_in].size());
   std::vector<int> identity(g);
   for (int l = 0; l < g; ++l) identity[l] = l;
   if (nodes() == 1) {
@@ -55,11 +61,11 @@ void CollectiveGroup::plan_rings(const ClusterFabric& fabric) {
     return;
   }
   // Greedy over channels: the entry (exit) GPU is the unused one with the shortest route from (to) the
-  // next node's GPU 0 on the channel's rail; lowest index on ties. Node 0 stands for every node.
-  // GPU ids: the group's first node stands for every node, the second node's first member is the peer.
-  const int peer = gpus_[members_[1].front()];
+  // next node's GPU 0 on the channel's rail; lowest index on ties.
+  // GPU ids: the stand-in node's members, and the next node's first member is the peer.
+  const int peer = gpus_[members_[(stand_in + 1) % members_.size()].front()];
   std::vector<int> first_node(g);
-  for (int l = 0; l < g; ++l) first_node[l] = gpus_[members_.front()[l]];
+  for (int l = 0; l < g; ++l) first_node[l] = gpus_[members_[stand_in][l]];
   auto path_length = [&](int from, int to, int rail) { return fabric.route(from, to, rail).path.size(); };
   std::vector<bool> entered(g, false), left(g, false);
   for (int c = 0; c < rails_; ++c) {

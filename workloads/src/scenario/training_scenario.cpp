@@ -412,6 +412,18 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
     par.layout.dp = gpus / model_parallel;
   }
 
+  // Tensor parallelism splits layers that have a tensor-parallel form (Megatron's attention and MLP blocks);
+  // a model without any (a CNN) cannot be split over tp GPUs.
+  if (par.layout.tp > 1) {
+    bool splits = false;
+    for (const Network& net : s.workload.built.networks)
+      for (const LayerNode& node : net.nodes()) splits |= node.layer && node.layer->tensor_split() != TensorSplit::none;
+    if (!splits) {
+      inconsistent(p->at("tp"), "tp " + std::to_string(par.layout.tp) + ": model '" + s.workload.model +
+                                    "' has no tensor-parallel layers (Megatron splits attention and MLP blocks); use tp: 1");
+    }
+  }
+
   // Pipeline schedule: interleaved exactly when there are virtual stages.
   if (p != nullptr && p->has("schedule")) {
     const std::string name = p->get_string("schedule");

@@ -26,15 +26,32 @@ struct ScenarioRequest {
   int serve_max_replicas = 1024;       // serve: the most replicas that search tries
 };
 
-// A scenario file read with its overrides. A --set workload.model=NAME swaps the model for a what-if, so
-// the file's sizes of the old model that NAME does not take (the quickstart's seq_len, layers, ...) are
-// dropped, each named in `notes`, instead of each being an error; sizes given with --set are kept.
+// A scenario file read with its overrides (given by `flag`: --set, or --vary for a sweep's point). A
+// workload.model=NAME that changes the file's model swaps the model for a what-if: the file's sizes of its
+// old model (the quickstart's seq_len, layers, hidden, ...) are dropped and named in a note appended to
+// `notes` (when given), so NAME runs at its own sizes; sizes given with the flag are kept (and checked).
+ConfigNode load_what_if(const std::string& file, const std::vector<std::string>& sets, const std::string& flag,
+                        std::vector<std::string>* notes);
+
+// A scenario file read with its overrides as load_what_if does.
 struct LoadedScenario {
   ConfigNode root;
   ScenarioKind kind = ScenarioKind::training;
-  std::string name;                 // the file's stem
+  // The run's name: the file's `name:` (else its stem), with the --set values when there are any
+  // ("quickstart [cluster.nodes=16]"), so a what-if is never stored or printed under the file's name alone.
+  std::string name;
   std::vector<std::string> notes;   // for stderr, before the run
 };
+
+// A what-if that changes the layout (a cluster or parallelism key) without setting a batch can change the
+// global batch (batch_per_gpu is per replica, so fewer data-parallel replicas train fewer samples a step):
+// "the global batch is 4 samples ..., not the file's 64 ...". Empty when the batch is the file's, a --set
+// gave a batch key, or the file alone does not parse.
+std::string global_batch_note(const TrainingScenario& scenario, const std::string& file, const std::vector<std::string>& sets,
+                              const SpecCatalog& catalog);
+
+// "NAME [KEY=VALUE, ...]": a run's name with the values set on it (NAME itself when there are none).
+std::string what_if_name(const std::string& name, const std::vector<std::string>& sets);
 
 // ConfigError for a file that does not read or names a kind no command runs.
 LoadedScenario load_scenario(const ScenarioRequest& request);

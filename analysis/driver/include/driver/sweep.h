@@ -45,6 +45,7 @@ struct SweepPlan {
   std::int64_t study_id = 0;
   std::vector<std::size_t> pending;  // point indices still to run, in order (open_study; claim_all_points)
   std::size_t already_stored = 0;    // points complete before this run
+  std::vector<std::string> notes;    // for stderr: what a varied workload.model drops of the file's sizes
 };
 
 // The study of `vary`'s cross product over the scenario at `scenario_path`. ConfigError for a bad scenario or

@@ -53,12 +53,18 @@ struct ParetoRow {
   double time_to_train_s = 0.0;
   double cost_usd = 0.0;
   std::optional<double> energy_kwh;  // empty where the plan has no power model for it
+  // What the configuration is, to label its point: "128 x dgx-h100, ib-ndr, tp 8 pp 8 dp 16" (the parts
+  // the stored metrics and plan text give).
+  std::string label;
 };
 
 // One line of the runs table: every run of every kind.
 struct RunRow {
   StoredRun run;
   std::optional<double> gpus, step_time_s, samples_per_s;
+  // The study points the run is linked to ("study 1: network=ib-hdr, nodes=8"; "; " between several), so a
+  // sweep's runs are told apart even where their names are alike; empty for a run of no study.
+  std::string study_point;
 };
 
 struct ReportData {

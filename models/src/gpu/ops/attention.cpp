@@ -64,8 +64,21 @@ std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool 
     return out;
   }
   // Flash attention: a block of 128 queries per CTA, K and V tiles of 64 keys streamed through shared
-  // memory (double-buffered), the score tile in registers; the causal mask skips whole tiles.
-  constexpr int kQueries = 128, kKeys = 64;
+  // memory (double-buffered), the score tile in registers; the causal mask skips whole tiles. On a GPU
+  // whose blocks get less shared memory than that needs (max_smem_per_block), the tiles shrink until they
+  // fit, as FlashAttention-2 sizes them to the opt-in maximum (flash_fwd_launch_template.h: head dim 128
+  // runs 128 x 32 tiles, 48 KB, on sm86/sm89 instead of 128 x 64; head dims 224 and 256 run 128 x 64 only
+  // where max_smem_per_block holds it, else 64 x 64): the key tile halves first, down to 16 keys, then
+  // the query block, down to 16 rows.
+  int kQueries = 128, kKeys = 64;
+  const auto smem_bytes = [&] { return (kQueries * d + 2 * 2 * kKeys * d) * e; };
+  while (smem_bytes() > gpu.sm.max_smem_per_block && kQueries > 16) {
+    if (kKeys > 16) {
+      kKeys /= 2;
+    } else {
+      kQueries /= 2;
+    }
+  }
   const bool tensor = gpu.tensor_flops_per_clock_per_sm[static_cast<int>(a.precision)].has_value();
   const double q_blocks = std::ceil(s / kQueries);
   Kernel k;
@@ -73,7 +86,7 @@ std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool 
   k.launch.blocks = static_cast<std::int64_t>(q_blocks) * bh;
   k.launch.threads_per_block = 256;
   k.launch.registers_per_thread = std::min(255, static_cast<int>(kQueries * (d + kKeys) / 256) + 64);
-  k.launch.smem_per_block = static_cast<int>((kQueries * d + 2 * 2 * kKeys * d) * e);
+  k.launch.smem_per_block = static_cast<int>(smem_bytes());
   KernelWork& w = k.work;
   const BlockReach reach = block_reach(s, q_blocks, kQueries, kKeys, a.causal, true);
   w.flops = 4 * s * s * d * static_cast<double>(bh) * visible;
