@@ -108,6 +108,36 @@ TEST_CASE("Every schedule moves the bytes its collective needs", "[collectives]"
   }
 }
 
+TEST_CASE("A ring over GPUs spread unevenly on the nodes visits every rank once", "[collectives]") {
+  // A data-parallel group of a layout whose groups straddle nodes unevenly (tp 2 x dp 3 on 8-GPU nodes, stage
+  // 1: GPUs 6, 8, 10): its first node holds fewer of its GPUs than the next. The ring once left the ranks
+  // past the first node's count out (a route from a GPU to itself, or a read past the ring's end).
+  Simulator sim;
+  FairShare fs(sim);
+  const ClusterFabric fabric(fs, plain_node(8, 2), 2, 8, std::optional(plain_network()));
+  const double S = 96.0 * 1024 * 1024;
+  for (const std::vector<int>& gpus : {std::vector<int>{6, 8, 10}, std::vector<int>{7, 8, 9, 10, 11}, std::vector<int>{0, 2, 4, 6, 8}}) {
+    const CollectiveGroup group = CollectiveGroup::of(fabric, gpus);
+    const int n = group.size();
+    INFO("group of " << n << " GPUs from " << gpus.front());
+    for (int c = 0; c < group.rails(); ++c) {
+      std::vector<int> seen(static_cast<std::size_t>(n), 0);
+      for (int node = 0; node < group.nodes(); ++node) {
+        for (const int local : group.ring_locals(c)) {
+          if (local < static_cast<int>(group.members(node).size())) ++seen[group.members(node)[local]];
+        }
+      }
+      for (int r = 0; r < n; ++r) CHECK(seen[r] == 1);
+    }
+    const Totals t = totals(build_schedule(CollectiveOp::allreduce, CollectiveAlgorithm::ring, group, S), n);
+    for (int r = 0; r < n; ++r) {
+      CHECK(t.sent[r] == Approx(2.0 * (n - 1) / n * S));
+      CHECK(t.received[r] == Approx(2.0 * (n - 1) / n * S));
+      CHECK(t.pair[r][r] == 0);
+    }
+  }
+}
+
 TEST_CASE("Halving-doubling moves 2(p-1)/p of the buffer per rank and folds extra ranks", "[collectives]") {
   Simulator sim;
   FairShare fs(sim);

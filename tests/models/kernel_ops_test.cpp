@@ -258,6 +258,26 @@ TEST_CASE("flash attention beats unfused attention at long sequences and does th
   CHECK(estimate_op(g, attention(g, causal, true)).time_s < 0.6 * fused.time_s);
 }
 
+TEST_CASE("flash attention's tiles fit the GPU's shared memory per block, as FlashAttention-2 sizes them") {
+  // 128 queries x 64 keys at head dim 128 in bf16 take 96 KiB: an A100 (163 KiB per block) keeps them; an
+  // MI300X (64 KiB per block) halves the key tile to 32 (64 KiB), FlashAttention-2's 128 x 32 of sm86.
+  const AttentionShape shape{8, 16, 2048, 128, true, Precision::bf16};
+  const GpuSpec a100 = shipped("a100-sxm4-80gb");
+  CHECK(attention(a100, shape, true).front().launch.smem_per_block == 98304);
+  const GpuSpec mi300x = shipped("mi300x");
+  const Kernel small = attention(mi300x, shape, true).front();
+  CHECK(small.launch.smem_per_block == 65536);
+  CHECK(small.launch.smem_per_block <= mi300x.sm.max_smem_per_block);
+  const OpTime t = estimate_op(mi300x, {small});
+  CHECK(t.time_s > 0);
+  CHECK(std::isfinite(t.time_s));
+  // Head dim 256: keys down to 16, then the query block halves; every tile still fits.
+  const AttentionShape wide{8, 16, 2048, 256, true, Precision::bf16};
+  const Kernel w = attention(mi300x, wide, true).front();
+  CHECK(w.launch.smem_per_block <= mi300x.sm.max_smem_per_block);
+  CHECK(w.launch.blocks > attention(a100, wide, true).front().launch.blocks);  // smaller query blocks, more of them
+}
+
 TEST_CASE("causal flash attention computes the tiles the diagonal crosses in full, above it none") {
   // 512 tokens: 4 blocks of 128 queries see 128, 256, 384 and 512 keys, 20 tiles of 64 against 32 unmasked:
   // 5/8 of the unmasked work, not 1/2. The backward's 4 blocks of 128 keys see 512, 384, 256, 128 queries.
