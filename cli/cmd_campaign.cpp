@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "driver/scenario_run.h"
 #include "report/campaign_report.h"
 #include "store/results_store.h"
 #include "commands.h"
@@ -36,6 +37,7 @@ int run(const CampaignOptions& o) {
   try {
     root = load_config(o.campaign, o.overrides);
     spec = parse_campaign(root, catalog, std::filesystem::path(o.campaign).stem().string());
+    spec.name = what_if_name(spec.name, o.overrides);  // a what-if is named after what it ran
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;

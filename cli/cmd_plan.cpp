@@ -34,7 +34,7 @@ int run(const PlanOptions& o) {
   }
   std::optional<ResultsStore> store;  // checked before the search, so that a bad --db costs no simulation
   if (!open_store(o.db, o.no_db, "plan", store)) return kExitBadInput;
-  const PlanRun run = run_plan(plan, o.plan, catalog, HPCSIM_VERSION);
+  const PlanRun run = run_plan(plan, o.plan, o.overrides, catalog, HPCSIM_VERSION);
   std::cout << (o.format == "json" ? plan_to_json(plan, run.result) : plan_to_table(plan, run.result));
   std::cerr << plan_rates(run.result) << "\n";
   return store_record(store, run.record, "plan");

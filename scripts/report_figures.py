@@ -11,7 +11,7 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import EngFormatter, FixedLocator, NullFormatter, NullLocator, PercentFormatter
+    from matplotlib.ticker import EngFormatter, FixedLocator, LogLocator, NullFormatter, NullLocator, PercentFormatter
 except ImportError:
     # hpcsim passes --quiet-without-matplotlib when it has another python3 to try.
     if "--quiet-without-matplotlib" not in sys.argv:
@@ -70,6 +70,8 @@ def plot_throughput(rows, path):
     # Log-log: linear scaling is a straight line of slope 1 at any scale, and its loss shows as a bend.
     ax.set_yscale("log")
     ax.set_ylabel(f"Throughput ({unit}, log scale)")
+    # Ticks at 1, 2 and 5 of each decade: a line spanning less than a decade still reads off the axis.
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
     ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_title("Training throughput against GPU count")
@@ -132,11 +134,14 @@ def plot_pareto(rows, path):
         fig.colorbar(points, ax=ax, label="Energy to train (kWh)")
     else:
         ax.scatter(hours, cost, color=COLOURS[0], s=50, zorder=3, label="configuration")
-    # Each point says which configuration it is (nodes x node type, network, layout).
+    # Each point says which configuration it is (nodes x node type, network, layout): the label on the side
+    # of the point toward the middle, so it stays inside the axes.
+    middle = (min(hours) + max(hours)) / 2
     for i, (x, y, r) in enumerate(zip(hours, cost, rows)):
         if r.get("label"):
-            ax.annotate(r["label"], (x, y), xytext=(6, 6 if i % 2 == 0 else -12), textcoords="offset points",
-                        fontsize=8, color="#333333")
+            right = x > middle
+            ax.annotate(r["label"], (x, y), xytext=(-8 if right else 8, 6 if i % 2 == 0 else -12),
+                        textcoords="offset points", ha="right" if right else "left", fontsize=8, color="#333333")
     ax.set_xlabel("Time to train (h)")
     ax.set_ylabel("Cost (USD)")
     ax.yaxis.set_major_formatter(EngFormatter(sep=" "))

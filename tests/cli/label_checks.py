@@ -42,6 +42,20 @@ def check_labels_what_if_names():
                    "--set", "serving.replicas=2")
     expect(serve.returncode == 0 and "[serving.replicas=2]" in json.loads(serve.stdout)["scenario"],
            "a serve what-if too", serve)
+    campaign = hpcsim("campaign", os.path.join(EXAMPLES, "campaign", "resnet50-asha.yaml"), "--no-db", "--format", "json",
+                      "--set", "cluster.nodes=32")
+    expect(campaign.returncode == 0 and json.loads(campaign.stdout)["name"].endswith(" [cluster.nodes=32]"),
+           "a campaign what-if too", campaign)
+    with tempfile.TemporaryDirectory() as tmp:
+        # A plan what-if: named with its values, and stored with the plan text that ran.
+        db = os.path.join(tmp, "p.db")
+        plan = hpcsim("plan", os.path.join(EXAMPLES, "capacity-plan", "plan.yaml"), "--screen-only", "--db", db,
+                      "--format", "json", "--set", "pue=1.2")
+        expect(plan.returncode == 0 and json.loads(plan.stdout)["plan"].endswith(" [pue=1.2]"), "a plan what-if", plan)
+        con = sqlite3.connect(db)
+        name, text = con.execute("SELECT scenario_name, scenario_text FROM runs").fetchone()
+        con.close()
+        expect(name.endswith(" [pue=1.2]") and "pue: 1.2" in text, f"stored as it ran: {name}", plan)
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "r.db")
         for args in ([], ["--set", "cluster.nodes=4"]):

@@ -10,7 +10,8 @@
 
 namespace hpcsim {
 
-// The plan file read and checked; ConfigError for bad input. screen_only: simulate nothing in full.
+// The plan file read and checked; ConfigError for bad input. screen_only: simulate nothing in full. With
+// --set overrides the plan's name carries them ("gpt3-plan [constraints.budget=5e6 USD]").
 PlanSpec load_plan(const std::string& file, const std::vector<std::string>& overrides, const SpecCatalog& catalog,
                    bool screen_only);
 
@@ -19,7 +20,9 @@ struct PlanRun {
   RunRecord record;  // the plan as one run of kind plan (report/plan_report.h)
 };
 
-PlanRun run_plan(const PlanSpec& plan, const std::string& file, const SpecCatalog& catalog,
-                 const std::string& tool_version);
+// The plan simulated; its record is named as load_plan named it and holds the plan text that ran (the file
+// with its --set overrides).
+PlanRun run_plan(const PlanSpec& plan, const std::string& file, const std::vector<std::string>& overrides,
+                 const SpecCatalog& catalog, const std::string& tool_version);
 
 }  // namespace hpcsim
