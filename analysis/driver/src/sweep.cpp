@@ -127,6 +127,9 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
   try {
     root = load_what_if(scenario_path, sets, "--vary", nullptr);
     text = to_yaml_text(root);
+    if (const ConfigNode* file_name = root.find("name"); file_name != nullptr && file_name->is_scalar()) {
+      name = what_if_name(file_name->as_string(), sets);  // an invalid point too is named as the file names it
+    }
     if (runnable_scenario_kind(root) != ScenarioKind::training) throw ConfigError(root.loc(), "a sweep runs training scenarios");
     TrainingScenario scenario = parse_training_scenario(root, catalog, scenario_name);
     // Named after what it ran: the file's name with the point's values, as a what-if of `hpcsim run --set`.
