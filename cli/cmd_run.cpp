@@ -95,6 +95,25 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
   return store_record(store, run.record, "run");
 }
 
+// A `kind: mpi` scenario (HPL), run once and stored.
+int run_mpi(const RunOptions& o, const LoadedScenario& loaded) {
+  std::optional<ResultsStore> store;  // checked before the simulation, so that a bad --db costs none
+  if (!open_store(o.db, o.no_db, "run", store)) return kExitBadInput;
+  ScenarioOutcome run;
+  try {
+    run = run_scenario(loaded, request_of(o), SpecCatalog(config_root()), IntervalTable{}, HPCSIM_VERSION);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "hpcsim run: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  for (const std::string& note : run.notes) std::cerr << "note: " << note << "\n";
+  std::cout << render_report(run.record.report, o.format);
+  return store_record(store, run.record, "run");
+}
+
 // --scale: every count is checked and parsed before any is simulated, so bad input costs no time.
 int run_scale(const RunOptions& o, const LoadedScenario& loaded) {
   const ConfigNode& root = loaded.root;
@@ -183,6 +202,16 @@ int run_file(const RunOptions& o, bool scale) {
         return kExitBadInput;
       }
       return run_loaded_serve(loaded, request_of(o), o.db, o.no_db, o.format, "run");
+    case ScenarioKind::mpi:
+      if (scale || !o.trace.empty() || o.exact) {
+        std::cerr << ConfigError(root.at("kind").loc(), std::string(scale ? "--scale" : !o.trace.empty() ? "--trace" : "--exact") +
+                                                            " is for training scenarios; vary an mpi scenario's "
+                                                            "cluster.nodes with --set")
+                         .what()
+                  << "\n";
+        return kExitBadInput;
+      }
+      return run_mpi(o, loaded);
     case ScenarioKind::schedule:
       break;  // runnable_scenario_kind refused it: not built as a scenario kind (job lists run with hpcsim schedule)
   }

@@ -9,6 +9,8 @@
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "driver/serve_run.h"
+#include "report/hpl_report.h"
+#include "workloads/hpc/mpi_scenario.h"
 #include "workloads/scenario/training_scenario.h"
 #include "workloads/serving/serve_scenario.h"
 #include "workloads/zoo/zoo.h"
@@ -101,6 +103,25 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
   return out;
 }
 
+// kind: mpi: the application (HPL) once, its metrics and the run record.
+ScenarioOutcome run_mpi(const LoadedScenario& loaded, const SpecCatalog& catalog, const std::string& tool_version) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const MpiScenario scenario = parse_mpi_scenario(loaded.root, catalog, loaded.name);
+  const AnalyticMpiComm comm(scenario.cluster);
+  const HplResult result = simulate_hpl(scenario.cluster, scenario.hpl, comm);
+  ScenarioOutcome out;
+  out.record.report = hpl_report(scenario, result);
+  out.record.scenario_text = to_yaml_text(loaded.root);
+  out.record.tool_version = tool_version;
+  out.record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (scenario.n_from_memory) {
+    out.notes.push_back("HPL N = " + std::to_string(static_cast<long long>(scenario.hpl.n)) + " fills " +
+                        std::to_string(static_cast<int>(scenario.memory_fraction * 100 + 0.5)) +
+                        " % of the nodes' memory (workload.n not given)");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string global_batch_note(const TrainingScenario& scenario, const std::string& file, const std::vector<std::string>& sets,
@@ -172,6 +193,8 @@ ScenarioOutcome run_scenario(const LoadedScenario& scenario, const ScenarioReque
     }
     case ScenarioKind::serve:
       return run_serve(scenario, request, catalog, tool_version);
+    case ScenarioKind::mpi:
+      return run_mpi(scenario, catalog, tool_version);
     case ScenarioKind::plan:
       throw ConfigError(scenario.root.at("kind").loc(),
                         "a plan searches many scenarios: run it with `hpcsim plan " + request.file + "`");

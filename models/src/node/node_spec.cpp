@@ -6,6 +6,12 @@ namespace hpcsim {
 
 namespace {
 
+// The `cpu:` map's keys: the summary every node gives, then the optional HPC description (cpu_hpc_spec.h).
+std::vector<Field> cpu_fields(std::vector<Field> base, std::vector<Field> more) {
+  for (Field& f : more) base.push_back(std::move(f));
+  return base;
+}
+
 Schema count() { return Schema::integer().at_least(0); }
 Schema positive_count() { return Schema::integer().at_least(1); }
 
@@ -116,7 +122,7 @@ const Schema& node_spec_schema() {
                                     "NICs read and write GPU memory directly; false: staged through host memory",
                                     "true when the node has GPUs"),
                        }), "the node's network adapters"),
-      required("cpu", Schema::map({
+      required("cpu", Schema::map(cpu_fields({
                           optional("model", Schema::string(), "CPU model name (descriptive)", "none"),
                           required("sockets", positive_count(), "CPU sockets"),
                           required("cores_per_socket", positive_count(), "cores per socket"),
@@ -129,7 +135,7 @@ const Schema& node_spec_schema() {
                           optional("math", cpu_math_schema(),
                                    "the cores' math units, caches and math library (for inference on the CPU)",
                                    "none: the CPU cannot run a model"),
-                      }), "the host CPUs"),
+                      }, cpu_hpc_fields())), "the host CPUs"),
       required("host_memory", Schema::quantity(Dimension::bytes).positive(), "host (CPU) memory of the node"),
       optional("max_power", Schema::quantity(Dimension::power).positive(),
                "the node's maximum system power (datasheet); the power model's budget for its parts",
@@ -191,6 +197,7 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   n.cpu.flops_per_socket = cpu.get_quantity("flops_per_socket", Dimension::compute_rate);
   n.cpu.memory_bandwidth_per_socket = cpu.get_quantity("memory_bandwidth_per_socket", Dimension::bandwidth);
   if (const ConfigNode* math = cpu.find("math")) n.cpu.math = parse_cpu_math(*math);
+  n.cpu.hpc = parse_cpu_hpc(cpu);
   n.cpu_sockets = n.cpu.sockets;
   n.cpu_cores_per_socket = n.cpu.cores_per_socket;
   n.host_memory_bytes = node.get_quantity("host_memory", Dimension::bytes);

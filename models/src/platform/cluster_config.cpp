@@ -29,13 +29,15 @@ const Schema& cluster_schema() {
   return schema;
 }
 
-ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog) {
+namespace {
+
+ClusterConfig parse_any_cluster(const ConfigNode& cluster, const SpecCatalog& catalog, bool need_gpus) {
   cluster_schema().validate(cluster);
   ClusterConfig c;
   const ConfigNode& node_name = cluster.at("node");
   const ConfigNode node_spec = catalog.load("nodes", node_name, "node");
   c.node = parse_node_spec(node_spec, node_name.as_string(), catalog);
-  if (c.node.gpus == 0) {
+  if (need_gpus && c.node.gpus == 0) {
     throw ConfigError(node_spec.at("gpus").loc(), "a " + c.node.name + " has no GPUs to train on");
   }
   c.nodes = static_cast<int>(cluster.get_int_or("nodes", 1));
@@ -70,6 +72,16 @@ ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalo
     }
   }
   return c;
+}
+
+}  // namespace
+
+ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog) {
+  return parse_any_cluster(cluster, catalog, true);
+}
+
+ClusterConfig parse_cpu_cluster(const ConfigNode& cluster, const SpecCatalog& catalog) {
+  return parse_any_cluster(cluster, catalog, false);
 }
 
 }  // namespace hpcsim

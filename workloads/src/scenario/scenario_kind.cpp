@@ -12,11 +12,12 @@ namespace hpcsim {
 namespace {
 
 // The one name table: to_string, the schema and the parser all read it.
-constexpr EnumNames<ScenarioKind, 4> kKindNames{{{
+constexpr EnumNames<ScenarioKind, 5> kKindNames{{{
     {ScenarioKind::training, "training"},
     {ScenarioKind::schedule, "schedule"},
     {ScenarioKind::serve, "serve"},
     {ScenarioKind::plan, "plan"},
+    {ScenarioKind::mpi, "mpi"},
 }}};
 
 }  // namespace
@@ -43,7 +44,7 @@ ScenarioKind runnable_scenario_kind(const ConfigNode& root) {
   const ScenarioKind kind = scenario_kind(root);
   if (!is_built(kind)) {
     throw ConfigError(root.at("kind").loc(), "scenario kind '" + std::string(to_string(kind)) +
-                                                 "' is not built yet; 'training' and 'serve' scenarios can be run (and 'plan' files planned; job lists run with hpcsim schedule)");
+                                                 "' is not built yet; 'training', 'serve' and 'mpi' scenarios can be run (and 'plan' files planned; job lists run with hpcsim schedule)");
   }
   return kind;
 }

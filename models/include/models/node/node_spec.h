@@ -8,6 +8,7 @@
 
 #include "configs/catalog.h"
 #include "configs/config_node.h"
+#include "models/cpu/cpu_hpc_spec.h"
 #include "models/cpu/cpu_math.h"
 #include "models/gpu/gpu_spec.h"
 #include "models/network/network_spec.h"
@@ -45,6 +46,7 @@ struct CpuSpec {
   double flops_per_socket = 0;            // FP64 peak, FLOP/s
   double memory_bandwidth_per_socket = 0; // bytes/s
   CpuMathSpec math;                       // what inference on the CPU needs (absent: math.present() false)
+  CpuHpcSpec hpc;                         // what HPC codes need (absent: hpc.present() false)
 };
 
 // GPUs and NICs hang off PCIe switches; a switch's uplink goes to the CPU root complex. GPU i is on switch

@@ -26,5 +26,7 @@ const Schema& cluster_schema();
 // Resolves node and network names through the catalog; a node without GPUs, more gpus_per_node than the
 // node has, a missing network for several nodes or a topology that cannot hold them are ConfigErrors.
 ClusterConfig parse_cluster(const ConfigNode& cluster, const SpecCatalog& catalog);
+// The same for jobs that run on the CPUs (kind: mpi): the node may have no GPUs (gpus_per_node is then 0).
+ClusterConfig parse_cpu_cluster(const ConfigNode& cluster, const SpecCatalog& catalog);
 
 }  // namespace hpcsim

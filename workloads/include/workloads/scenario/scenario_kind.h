@@ -13,6 +13,7 @@ enum class ScenarioKind {
   schedule,  // a job scheduler on a shared cluster (to come)
   serve,     // an inference endpoint under load (to come)
   plan,      // capacity planning over many training scenarios (hpcsim plan, workloads/planning/)
+  mpi,       // an MPI (+ OpenMP) application on CPU nodes: HPL (workloads/hpc/, docs/hpc.md)
 };
 
 std::string_view to_string(ScenarioKind kind);

@@ -1,0 +1,38 @@
+#include "report/hpl_report.h"
+
+#include "workloads/scenario/scenario_kind.h"
+
+namespace hpcsim {
+
+std::vector<Metric> hpl_metrics(const MpiScenario& s, const HplResult& r) {
+  const HplConfig& c = r.config;
+  return {
+      {"rmax_tflops", r.flop_rate / 1e12, "TFLOP/s"},
+      {"rpeak_tflops", r.rpeak / 1e12, "TFLOP/s"},
+      {"efficiency", r.efficiency, "ratio"},
+      {"time_s", r.time_s, "s"},
+      {"gflops", r.flop_rate / 1e9, "count"},
+      {"hpl.n", c.n, "count"},
+      {"hpl.nb", static_cast<double>(c.nb), "count"},
+      {"hpl.p", static_cast<double>(c.p), "count"},
+      {"hpl.q", static_cast<double>(c.q), "count"},
+      {"hpl.depth", static_cast<double>(c.depth), "count"},
+      {"hpl.n_from_memory", s.n_from_memory ? 1.0 : 0.0, "bool"},
+      {"placement.nodes", static_cast<double>(r.nodes), "count"},
+      {"placement.ranks", static_cast<double>(c.p * c.q), "count"},
+      {"placement.ranks_per_node", static_cast<double>(c.ranks_per_node), "count"},
+      {"placement.threads_per_rank", static_cast<double>(c.threads_per_rank), "count"},
+      {"breakdown.update_s", r.update_s, "s"},
+      {"breakdown.panel_s", r.panel_s, "s"},
+      {"breakdown.bcast_s", r.bcast_s, "s"},
+      {"breakdown.swap_s", r.swap_s, "s"},
+      {"breakdown.exposed_s", r.exposed_s, "s"},
+      {"memory.matrix_bytes_per_node", r.matrix_bytes_per_node, "bytes"},
+  };
+}
+
+Report hpl_report(const MpiScenario& s, const HplResult& r) {
+  return Report{s.name, std::string(to_string(ScenarioKind::mpi)), hpl_metrics(s, r)};
+}
+
+}  // namespace hpcsim

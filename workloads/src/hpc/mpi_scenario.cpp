@@ -1,0 +1,142 @@
+#include "workloads/hpc/mpi_scenario.h"
+
+#include <cmath>
+
+#include "configs/config_error.h"
+#include "workloads/scenario/scenario_kind.h"
+
+namespace hpcsim {
+
+namespace {
+
+Schema positive_int() { return Schema::integer().at_least(1); }
+std::string str(long long v) { return std::to_string(v); }
+
+// The most square P x Q = ranks with P <= Q, as HPL users choose.
+std::pair<int, int> square_grid(int ranks) {
+  int p = static_cast<int>(std::sqrt(static_cast<double>(ranks)));
+  while (p > 1 && ranks % p != 0) --p;
+  return {p, ranks / p};
+}
+
+}  // namespace
+
+const Schema& mpi_scenario_schema() {
+  static const Schema schema = Schema::map({
+      extends_field(),
+      required("kind", scenario_kind_schema(), "mpi"),
+      optional("name", Schema::string(), "the run's name in outputs and the results store", "the file's name"),
+      optional("description", Schema::string(), "free text (not read)", "none"),
+      required("cluster", cluster_schema(), "the machine: a node type with an HPC description of its CPU (cpu.clocks, ...)"),
+      optional("mpi", Schema::map({
+                          optional("ranks", positive_int(), "MPI ranks in all", "workload.p x workload.q, else nodes x ranks_per_node"),
+                          optional("ranks_per_node", positive_int(), "ranks on each node (filled node by node, in rank order)",
+                                   "one per socket"),
+                          optional("threads_per_rank", positive_int(), "OpenMP threads of each rank, one core each",
+                                   "the node's cores / ranks_per_node"),
+                      }),
+               "how ranks and threads are placed", "one rank per socket, its cores as threads"),
+      required("workload",
+               Schema::map({
+                   required("app", Schema::one_of(kMpiAppNames.names()), "the application (hpl is built)"),
+                   optional("n", Schema::integer().at_least(1), "HPL: matrix order", "memory_fraction of the nodes' memory"),
+                   optional("nb", positive_int(), "HPL: block size", "256"),
+                   optional("p", positive_int(), "HPL: process rows", "the most square grid of the ranks, P <= Q"),
+                   optional("q", positive_int(), "HPL: process columns", "ranks / p"),
+                   optional("bcast", Schema::one_of(kHplBcastNames.names()),
+                            "HPL: panel broadcast (increasing-ring = 1ring, modified-ring = 1ringM, long = spread-roll)",
+                            "modified-ring"),
+                   optional("depth", Schema::integer().at_least(0).at_most(1), "HPL: look-ahead depth (0 or 1)", "1"),
+                   optional("memory_fraction", Schema::number().positive().at_most(0.95),
+                            "HPL: share of the nodes' memory the matrix fills when n is not given", "0.8"),
+               }),
+               "the application and its parameters"),
+  });
+  return schema;
+}
+
+MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalog, const std::string& default_name) {
+  mpi_scenario_schema().validate(root);
+  MpiScenario s;
+  s.name = root.get_string_or("name", default_name);
+  const ConfigNode& cluster = root.at("cluster");
+  s.cluster = parse_cpu_cluster(cluster, catalog);
+  const CpuSpec& cpu = s.cluster.node.cpu;
+  if (!cpu.hpc.present()) {
+    throw ConfigError(cluster.at("node").loc(), "the " + s.cluster.node.name +
+                                                    " node spec has no HPC description of its CPU (cpu.clocks, vector, "
+                                                    "memory, dgemm_efficiency); see docs/hpc.md");
+  }
+  const ConfigNode& w = root.at("workload");
+  const ConfigNode& app = w.at("app");
+  s.app = *kMpiAppNames.parse(app.as_string());
+  if (s.app != MpiApp::hpl) {
+    throw ConfigError(app.loc(), "workload.app '" + app.as_string() + "' is not built yet; 'hpl' is");
+  }
+
+  const ConfigNode* mpi = root.find("mpi");
+  auto mpi_key = [&](const char* key) { return mpi != nullptr ? mpi->find(key) : nullptr; };
+  const int cores = cpu.sockets * cpu.cores_per_socket;
+  HplConfig& h = s.hpl;
+  h.ranks_per_node = mpi_key("ranks_per_node") ? static_cast<int>(mpi_key("ranks_per_node")->as_int()) : cpu.sockets;
+  h.threads_per_rank = mpi_key("threads_per_rank") ? static_cast<int>(mpi_key("threads_per_rank")->as_int())
+                                                   : std::max(1, cores / h.ranks_per_node);
+  if (h.ranks_per_node * h.threads_per_rank > cores) {
+    const ConfigNode* at = mpi_key("threads_per_rank") ? mpi_key("threads_per_rank") : mpi_key("ranks_per_node");
+    throw ConfigError(at->loc(), str(h.ranks_per_node) + " ranks x " + str(h.threads_per_rank) + " threads per node need " +
+                                     str(h.ranks_per_node * h.threads_per_rank) + " cores; a " + s.cluster.node.name +
+                                     " has " + str(cores) + " (oversubscription is not modelled)");
+  }
+  // Ranks and the grid.
+  const ConfigNode* p_key = w.find("p");
+  const ConfigNode* q_key = w.find("q");
+  if ((p_key == nullptr) != (q_key == nullptr)) {
+    throw ConfigError((p_key ? p_key : q_key)->loc(), "give both workload.p and workload.q, or neither");
+  }
+  if (const ConfigNode* ranks = mpi_key("ranks")) {
+    s.ranks = static_cast<int>(ranks->as_int());
+    if (p_key && p_key->as_int() * q_key->as_int() != s.ranks) {
+      throw ConfigError(ranks->loc(), "the HPL grid P x Q = " + str(p_key->as_int()) + " x " + str(q_key->as_int()) +
+                                          " = " + str(p_key->as_int() * q_key->as_int()) + " is not mpi.ranks " + str(s.ranks));
+    }
+  } else if (p_key) {
+    s.ranks = static_cast<int>(p_key->as_int() * q_key->as_int());
+  } else {
+    s.ranks = s.cluster.nodes * h.ranks_per_node;
+  }
+  if (p_key) {
+    h.p = static_cast<int>(p_key->as_int());
+    h.q = static_cast<int>(q_key->as_int());
+  } else {
+    std::tie(h.p, h.q) = square_grid(s.ranks);
+  }
+  const int nodes_needed = (s.ranks + h.ranks_per_node - 1) / h.ranks_per_node;
+  if (nodes_needed > s.cluster.nodes) {
+    const ConfigNode* at = mpi_key("ranks") ? mpi_key("ranks") : (p_key ? p_key : &cluster);
+    throw ConfigError(at->loc(), str(s.ranks) + " ranks at " + str(h.ranks_per_node) + " per node need " + str(nodes_needed) +
+                                     " nodes; the cluster has " + str(s.cluster.nodes) + " (" + str(s.cluster.nodes) +
+                                     " x " + str(cores) + " cores)");
+  }
+  h.nb = static_cast<int>(w.get_int_or("nb", 256));
+  s.memory_fraction = w.get_number_or("memory_fraction", 0.8);
+  if (const ConfigNode* n = w.find("n")) {
+    h.n = static_cast<double>(n->as_int());
+    if (h.nb > h.n) {
+      throw ConfigError(w.has("nb") ? w.at("nb").loc() : n->loc(), "NB " + str(h.nb) + " is larger than N " + str(n->as_int()));
+    }
+    const double bytes = 8.0 * h.n * h.n / nodes_needed;
+    if (bytes > s.cluster.node.host_memory_bytes) {
+      throw ConfigError(n->loc(), "an N = " + str(n->as_int()) + " matrix needs " + str(static_cast<long long>(bytes / 1e9)) +
+                                      " GB per node; a " + s.cluster.node.name + " has " +
+                                      str(static_cast<long long>(s.cluster.node.host_memory_bytes / 1e9)) + " GB");
+    }
+  } else {
+    s.n_from_memory = true;
+    h.n = hpl_n_from_memory(s.cluster, nodes_needed, h.nb, s.memory_fraction);
+  }
+  if (const ConfigNode* b = w.find("bcast")) h.bcast = *kHplBcastNames.parse(b->as_string());
+  h.depth = static_cast<int>(w.get_int_or("depth", 1));
+  return s;
+}
+
+}  // namespace hpcsim
