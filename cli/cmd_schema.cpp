@@ -13,6 +13,7 @@
 #include "models/node/node_spec.h"
 #include "models/storage/storage_spec.h"
 #include "workloads/campaign/campaign.h"
+#include "workloads/hpc/mpi_scenario.h"
 #include "workloads/planning/plan_spec.h"
 #include "workloads/scenario/training_scenario.h"
 #include "workloads/scheduling/job_list.h"
@@ -41,6 +42,7 @@ const std::vector<FileKind>& file_kinds() {
       {"campaign", "Campaign (`hpcsim campaign`)", &campaign_schema},
       {"plan", "Capacity plan (`hpcsim plan`, `kind: plan`)", &plan_schema},
       {"serve", "Serve scenario (`hpcsim serve`, `kind: serve`): one replica's instance and model, the load and the batching", &serve_scenario_schema},
+      {"mpi", "MPI scenario (`hpcsim run`, `kind: mpi`): an MPI + OpenMP application (HPL) on CPU nodes, docs/hpc.md", &mpi_scenario_schema},
   };
   return kinds;
 }
