@@ -57,7 +57,7 @@ TEST_CASE("HPL: FLOP count, Rpeak at the nominal clock, efficiency below the DGE
   CHECK(r.time_s == Approx(r.update_s + r.exposed_s).epsilon(0.02));  // the rest is the solve and the fill
 }
 
-TEST_CASE("HPL: look-ahead hides the panel; the slower network costs more; NB trades update rate for panel cost", "[hpl]") {
+TEST_CASE("HPL: look-ahead hides the panel, the slower network costs more, a tiny NB starves the update", "[hpl]") {
   const HplResult base = run(parse(kBase));
   const HplResult no_lookahead = run_with(kBase, "nb: 256,", "nb: 256, depth: 0,");
   CHECK(no_lookahead.time_s > base.time_s);
@@ -71,7 +71,7 @@ TEST_CASE("HPL: look-ahead hides the panel; the slower network costs more; NB tr
   CHECK(tiny_nb.update_s > base.update_s * 1.5);
 }
 
-TEST_CASE("HPL: N from 80 % of memory; 1 rank per core vs per socket keeps Rpeak", "[hpl]") {
+TEST_CASE("HPL: N from 80 % of memory, and 1 rank per core against 1 per socket", "[hpl]") {
   std::string yaml = kBase;
   yaml.replace(yaml.find("n: 300000, "), 11, "");
   const MpiScenario s = parse(yaml);
