@@ -192,12 +192,28 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   const int members_;
 };
 
+// The record identical calls share (lockstep_memo.h), where the request carries a ledger, a memo and allows
+// replay (same op, algorithm, size, options, groups and `symmetric`: whether the runs are symmetry classes).
+std::shared_ptr<LockstepMemo::Record> memo_record(const CollectiveRequest& request, const ClusterFabric& fabric,
+                                                  CollectiveAlgorithm algorithm, bool symmetric,
+                                                  const std::vector<CollectiveGroup>& groups,
+                                                  const CollectiveSchedule& schedule) {
+  if (!request.ledger || !request.lockstep || !request.replay_repeated_steps) return nullptr;
+  return request.lockstep->record(fabric, request.op, algorithm, request.bytes, request.schedule, symmetric, groups,
+                                  schedule.patterns());
+}
+
 // The cohort of `runs` runs of `schedule`'s shape holding `links`, where the request carries a ledger
-// and allows replay; otherwise none (each run replays only while the solver is idle).
-std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, const std::vector<ResourceId>& links,
-                                    int runs, const CollectiveSchedule& schedule) {
+// and allows replay; otherwise none (each run replays only while the solver is idle). With a record, the
+// cohort shares the lockstep durations of identical calls.
+std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, std::span<const ResourceId> links, int runs,
+                                    const CollectiveSchedule& schedule,
+                                    const std::shared_ptr<LockstepMemo::Record>& record) {
   if (!request.ledger || !request.replay_repeated_steps) return nullptr;
-  return std::make_shared<Cohort>(*request.ledger, links, runs, schedule.steps(), schedule.patterns());
+  std::shared_ptr<std::vector<std::int64_t>> remembered;
+  if (record) remembered = std::shared_ptr<std::vector<std::int64_t>>(record, &record->durations);
+  return std::make_shared<Cohort>(*request.ledger, links, runs, schedule.steps(), schedule.patterns(),
+                                  std::move(remembered));
 }
 
 // The request's algorithm, else the selector's pick (through the request's remembered picks, if any).
@@ -235,7 +251,8 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
     if (auto classes = collective_detail::symmetry_classes(fs, fabric, groups, schedules,
                                                            request.ledger ? &links : nullptr)) {
       *left = classes->size();
-      auto cohort = make_cohort(request, links, static_cast<int>(classes->size()), schedules[0]);
+      auto cohort = make_cohort(request, links, static_cast<int>(classes->size()), schedules[0],
+                                memo_record(request, fabric, algorithm, true, groups, schedules[0]));
       for (std::size_t k = 0; k < classes->size(); ++k) {
         collective_detail::SymmetryClass& c = (*classes)[k];
         auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[c.representative],
@@ -261,10 +278,24 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
     one_shape = one_shape && s.steps() == schedules[0].steps() && s.patterns() == schedules[0].patterns();
     for (int step = 0; one_shape && step < s.steps(); ++step) one_shape = s.pattern(step) == schedules[0].pattern(step);
   }
-  if (request.ledger && one_shape) {
+  // The memo's key names one algorithm: groups picked differently keep this call's durations to themselves.
+  const bool one_algorithm =
+      std::all_of(algorithms.begin(), algorithms.end(), [&](CollectiveAlgorithm a) { return a == algorithms[0]; });
+  const auto record =
+      one_shape && one_algorithm ? memo_record(request, fabric, algorithms[0], false, groups, schedules[0]) : nullptr;
+  // The claim's links: the same routes every time for one record, so they are looked up once.
+  if (record && !record->links_known) {
+    for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
+    std::vector<char> seen(fs.resource_count(), 0);  // kept once each (a claim ignores repeats and order)
+    for (const ResourceId r : links) {
+      if (!seen[r]) seen[r] = 1, record->links.push_back(r);
+    }
+    record->links_known = true;
+  } else if (!record && request.ledger && one_shape) {
     for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
   }
-  auto cohort = one_shape ? make_cohort(request, links, static_cast<int>(groups.size()), schedules[0]) : nullptr;
+  std::span<const ResourceId> claimed = record ? std::span<const ResourceId>(record->links) : links;
+  auto cohort = one_shape ? make_cohort(request, claimed, static_cast<int>(groups.size()), schedules[0], record) : nullptr;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[g], std::move(schedules[g]),
                                                request.replay_repeated_steps,
