@@ -1,13 +1,21 @@
 #include "models/collectives/algorithm_selector.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <span>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace hpcsim {
 
 namespace {
+
+using Pairs = std::vector<std::pair<double, double>>;  // distinct (latency s, share bytes/s)
+// A pattern with more distinct pairs is not remembered (every transfer a different share: nothing to gain).
+constexpr std::size_t kMaxPairs = 64;
 
 // Working state of one estimate: transfers crossing each resource (sized as routes come: the fabric adds a
 // switch link's resource when a route first crosses it), each resource's capacity as read so far (0: not
@@ -24,8 +32,9 @@ struct Scratch {
 // The slowest of `transfers` run together on the idle fabric: route latency + bytes / (the lowest capacity
 // on its path divided by the transfers crossing that resource). Given a subset of a step's transfers it is
 // at most the step's time: fewer crossings leave every share as large or larger.
+// With `pairs`, also collects the distinct (latency, share) pairs, up to kMaxPairs + 1.
 double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric& fabric, const FairShare& fs,
-                        const CollectiveGroup& group, Scratch& s) {
+                        const CollectiveGroup& group, Scratch& s, Pairs* pairs = nullptr) {
   // Each route is looked up once and its resources kept in flat arrays (a few words per transfer), not as
   // routes: an all-pairs pattern over 1,024 GPUs has a million transfers, and caching their routes in the
   // fabric cost more time and memory than the simulation the estimate chooses; looking each up twice (to
@@ -54,6 +63,10 @@ double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric
     }
     begin = s.path_end[k];
     slowest = std::max(slowest, s.latency_s[k] + transfers[k].bytes / share);
+    if (pairs && pairs->size() <= kMaxPairs) {
+      const std::pair<double, double> pair{s.latency_s[k], share};
+      if (std::find(pairs->rbegin(), pairs->rend(), pair) == pairs->rend()) pairs->push_back(pair);
+    }
   }
   std::fill(s.crossing.begin(), s.crossing.end(), 0);
   return slowest;
@@ -71,10 +84,68 @@ void busiest_sender(const std::vector<Transfer>& transfers, int ranks, std::vect
   }
 }
 
-// Sum over the schedule's steps of each pattern's time, `part` choosing which of a pattern's transfers count.
+// One group's remembered patterns (EstimateMemo), by a hash of their transfers.
+struct PatternMemo {
+  struct Pattern {
+    std::vector<std::array<int, 3>> transfers;  // src, dst, rail
+    Pairs pairs;
+  };
+  std::vector<int> gpus;
+  std::unordered_multimap<std::uint64_t, Pattern> patterns;
+};
+
+std::uint64_t transfers_hash(const std::vector<Transfer>& transfers) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (const Transfer& t : transfers) {
+    for (const int v : {t.src, t.dst, t.rail}) {
+      h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    }
+  }
+  return h;
+}
+
+bool same_transfers(const std::vector<std::array<int, 3>>& kept, const std::vector<Transfer>& transfers) {
+  if (kept.size() != transfers.size()) return false;
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    if (kept[k][0] != transfers[k].src || kept[k][1] != transfers[k].dst || kept[k][2] != transfers[k].rail) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A pattern's time as slowest_transfer gives it, through `memo` when its transfers all move one size.
+double pattern_time_memo(const std::vector<Transfer>& transfers, const ClusterFabric& fabric, const FairShare& fs,
+                         const CollectiveGroup& group, Scratch& scratch, PatternMemo& memo) {
+  if (transfers.empty()) return slowest_transfer(transfers, fabric, fs, group, scratch);
+  const double bytes = transfers.front().bytes;
+  for (const Transfer& t : transfers) {
+    if (t.bytes != bytes) return slowest_transfer(transfers, fabric, fs, group, scratch);
+  }
+  const std::uint64_t h = transfers_hash(transfers);
+  const auto [first, last] = memo.patterns.equal_range(h);
+  for (auto it = first; it != last; ++it) {
+    if (!same_transfers(it->second.transfers, transfers)) continue;
+    // The same routes and crossings: the same (latency, share) pairs; max over them is slowest_transfer's max.
+    double slowest = 0;
+    for (const auto& [latency, share] : it->second.pairs) slowest = std::max(slowest, latency + bytes / share);
+    return slowest;
+  }
+  PatternMemo::Pattern kept;
+  const double slowest = slowest_transfer(transfers, fabric, fs, group, scratch, &kept.pairs);
+  if (kept.pairs.size() <= kMaxPairs) {
+    kept.transfers.reserve(transfers.size());
+    for (const Transfer& t : transfers) kept.transfers.push_back({t.src, t.dst, t.rail});
+    memo.patterns.emplace(h, std::move(kept));
+  }
+  return slowest;
+}
+
+// Sum over the schedule's steps of each pattern's time, `part` choosing which of a pattern's transfers count;
+// with `memo` (all transfers counted), through its remembered patterns.
 template <typename Part>
 double schedule_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fs,
-                     const CollectiveGroup& group, Part part) {
+                     const CollectiveGroup& group, Part part, PatternMemo* memo = nullptr) {
   Scratch scratch;
   std::vector<double> pattern_time(schedule.patterns(), -1);
   std::vector<Transfer> transfers;
@@ -83,7 +154,8 @@ double schedule_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
     const int p = schedule.pattern(step);
     if (pattern_time[p] < 0) {
       schedule.transfers(p, transfers);
-      pattern_time[p] = slowest_transfer(part(transfers), fabric, fs, group, scratch);
+      pattern_time[p] = memo ? pattern_time_memo(transfers, fabric, fs, group, scratch, *memo)
+                             : slowest_transfer(part(transfers), fabric, fs, group, scratch);
     }
     total += pattern_time[p];
   }
@@ -91,6 +163,36 @@ double schedule_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
 }
 
 }  // namespace
+
+struct EstimateMemo::Impl {
+  const ClusterFabric* fabric = nullptr;
+  std::vector<PatternMemo> groups;  // a step has a handful
+
+  PatternMemo& of(const ClusterFabric& f, const CollectiveGroup& group) {
+    if (fabric && fabric != &f) throw std::invalid_argument("EstimateMemo: estimates of another fabric");
+    fabric = &f;
+    for (PatternMemo& m : groups) {
+      if (static_cast<int>(m.gpus.size()) != group.size()) continue;
+      bool same = true;
+      for (int r = 0; same && r < group.size(); ++r) same = m.gpus[static_cast<std::size_t>(r)] == group.gpu(r);
+      if (same) return m;
+    }
+    PatternMemo& m = groups.emplace_back();
+    for (int r = 0; r < group.size(); ++r) m.gpus.push_back(group.gpu(r));
+    return m;
+  }
+};
+
+EstimateMemo::EstimateMemo() : impl_(std::make_unique<Impl>()) {}
+EstimateMemo::~EstimateMemo() = default;
+
+double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fs,
+                     const CollectiveGroup& group, EstimateMemo* memo) {
+  PatternMemo* patterns = memo ? &memo->impl_->of(fabric, group) : nullptr;
+  return schedule_time(
+      schedule, fabric, fs, group, [](const std::vector<Transfer>& all) { return std::span<const Transfer>(all); },
+      patterns);
+}
 
 double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fs,
                      const CollectiveGroup& group) {
@@ -109,7 +211,8 @@ double estimate_lower_bound(const CollectiveSchedule& schedule, const ClusterFab
 
 CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const ClusterFabric& fabric,
                                      const FairShare& fs, const CollectiveGroup& group,
-                                     const ScheduleOptions& options, std::uint64_t transfer_budget) {
+                                     const ScheduleOptions& options, std::uint64_t transfer_budget,
+                                     EstimateMemo* memo) {
   std::vector<CollectiveAlgorithm> runnable;
   for (const CollectiveAlgorithm a : algorithms_for(op)) {
     if (unsupported_reason(op, a, group).empty()) runnable.push_back(a);
@@ -134,7 +237,7 @@ CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const Cluste
     const bool many_per_rank =
         schedules[i].distinct_transfers() > 4 * static_cast<std::uint64_t>(group.size()) * schedules[i].patterns();
     if (many_per_rank && estimate_lower_bound(schedules[i], fabric, fs, group) >= best_time) continue;
-    const double t = estimate_time(schedules[i], fabric, fs, group);
+    const double t = estimate_time(schedules[i], fabric, fs, group, memo);
     if (t < best_time) {
       best_time = t;
       best = i;

@@ -35,6 +35,9 @@ class Cohort {
   std::int64_t replay_ps(int pattern) const { return lockstep_ps_[static_cast<std::size_t>(pattern)]; }
   // True while no other collective's claim has met this cohort's links (see LinkLedger::exclusive).
   bool exclusive() const { return ledger_.exclusive(claim_); }
+  // A run simulated a step with representatives of its flows on the strength of exclusive() (counts as a
+  // replay for LinkLedger::broken_replays).
+  void note_shortcut() { ledger_.note_replay(claim_); }
   // Run `run` ended its simulated step `step` (pattern `pattern`) at `now_ps`.
   void end_step(int run, int step, int pattern, std::int64_t now_ps);
   // Run `run` has finished its last step; the last one releases the claim.
