@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -27,7 +28,52 @@ struct Scratch {
   std::vector<ResourceId> paths;      // every transfer's path, one after another
   std::vector<std::size_t> path_end;  // per transfer: where its path ends in `paths`
   std::vector<double> latency_s;      // per transfer
+  // The routes this estimate has looked up, by (from, to, rail): a pipelined schedule's patterns repeat
+  // most of their transfers (a tree's window of positions), and a route read here is the one route_once
+  // returned. Open addressing on key + 1 (0: empty), a power-of-two table at most half full.
+  std::vector<std::uint64_t> keys;
+  std::vector<std::uint32_t> slot_route;
+  std::vector<ResourceId> route_paths;
+  std::vector<std::size_t> route_end;  // per route: where its path ends in route_paths
+  std::vector<double> route_latency;
+
+  // The route's index in the route_ arrays.
+  std::uint32_t route(const ClusterFabric& fabric, int from, int to, int rail) {
+    const std::uint64_t key = ((static_cast<std::uint64_t>(from) << 40) | (static_cast<std::uint64_t>(to) << 16) |
+                               static_cast<std::uint64_t>(rail)) + 1;
+    if (2 * (route_end.size() + 1) > keys.size()) grow();
+    const int shift = 64 - std::countr_zero(keys.size());
+    for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> shift;; i = (i + 1) & (keys.size() - 1)) {
+      if (keys[i] == key) return slot_route[i];
+      if (keys[i] != 0) continue;
+      const Hop& h = fabric.route_once(from, to, rail, hop);
+      keys[i] = key;
+      slot_route[i] = static_cast<std::uint32_t>(route_end.size());
+      route_paths.insert(route_paths.end(), h.path.begin(), h.path.end());
+      route_end.push_back(route_paths.size());
+      route_latency.push_back(h.latency_s);
+      return slot_route[i];
+    }
+  }
+
+  void grow() {
+    const std::vector<std::uint64_t> old_keys = std::move(keys);
+    const std::vector<std::uint32_t> old_routes = std::move(slot_route);
+    keys.assign(std::max<std::size_t>(1024, 2 * old_keys.size()), 0);
+    slot_route.assign(keys.size(), 0);
+    const int shift = 64 - std::countr_zero(keys.size());
+    for (std::size_t j = 0; j < old_keys.size(); ++j) {
+      if (old_keys[j] == 0) continue;
+      std::size_t i = (old_keys[j] * 0x9e3779b97f4a7c15ull) >> shift;
+      while (keys[i] != 0) i = (i + 1) & (keys.size() - 1);
+      keys[i] = old_keys[j];
+      slot_route[i] = old_routes[j];
+    }
+  }
 };
+
+// Keys pack (from, to, rail) into 24 + 24 + 16 bits.
+bool packable(const ClusterFabric& fabric) { return fabric.gpus() < (1 << 24) && fabric.rails() < (1 << 16); }
 
 // The slowest of `transfers` run together on the idle fabric: route latency + bytes / (the lowest capacity
 // on its path divided by the transfers crossing that resource). Given a subset of a step's transfers it is
@@ -42,13 +88,26 @@ double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric
   s.paths.clear();
   s.path_end.clear();
   s.latency_s.clear();
+  const bool memo = packable(fabric);
   for (const Transfer& t : transfers) {
-    const Hop& hop = fabric.route_once(group.gpu(t.src), group.gpu(t.dst), t.rail, s.hop);
+    const int from = group.gpu(t.src), to = group.gpu(t.dst);
+    std::span<const ResourceId> path;
+    double latency;
+    if (memo && t.rail >= 0 && t.rail < (1 << 16)) {
+      const std::uint32_t k = s.route(fabric, from, to, t.rail);
+      const std::size_t begin = k == 0 ? 0 : s.route_end[k - 1];
+      path = std::span<const ResourceId>(s.route_paths.data() + begin, s.route_end[k] - begin);
+      latency = s.route_latency[k];
+    } else {
+      const Hop& hop = fabric.route_once(from, to, t.rail, s.hop);
+      path = hop.path;
+      latency = hop.latency_s;
+    }
     if (s.crossing.size() < fs.resource_count()) s.crossing.resize(fs.resource_count(), 0);
-    for (const ResourceId r : hop.path) ++s.crossing[r];
-    s.paths.insert(s.paths.end(), hop.path.begin(), hop.path.end());
+    for (const ResourceId r : path) ++s.crossing[r];
+    s.paths.insert(s.paths.end(), path.begin(), path.end());
     s.path_end.push_back(s.paths.size());
-    s.latency_s.push_back(hop.latency_s);
+    s.latency_s.push_back(latency);
   }
   if (s.capacity.size() < s.crossing.size()) s.capacity.resize(s.crossing.size(), 0);
   double slowest = 0;
