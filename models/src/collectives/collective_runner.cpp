@@ -345,18 +345,32 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
       std::all_of(algorithms.begin(), algorithms.end(), [&](CollectiveAlgorithm a) { return a == algorithms[0]; });
   const auto record =
       one_shape && one_algorithm ? memo_record(request, fabric, algorithms[0], false, groups, schedules[0]) : nullptr;
-  // The claim's links: the same routes every time for one record, so they are looked up once.
-  if (record && !record->links_known) {
-    for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
-    std::vector<char> seen(fs.resource_count(), 0);  // kept once each (a claim ignores repeats and order)
-    for (const ResourceId r : links) {
-      if (!seen[r]) seen[r] = 1, record->links.push_back(r);
+  // The claim's links: the same routes every time for one record, and for records whose schedules move the
+  // same transfers (listed without routing, compared in full), so they are looked up once.
+  if (record && !record->links) {
+    LockstepMemo::Transfers moved;
+    std::vector<Transfer> transfers;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      for (int p = 0; p < schedules[g].patterns(); ++p) {
+        schedules[g].transfers(p, transfers);
+        for (const Transfer& t : transfers) moved.push_back({t.src, t.dst, t.rail});
+      }
+      moved.push_back({-1, -1, -1});
     }
-    record->links_known = true;
+    record->links = request.lockstep->links(groups, moved);
+    if (!record->links) {
+      for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
+      std::vector<char> seen(fs.resource_count(), 0);  // kept once each (a claim ignores repeats and order)
+      std::vector<ResourceId> once;
+      for (const ResourceId r : links) {
+        if (!seen[r]) seen[r] = 1, once.push_back(r);
+      }
+      record->links = request.lockstep->keep_links(groups, std::move(moved), std::move(once));
+    }
   } else if (!record && request.ledger && one_shape) {
     for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
   }
-  std::span<const ResourceId> claimed = record ? std::span<const ResourceId>(record->links) : links;
+  std::span<const ResourceId> claimed = record ? std::span<const ResourceId>(*record->links) : links;
   auto cohort = one_shape ? make_cohort(request, claimed, static_cast<int>(groups.size()), schedules[0], record) : nullptr;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[g], std::move(schedules[g]),

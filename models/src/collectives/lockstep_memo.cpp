@@ -17,7 +17,32 @@ bool same_groups(const std::vector<std::vector<int>>& gpus, const std::vector<Co
   return true;
 }
 
+std::vector<std::vector<int>> gpus_of(const std::vector<CollectiveGroup>& groups) {
+  std::vector<std::vector<int>> gpus;
+  for (const CollectiveGroup& g : groups) {
+    std::vector<int>& list = gpus.emplace_back(static_cast<std::size_t>(g.size()));
+    for (int r = 0; r < g.size(); ++r) list[static_cast<std::size_t>(r)] = g.gpu(r);
+  }
+  return gpus;
+}
+
 }  // namespace
+
+std::shared_ptr<const std::vector<ResourceId>> LockstepMemo::links(const std::vector<CollectiveGroup>& groups,
+                                                                   const Transfers& transfers) const {
+  for (const LinkSet& l : link_sets_) {
+    if (l.transfers == transfers && same_groups(l.gpus, groups)) return l.links;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<const std::vector<ResourceId>> LockstepMemo::keep_links(const std::vector<CollectiveGroup>& groups,
+                                                                        Transfers transfers,
+                                                                        std::vector<ResourceId> links) {
+  auto kept = std::make_shared<const std::vector<ResourceId>>(std::move(links));
+  link_sets_.push_back(LinkSet{gpus_of(groups), std::move(transfers), kept});
+  return kept;
+}
 
 std::shared_ptr<LockstepMemo::Record> LockstepMemo::record(const ClusterFabric& fabric, CollectiveOp op,
                                                            CollectiveAlgorithm algorithm, double bytes,
@@ -34,11 +59,7 @@ std::shared_ptr<LockstepMemo::Record> LockstepMemo::record(const ClusterFabric& 
       return e.record;
     }
   }
-  std::vector<std::vector<int>> gpus;
-  for (const CollectiveGroup& g : groups) {
-    std::vector<int>& list = gpus.emplace_back(static_cast<std::size_t>(g.size()));
-    for (int r = 0; r < g.size(); ++r) list[static_cast<std::size_t>(r)] = g.gpu(r);
-  }
+  std::vector<std::vector<int>> gpus = gpus_of(groups);
   auto r = std::make_shared<Record>();
   r->durations.assign(static_cast<std::size_t>(patterns), -1);
   entries_.push_back(Entry{op, algorithm, bytes, options, symmetric, std::move(gpus), r});

@@ -9,6 +9,7 @@
 // when its steps begin in lockstep on links no other collective holds, each step starts from the same state
 // as the measured one (no flows on its links; the solver's answer for them depends on nothing else), so its
 // duration is the measured one to the picosecond. The cohort then replays it, its first step included.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -25,10 +26,18 @@ class LockstepMemo {
   struct Record {
     // Per pattern: its lockstep duration in ps (-1 not known yet, -2 the runs drift apart: never replayed).
     std::vector<std::int64_t> durations;
-    // Every link the call's routes cross (its ledger claim), once `links_known`: the same routes every time.
-    std::vector<ResourceId> links;
-    bool links_known = false;
+    // Every link the call's routes cross (its ledger claim), each once; null until known.
+    std::shared_ptr<const std::vector<ResourceId>> links;
   };
+
+  // Every transfer of every pattern of each group's schedule, as (src, dst, rail), {-1, -1, -1} closing each
+  // group: two calls over the same groups with equal lists route the same transfers, so claim the same links.
+  using Transfers = std::vector<std::array<int, 3>>;
+  // The links kept for calls over `groups` that move `transfers` (null: none yet), and keeping them.
+  std::shared_ptr<const std::vector<ResourceId>> links(const std::vector<CollectiveGroup>& groups,
+                                                      const Transfers& transfers) const;
+  std::shared_ptr<const std::vector<ResourceId>> keep_links(const std::vector<CollectiveGroup>& groups,
+                                                           Transfers transfers, std::vector<ResourceId> links);
 
   // The record of calls with these arguments (`symmetric`: the call ran symmetry classes; `groups`: all of
   // its groups, in order), created with `patterns` durations all -1 on first use. std::invalid_argument for
@@ -47,8 +56,14 @@ class LockstepMemo {
     std::vector<std::vector<int>> gpus;  // per group, rank order
     std::shared_ptr<Record> record;
   };
+  struct LinkSet {
+    std::vector<std::vector<int>> gpus;
+    Transfers transfers;
+    std::shared_ptr<const std::vector<ResourceId>> links;
+  };
   const ClusterFabric* fabric_ = nullptr;
   std::vector<Entry> entries_;  // a step makes a handful
+  std::vector<LinkSet> link_sets_;  // sizes of one algorithm share one (halving-doubling's patterns do)
 };
 
 }  // namespace hpcsim
