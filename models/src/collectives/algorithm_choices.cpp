@@ -29,7 +29,8 @@ CollectiveAlgorithm AlgorithmChoices::select(CollectiveOp op, double bytes, cons
       return c.algorithm;
     }
   }
-  const CollectiveAlgorithm algorithm = select_algorithm(op, bytes, fabric, fair_share, group, options);
+  const CollectiveAlgorithm algorithm = select_algorithm(op, bytes, fabric, fair_share, group, options, kTransferBudget,
+                                                         &estimates_);
   std::vector<int> gpus(static_cast<std::size_t>(group.size()));
   for (int r = 0; r < group.size(); ++r) gpus[static_cast<std::size_t>(r)] = group.gpu(r);
   choices_.push_back(Choice{op, bytes, options, std::move(gpus), algorithm});

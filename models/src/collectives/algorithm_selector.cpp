@@ -1,13 +1,22 @@
 #include "models/collectives/algorithm_selector.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <limits>
 #include <span>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace hpcsim {
 
 namespace {
+
+using Pairs = std::vector<std::pair<double, double>>;  // distinct (latency s, share bytes/s)
+// A pattern with more distinct pairs is not remembered (every transfer a different share: nothing to gain).
+constexpr std::size_t kMaxPairs = 64;
 
 // Working state of one estimate: transfers crossing each resource (sized as routes come: the fabric adds a
 // switch link's resource when a route first crosses it), each resource's capacity as read so far (0: not
@@ -19,13 +28,59 @@ struct Scratch {
   std::vector<ResourceId> paths;      // every transfer's path, one after another
   std::vector<std::size_t> path_end;  // per transfer: where its path ends in `paths`
   std::vector<double> latency_s;      // per transfer
+  // The routes this estimate has looked up, by (from, to, rail): a pipelined schedule's patterns repeat
+  // most of their transfers (a tree's window of positions), and a route read here is the one route_once
+  // returned. Open addressing on key + 1 (0: empty), a power-of-two table at most half full.
+  std::vector<std::uint64_t> keys;
+  std::vector<std::uint32_t> slot_route;
+  std::vector<ResourceId> route_paths;
+  std::vector<std::size_t> route_end;  // per route: where its path ends in route_paths
+  std::vector<double> route_latency;
+
+  // The route's index in the route_ arrays.
+  std::uint32_t route(const ClusterFabric& fabric, int from, int to, int rail) {
+    const std::uint64_t key = ((static_cast<std::uint64_t>(from) << 40) | (static_cast<std::uint64_t>(to) << 16) |
+                               static_cast<std::uint64_t>(rail)) + 1;
+    if (2 * (route_end.size() + 1) > keys.size()) grow();
+    const int shift = 64 - std::countr_zero(keys.size());
+    for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> shift;; i = (i + 1) & (keys.size() - 1)) {
+      if (keys[i] == key) return slot_route[i];
+      if (keys[i] != 0) continue;
+      const Hop& h = fabric.route_once(from, to, rail, hop);
+      keys[i] = key;
+      slot_route[i] = static_cast<std::uint32_t>(route_end.size());
+      route_paths.insert(route_paths.end(), h.path.begin(), h.path.end());
+      route_end.push_back(route_paths.size());
+      route_latency.push_back(h.latency_s);
+      return slot_route[i];
+    }
+  }
+
+  void grow() {
+    const std::vector<std::uint64_t> old_keys = std::move(keys);
+    const std::vector<std::uint32_t> old_routes = std::move(slot_route);
+    keys.assign(std::max<std::size_t>(1024, 2 * old_keys.size()), 0);
+    slot_route.assign(keys.size(), 0);
+    const int shift = 64 - std::countr_zero(keys.size());
+    for (std::size_t j = 0; j < old_keys.size(); ++j) {
+      if (old_keys[j] == 0) continue;
+      std::size_t i = (old_keys[j] * 0x9e3779b97f4a7c15ull) >> shift;
+      while (keys[i] != 0) i = (i + 1) & (keys.size() - 1);
+      keys[i] = old_keys[j];
+      slot_route[i] = old_routes[j];
+    }
+  }
 };
+
+// Keys pack (from, to, rail) into 24 + 24 + 16 bits.
+bool packable(const ClusterFabric& fabric) { return fabric.gpus() < (1 << 24) && fabric.rails() < (1 << 16); }
 
 // The slowest of `transfers` run together on the idle fabric: route latency + bytes / (the lowest capacity
 // on its path divided by the transfers crossing that resource). Given a subset of a step's transfers it is
 // at most the step's time: fewer crossings leave every share as large or larger.
+// With `pairs`, also collects the distinct (latency, share) pairs, up to kMaxPairs + 1.
 double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric& fabric, const FairShare& fs,
-                        const CollectiveGroup& group, Scratch& s) {
+                        const CollectiveGroup& group, Scratch& s, Pairs* pairs = nullptr) {
   // Each route is looked up once and its resources kept in flat arrays (a few words per transfer), not as
   // routes: an all-pairs pattern over 1,024 GPUs has a million transfers, and caching their routes in the
   // fabric cost more time and memory than the simulation the estimate chooses; looking each up twice (to
@@ -33,13 +88,26 @@ double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric
   s.paths.clear();
   s.path_end.clear();
   s.latency_s.clear();
+  const bool memo = packable(fabric);
   for (const Transfer& t : transfers) {
-    const Hop& hop = fabric.route_once(group.gpu(t.src), group.gpu(t.dst), t.rail, s.hop);
+    const int from = group.gpu(t.src), to = group.gpu(t.dst);
+    std::span<const ResourceId> path;
+    double latency;
+    if (memo && t.rail >= 0 && t.rail < (1 << 16)) {
+      const std::uint32_t k = s.route(fabric, from, to, t.rail);
+      const std::size_t begin = k == 0 ? 0 : s.route_end[k - 1];
+      path = std::span<const ResourceId>(s.route_paths.data() + begin, s.route_end[k] - begin);
+      latency = s.route_latency[k];
+    } else {
+      const Hop& hop = fabric.route_once(from, to, t.rail, s.hop);
+      path = hop.path;
+      latency = hop.latency_s;
+    }
     if (s.crossing.size() < fs.resource_count()) s.crossing.resize(fs.resource_count(), 0);
-    for (const ResourceId r : hop.path) ++s.crossing[r];
-    s.paths.insert(s.paths.end(), hop.path.begin(), hop.path.end());
+    for (const ResourceId r : path) ++s.crossing[r];
+    s.paths.insert(s.paths.end(), path.begin(), path.end());
     s.path_end.push_back(s.paths.size());
-    s.latency_s.push_back(hop.latency_s);
+    s.latency_s.push_back(latency);
   }
   if (s.capacity.size() < s.crossing.size()) s.capacity.resize(s.crossing.size(), 0);
   double slowest = 0;
@@ -54,6 +122,10 @@ double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric
     }
     begin = s.path_end[k];
     slowest = std::max(slowest, s.latency_s[k] + transfers[k].bytes / share);
+    if (pairs && pairs->size() <= kMaxPairs) {
+      const std::pair<double, double> pair{s.latency_s[k], share};
+      if (std::find(pairs->rbegin(), pairs->rend(), pair) == pairs->rend()) pairs->push_back(pair);
+    }
   }
   std::fill(s.crossing.begin(), s.crossing.end(), 0);
   return slowest;
@@ -71,10 +143,68 @@ void busiest_sender(const std::vector<Transfer>& transfers, int ranks, std::vect
   }
 }
 
-// Sum over the schedule's steps of each pattern's time, `part` choosing which of a pattern's transfers count.
+// One group's remembered patterns (EstimateMemo), by a hash of their transfers.
+struct PatternMemo {
+  struct Pattern {
+    std::vector<std::array<int, 3>> transfers;  // src, dst, rail
+    Pairs pairs;
+  };
+  std::vector<int> gpus;
+  std::unordered_multimap<std::uint64_t, Pattern> patterns;
+};
+
+std::uint64_t transfers_hash(const std::vector<Transfer>& transfers) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (const Transfer& t : transfers) {
+    for (const int v : {t.src, t.dst, t.rail}) {
+      h ^= static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    }
+  }
+  return h;
+}
+
+bool same_transfers(const std::vector<std::array<int, 3>>& kept, const std::vector<Transfer>& transfers) {
+  if (kept.size() != transfers.size()) return false;
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    if (kept[k][0] != transfers[k].src || kept[k][1] != transfers[k].dst || kept[k][2] != transfers[k].rail) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A pattern's time as slowest_transfer gives it, through `memo` when its transfers all move one size.
+double pattern_time_memo(const std::vector<Transfer>& transfers, const ClusterFabric& fabric, const FairShare& fs,
+                         const CollectiveGroup& group, Scratch& scratch, PatternMemo& memo) {
+  if (transfers.empty()) return slowest_transfer(transfers, fabric, fs, group, scratch);
+  const double bytes = transfers.front().bytes;
+  for (const Transfer& t : transfers) {
+    if (t.bytes != bytes) return slowest_transfer(transfers, fabric, fs, group, scratch);
+  }
+  const std::uint64_t h = transfers_hash(transfers);
+  const auto [first, last] = memo.patterns.equal_range(h);
+  for (auto it = first; it != last; ++it) {
+    if (!same_transfers(it->second.transfers, transfers)) continue;
+    // The same routes and crossings: the same (latency, share) pairs; max over them is slowest_transfer's max.
+    double slowest = 0;
+    for (const auto& [latency, share] : it->second.pairs) slowest = std::max(slowest, latency + bytes / share);
+    return slowest;
+  }
+  PatternMemo::Pattern kept;
+  const double slowest = slowest_transfer(transfers, fabric, fs, group, scratch, &kept.pairs);
+  if (kept.pairs.size() <= kMaxPairs) {
+    kept.transfers.reserve(transfers.size());
+    for (const Transfer& t : transfers) kept.transfers.push_back({t.src, t.dst, t.rail});
+    memo.patterns.emplace(h, std::move(kept));
+  }
+  return slowest;
+}
+
+// Sum over the schedule's steps of each pattern's time, `part` choosing which of a pattern's transfers count;
+// with `memo` (all transfers counted), through its remembered patterns.
 template <typename Part>
 double schedule_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fs,
-                     const CollectiveGroup& group, Part part) {
+                     const CollectiveGroup& group, Part part, PatternMemo* memo = nullptr) {
   Scratch scratch;
   std::vector<double> pattern_time(schedule.patterns(), -1);
   std::vector<Transfer> transfers;
@@ -83,7 +213,8 @@ double schedule_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
     const int p = schedule.pattern(step);
     if (pattern_time[p] < 0) {
       schedule.transfers(p, transfers);
-      pattern_time[p] = slowest_transfer(part(transfers), fabric, fs, group, scratch);
+      pattern_time[p] = memo ? pattern_time_memo(transfers, fabric, fs, group, scratch, *memo)
+                             : slowest_transfer(part(transfers), fabric, fs, group, scratch);
     }
     total += pattern_time[p];
   }
@@ -91,6 +222,36 @@ double schedule_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
 }
 
 }  // namespace
+
+struct EstimateMemo::Impl {
+  const ClusterFabric* fabric = nullptr;
+  std::vector<PatternMemo> groups;  // a step has a handful
+
+  PatternMemo& of(const ClusterFabric& f, const CollectiveGroup& group) {
+    if (fabric && fabric != &f) throw std::invalid_argument("EstimateMemo: estimates of another fabric");
+    fabric = &f;
+    for (PatternMemo& m : groups) {
+      if (static_cast<int>(m.gpus.size()) != group.size()) continue;
+      bool same = true;
+      for (int r = 0; same && r < group.size(); ++r) same = m.gpus[static_cast<std::size_t>(r)] == group.gpu(r);
+      if (same) return m;
+    }
+    PatternMemo& m = groups.emplace_back();
+    for (int r = 0; r < group.size(); ++r) m.gpus.push_back(group.gpu(r));
+    return m;
+  }
+};
+
+EstimateMemo::EstimateMemo() : impl_(std::make_unique<Impl>()) {}
+EstimateMemo::~EstimateMemo() = default;
+
+double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fs,
+                     const CollectiveGroup& group, EstimateMemo* memo) {
+  PatternMemo* patterns = memo ? &memo->impl_->of(fabric, group) : nullptr;
+  return schedule_time(
+      schedule, fabric, fs, group, [](const std::vector<Transfer>& all) { return std::span<const Transfer>(all); },
+      patterns);
+}
 
 double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fs,
                      const CollectiveGroup& group) {
@@ -109,7 +270,8 @@ double estimate_lower_bound(const CollectiveSchedule& schedule, const ClusterFab
 
 CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const ClusterFabric& fabric,
                                      const FairShare& fs, const CollectiveGroup& group,
-                                     const ScheduleOptions& options, std::uint64_t transfer_budget) {
+                                     const ScheduleOptions& options, std::uint64_t transfer_budget,
+                                     EstimateMemo* memo) {
   std::vector<CollectiveAlgorithm> runnable;
   for (const CollectiveAlgorithm a : algorithms_for(op)) {
     if (unsupported_reason(op, a, group).empty()) runnable.push_back(a);
@@ -134,7 +296,7 @@ CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const Cluste
     const bool many_per_rank =
         schedules[i].distinct_transfers() > 4 * static_cast<std::uint64_t>(group.size()) * schedules[i].patterns();
     if (many_per_rank && estimate_lower_bound(schedules[i], fabric, fs, group) >= best_time) continue;
-    const double t = estimate_time(schedules[i], fabric, fs, group);
+    const double t = estimate_time(schedules[i], fabric, fs, group, memo);
     if (t < best_time) {
       best_time = t;
       best = i;

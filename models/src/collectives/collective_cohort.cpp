@@ -2,10 +2,14 @@
 
 namespace hpcsim::collective_detail {
 
-Cohort::Cohort(LinkLedger& ledger, std::span<const ResourceId> links, int runs, int steps, int patterns)
+Cohort::Cohort(LinkLedger& ledger, std::span<const ResourceId> links, int runs, int steps, int patterns,
+               std::shared_ptr<std::vector<std::int64_t>> remembered)
     : ledger_(ledger), claim_(ledger.claim(links)), runs_(runs), steps_(steps), running_(runs),
       starts_(static_cast<std::size_t>(runs) * static_cast<std::size_t>(steps), -1),
-      simulated_(static_cast<std::size_t>(steps), 0), lockstep_ps_(static_cast<std::size_t>(patterns), -1),
+      simulated_(static_cast<std::size_t>(steps), 0),
+      durations_(remembered ? std::move(remembered)
+                            : std::make_shared<std::vector<std::int64_t>>(static_cast<std::size_t>(patterns), -1)),
+      lockstep_ps_(*durations_),
       first_ps_(static_cast<std::size_t>(patterns), -1), ended_(static_cast<std::size_t>(patterns), 0),
       measuring_step_(static_cast<std::size_t>(patterns), -1) {}
 
@@ -19,9 +23,10 @@ bool Cohort::all_began(int step, std::int64_t at_ps) {
 bool Cohort::begin_step(int run, int step, int pattern, int previous, std::int64_t now_ps) {
   start(run, step) = now_ps;
   const auto p = static_cast<std::size_t>(pattern);
-  bool replay = !simulated_[static_cast<std::size_t>(step)] && step > 0 && lockstep_ps_[p] >= 0 &&
-                ledger_.exclusive(claim_);
-  if (replay) {
+  // Step 0: every run begins it at the call's instant, on links that no other collective holds (the claim
+  // is exclusive), so only a duration remembered from an identical call can be known here.
+  bool replay = !simulated_[static_cast<std::size_t>(step)] && lockstep_ps_[p] >= 0 && ledger_.exclusive(claim_);
+  if (replay && step > 0) {
     // Every run began the previous step with this one, and that step's pattern ends in lockstep exactly
     // when this run did: the others end it now too (later in this instant's events, if not yet).
     const std::int64_t began = start(run, step - 1);

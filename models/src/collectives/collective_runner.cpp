@@ -1,6 +1,7 @@
 #include "models/collectives/collective_runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <span>
@@ -93,7 +94,9 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
       latency_ps_.push_back(static_cast<std::int64_t>(Time::seconds(hops_.back()->latency_s).picoseconds()));
     }
     order_by_latency();
-    outstanding_ = transfers_.size();
+    // Independent flows on links no other collective holds: one flow per class stands for its members.
+    if (cohort_ && !quotient_ && !transfers_.empty() && cohort_->exclusive() && keep_representatives()) cohort_->note_shortcut();
+    outstanding_ = group_begin_.back();
     pattern_flows_[p] = transfers_.size() * members_;
     stats_.flows_represented += transfers_.size() * members_;
     step_start_ = sim_.now();
@@ -128,6 +131,62 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     order_.resize(latency_ps_.size());
     fill_.assign(group_begin_.begin(), group_begin_.end() - 1);
     for (std::size_t t = 0; t < latency_ps_.size(); ++t) order_[fill_[bucket_[t]]++] = static_cast<std::uint32_t>(t);
+  }
+
+  // Where every link the step's transfers cross carries one of them, no flow shares a link with another, and
+  // with no other collective on the links (an exclusive claim) each flow's rate is its route's bandwidth from
+  // the moment it starts to its end: the solve at its arrival fills it alone (level = the smallest capacity
+  // on its path, capacity / 1), and no later solve reaches it, since re-solves spread only over links that
+  // changed flows cross. Flows of one latency group (launched together) with the same size and bandwidth then
+  // have the same rate, due time and remaining amount at every instant: the solver treats them alike. When
+  // distinct classes of a group also end at distinct due times (checked, with a picosecond to spare), each
+  // class's members sit together in the solver's (due time, start order) queue, with no other flow among
+  // them, so the completion loop takes all or none of them at any instant, and detaching the others changes
+  // nothing (their links are empty; the restart level they lower is the first member's rate). The first
+  // member of each class, launched alone, ends exactly when all members would: the step's end is the full
+  // simulation's to the picosecond. Keeps only those first members in order_ (true), else changes nothing.
+  bool keep_representatives() {
+    if (stamp_.size() < fs_.resource_count()) stamp_.resize(fs_.resource_count(), 0);
+    if (++epoch_ == 0) {
+      std::fill(stamp_.begin(), stamp_.end(), 0);
+      epoch_ = 1;
+    }
+    for (std::size_t t = 0; t < transfers_.size(); ++t) {
+      if (!(transfers_[t].bytes > 0)) return false;  // a zero-byte flow ends at once, on no links
+      for (const ResourceId r : hops_[t]->path) {
+        if (stamp_[r] == epoch_) return false;
+        stamp_[r] = epoch_;
+      }
+    }
+    struct Class {
+      double bytes, bandwidth;
+      double duration_ps;  // FairShare's due time from the flow's start: ceil(bytes / rate in ps)
+    };
+    constexpr std::size_t kMaxClasses = 16;  // per latency group; more: simulate in full
+    std::vector<Class> classes;
+    reps_.clear();
+    rep_begin_.assign(1, 0);
+    for (std::size_t k = 0; k + 1 < group_begin_.size(); ++k) {
+      classes.clear();
+      for (std::uint32_t pos = group_begin_[k]; pos < group_begin_[k + 1]; ++pos) {
+        const std::uint32_t t = order_[pos];
+        const double bytes = transfers_[t].bytes;
+        const double bandwidth = hops_[t]->bandwidth;
+        const auto same = [&](const Class& c) { return c.bytes == bytes && c.bandwidth == bandwidth; };
+        if (std::any_of(classes.begin(), classes.end(), same)) continue;
+        if (classes.size() == kMaxClasses || !(bandwidth > 0) || !std::isfinite(bandwidth)) return false;
+        const double duration = std::ceil(bytes / bandwidth * 1e12 * (1.0 - 1e-14));
+        for (const Class& c : classes) {
+          if (std::abs(c.duration_ps - duration) <= 1) return false;  // might interleave in the queue
+        }
+        classes.push_back(Class{bytes, bandwidth, duration});
+        reps_.push_back(t);
+      }
+      rep_begin_.push_back(static_cast<std::uint32_t>(reps_.size()));
+    }
+    order_.swap(reps_);
+    group_begin_.swap(rep_begin_);
+    return true;
   }
 
   void launch(std::size_t first, std::size_t last) {
@@ -188,16 +247,35 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   std::vector<std::int64_t> latencies_;     // the step's distinct latencies, ascending
   std::vector<std::uint32_t> group_begin_;  // per distinct latency: its first position in order_
   std::vector<std::uint32_t> bucket_, fill_;  // counting-sort scratch
+  std::vector<std::uint32_t> reps_, rep_begin_;  // keep_representatives' scratch
+  std::vector<std::uint32_t> stamp_;             // per resource: epoch_ when a transfer of the step crossed it
+  std::uint32_t epoch_ = 0;
   std::shared_ptr<const Quotient> quotient_;  // set: group 0 stands for `members_` symmetric groups
   const int members_;
 };
 
+// The record identical calls share (lockstep_memo.h), where the request carries a ledger, a memo and allows
+// replay (same op, algorithm, size, options, groups and `symmetric`: whether the runs are symmetry classes).
+std::shared_ptr<LockstepMemo::Record> memo_record(const CollectiveRequest& request, const ClusterFabric& fabric,
+                                                  CollectiveAlgorithm algorithm, bool symmetric,
+                                                  const std::vector<CollectiveGroup>& groups,
+                                                  const CollectiveSchedule& schedule) {
+  if (!request.ledger || !request.lockstep || !request.replay_repeated_steps) return nullptr;
+  return request.lockstep->record(fabric, request.op, algorithm, request.bytes, request.schedule, symmetric, groups,
+                                  schedule.patterns());
+}
+
 // The cohort of `runs` runs of `schedule`'s shape holding `links`, where the request carries a ledger
-// and allows replay; otherwise none (each run replays only while the solver is idle).
-std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, const std::vector<ResourceId>& links,
-                                    int runs, const CollectiveSchedule& schedule) {
+// and allows replay; otherwise none (each run replays only while the solver is idle). With a record, the
+// cohort shares the lockstep durations of identical calls.
+std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, std::span<const ResourceId> links, int runs,
+                                    const CollectiveSchedule& schedule,
+                                    const std::shared_ptr<LockstepMemo::Record>& record) {
   if (!request.ledger || !request.replay_repeated_steps) return nullptr;
-  return std::make_shared<Cohort>(*request.ledger, links, runs, schedule.steps(), schedule.patterns());
+  std::shared_ptr<std::vector<std::int64_t>> remembered;
+  if (record) remembered = std::shared_ptr<std::vector<std::int64_t>>(record, &record->durations);
+  return std::make_shared<Cohort>(*request.ledger, links, runs, schedule.steps(), schedule.patterns(),
+                                  std::move(remembered));
 }
 
 // The request's algorithm, else the selector's pick (through the request's remembered picks, if any).
@@ -235,7 +313,8 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
     if (auto classes = collective_detail::symmetry_classes(fs, fabric, groups, schedules,
                                                            request.ledger ? &links : nullptr)) {
       *left = classes->size();
-      auto cohort = make_cohort(request, links, static_cast<int>(classes->size()), schedules[0]);
+      auto cohort = make_cohort(request, links, static_cast<int>(classes->size()), schedules[0],
+                                memo_record(request, fabric, algorithm, true, groups, schedules[0]));
       for (std::size_t k = 0; k < classes->size(); ++k) {
         collective_detail::SymmetryClass& c = (*classes)[k];
         auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[c.representative],
@@ -261,10 +340,38 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
     one_shape = one_shape && s.steps() == schedules[0].steps() && s.patterns() == schedules[0].patterns();
     for (int step = 0; one_shape && step < s.steps(); ++step) one_shape = s.pattern(step) == schedules[0].pattern(step);
   }
-  if (request.ledger && one_shape) {
+  // The memo's key names one algorithm: groups picked differently keep this call's durations to themselves.
+  const bool one_algorithm =
+      std::all_of(algorithms.begin(), algorithms.end(), [&](CollectiveAlgorithm a) { return a == algorithms[0]; });
+  const auto record =
+      one_shape && one_algorithm ? memo_record(request, fabric, algorithms[0], false, groups, schedules[0]) : nullptr;
+  // The claim's links: the same routes every time for one record, and for records whose schedules move the
+  // same transfers (listed without routing, compared in full), so they are looked up once.
+  if (record && !record->links) {
+    LockstepMemo::Transfers moved;
+    std::vector<Transfer> transfers;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      for (int p = 0; p < schedules[g].patterns(); ++p) {
+        schedules[g].transfers(p, transfers);
+        for (const Transfer& t : transfers) moved.push_back({t.src, t.dst, t.rail});
+      }
+      moved.push_back({-1, -1, -1});
+    }
+    record->links = request.lockstep->links(groups, moved);
+    if (!record->links) {
+      for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
+      std::vector<char> seen(fs.resource_count(), 0);  // kept once each (a claim ignores repeats and order)
+      std::vector<ResourceId> once;
+      for (const ResourceId r : links) {
+        if (!seen[r]) seen[r] = 1, once.push_back(r);
+      }
+      record->links = request.lockstep->keep_links(groups, std::move(moved), std::move(once));
+    }
+  } else if (!record && request.ledger && one_shape) {
     for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
   }
-  auto cohort = one_shape ? make_cohort(request, links, static_cast<int>(groups.size()), schedules[0]) : nullptr;
+  std::span<const ResourceId> claimed = record ? std::span<const ResourceId>(*record->links) : links;
+  auto cohort = one_shape ? make_cohort(request, claimed, static_cast<int>(groups.size()), schedules[0], record) : nullptr;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[g], std::move(schedules[g]),
                                                request.replay_repeated_steps,

@@ -54,7 +54,10 @@ void StepExecution::start() {
     // Only this job's collectives cross the fabric (by_symmetry_ needs the platform to itself), and a stage
     // issues one at a time: the ledger sees all traffic, so steps on links no one else holds replay.
     request.replay_repeated_steps = replay_ || by_symmetry_;
-    if (by_symmetry_) request.ledger = &ledger_;
+    if (by_symmetry_) {
+      request.ledger = &ledger_;
+      request.lockstep = &lockstep_;
+    }
     request.choices = &choices_;
     // Every tp x cp rank's group reduces its own shard at once; the op ends with the last of them.
     const int stage = call.stage;

@@ -41,6 +41,8 @@ class StepExecution {
   LinkLedger ledger_;
   // The algorithm each bucket size gets over each group, picked once (gradient buckets repeat a few sizes).
   AlgorithmChoices choices_;
+  // With the ledger: each bucket size's lockstep step durations, replayed by the next bucket of that size.
+  LockstepMemo lockstep_;
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<SmContention> contention_;
 };

@@ -28,6 +28,7 @@ class AlgorithmChoices {
   };
   const ClusterFabric* fabric_ = nullptr;
   std::vector<Choice> choices_;  // a step makes a handful
+  EstimateMemo estimates_;       // the patterns the picks estimated: sizes share them
 };
 
 }  // namespace hpcsim

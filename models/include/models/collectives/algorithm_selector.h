@@ -1,5 +1,7 @@
 #pragma once
 // An NCCL-like tuner: estimates each algorithm's time on the idle fabric and picks the fastest.
+#include <memory>
+
 #include "models/collectives/collective_algorithms.h"
 #include "models/collectives/collective_group.h"
 #include "models/network/cluster_fabric.h"
@@ -14,11 +16,39 @@ namespace hpcsim {
 double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fair_share,
                      const CollectiveGroup& group);
 
+// What estimates on one fabric learned, for later estimates there (AlgorithmChoices keeps one): per group
+// and per pattern whose transfers all move the same size, the pattern's transfers (ranks and rails) and the
+// distinct (latency, bottleneck share) pairs they had. A later pattern with the same transfers, whatever
+// its size, takes the same routes and crossings, so its time is the largest latency + bytes / share over
+// those pairs: the same double estimate_time computes (max is exact and ignores order and repeats), with no
+// route looked up. A pick per bucket size then routes each distinct pattern once, not once per size.
+class EstimateMemo {
+ public:
+  EstimateMemo();
+  ~EstimateMemo();
+  EstimateMemo(const EstimateMemo&) = delete;
+  EstimateMemo& operator=(const EstimateMemo&) = delete;
+  struct Impl;
+
+ private:
+  friend double estimate_time(const CollectiveSchedule&, const ClusterFabric&, const FairShare&,
+                              const CollectiveGroup&, EstimateMemo*);
+  std::unique_ptr<Impl> impl_;
+};
+
+// estimate_time, reading and extending `memo` (null: none). std::invalid_argument for a memo of another
+// fabric.
+double estimate_time(const CollectiveSchedule& schedule, const ClusterFabric& fabric, const FairShare& fair_share,
+                     const CollectiveGroup& group, EstimateMemo* memo);
+
 // At most estimate_time: each pattern timed from the transfers of its busiest sender alone (their routes
 // only, so an all-pairs pattern over n ranks costs n - 1 routes, not n(n-1)). select_algorithm skips a
 // schedule whose bound is no better than an estimate it already has.
 double estimate_lower_bound(const CollectiveSchedule& schedule, const ClusterFabric& fabric,
                             const FairShare& fair_share, const CollectiveGroup& group);
+
+// The default transfer budget: a schedule with more distinct transfers costs too much to estimate or simulate.
+inline constexpr std::uint64_t kTransferBudget = 4'000'000;
 
 // The algorithm with the lowest estimate among those that run `op` over `group`, skipping any whose
 // distinct transfers exceed `transfer_budget` (too costly to estimate or to simulate) unless none is left;
@@ -26,6 +56,6 @@ double estimate_lower_bound(const CollectiveSchedule& schedule, const ClusterFab
 CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const ClusterFabric& fabric,
                                      const FairShare& fair_share, const CollectiveGroup& group,
                                      const ScheduleOptions& options = {},
-                                     std::uint64_t transfer_budget = 4'000'000);
+                                     std::uint64_t transfer_budget = kTransferBudget, EstimateMemo* memo = nullptr);
 
 }  // namespace hpcsim

@@ -8,6 +8,8 @@
 // duration while the solver carries no other flow, or, given a LinkLedger, while no other collective on
 // the ledger has met the links this one can touch (and, among several groups started together, no other
 // group of the call crosses them). A step measured or started otherwise is always simulated in full.
+// Given a LockstepMemo as well, an identical later call replays the durations an earlier one measured
+// (lockstep_memo.h), from its first step on.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -17,6 +19,7 @@
 #include "models/collectives/collective_algorithms.h"
 #include "models/collectives/collective_group.h"
 #include "models/collectives/link_ledger.h"
+#include "models/collectives/lockstep_memo.h"
 #include "models/network/cluster_fabric.h"
 #include "sim-core/fair_share.h"
 #include "sim-core/simulator.h"
@@ -36,6 +39,8 @@ struct CollectiveRequest {
   LinkLedger* ledger = nullptr;
   // Set: an unset algorithm is picked through these remembered picks (same pick, made once per size).
   AlgorithmChoices* choices = nullptr;
+  // Set with a ledger: lockstep durations are kept here for identical later calls, which replay them.
+  LockstepMemo* lockstep = nullptr;
 };
 
 struct CollectiveStats {
