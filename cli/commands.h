@@ -46,6 +46,7 @@ int run_serve_file(const std::string& scenario_file, const std::vector<std::stri
 int run_loaded_serve(const LoadedScenario& loaded, const ScenarioRequest& request, const std::string& db, bool no_db,
                      const std::string& format, const std::string& command);
 Action add_microbench_command(CLI::App& app);
+Action add_replay_command(CLI::App& app);
 
 // The --db store of a command that stores, opened and checked before anything is simulated (--no-db: none).
 // False when it is unusable (not an hpcsim store, too new, unreadable, read-only, a folder): the reason is

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   add(add_plan_command);
   add(add_serve_command);
   add(add_microbench_command);
+  add(add_replay_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,38 @@
+#pragma once
+// `hpcsim replay`: a time-independent MPI trace replayed on a platform: a SimGrid XML platform file (ranks
+// on its hosts in --hostfile order, round robin, SimGrid SMPI's message model and collective selector by
+// default) or an hpcsim YAML file with a cluster: section (ranks filling each node's cores in turn, a
+// real MPI's message model over the network spec and Open MPI's collective rules by default).
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "configs/catalog.h"
+#include "report/replay_report.h"
+#include "workloads/mpi_replay/ti_replay.h"
+
+namespace hpcsim {
+
+struct ReplayRequest {
+  std::string trace;     // trace or description file
+  std::string platform;  // .xml: SimGrid; otherwise hpcsim YAML with a cluster: section
+  std::string hostfile;  // SimGrid platforms: host names, one per line (default: the platform's hosts)
+  std::optional<int> ranks;           // --np
+  std::optional<int> ranks_per_node;  // YAML clusters (default: the node's cores)
+  bool oversubscribe = false;         // YAML clusters: more ranks than cores on a node
+  std::string model;                  // "", smpi, mpi
+  std::string selector;               // "", smpi, ompi
+  std::vector<std::string> coll;      // OP=ALGORITHM overrides, as given
+  std::optional<double> eager_bytes;  // the mpi model's eager threshold
+};
+
+struct ReplayRun {
+  ReplayResult result;
+  ReplaySummary summary;
+};
+
+// Bad input (files, flags, trace, platform) is a ConfigError "file:line:column: ..." or "--flag: ...".
+ReplayRun run_replay(const ReplayRequest& request, const SpecCatalog& catalog);
+
+}  // namespace hpcsim

@@ -1,0 +1,69 @@
+#include "report/replay_report.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "configs/json_writer.h"
+
+namespace hpcsim {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string replay_table(const ReplayResult& r, const ReplaySummary& s) {
+  std::string out;
+  out += "replay " + s.trace + " on " + s.platform + " (" + std::to_string(r.ranks.size()) + " ranks, " +
+         std::to_string(r.actions) + " actions, " + std::to_string(r.messages) + " messages; model " + s.model +
+         ", collectives " + s.selector + ")\n";
+  out += "simulated time: " + fmt("%.6f", r.time_s) + " s\n";
+  std::size_t w = 4;
+  for (const std::string& h : s.rank_hosts) w = std::max(w, h.size());
+  char line[512];
+  std::snprintf(line, sizeof line, "%6s  %-*s  %14s  %14s  %16s  %14s  %10s\n", "rank", static_cast<int>(w), "host",
+                "end_s", "compute_s", "communication_s", "waiting_s", "actions");
+  out += line;
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    const RankTimes& t = r.ranks[i];
+    std::snprintf(line, sizeof line, "%6zu  %-*s  %14.6f  %14.6f  %16.6f  %14.6f  %10llu\n", i, static_cast<int>(w),
+                  s.rank_hosts[i].c_str(), t.end_s, t.compute_s, t.communication_s, t.waiting_s,
+                  static_cast<unsigned long long>(t.actions));
+    out += line;
+  }
+  return out;
+}
+
+std::string replay_json(const ReplayResult& r, const ReplaySummary& s) {
+  json::Line ranks = json::Line::array();
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    const RankTimes& t = r.ranks[i];
+    ranks.item(json::Line::object()
+                   .field("rank", json::integer(static_cast<std::int64_t>(i)))
+                   .field("host", json::quote(s.rank_hosts[i]))
+                   .field("end_s", json::number(t.end_s, 12))
+                   .field("compute_s", json::number(t.compute_s, 12))
+                   .field("communication_s", json::number(t.communication_s, 12))
+                   .field("waiting_s", json::number(t.waiting_s, 12))
+                   .field("actions", json::integer(static_cast<std::int64_t>(t.actions)))
+                   .str());
+  }
+  return json::Line::object()
+             .field("trace", json::quote(s.trace))
+             .field("platform", json::quote(s.platform))
+             .field("model", json::quote(s.model))
+             .field("collectives", json::quote(s.selector))
+             .field("simulated_time_s", json::number(r.time_s, 12))
+             .field("actions", json::integer(static_cast<std::int64_t>(r.actions)))
+             .field("messages", json::integer(static_cast<std::int64_t>(r.messages)))
+             .field("ranks", ranks.str())
+             .str() +
+         "\n";
+}
+
+}  // namespace hpcsim

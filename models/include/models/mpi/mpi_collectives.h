@@ -1,0 +1,81 @@
+#pragma once
+// MPI collectives as algorithms over point-to-point: each algorithm writes, for one rank, the sends,
+// receives and waits that rank performs (a CollStep list), so collectives run on MpiWorld's messages and
+// share the fabric with everything else. A selector picks the algorithm as a library would: SimGrid
+// SMPI's default selector (to replay traces as SimGrid does) or Open MPI's tuned fixed decision rules
+// (ompi/mca/coll/tuned/coll_tuned_decision_fixed.c, as ported in SimGrid's smpi_openmpi_selector.cpp);
+// any operation's choice can be overridden by name.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace hpcsim {
+
+enum class MpiCollective : std::uint8_t {
+  barrier, bcast, reduce, allreduce, alltoall, alltoallv, gather, gatherv, allgather, allgatherv, reducescatter,
+  scatter, scatterv
+};
+
+enum class CollAlgorithm : std::uint8_t {
+  linear,              // everyone to/from the root (or all pairs posted at once)
+  binomial,            // binomial tree (bcast, reduce, gather, scatter)
+  pipeline,            // chain with segments (bcast)
+  reduce_bcast,        // linear reduce to rank 0, then binomial bcast (allreduce; SimGrid's default)
+  recursive_doubling,  // allreduce, allgather, barrier
+  ring,                // allreduce (reduce-scatter + allgather), allgather(v), reducescatter
+  rabenseifner,        // allreduce: recursive halving reduce-scatter + recursive doubling allgather
+  pairwise,            // alltoall(v), reducescatter: n - 1 exchange steps
+  bruck,               // alltoall, allgather
+  dissemination,       // barrier
+  reduce_scatterv,     // reducescatter: reduce to rank 0, then scatterv (SimGrid's default, regular counts)
+  recursive_halving,   // reducescatter
+};
+
+const char* mpi_collective_name(MpiCollective op);
+std::optional<MpiCollective> mpi_collective_from_name(const std::string& name);
+const char* coll_algorithm_name(CollAlgorithm a);
+std::optional<CollAlgorithm> coll_algorithm_from_name(const std::string& name);
+// Whether `a` implements `op`.
+bool implements(CollAlgorithm a, MpiCollective op);
+
+struct CollStep {
+  enum Kind : std::uint8_t { send, recv, wait_all };
+  Kind kind;
+  int peer = 0;
+  double bytes = 0;
+};
+
+// One call of a collective as one rank sees it. bytes: the rank's block (bcast/reduce/allreduce: the
+// whole buffer; alltoall/allgather/gather/scatter: one block). counts: per-rank byte counts where the
+// operation has them (the v variants' receive counts, alltoallv's send counts, reducescatter's counts);
+// recv_counts: alltoallv's receive counts.
+struct CollectiveCall {
+  MpiCollective op = MpiCollective::barrier;
+  int root = 0;
+  double bytes = 0;
+  double elements = 0;  // bytes / datatype size (Open MPI's rules test counts)
+  std::span<const double> counts;
+  std::span<const double> recv_counts;
+};
+
+// The steps of `rank` of `n` ranks; appends to `out`. std::invalid_argument when `a` does not implement
+// the operation or the counts do not have n entries.
+void expand_collective(const CollectiveCall& call, int rank, int n, CollAlgorithm a, std::vector<CollStep>& out);
+
+class CollSelector {
+ public:
+  enum class Rules : std::uint8_t { smpi, ompi };
+  explicit CollSelector(Rules rules = Rules::ompi) : rules_(rules) {}
+  void override_with(MpiCollective op, CollAlgorithm a) { overrides_[op] = a; }
+  CollAlgorithm select(const CollectiveCall& call, int n) const;
+  Rules rules() const { return rules_; }
+
+ private:
+  Rules rules_;
+  std::map<MpiCollective, CollAlgorithm> overrides_;
+};
+
+}  // namespace hpcsim

@@ -1,0 +1,90 @@
+#pragma once
+// SimGrid's XML platform files (platform version 4.x), read well enough to replay traces on the platform
+// they were recorded for: one zone (routing Full, or none) with <host id speed core>, <link id bandwidth
+// latency sharing_policy>, <route src dst symmetrical> of <link_ctn id direction>, <cluster> (hosts with
+// a private link each and an optional backbone), and <config><prop id value/> (the SMPI network options
+// of message_model.h). Nested zones, zone routes and other routing algorithms are refused at their tag.
+// Every error is a ConfigError "file:line:column: message".
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "configs/source_loc.h"
+#include "models/mpi/message_model.h"
+#include "models/mpi/mpi_machine.h"
+
+namespace hpcsim {
+
+struct SimgridHost {
+  std::string name;
+  double speed = 0;  // flop/s per core
+  int cores = 1;
+  SourceLoc where;
+};
+
+enum class LinkSharing { shared, fatpipe, splitduplex };
+
+struct SimgridLink {
+  std::string name;
+  double bandwidth = 0;  // bytes/s
+  double latency_s = 0;
+  LinkSharing sharing = LinkSharing::shared;
+};
+
+// One link of a route; for a SPLITDUPLEX link the direction used (up: false, down: true).
+struct SimgridLinkUse {
+  int link = 0;
+  bool down = false;
+};
+
+struct SimgridPlatform {
+  std::string file;
+  std::vector<SimgridHost> hosts;
+  std::vector<SimgridLink> links;
+  std::map<std::pair<int, int>, std::vector<SimgridLinkUse>> routes;  // (src host, dst host), as declared
+  std::map<std::pair<int, int>, bool> symmetric;                      // per declared route
+  struct Prop {
+    std::string id, value;
+    SourceLoc where;
+  };
+  std::vector<Prop> config;  // <config><prop .../></config>, in file order
+
+  int host_index(const std::string& name) const;  // -1 when absent
+  // The links of the route from a to b: declared, or the reverse of a symmetric (b, a) route with
+  // SPLITDUPLEX directions swapped; nullopt when neither exists.
+  std::optional<std::vector<SimgridLinkUse>> links_between(int a, int b) const;
+};
+
+SimgridPlatform read_simgrid_platform(const std::string& path);
+SimgridPlatform parse_simgrid_platform(const std::string& text, const std::string& file);
+
+// The SMPI options of the platform's <config> applied to `model` (smpi/bw-factor, smpi/lat-factor,
+// smpi/send-is-detached-thresh, smpi/async-small-thresh, network/crosstraffic, network/weight-S,
+// network/TCP-gamma, smpi/test); other options are SimGrid's and ignored. A malformed value is a ConfigError.
+void apply_simgrid_config(const SimgridPlatform& platform, MessageModel& model);
+
+// The platform as an MpiMachine: a SHARED link is one fair-share resource for both directions (as in
+// SimGrid), a SPLITDUPLEX link one per direction, a FATPIPE link a per-flow limit. A host's own route is
+// its declared loopback, else SimGrid's default loopback (network/loopback-bw 10 GBps, latency 0, FATPIPE).
+class SimgridMachine final : public MpiMachine {
+ public:
+  explicit SimgridMachine(SimgridPlatform platform);
+  ~SimgridMachine() override;
+  int hosts() const override;
+  const std::string& host_name(int host) const override;
+  double host_speed(int host) const override;
+  int host_cores(int host) const override;
+  const MpiRoute& route(int from, int to) override;
+  Simulator& sim() override;
+  FairShare& fair_share() override;
+  const SimgridPlatform& platform() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpcsim

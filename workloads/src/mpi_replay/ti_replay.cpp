@@ -1,0 +1,276 @@
+#include "workloads/mpi_replay/ti_replay.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "configs/config_error.h"
+#include "models/mpi/mpi_world.h"
+
+namespace hpcsim {
+
+namespace {
+
+struct TraceRequest {
+  RequestId id;
+  int src, dst, tag;
+};
+
+enum class State : std::uint8_t { run, compute, test, wait, done };
+
+struct Rank {
+  std::size_t pc = 0;
+  std::vector<CollStep> steps;
+  std::size_t step = 0;
+  bool in_collective = false;
+  double after_collective = 0;  // FLOPs the reduction computes after the collective
+  int collectives = 0;
+  std::vector<TraceRequest> pending;     // isend/irecv not waited for yet
+  std::vector<RequestId> collective;     // a collective's requests since its last wait
+  std::vector<RequestId> blocked;        // what the rank waits for
+  int remaining = 0;
+  State state = State::run;
+  Time since;
+  const TiAction* test = nullptr;
+  RankTimes times;
+};
+
+class Runner final : public MpiWorld::Listener {
+ public:
+  Runner(const TiTrace& t, MpiMachine& m, const ReplayOptions& o) : t_(t), m_(m), o_(o), sim_(m.sim()), ranks_(t.ranks) {
+    world_ = std::make_unique<MpiWorld>(m, o.model, o.rank_host, *this);
+  }
+
+  ReplayResult run() {
+    for (int r = 0; r < t_.ranks; ++r) sim_.schedule_in(Time::zero(), [this, r] { advance(r); });
+    sim_.run();
+    ReplayResult res;
+    for (int r = 0; r < t_.ranks; ++r) {
+      const Rank& k = ranks_[r];
+      if (k.state != State::done) {
+        const auto& acts = t_.actions[r];
+        const TiAction& a = acts[k.pc > 0 ? k.pc - 1 : 0];
+        throw ConfigError(t_.where(a), "the trace deadlocks: rank " + std::to_string(r) +
+                                           " never gets past this action (" + std::to_string(world_->unmatched()) +
+                                           " sends or receives are never matched)");
+      }
+      res.ranks.push_back(k.times);
+      res.time_s = std::max(res.time_s, k.times.end_s);
+      res.actions += k.times.actions;
+    }
+    res.messages = world_->messages();
+    return res;
+  }
+
+  void request_done(int rank, RequestId id) override {
+    if (id >= awaited_.size() || !awaited_[id]) return;
+    awaited_[id] = 0;
+    Rank& k = ranks_[rank];
+    if (--k.remaining == 0) resume(rank);
+  }
+
+  void compute_done(int rank) override {
+    Rank& k = ranks_[rank];
+    const double spent = (sim_.now() - k.since).to_seconds();
+    if (k.state == State::test) {
+      k.times.communication_s += spent;
+      finish_test(rank);
+    } else {
+      k.times.compute_s += spent;
+    }
+    k.state = State::run;
+    advance(rank);
+  }
+
+ private:
+  void start_compute(int r, double flops) {
+    Rank& k = ranks_[r];
+    k.state = State::compute;
+    k.since = sim_.now();
+    world_->compute(r, flops);
+  }
+
+  // Waits for `reqs` (moved out); false when all are done already (released at once).
+  bool block_on(int r, std::vector<RequestId>& reqs) {
+    Rank& k = ranks_[r];
+    k.blocked.clear();
+    int open = 0;
+    for (RequestId id : reqs) {
+      if (world_->done(id)) {
+        world_->release(id);
+        continue;
+      }
+      if (id >= awaited_.size()) awaited_.resize(static_cast<std::size_t>(id) * 2 + 16, 0);
+      awaited_[id] = 1;
+      k.blocked.push_back(id);
+      ++open;
+    }
+    reqs.clear();
+    if (open == 0) return false;
+    k.remaining = open;
+    k.state = State::wait;
+    k.since = sim_.now();
+    return true;
+  }
+
+  void resume(int r) {
+    Rank& k = ranks_[r];
+    const Time now = sim_.now();
+    Time latest = k.since;
+    for (RequestId id : k.blocked) {
+      const Time s = world_->transfer_start(id);
+      if (s != Time::max() && s > latest) latest = s;
+      world_->release(id);
+    }
+    if (latest > now) latest = now;
+    const double wait = (latest - k.since).to_seconds();
+    k.times.waiting_s += wait;
+    k.times.communication_s += (now - k.since).to_seconds() - wait;
+    k.blocked.clear();
+    k.state = State::run;
+    advance(r);
+  }
+
+  void finish_test(int r) {
+    Rank& k = ranks_[r];
+    const TiAction& a = *k.test;
+    auto it = find(k, a);
+    if (it == k.pending.end()) {
+      test_failures_ = 1;
+      return;
+    }
+    if (world_->done(it->id)) {
+      world_->release(it->id);
+      k.pending.erase(it);
+      test_failures_ = 1;
+    } else {
+      ++test_failures_;
+    }
+  }
+
+  std::vector<TraceRequest>::iterator find(Rank& k, const TiAction& a) {
+    if (!a.has_key) return k.pending.begin();
+    return std::find_if(k.pending.begin(), k.pending.end(),
+                        [&](const TraceRequest& q) { return q.src == a.peer && q.dst == a.peer2 && q.tag == a.tag; });
+  }
+
+  void advance(int r) {
+    Rank& k = ranks_[r];
+    const auto& acts = t_.actions[r];
+    for (;;) {
+      if (k.in_collective) {
+        if (k.step == k.steps.size()) {
+          k.in_collective = false;
+          if (k.after_collective > 0) {
+            start_compute(r, k.after_collective);
+            return;
+          }
+          continue;
+        }
+        const CollStep& s = k.steps[k.step++];
+        const int tag = -1 - k.collectives;
+        if (s.kind == CollStep::send) {
+          k.collective.push_back(world_->isend(r, s.peer, tag, s.bytes));
+        } else if (s.kind == CollStep::recv) {
+          k.collective.push_back(world_->irecv(r, s.peer, tag, s.bytes));
+        } else if (block_on(r, k.collective)) {
+          return;
+        }
+        continue;
+      }
+      if (k.pc == acts.size()) {
+        k.state = State::done;
+        k.times.end_s = sim_.now().to_seconds();
+        return;
+      }
+      const TiAction& a = acts[k.pc++];
+      ++k.times.actions;
+      switch (a.kind) {
+        case TiKind::init:
+        case TiKind::finalize:
+        case TiKind::comm_size: break;
+        case TiKind::compute: start_compute(r, a.bytes); return;
+        case TiKind::sleep:
+          k.state = State::compute;
+          k.since = sim_.now();
+          world_->sleep(r, a.bytes);
+          return;
+        case TiKind::send: {
+          one_.assign(1, world_->isend(r, a.peer, a.tag, a.bytes));
+          if (block_on(r, one_)) return;
+          break;
+        }
+        case TiKind::recv: {
+          one_.assign(1, world_->irecv(r, a.peer, a.tag, a.bytes));
+          if (block_on(r, one_)) return;
+          break;
+        }
+        case TiKind::isend: k.pending.push_back({world_->isend(r, a.peer, a.tag, a.bytes), r, a.peer, a.tag}); break;
+        case TiKind::irecv: k.pending.push_back({world_->irecv(r, a.peer, a.tag, a.bytes), a.peer, r, a.tag}); break;
+        case TiKind::wait: {
+          auto it = find(k, a);
+          if (it == k.pending.end()) break;  // completed by a test (SimGrid: a null request)
+          one_.assign(1, it->id);
+          k.pending.erase(it);
+          if (block_on(r, one_)) return;
+          break;
+        }
+        case TiKind::waitall: {
+          one_.clear();
+          for (const TraceRequest& q : k.pending) one_.push_back(q.id);
+          k.pending.clear();
+          if (block_on(r, one_)) return;
+          break;
+        }
+        case TiKind::test:
+          k.state = State::test;
+          k.test = &a;
+          k.since = sim_.now();
+          world_->sleep(r, test_failures_ * o_.model.test_sleep_s);
+          return;
+        case TiKind::collective: {
+          CollectiveCall c;
+          c.op = a.op;
+          c.root = a.peer;
+          c.bytes = a.bytes;
+          c.elements = a.elements;
+          const std::size_t n = static_cast<std::size_t>(t_.ranks);
+          if (a.counts != kNoCounts) c.counts = std::span<const double>(t_.counts.data() + a.counts, n);
+          if (a.recv_counts != kNoCounts) c.recv_counts = std::span<const double>(t_.counts.data() + a.recv_counts, n);
+          k.steps.clear();
+          k.step = 0;
+          try {
+            expand_collective(c, r, t_.ranks, o_.selector.select(c, t_.ranks), k.steps);
+          } catch (const std::invalid_argument& e) {
+            throw ConfigError(t_.where(a), e.what());
+          }
+          ++k.collectives;
+          k.in_collective = true;
+          k.after_collective = a.compute;
+          break;
+        }
+      }
+    }
+  }
+
+  const TiTrace& t_;
+  MpiMachine& m_;
+  const ReplayOptions& o_;
+  Simulator& sim_;
+  std::vector<Rank> ranks_;
+  std::unique_ptr<MpiWorld> world_;
+  std::vector<char> awaited_;
+  std::vector<RequestId> one_;
+  double test_failures_ = 1;
+};
+
+}  // namespace
+
+ReplayResult replay_ti_trace(const TiTrace& trace, MpiMachine& machine, const ReplayOptions& options) {
+  if (static_cast<int>(options.rank_host.size()) != trace.ranks)
+    throw std::invalid_argument("replay: rank_host needs one host per rank");
+  Runner runner(trace, machine, options);
+  return runner.run();
+}
+
+}  // namespace hpcsim
