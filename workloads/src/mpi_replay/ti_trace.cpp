@@ -411,7 +411,7 @@ int max_rank(std::string_view text) {
 }
 
 void check_world(TiTrace& t, std::optional<int> ranks, const std::string& file, int found, const char* how) {
-  if (found < 1) throw ConfigError(SourceLoc{file}, "the trace has no action");
+  if (found < 1) return;  // the parser reports the first line that is not an action, else "no action"
   if (ranks && *ranks != found)
     throw ConfigError(SourceLoc{file, 1, 1}, std::string("the trace ") + how + " " + std::to_string(found) +
                                                  " ranks, but " + std::to_string(*ranks) + " were asked for (--np)");
@@ -434,6 +434,7 @@ TiTrace parse_ti_trace(const std::string& text, const std::string& file, std::op
   Parser p(t, 0, std::nullopt);
   p.default_type_.assign(t.ranks, 1);
   p.parse(text);
+  if (t.ranks < 1) throw ConfigError(SourceLoc{file}, "the trace has no action");
   return t;
 }
 
