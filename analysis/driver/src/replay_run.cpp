@@ -109,7 +109,7 @@ ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
     const ConfigNode doc = load_config(r.platform, {});
     const ConfigNode* c = doc.find("cluster");
     if (!c) throw ConfigError(SourceLoc{r.platform}, "expected a SimGrid .xml platform or a YAML file with a cluster: section");
-    const ClusterConfig cluster = parse_cluster(*c, catalog);
+    const ClusterConfig cluster = parse_cpu_cluster(*c, catalog);
     std::unique_ptr<FabricMachine> m;
     try {
       m = std::make_unique<FabricMachine>(cluster);

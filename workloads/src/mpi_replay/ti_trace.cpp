@@ -15,7 +15,7 @@ namespace hpcsim {
 
 namespace {
 
-constexpr int kMaxRanks = 1 << 20;
+constexpr int kMaxRanks = 1 << 17;  // 131,072 ranks: a 6,000-node machine at one rank per socket fits
 constexpr double kMaxBytes = 1125899906842624.0;  // 1 PiB in one message or block
 constexpr double kMaxFlops = 1e24;
 

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `hpcsim replay`: SimGrid's bcast fixture, JSON keys, a YAML cluster, bad input.
+Usage: replay_checks.py HPCSIM SOURCE_DIR CHECK"""
+import json
+import os
+import tempfile
+
+from cli_support import SOURCE, expect, expect_bad_input, hpcsim, run_check
+
+TI = os.path.join(SOURCE, "tests", "data", "simgrid-ti")
+PLATFORM = os.path.join(TI, "small_platform.xml")
+HOSTFILE = os.path.join(TI, "hostfile")
+
+
+def check_replay_fixture():
+    proc = hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
+                  "--hostfile", HOSTFILE, "--format", "json")
+    expect(proc.returncode == 0, "the bcast fixture replays", proc)
+    doc = json.loads(proc.stdout)
+    for key in ["trace", "platform", "model", "collectives", "simulated_time_s", "actions", "messages", "ranks"]:
+        expect(key in doc, f"missing JSON key {key}", proc)
+    expect(abs(doc["simulated_time_s"] - 19.692506) <= 0.02 * 19.692506, "within 2 % of SimGrid's 19.692506 s", proc)
+    expect([r["host"] for r in doc["ranks"]] == ["Tremblay", "Jupiter", "Fafard"], "ranks on the hostfile's hosts", proc)
+    for r in doc["ranks"]:
+        parts = r["compute_s"] + r["communication_s"] + r["waiting_s"]
+        expect(abs(parts - r["end_s"]) < 1e-6, "a rank's parts add up to its end (it is never idle)", proc)
+    table = hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM)
+    expect(table.returncode == 0 and "simulated time: 19.69" in table.stdout, "the table states the time", table)
+    again = hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
+                   "--hostfile", HOSTFILE, "--format", "json")
+    expect(again.stdout == proc.stdout, "two runs print the same bytes", again)
+
+
+def check_replay_cluster():
+    with tempfile.TemporaryDirectory() as d:
+        cluster = os.path.join(d, "cluster.yaml")
+        with open(cluster, "w") as f:
+            f.write("cluster:\n  node: cpu-2s-generic\n  nodes: 2\n  network: ib-hdr\n")
+        trace = os.path.join(d, "t.txt")
+        with open(trace, "w") as f:
+            f.write("0 compute 1e9\n1 compute 1e9\n0 allreduce 1e6 0\n1 allreduce 1e6 0\n")
+        one = hpcsim("replay", trace, "--platform", cluster, "--format", "json")
+        expect(one.returncode == 0, "a trace replays on a CPU cluster", one)
+        apart = hpcsim("replay", trace, "--platform", cluster, "--ranks-per-node", "1", "--format", "json")
+        a, b = json.loads(one.stdout), json.loads(apart.stdout)
+        expect(a["ranks"][0]["host"] == a["ranks"][1]["host"], "ranks fill a node's cores first", one)
+        expect(b["ranks"][0]["host"] != b["ranks"][1]["host"], "--ranks-per-node 1 spreads them", apart)
+        expect(b["simulated_time_s"] > a["simulated_time_s"], "HDR is slower than shared memory for 1 MB", apart)
+        forced = hpcsim("replay", trace, "--platform", cluster, "--ranks-per-node", "1", "--coll", "allreduce=ring",
+                        "--format", "json")
+        expect(forced.returncode == 0, "--coll forces an algorithm", forced)
+        bad = hpcsim("replay", trace, "--platform", cluster, "--ranks-per-node", "200")
+        expect_bad_input(bad, "--ranks-per-node", "128 cores")
+
+
+def check_replay_errors():
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "bad.txt")
+        with open(trace, "w") as f:
+            f.write("0 init\n1 init\n1 frobnicate 3\n")
+        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM), f"{trace}:3:3: unknown action 'frobnicate'")
+        with open(trace, "w") as f:
+            f.write("0 init\n0 send 1 0 12x\n1 recv 0 0 10\n")
+        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM), f"{trace}:2:12: send: count must be a number")
+        expect_bad_input(hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--np", "4", "--platform",
+                                PLATFORM), "the trace names 3 ranks, but 4 were asked for (--np)")
+        expect_bad_input(hpcsim("replay", os.path.join(TI, "split_traces"), "--np", "3", "--platform", PLATFORM),
+                         "split_traces:2:1: the description lists 2 trace files (one per rank), but 3")
+        with open(trace, "w") as f:
+            f.write("0 recv 1 0 10\n1 recv 0 0 10\n")
+        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM), f"{trace}:1:1: the trace deadlocks")
+        xml = os.path.join(d, "p.xml")
+        with open(xml, "w") as f:
+            f.write("<platform version='4.1'>\n<host id='a' speed='1Gf'/>\n<host id='b' speed='1Gf'/>\n</platform>\n")
+        expect_bad_input(hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", xml),
+                         "no route from 'a' to 'b'")
+        expect_bad_input(hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
+                                "--coll", "bcast=ring"), "'ring' is not an algorithm of bcast")
+
+
+run_check({"replay_fixture": check_replay_fixture, "replay_cluster": check_replay_cluster,
+           "replay_errors": check_replay_errors})
