@@ -1,5 +1,6 @@
 // Trace replay speed: a synthetic SPMD time-independent trace (per iteration: compute, a halo exchange
 // with both ring neighbours by isend/irecv/waitall, and every 10th iteration a small allreduce) replayed
+// (BM_replay, 4 messages in 6 actions) or an NPB-like compute/collective trace (BM_replay_collectives)
 // on a SimGrid cluster platform (hosts on private links and a backbone) with SMPI's model. Reports
 // trace actions replayed per second of CPU (items_per_second), parsing included and not.
 // Run: build/bench/mpi_replay_bench --benchmark_counters_tabular=true
@@ -15,6 +16,22 @@
 namespace {
 
 using namespace hpcsim;
+
+// NPB-like (the shape of SimGrid's 32-rank replay_multiple traces): compute phases, small bcasts,
+// barriers and allreduces; no point-to-point.
+std::string collective_trace(int ranks, int iterations) {
+  std::string t;
+  for (int r = 0; r < ranks; ++r) {
+    const std::string R = std::to_string(r) + " ";
+    t += R + "init\n";
+    for (int i = 0; i < iterations; ++i) {
+      t += R + "compute 127149\n" + R + "compute 2652\n" + R + "comm_size " + std::to_string(ranks) + "\n";
+      t += R + "bcast 1\n" + R + "compute 25816\n" + R + "barrier\n" + R + "allreduce 1 5339502\n";
+    }
+    t += R + "finalize\n";
+  }
+  return t;
+}
 
 std::string spmd_trace(int ranks, int iterations) {
   std::string t;
@@ -51,10 +68,10 @@ long resident_kib() {
   return resident * 4;
 }
 
-void replay(benchmark::State& state, bool include_parse) {
+void replay(benchmark::State& state, bool include_parse, bool halo = true) {
   const int ranks = static_cast<int>(state.range(0));
   const int iterations = static_cast<int>(state.range(1));
-  const std::string text = spmd_trace(ranks, iterations);
+  const std::string text = halo ? spmd_trace(ranks, iterations) : collective_trace(ranks, iterations);
   const TiTrace parsed = parse_ti_trace(text, "bench.txt");
   std::uint64_t actions = 0;
   double simulated = 0;
@@ -81,8 +98,10 @@ void replay(benchmark::State& state, bool include_parse) {
 
 void BM_replay(benchmark::State& s) { replay(s, false); }
 void BM_parse_and_replay(benchmark::State& s) { replay(s, true); }
+void BM_replay_collectives(benchmark::State& s) { replay(s, false, false); }
 
 BENCHMARK(BM_replay)->Args({64, 2000})->Args({1024, 100})->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(BM_replay_collectives)->Args({32, 5000})->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(BM_parse_and_replay)->Args({64, 2000})->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 }  // namespace

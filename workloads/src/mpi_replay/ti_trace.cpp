@@ -46,7 +46,7 @@ struct Token {
 };
 
 struct Action {
-  const char* name;
+  std::string_view name;
   TiKind kind;
   MpiCollective op;
 };
@@ -81,7 +81,7 @@ constexpr Action kActions[] = {
 
 std::string action_list() {
   std::string s;
-  for (const Action& a : kActions) s += (s.empty() ? "" : ", ") + std::string(a.name);
+  for (const Action& a : kActions) s += (s.empty() ? "" : ", ") + std::string(a.name);  // NOLINT
   return s;
 }
 
@@ -173,13 +173,16 @@ class Parser {
     const Token& an = tokens_[1];
     const Action* found = nullptr;
     for (const Action& a : kActions)
-      if (an.text == a.name) found = &a;
+      if (an.text == a.name) {
+        found = &a;
+        break;
+      }
     if (!found) {
       // "comm_split"/"comm_dup" create communicators hpcsim does not model; they cost nothing in SimGrid.
       if (an.text == "comm_split" || an.text == "comm_dup") return;
       fail(an.column, "unknown action '" + std::string(an.text) + "' (known: " + action_list() + ")");
     }
-    name_ = found->name;
+    name_ = found->name.data();
     TiAction a;
     a.kind = found->kind;
     a.op = found->op;
