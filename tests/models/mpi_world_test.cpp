@@ -73,7 +73,7 @@ TEST_CASE("two messages in opposite directions share a SHARED link and not a SPL
   }
 }
 
-TEST_CASE("eager sends complete at once and their data waits for no receive; rendezvous waits for both") {
+TEST_CASE("eager sends complete at once and their data waits for no receive, rendezvous waits for both") {
   SimgridMachine m(two_hosts());
   Log log;
   log.sim = &m.sim();
