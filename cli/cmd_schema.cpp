@@ -64,14 +64,16 @@ std::string reference_document() {
       "64 MiB, 1,000,000 values (100,000 of them copied by aliases; an alias inside its own anchor is an\n"
       "error), 10,000 keys per map and 64 levels of nesting (configs/include/configs/input_limits.h).\n"
       "An integer key is at most 2,147,483,647 (2^31-1) in size, except seeds, job ids and a dataset's samples\n"
-      "(64-bit). The counts that make a run large are limited where they enter, by default";
+      "(64-bit). The counts that make a run large are limited where they enter; every command takes\n"
+      "`--limit NAME=N` to raise one (docs/limits.md).\nThe defaults:";
   const std::vector<CountLimitInfo>& limits = count_limit_table();
   for (std::size_t i = 0; i < limits.size(); ++i) {
     char value[32];
     std::snprintf(value, sizeof value, "%.0f", limits[i].default_value);
-    out += std::string(i == 0 ? " " : i + 1 == limits.size() ? " and " : ", ") + limits[i].name + " " + value;
+    out += std::string(i == 0 ? " " : i + 1 == limits.size() ? " and " : ",") + (i > 0 && i % 4 == 0 ? "\n" : i > 0 && i + 1 < limits.size() ? " " : "") +
+           limits[i].name + " " + value;
   }
-  out += "; every command takes `--limit NAME=N` to raise one (docs/limits.md).\n\n";
+  out += ".\n\n";
   for (const FileKind& kind : file_kinds()) out += section(kind);
   return out;
 }

@@ -47,7 +47,7 @@ const Schema& serving_schema() {
                "mean arrival rate in requests per second (with a trace: stretch it to this mean rate)",
                "none: every request at time 0 (offline: the saturated throughput and the batch-1 latency), "
                "or the trace's own times"),
-      optional("requests", Schema::integer().at_least(1), "requests to simulate",
+      optional("requests", Schema::integer().at_least(1), "requests to simulate (at most the requests limit, docs/limits.md)",
                "10000 (a trace: all of its lines)"),
       optional("seed", Schema::integer().wide().at_least(0), "seed of the arrival draws", "1"),
       optional("max_batch", Schema::integer().at_least(1),
