@@ -173,6 +173,15 @@ def check_count_limits():
         grid = write(tmp, "grid.yaml", open(os.path.join(SOURCE, "tests", "fuzz", "corpus", "campaign-grid-1e12.yaml")).read())
         refused(hpcsim("campaign", grid, "--no-db"), "the grid (1000000 x 1000000) needs 1,000,000,000,000 trials",
                 limit("trials"))
+        plan = open(os.path.join(EXAMPLES, "capacity-plan", "plan.yaml")).read()
+        counts = ", ".join(str(64 * i) for i in range(1, 201))
+        big = write(tmp, "plan.yaml", plan.replace("node_counts: [64, 128, 256]", f"node_counts: [{counts}]")
+                    .replace("pp: [8, 16]", "pp: [1, 2, 4, 8, 16, 32]"))
+        refused(hpcsim("plan", big, "--no-db"), "plan.yaml:26:3: the plan's combinations of nodes, networks, node "
+                "counts and layouts needs 57,600 configurations", limit("configurations"))
+        huge = write(tmp, "huge.yaml", plan.replace("node_counts: [64, 128, 256]", "node_counts: [64, 100000]"))
+        refused(hpcsim("plan", huge, "--no-db"), "huge.yaml:20:21: 100000 nodes of 8 GPUs needs 800,000 GPUs",
+                limit("gpus"))
     expect(time.monotonic() - start < 60, "every huge count is refused at once")
     # --limit raises a limit (and lowers one); a bad --limit is a bad flag.
     proc = hpcsim("run", QUICKSTART, "--no-db", "--set", "workload.layers=30", "--limit", "layers=20")
@@ -193,6 +202,41 @@ def check_kernel_shapes():
         expect("at least one block" not in proc.stderr, "no wrapped grid", proc)
 
 
+def stderr_on_terminal(*args):
+    """Runs hpcsim with stderr on a pseudo-terminal: (exit code, what it wrote there)."""
+    import pty
+    import subprocess
+    from cli_support import HPCSIM
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([HPCSIM, *args], stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the command closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    return proc.wait(timeout=300), b"".join(chunks).decode(errors="replace")
+
+
+def check_progress():
+    # One progress line on a terminal (done, rate, time left), none with --format json or off a terminal.
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "s.db")
+        code, err = stderr_on_terminal("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1,2", "--db", db)
+        expect(code == 0, f"the sweep runs (exit {code}): {err}")
+        expect("sweep: 2/2 points" in err and "/s" in err, f"a progress line with the rate on a terminal: {err!r}")
+        code, err = stderr_on_terminal("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1,3", "--db", db,
+                                       "--format", "json")
+        expect(code == 0 and "points" not in err, f"no progress line with --format json: {err!r}")
+        proc = hpcsim("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1,4", "--db", db)
+        expect(proc.returncode == 0 and "points" not in proc.stderr, "no progress line off a terminal", proc)
+
+
 run_check({
     "robust_yaml_aliases": check_yaml_aliases,
     "robust_values_at_key": check_values_at_key,
@@ -201,4 +245,5 @@ run_check({
     "robust_integer_range": check_integer_range,
     "robust_count_limits": check_count_limits,
     "robust_kernel_shapes": check_kernel_shapes,
+    "robust_progress": check_progress,
 })

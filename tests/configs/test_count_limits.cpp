@@ -41,7 +41,7 @@ TEST_CASE("integer keys are at most 2^31-1 in size unless wide", "[configs][sche
   CHECK(check(Schema::integer(), "-2147483648") != "no error");
   CHECK(check(Schema::integer(), "-2147483647") == "no error");
   // A key's own bound is reported first when it is tighter.
-  CHECK(check(Schema::integer().at_most(1e9), "3e9").find("must be <= 1e+09") != std::string::npos);
+  CHECK(check(Schema::integer().at_most(1e9), "3000000000") == "t.yaml:1:4: must be <= 1e+09, got 3000000000");
   // Seeds and ids take any 64-bit value.
   CHECK(check(Schema::integer().wide().at_least(0), "9007199254740993") == "no error");
   CHECK_THROWS_AS(Schema::number().wide(), std::logic_error);
