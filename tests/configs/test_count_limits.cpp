@@ -60,7 +60,7 @@ TEST_CASE("a count past its limit names the number, the limit and the flag", "[c
         std::string::npos);
 }
 
-TEST_CASE("--limit NAME=N raises or lowers one limit", "[configs][limits]") {
+TEST_CASE("a limit is raised or lowered by NAME=N, as the --limit flag gives it", "[configs][limits]") {
   RestoreLimit restore{CountLimit::layers};
   set_count_limit("layers=20000");
   CHECK(count_limit(CountLimit::layers) == 20000);
