@@ -96,7 +96,9 @@ int run(const ScheduleOptions& o) {
       setup = resolve_queue_setup(queue_setup(list, nodes, setup.node_leaf));
       // A job no partition can run is skipped with its reason and counted, as a trace's are.
       for (BatchJob job : list.jobs) {
-        if (o.cores_per_node > 0 && job.kind < 0) job.nodes = (job.nodes + o.cores_per_node - 1) / o.cores_per_node;
+        if (o.cores_per_node > 0 && job.kind < 0) {  // in 64 bits: --cores-per-node 2^31-1 overflowed an int
+          job.nodes = static_cast<int>((std::int64_t{job.nodes} + o.cores_per_node - 1) / o.cores_per_node);
+        }
         if (job.estimate_only) job.estimate_s = timer->estimate_s(job.kind);
         std::string why = fit_to_nodes(job, machine);
         if (why.empty()) why = job_refusal(job, setup);

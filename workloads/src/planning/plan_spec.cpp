@@ -117,6 +117,9 @@ PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::str
     if (const ConfigNode* e = c->find("max_energy")) check_named(*e, "constraints.max_energy (kWh)", Schema::number().positive());
   }
   plan_schema().validate(root);
+  if (const ConfigNode* layers = root.at("workload").find("layers")) {  // before the model is built
+    check_count(CountLimit::layers, static_cast<double>(layers->as_int()), layers->loc(), "the model");
+  }
   PlanSpec p;
   p.name = root.get_string_or("name", std::move(name));
   const ConfigNode& w = root.at("workload");
