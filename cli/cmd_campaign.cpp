@@ -10,6 +10,7 @@
 #include "report/campaign_report.h"
 #include "store/results_store.h"
 #include "commands.h"
+#include "progress.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
@@ -48,7 +49,9 @@ int run(const CampaignOptions& o) {
   try {
     // Every distinct trial is simulated (and checked) before the queue runs, so a bad workload is
     // reported as bad input at its key rather than from inside the simulation.
-    TrialStepTimer timer(spec, catalog);
+    Progress progress("campaign", "trials checked", spec.trials.size(), o.format);
+    TrialStepTimer timer(spec, catalog, [&](std::size_t done, std::size_t) { progress.show(done); });
+    progress.finish();
     result = run_campaign(
         spec,
         [&timer](std::int64_t trial, const std::vector<int>& node_ids) { return timer.seconds_per_step(trial, node_ids); },

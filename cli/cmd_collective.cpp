@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/json_writer.h"
 #include "configs/loader.h"
 #include "configs/units.h"
@@ -78,11 +79,24 @@ ConfigNode cluster_section(const CollectiveOptions& o, int nodes) {
 // The cluster from --cluster FILE (its `cluster:` section) or from --node/--nodes/--network, both read by
 // parse_cluster. Without --nodes: enough nodes for --gpus, else 1.
 ClusterConfig cluster_of(const CollectiveOptions& o, const SpecCatalog& catalog) {
-  if (!o.cluster_file.empty()) return parse_cluster(load_config(o.cluster_file, {}).at("cluster"), catalog);
+  if (!o.cluster_file.empty()) {
+    const ConfigNode section = load_config(o.cluster_file, {}).at("cluster");
+    ClusterConfig c = parse_cluster(section, catalog);
+    check_count(CountLimit::gpus, static_cast<double>(c.nodes) * c.gpus_per_node,
+                section.has("nodes") ? section.at("nodes").loc() : section.loc(), "the cluster");
+    return c;
+  }
   if (o.node.empty()) throw FlagError{"--cluster or --node is required"};
   // One node first: the node and network names are checked before the count, and the node's GPUs size it.
   ClusterConfig c = parse_cluster(cluster_section(o, 1), catalog);
   if (o.nodes && *o.nodes < 1) throw FlagError{"--nodes must be at least 1"};
+  if (o.nodes) {
+    check_count(CountLimit::gpus, static_cast<double>(*o.nodes) * c.gpus_per_node,
+                SourceLoc{"--nodes " + std::to_string(*o.nodes)},
+                std::to_string(*o.nodes) + " nodes of " + std::to_string(c.gpus_per_node) + " GPUs");
+  } else if (o.gpus) {
+    check_count(CountLimit::gpus, *o.gpus, SourceLoc{"--gpus " + std::to_string(*o.gpus)}, "the collective");
+  }
   const int nodes = o.nodes.value_or(o.gpus ? std::max(1, (*o.gpus + c.gpus_per_node - 1) / c.gpus_per_node) : 1);
   if (nodes == 1) return c;
   if (o.network.empty()) throw FlagError{"--network is required for " + std::to_string(nodes) + " nodes"};

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/json_writer.h"
 #include "configs/units.h"
 #include "models/storage/dataset_read.h"
@@ -99,6 +100,15 @@ int run_io(const IoOptions& o) {
   if (o.stripe_count && *o.stripe_count > spec.targets) {
     std::cerr << "--stripe-count " << *o.stripe_count << ": '" << spec.name << "' has only " << spec.targets
               << " targets\n";
+    return kExitBadInput;
+  }
+  try {
+    check_count(CountLimit::samples, static_cast<double>(o.samples), SourceLoc{"--samples " + std::to_string(o.samples)},
+                "the dataset");
+    check_count(CountLimit::readers, o.readers, SourceLoc{"--readers " + std::to_string(o.readers)}, "the read");
+    check_count(CountLimit::nodes, o.nodes, SourceLoc{"--nodes " + std::to_string(o.nodes)}, "the read");
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
   job.samples = o.samples;

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/json_writer.h"
 #include "configs/units.h"
 #include "models/gpu/ops/attention.h"
@@ -83,6 +84,16 @@ std::string ops_with_twins(const KernelOptions& o) {
   return names;
 }
 
+// The op's flags as given, " --m 1000 --n 10", for a message about its shape.
+std::string given_sizes(const CLI::App* op) {
+  std::string out;
+  for (const CLI::Option* flag : op->get_options()) {
+    if (flag->count() == 0 || flag->get_expected_min() == 0) continue;  // absent, or a switch
+    for (const std::string& value : flag->results()) out += " " + flag->get_name() + " " + value;
+  }
+  return out;
+}
+
 int run(const KernelOptions& o, const CLI::App* kernel) {
   GpuSpec gpu;
   try {
@@ -117,14 +128,23 @@ int run(const KernelOptions& o, const CLI::App* kernel) {
       const auto twin = o.twins.find(op);
       const std::vector<KernelTwin> twins = twin == o.twins.end() ? std::vector<KernelTwin>{}
                                                                    : twin->second(gpu, precision, kernels);
+      for (const KernelTwin& t : twins) {  // WarpSim simulates the twin's blocks one by one
+        if (t.available) {
+          check_count(CountLimit::blocks, static_cast<double>(t.program.launch.blocks), SourceLoc{"--explain"},
+                      "the WarpSim twin of " + op->get_name() + given_sizes(op));
+        }
+      }
       explained = explain_kernels(gpu, kernels, twins, ops_with_twins(o));
     }
     print(o, op->get_name(), gpu, estimate_op(gpu, kernels), explained);
   } catch (const FlagError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "hpcsim kernel " << op->get_name() << ": " << e.what() << "\n";
+  } catch (const std::invalid_argument& e) {  // the op's shape, named by its flags
+    std::cerr << "hpcsim kernel " << op->get_name() << given_sizes(op) << ": " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
   return kExitOk;

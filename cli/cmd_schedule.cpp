@@ -12,7 +12,9 @@
 #include "report/schedule_gantt.h"
 #include "report/schedule_report.h"
 #include "commands.h"
+#include "progress.h"
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/loader.h"
 #include "models/platform/cluster_config.h"
 #include "workloads/scheduling/batch_queue.h"
@@ -52,6 +54,7 @@ int run(const ScheduleOptions& o) {
     const SpecCatalog catalog(config_root());
     if (o.nodes) {
       nodes = *o.nodes;
+      check_count(CountLimit::nodes, nodes, SourceLoc{"--nodes " + std::to_string(nodes)}, "the machine");
     } else {
       cluster = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog);
       nodes = cluster->nodes;
@@ -85,12 +88,17 @@ int run(const ScheduleOptions& o) {
           throw ConfigError(list.training.front().where,
                             "training jobs run on a cluster: give it with --cluster FILE, not --nodes");
         }
-        timer = std::make_unique<TrainingJobTimer>(*cluster, catalog, list.training);
+        Progress progress("schedule", "training jobs timed", list.training.size(), o.format);
+        timer = std::make_unique<TrainingJobTimer>(*cluster, catalog, list.training,
+                                                   [&](std::size_t done, std::size_t) { progress.show(done); });
+        progress.finish();
       }
       setup = resolve_queue_setup(queue_setup(list, nodes, setup.node_leaf));
       // A job no partition can run is skipped with its reason and counted, as a trace's are.
       for (BatchJob job : list.jobs) {
-        if (o.cores_per_node > 0 && job.kind < 0) job.nodes = (job.nodes + o.cores_per_node - 1) / o.cores_per_node;
+        if (o.cores_per_node > 0 && job.kind < 0) {  // in 64 bits: --cores-per-node 2^31-1 overflowed an int
+          job.nodes = static_cast<int>((std::int64_t{job.nodes} + o.cores_per_node - 1) / o.cores_per_node);
+        }
         if (job.estimate_only) job.estimate_s = timer->estimate_s(job.kind);
         std::string why = fit_to_nodes(job, machine);
         if (why.empty()) why = job_refusal(job, setup);

@@ -1,12 +1,14 @@
 // hpcsim schema [scenario|gpu|node|network|storage|frontend|jobs|campaign|plan|serve]: every key of a file kind with its type,
 // unit, default and meaning, printed from the Schema objects the loader validates with, so the reference
 // cannot drift from what is accepted. Without a kind: all of them, which is docs/reference.md.
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "configs/count_limits.h"
 #include "configs/schema.h"
 #include "models/gpu/gpu_spec.h"
 #include "models/network/network_spec.h"
@@ -62,7 +64,18 @@ std::string reference_document() {
       "Whatever a key's bounds, a time is at most 1e9 s (about 31.7 years) either way and a bandwidth, compute\n"
       "rate or frequency above 0 is at least 1 per second: the range hpcsim simulates. A YAML file holds at most\n"
       "64 MiB, 1,000,000 values (100,000 of them copied by aliases; an alias inside its own anchor is an\n"
-      "error), 10,000 keys per map and 64 levels of nesting (configs/include/configs/input_limits.h).\n\n";
+      "error), 10,000 keys per map and 64 levels of nesting (configs/include/configs/input_limits.h).\n"
+      "An integer key is at most 2,147,483,647 (2^31-1) in size, except seeds, job ids and a dataset's samples\n"
+      "(64-bit). The counts that make a run large are limited where they enter; every command takes\n"
+      "`--limit NAME=N` to raise one (docs/limits.md).\nThe defaults:";
+  const std::vector<CountLimitInfo>& limits = count_limit_table();
+  for (std::size_t i = 0; i < limits.size(); ++i) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%.0f", limits[i].default_value);
+    out += std::string(i == 0 ? " " : i + 1 == limits.size() ? " and " : ",") + (i > 0 && i % 4 == 0 ? "\n" : i > 0 && i + 1 < limits.size() ? " " : "") +
+           limits[i].name + " " + value;
+  }
+  out += ".\n\n";
   for (const FileKind& kind : file_kinds()) out += section(kind);
   return out;
 }

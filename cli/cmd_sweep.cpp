@@ -23,6 +23,7 @@
 #include "driver/prediction_interval.h"
 #include "store/results_store.h"
 #include "driver/sweep.h"
+#include "progress.h"
 #include "sweep_run.h"
 #include "commands.h"
 #include "configs/config_error.h"
@@ -35,31 +36,20 @@ namespace hpcsim::cli {
 
 namespace {
 
-// "\rsweep: 12/40 points, 1 failed, about 30 s left" on a terminal.
-void show_progress(const PointCounts& c, std::size_t total, std::size_t done_before, double elapsed_s) {
-  const std::size_t ran = c.done - done_before;
-  std::ostringstream line;
-  line << "\rsweep: " << c.done << "/" << total << " points, " << c.failed << " failed";
-  if (ran > 0 && c.done < total) {
-    line << ", about " << static_cast<long long>(elapsed_s / static_cast<double>(ran) * static_cast<double>(total - c.done) + 0.5)
-         << " s left";
-  }
-  std::cerr << line.str() << "   " << std::flush;
-}
-
 // Runs the pending points in `jobs` processes (1: this one), each claiming the next point when it is free,
 // showing progress on a terminal.
-bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
+bool run_pending(const SweepOptions& o, const SweepPlan& plan, Progress& progress) {
   const std::size_t total = plan.study.points.size();
   const std::size_t done_before = total - plan.pending.size();
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const auto show = [&](bool force) {
+    if (!progress.enabled()) return;
+    const PointCounts c = count_points(o.db, plan.study_id);
+    progress.show(c.done, c.failed, done_before, force);
+  };
   const int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(plan.pending.size())));
   if (jobs <= 1) {
-    const bool ok = run_points(o, plan, [&] {
-      if (progress) show_progress(count_points(o.db, plan.study_id), total, done_before, elapsed());
-    });
-    if (progress) std::cerr << "\n";
+    const bool ok = run_points(o, plan, [&] { show(true); });
+    progress.finish();
     return ok;
   }
   const pid_t parent = getpid();
@@ -91,14 +81,12 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, bool progress) {
       ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
       continue;
     }
-    if (progress) show_progress(count_points(o.db, plan.study_id), total, done_before, elapsed());
+    show(true);
     std::this_thread::sleep_for(std::chrono::milliseconds(ended == 0 ? 200 : 0));
     if (ended < 0) break;
   }
-  if (progress) {
-    show_progress(count_points(o.db, plan.study_id), total, done_before, elapsed());
-    std::cerr << "\n";
-  }
+  show(true);
+  progress.finish();
   return ok;
 }
 
@@ -122,7 +110,7 @@ int run(const SweepOptions& o) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
     return kExitBadInput;
   }
-  const bool progress = o.format != "json" && isatty(STDERR_FILENO) != 0;
+  Progress progress("sweep", "points", plan.study.points.size(), o.format);
   bool ok = run_pending(o, plan, progress);
   try {
     ok = ok && wait_for_other_sweeps(o, plan);

@@ -1,8 +1,11 @@
 // hpcsim: the command-line entry point. Wiring only; the work happens in the layers below.
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "commands.h"
+#include "configs/count_limits.h"
 
 int main(int argc, char** argv) {
   using namespace hpcsim::cli;
@@ -32,6 +35,23 @@ int main(int argc, char** argv) {
   add(add_serve_command);
   add(add_microbench_command);
   add(add_replay_command);
+  // --limit NAME=N on every command: the one way to raise a count limit (configs/count_limits.h).
+  const CLI::Validator set_limit(
+      [](std::string& text) -> std::string {
+        try {
+          hpcsim::set_count_limit(text);
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+        return "";
+      },
+      "NAME=N");
+  std::vector<std::string> limits;  // applied by the validator as each is read
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    sub->add_option("--limit", limits, "Raise (or lower) a count limit for this run, e.g. --limit gpus=1048576; repeatable "
+                               "(docs/limits.md lists them)")
+        ->check(set_limit);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -39,9 +39,16 @@ std::optional<std::string> read_text(const fs::path& path, std::string& why) {
     why = "cannot read file";
     return std::nullopt;
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Read up to the limit and one byte more: a device (extends: /dev/zero) has no size and never ends.
+  std::string text(input_limits::max_file_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) {
     why = "cannot read file";
+    return std::nullopt;
+  }
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > input_limits::max_file_bytes) {
+    why = "more than the " + std::to_string(input_limits::max_file_bytes >> 20) + " MiB hpcsim reads from one YAML input";
     return std::nullopt;
   }
   return text;

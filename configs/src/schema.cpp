@@ -105,6 +105,13 @@ Schema Schema::positive() const {
   return copy;
 }
 
+Schema Schema::wide() const {
+  if (type_ != Type::integer) throw std::logic_error("Schema::wide applies to integers only");
+  Schema copy = *this;
+  copy.wide_ = true;
+  return copy;
+}
+
 Schema Schema::non_empty() const {
   if (type_ != Type::list && type_ != Type::map_of) {
     throw std::logic_error("Schema::non_empty applies to lists and map_of only");
@@ -148,6 +155,10 @@ void Schema::check_bounds(const ConfigNode& node) const {
   if (strictly_positive_ && !(value > 0)) throw ConfigError(node.loc(), "must be > 0" + got);
   if (min_ && value < *min_) throw ConfigError(node.loc(), "must be >= " + show_bound(*min_) + got);
   if (max_ && value > *max_) throw ConfigError(node.loc(), "must be <= " + show_bound(*max_) + got);
+  if (type_ == Type::integer && !wide_ && std::abs(value) > static_cast<double>(input_limits::max_int)) {
+    throw ConfigError(node.loc(), "an integer here may be at most " + std::to_string(input_limits::max_int) +
+                                      " in size (2^31-1), the range hpcsim counts in" + got);
+  }
 }
 
 void Schema::validate(const ConfigNode& node) const {

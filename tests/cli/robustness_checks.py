@@ -118,9 +118,132 @@ def check_empty_inputs():
         refused(hpcsim("validate", os.path.join(tmp, "cases")), "holds no validation case")
 
 
+def check_integer_range():
+    # Integer keys past 2^31-1 were cast to int: internal errors ("parallel degrees must be >= 1"), 0 GPUs, or
+    # minutes of silence. Each is refused at the flag that gave it now.
+    for key in ("workload.batch_per_gpu", "workload.hidden", "parallelism.dp", "parallelism.vp",
+                "parallelism.microbatches", "cluster.gpus_per_node", "workload.global_batch", "workload.layers",
+                "cluster.nodes"):
+        for value in ("2147483648", "3000000000"):
+            refused(hpcsim("run", QUICKSTART, "--no-db", "--set", f"{key}={value}"),
+                    f"--set {key}={value}: an integer here may be at most 2147483647")
+    refused(hpcsim("serve", SERVE, "--no-db", "--set", "serving.replicas=3000000000"),
+            "--set serving.replicas=3000000000: an integer here may be at most 2147483647")
+    # Seeds are 64-bit.
+    proc = hpcsim("serve", SERVE, "--no-db", "--set", "serving.seed=9007199254740993", "--set", "serving.requests=100")
+    expect(proc.returncode == 0, "a 64-bit seed is taken", proc)
+
+
+def check_count_limits():
+    start = time.monotonic()
+    limit = lambda name: f"(raise it with --limit {name}=N)"
+    refused(hpcsim("run", QUICKSTART, "--no-db", "--set", "cluster.nodes=100000"),
+            "--set cluster.nodes=100000: the cluster (100000 nodes x 8 GPUs) needs 800,000 GPUs", limit("gpus"))
+    refused(hpcsim("run", QUICKSTART, "--no-db", "--set", "workload.layers=1000000000"),
+            "--set workload.layers=1000000000: the model needs 1,000,000,000 layers", limit("layers"))
+    refused(hpcsim("run", QUICKSTART, "--no-db", "--set", "workload.global_batch=2000000000"),
+            "microbatches per step", limit("microbatches"))
+    refused(hpcsim("run", QUICKSTART, "--no-db", "--scale", "8,1000000000"),
+            "--scale 8,1000000000: a run at 1000000000 GPUs needs 1,000,000,000 GPUs", limit("gpus"))
+    refused(hpcsim("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1..1000", "--vary", "cluster.nodes=1..1000",
+                   "--db", os.devnull), "the sweep (1000 x 1000 values) needs 1,000,000 sweep points",
+            limit("sweep_points"))
+    refused(hpcsim("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1..1e9", "--db", os.devnull),
+            "--vary workload.batch_per_gpu=1..1e9: the range needs 1,000,000,000 sweep points")
+    refused(hpcsim("campaign", os.path.join(EXAMPLES, "campaign", "resnet50-asha.yaml"), "--no-db", "--set",
+                   "search.trials=1000000000"), "needs 1,000,000,000 trials", limit("trials"))
+    refused(hpcsim("serve", SERVE, "--no-db", "--set", "serving.requests=1000000000"),
+            "--set serving.requests=1000000000: the load needs 1,000,000,000 requests", limit("requests"))
+    io = ("io", "--storage", "lustre-flash", "--sample-size", "1KiB")
+    refused(hpcsim(*io, "--samples", "1000000000000"), "--samples 1000000000000: the dataset needs", limit("samples"))
+    refused(hpcsim(*io, "--samples", "1000", "--readers", "2000000000"), "--readers 2000000000:", limit("readers"))
+    refused(hpcsim(*io, "--samples", "1000", "--nodes", "2000000000"), "--nodes 2000000000:", limit("nodes"))
+    refused(hpcsim("schedule", os.path.join(SOURCE, "tests", "data", "traces", "KTH-SP2-1996-2.1-cln-first5000.swf"),
+                   "--nodes", "2147483647", "--policy", "easy", "--no-db"), "--nodes 2147483647:", limit("nodes"))
+    refused(hpcsim("collective", "--node", "dgx-a100-80gb", "--nodes", "1000000", "--network", "ib-hdr", "--op",
+                   "allreduce", "--size", "1GiB"), "--nodes 1000000: 1000000 nodes of 8 GPUs needs 8,000,000 GPUs",
+            limit("gpus"))
+    refused(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "--explain", "copy", "--bytes", "1PiB"),
+            "--explain: the WarpSim twin of copy --bytes 1PiB needs", limit("blocks"))
+    with tempfile.TemporaryDirectory() as tmp:
+        kernel = write(tmp, "k.yaml", "kernel: k\nlaunch: {blocks: 1000000000000, threads: 256}\n"
+                                      "program:\n  - fp32: {dst: 1, src: [1, 1]}\n")
+        refused(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--kernel", kernel),
+                "k.yaml:2:18: the kernel needs 1,000,000,000,000 thread blocks", limit("blocks"))
+        grid = write(tmp, "grid.yaml", open(os.path.join(SOURCE, "tests", "fuzz", "corpus", "campaign-grid-1e12.yaml")).read())
+        refused(hpcsim("campaign", grid, "--no-db"), "the grid (1000000 x 1000000) needs 1,000,000,000,000 trials",
+                limit("trials"))
+        plan = open(os.path.join(EXAMPLES, "capacity-plan", "plan.yaml")).read()
+        counts = ", ".join(str(64 * i) for i in range(1, 201))
+        big = write(tmp, "plan.yaml", plan.replace("node_counts: [64, 128, 256]", f"node_counts: [{counts}]")
+                    .replace("pp: [8, 16]", "pp: [1, 2, 4, 8, 16, 32]"))
+        refused(hpcsim("plan", big, "--no-db"), "plan.yaml:26:3: the plan's combinations of nodes, networks, node "
+                "counts and layouts needs 57,600 configurations", limit("configurations"))
+        huge = write(tmp, "huge.yaml", plan.replace("node_counts: [64, 128, 256]", "node_counts: [64, 100000]"))
+        refused(hpcsim("plan", huge, "--no-db"), "huge.yaml:20:21: 100000 nodes of 8 GPUs needs 800,000 GPUs",
+                limit("gpus"))
+    expect(time.monotonic() - start < 60, "every huge count is refused at once")
+    # --limit raises a limit (and lowers one); a bad --limit is a bad flag.
+    proc = hpcsim("run", QUICKSTART, "--no-db", "--set", "workload.layers=30", "--limit", "layers=20")
+    refused(proc, "the model needs 30 layers; hpcsim simulates at most 20 (raise it with --limit layers=N)")
+    proc = hpcsim("run", QUICKSTART, "--no-db", "--format", "json", "--limit", "layers=24", "--limit", "gpus=1000000")
+    expect(proc.returncode == 0, "the quickstart runs inside lowered and raised limits", proc)
+    refused(hpcsim("run", QUICKSTART, "--no-db", "--limit", "gpu=5"), "--limit", "unknown limit 'gpu'")
+    refused(hpcsim("io", "--storage", "lustre-flash", "--samples", "10", "--sample-size", "1KiB", "--limit", "samples=0"),
+            "a whole number >= 1")
+
+
+def check_kernel_shapes():
+    # A shape whose grid wrapped past int64 was reported as "a kernel needs at least one block".
+    for op in (("gemm", "--m", "1000000000000", "--n", "1000000000000", "--k", "4"),
+               ("elementwise", "--elements", "1e30")):
+        proc = hpcsim("kernel", "--gpu", "a100-sxm4-80gb", *op)
+        refused(proc, f"hpcsim kernel {op[0]} {op[1]} {op[2]}", "thread blocks, more than one launch can have")
+        expect("at least one block" not in proc.stderr, "no wrapped grid", proc)
+
+
+def stderr_on_terminal(*args):
+    """Runs hpcsim with stderr on a pseudo-terminal: (exit code, what it wrote there)."""
+    import pty
+    import subprocess
+    from cli_support import HPCSIM
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([HPCSIM, *args], stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the command closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    return proc.wait(timeout=300), b"".join(chunks).decode(errors="replace")
+
+
+def check_progress():
+    # One progress line on a terminal (done, rate, time left), none with --format json or off a terminal.
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "s.db")
+        code, err = stderr_on_terminal("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1,2", "--db", db)
+        expect(code == 0, f"the sweep runs (exit {code}): {err}")
+        expect("sweep: 2/2 points" in err and "/s" in err, f"a progress line with the rate on a terminal: {err!r}")
+        code, err = stderr_on_terminal("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1,3", "--db", db,
+                                       "--format", "json")
+        expect(code == 0 and "points" not in err, f"no progress line with --format json: {err!r}")
+        proc = hpcsim("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1,4", "--db", db)
+        expect(proc.returncode == 0 and "points" not in proc.stderr, "no progress line off a terminal", proc)
+
+
 run_check({
     "robust_yaml_aliases": check_yaml_aliases,
     "robust_values_at_key": check_values_at_key,
     "robust_no_nan_results": check_no_nan_results,
     "robust_empty_inputs": check_empty_inputs,
+    "robust_integer_range": check_integer_range,
+    "robust_count_limits": check_count_limits,
+    "robust_kernel_shapes": check_kernel_shapes,
+    "robust_progress": check_progress,
 })

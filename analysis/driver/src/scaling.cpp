@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 
 namespace hpcsim {
 
@@ -39,6 +40,7 @@ std::vector<int> parse_gpu_counts(const std::string& text, const std::string& fl
     if (item.empty() || error != std::errc() || end != item.data() + item.size() || value < 1) {
       throw ConfigError(loc, "'" + item + "' is not a GPU count (a positive integer); expected a list like 1,2,4,8");
     }
+    check_count(CountLimit::gpus, value, loc, "a run at " + item + " GPUs");
     counts.push_back(value);
     if (comma == std::string::npos) return counts;
     start = comma + 1;

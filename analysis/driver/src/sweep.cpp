@@ -1,5 +1,7 @@
 #include "driver/sweep.h"
 
+#include "configs/count_limits.h"
+
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -61,7 +63,10 @@ std::vector<std::string> expand_range(const std::string& range, const std::strin
   std::vector<std::string> values;
   for (double v = a; v <= b * (1 + 1e-12); v = op == 'x' ? v * step : v + step) {
     values.push_back(value_text(v));
-    if (values.size() > 100000) throw std::invalid_argument("--vary " + whole + ": more than 100,000 values");
+    if (static_cast<double>(values.size()) > count_limit(CountLimit::sweep_points)) {  // counted, not listed
+      const double count = op == 'x' ? std::floor(std::log(b / a) / std::log(step)) + 1 : std::floor((b - a) / step) + 1;
+      check_count(CountLimit::sweep_points, count, SourceLoc{"--vary " + whole}, "the range");
+    }
   }
   return values;
 }
@@ -98,6 +103,14 @@ Study sweep_study(const std::string& scenario_name, const std::string& base_scen
   study.base_scenario_text = base_scenario_text;
   std::vector<std::size_t> at(axes.size(), 0);
   std::size_t total = axes.empty() ? 0 : 1;
+  double points = total;
+  std::string sizes, flags;
+  for (const SweepAxis& a : axes) {
+    points *= static_cast<double>(a.values.size());
+    sizes += (sizes.empty() ? "" : " x ") + std::to_string(a.values.size());
+    flags += (flags.empty() ? "--vary " : " --vary ") + a.key;
+  }
+  check_count(CountLimit::sweep_points, points, SourceLoc{flags}, "the sweep (" + sizes + " values)");
   for (const SweepAxis& a : axes) total *= a.values.size();
   for (std::size_t n = 0; n < total; ++n) {
     StudyPoint point;

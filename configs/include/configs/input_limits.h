@@ -29,6 +29,10 @@ inline constexpr std::size_t max_map_keys = 10'000;
 inline constexpr double max_time_s = 1e9;
 inline constexpr double min_positive_rate = 1;  // B/s, op/s or Hz
 
+// The range of every integer key (Schema::integer) unless the key is wide (seeds, ids, dataset samples):
+// the model reads counts into int, and 2^31 wrapped to a negative count (an internal error or a crash).
+inline constexpr long long max_int = 2147483647;
+
 }  // namespace hpcsim::input_limits
 
 namespace hpcsim {

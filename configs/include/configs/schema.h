@@ -37,6 +37,9 @@ class Schema {
   Schema at_most(double bound) const;
   Schema positive() const;             // strictly > 0
   Schema non_empty() const;            // lists and map_of: at least one item
+  // Integers: any 64-bit value (seeds, ids). Without it an integer is refused past
+  // input_limits::max_int (2^31-1), the range of the int the model reads most counts into.
+  Schema wide() const;
 
   Type type() const { return type_; }
   const std::vector<Field>& fields() const { return fields_; }
@@ -66,6 +69,7 @@ class Schema {
   std::optional<double> max_;
   bool strictly_positive_ = false;
   bool non_empty_ = false;
+  bool wide_ = false;
 };
 
 struct Field {

@@ -1,6 +1,7 @@
 #include "models/platform/cluster_config.h"
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "models/network/topology.h"
 
 namespace hpcsim {
@@ -41,6 +42,9 @@ ClusterConfig parse_any_cluster(const ConfigNode& cluster, const SpecCatalog& ca
     throw ConfigError(node_spec.at("gpus").loc(), "a " + c.node.name + " has no GPUs to train on");
   }
   c.nodes = static_cast<int>(cluster.get_int_or("nodes", 1));
+  if (const ConfigNode* nodes = cluster.find("nodes")) {
+    check_count(CountLimit::nodes, static_cast<double>(c.nodes), nodes->loc(), "the cluster");
+  }
   c.gpus_per_node = static_cast<int>(cluster.get_int_or("gpus_per_node", c.node.gpus));
   if (c.gpus_per_node > c.node.gpus) {
     throw ConfigError(cluster.at("gpus_per_node").loc(),

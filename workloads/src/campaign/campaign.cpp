@@ -5,6 +5,7 @@
 #include <string>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "models/platform/cluster_config.h"
 #include "sim-core/simulator.h"
 #include "workloads/scenario/training_scenario.h"
@@ -42,7 +43,7 @@ const Schema& campaign_schema() {
                                       "random draws or grid (every combination, last parameter fastest)", "random"),
                              optional("trials", positive_int(), "trials to run (grid: the first N combinations)",
                                       "none: required for random; grid: every combination"),
-                             optional("seed", Schema::integer().at_least(0), "seed of the draws and the evaluation noise",
+                             optional("seed", Schema::integer().wide().at_least(0), "seed of the draws and the evaluation noise",
                                       "0"),
                              required("space", Schema::map_of(search_parameter_schema()).non_empty(),
                                       "the hyperparameters, by name; workload.KEY or parallelism.KEY also sets the "
@@ -114,6 +115,14 @@ CampaignSpec parse_campaign(const ConfigNode& root, const SpecCatalog& catalog, 
   }
 
   if (spec.method == SearchMethod::grid) {
+    double combinations = 1;  // counted before the grid is built
+    std::string sizes;
+    for (const SearchParameter& p : spec.space.parameters) {
+      const double n = p.kind == SpaceKind::choice ? static_cast<double>(p.choices.size()) : p.points;
+      combinations *= n;
+      sizes += (sizes.empty() ? "" : " x ") + std::to_string(static_cast<long long>(n));
+    }
+    check_count(CountLimit::trials, combinations, space.loc(), "the grid (" + sizes + ")");
     spec.trials = grid_trials(spec.space);
     if (const ConfigNode* trials = search.find("trials")) {
       const auto n = static_cast<std::size_t>(trials->as_int());
@@ -125,6 +134,7 @@ CampaignSpec parse_campaign(const ConfigNode& root, const SpecCatalog& catalog, 
     }
   } else {
     const std::int64_t n = search.get_int("trials");  // required for a random search
+    check_count(CountLimit::trials, static_cast<double>(n), search.at("trials").loc(), "the search");
     for (std::int64_t i = 0; i < n; ++i) spec.trials.push_back(random_trial(spec.space, spec.seed, i));
   }
 

@@ -34,8 +34,10 @@ std::vector<TrainingJobSpec> trial_jobs(const CampaignSpec& spec) {
 
 }  // namespace
 
-TrialStepTimer::TrialStepTimer(const CampaignSpec& spec, const SpecCatalog& catalog)
-    : timer_(std::make_unique<TrainingJobTimer>(parse_cluster(spec.cluster, catalog), catalog, trial_jobs(spec))) {}
+TrialStepTimer::TrialStepTimer(const CampaignSpec& spec, const SpecCatalog& catalog,
+                               const std::function<void(std::size_t, std::size_t)>& after_each)
+    : timer_(std::make_unique<TrainingJobTimer>(parse_cluster(spec.cluster, catalog), catalog, trial_jobs(spec),
+                                                after_each)) {}
 
 double TrialStepTimer::seconds_per_step(std::int64_t trial, const std::vector<int>& node_ids) {
   // No nodes yet (the job's plan): the compact placement's, which is what estimate_s times (steps = 1).

@@ -1,8 +1,10 @@
 #include "workloads/planning/plan_spec.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/loader.h"
 #include "workloads/scenario/scenario_kind.h"
 
@@ -115,6 +117,9 @@ PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::str
     if (const ConfigNode* e = c->find("max_energy")) check_named(*e, "constraints.max_energy (kWh)", Schema::number().positive());
   }
   plan_schema().validate(root);
+  if (const ConfigNode* layers = root.at("workload").find("layers")) {  // before the model is built
+    check_count(CountLimit::layers, static_cast<double>(layers->as_int()), layers->loc(), "the model");
+  }
   PlanSpec p;
   p.name = root.get_string_or("name", std::move(name));
   const ConfigNode& w = root.at("workload");
@@ -166,6 +171,20 @@ PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::str
   p.micro_batch = choices("micro_batch", {p.workload.batch_per_gpu});
   p.zero = choices("zero", {0});
   if (layouts != nullptr && layouts->has("schedule")) p.schedule = *kPipelineScheduleNames.parse(layouts->get_string("schedule"));
+  {  // every combination is screened (and the best simulated in full): counted before any is
+    const double combinations = static_cast<double>(p.nodes.size()) * static_cast<double>(p.networks.size()) *
+                                static_cast<double>(p.node_counts.size()) * static_cast<double>(p.micro_batch.size()) *
+                                static_cast<double>(p.tp.size()) * static_cast<double>(p.pp.size()) *
+                                static_cast<double>(p.zero.size());
+    check_count(CountLimit::configurations, combinations, layouts != nullptr ? layouts->loc() : hw.loc(),
+                "the plan's combinations of nodes, networks, node counts and layouts");
+    int most_gpus = 0;
+    for (const PlanNode& node : p.nodes) most_gpus = std::max(most_gpus, node.spec.gpus);
+    for (const ConfigNode& count : hw.at("node_counts").items()) {
+      check_count(CountLimit::gpus, static_cast<double>(count.as_int()) * most_gpus, count.loc(),
+                  count.as_string() + " nodes of " + std::to_string(most_gpus) + " GPUs");
+    }
+  }
 
   if (const ConfigNode* e = root.find("electricity")) {
     const std::string text = e->as_string();

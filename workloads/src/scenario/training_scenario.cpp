@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/overrides.h"
 #include "models/network/topology.h"
 #include "workloads/scenario/scenario_kind.h"
@@ -482,6 +483,12 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
     }
     m = from_global;
   }
+  if (m) {
+    const ConfigNode* from = p != nullptr && p->has("microbatches") ? &p->at("microbatches")
+                             : w.has("global_batch")                ? &w.at("global_batch")
+                                                                    : &w.at("batch_per_gpu");
+    check_count(CountLimit::microbatches, static_cast<double>(*m), from->loc(), "the step");
+  }
   par.microbatches = static_cast<int>(m.value_or(1));
   if (par.schedule == PipelineSchedule::interleaved && par.microbatches % par.layout.pp != 0) {
     inconsistent(p->at("vp"), "the interleaved schedule needs microbatches (" + std::to_string(par.microbatches) +
@@ -500,6 +507,16 @@ TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatal
   s.name = root.get_string_or("name", std::move(name));
 
   s.cluster = parse_cluster(root.at("cluster"), catalog);
+  {  // every GPU of a training cluster is simulated (grouped by symmetry where it can be)
+    const ConfigNode& c = root.at("cluster");
+    const ConfigNode& at = c.has("gpus_per_node") ? c.at("gpus_per_node") : c.has("nodes") ? c.at("nodes") : c;
+    check_count(CountLimit::gpus, static_cast<double>(s.cluster.nodes) * s.cluster.gpus_per_node, at.loc(),
+                "the cluster (" + std::to_string(s.cluster.nodes) + " nodes x " + std::to_string(s.cluster.gpus_per_node) +
+                    " GPUs)");
+  }
+  if (const ConfigNode* layers = root.at("workload").find("layers")) {
+    check_count(CountLimit::layers, static_cast<double>(layers->as_int()), layers->loc(), "the model");
+  }
   if (const ConfigNode* storage = root.at("cluster").find("storage")) {
     s.storage_spec = parse_storage_spec(catalog.load("storage", *storage, "storage"), storage->as_string(), catalog);
     s.storage = storage->as_string();

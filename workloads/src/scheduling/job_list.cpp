@@ -53,7 +53,7 @@ const Schema& job_list_schema() {
                            }),
                "weights of the multifactor priority (SLURM's priority/multifactor)", "the defaults below"),
       required("jobs", Schema::list(Schema::map({
-                           optional("id", Schema::integer().at_least(0), "the job's id", "its position in the list, from 1"),
+                           optional("id", Schema::integer().wide().at_least(0), "the job's id", "its position in the list, from 1"),
                            required("submit", time.at_least(0), "submit time on the list's own clock"),
                            optional("nodes", Schema::integer().at_least(1), "whole nodes it needs at once",
                                     "none: give nodes or gpus, one of them"),

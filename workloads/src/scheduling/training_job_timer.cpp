@@ -65,7 +65,8 @@ std::string gib(double bytes) {
 }  // namespace
 
 TrainingJobTimer::TrainingJobTimer(ClusterConfig cluster, const SpecCatalog& catalog,
-                                   const std::vector<TrainingJobSpec>& jobs)
+                                   const std::vector<TrainingJobSpec>& jobs,
+                                   const std::function<void(std::size_t, std::size_t)>& after_each)
     : cluster_(std::move(cluster)), shapes_(cluster_) {
   std::map<std::string, int> seen;  // the sections as text, with the node count -> workload
   for (const TrainingJobSpec& spec : jobs) {
@@ -98,6 +99,7 @@ TrainingJobTimer::TrainingJobTimer(ClusterConfig cluster, const SpecCatalog& cat
       workloads_.push_back(std::move(w));
     }
     kinds_.push_back({it->second, spec.steps});
+    if (after_each) after_each(kinds_.size(), jobs.size());
   }
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/input_limits.h"
 #include "configs/units.h"
 #include "models/gpu/precision.h"
@@ -46,9 +47,9 @@ const Schema& serving_schema() {
                "mean arrival rate in requests per second (with a trace: stretch it to this mean rate)",
                "none: every request at time 0 (offline: the saturated throughput and the batch-1 latency), "
                "or the trace's own times"),
-      optional("requests", Schema::integer().at_least(1).at_most(1e9), "requests to simulate",
+      optional("requests", Schema::integer().at_least(1), "requests to simulate (at most the requests limit, docs/limits.md)",
                "10000 (a trace: all of its lines)"),
-      optional("seed", Schema::integer().at_least(0), "seed of the arrival draws", "1"),
+      optional("seed", Schema::integer().wide().at_least(0), "seed of the arrival draws", "1"),
       optional("max_batch", Schema::integer().at_least(1),
                "most queued requests a worker takes into one batch (Triton's max_batch_size, TorchServe's batchSize)",
                "1"),
@@ -136,6 +137,9 @@ ServingConfig parse_serving(const ConfigNode& section) {
   c.arrival = *kArrivalKindNames.parse(section.get_string_or("arrival", "poisson"));
   if (section.has("rate_rps")) c.rate_rps = section.get_number("rate_rps");
   c.requests = section.get_int_or("requests", c.requests);
+  if (const ConfigNode* requests = section.find("requests")) {
+    check_count(CountLimit::requests, static_cast<double>(c.requests), requests->loc(), "the load");
+  }
   c.seed = static_cast<std::uint64_t>(section.get_int_or("seed", 1));
   c.max_batch = static_cast<int>(section.get_int_or("max_batch", c.max_batch));
   c.max_queue_delay_s = section.get_quantity_or("max_queue_delay", Dimension::time, 0, "s");

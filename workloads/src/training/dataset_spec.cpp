@@ -48,7 +48,7 @@ const Schema& dataset_spec_schema() {
   static const Schema schema = Schema::map({
       extends_field(),
       optional("synthetic", Schema::boolean()),
-      optional("samples", Schema::integer().at_least(1)),
+      optional("samples", Schema::integer().wide().at_least(1)),
       optional("sample_size", Schema::quantity(Dimension::bytes).positive()),
       optional("layout", Schema::one_of({"files", "shards"})),
       optional("read_size", Schema::quantity(Dimension::bytes).positive()),

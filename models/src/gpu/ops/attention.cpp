@@ -1,4 +1,5 @@
 #include "models/gpu/ops/attention.h"
+#include "models/gpu/grid_blocks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -83,7 +84,7 @@ std::vector<Kernel> attention(const GpuSpec& gpu, const AttentionShape& a, bool 
   const double q_blocks = std::ceil(s / kQueries);
   Kernel k;
   k.name = "flash_attention";
-  k.launch.blocks = static_cast<std::int64_t>(q_blocks) * bh;
+  k.launch.blocks = grid_blocks(q_blocks * static_cast<double>(bh));
   k.launch.threads_per_block = 256;
   k.launch.registers_per_thread = std::min(255, static_cast<int>(kQueries * (d + kKeys) / 256) + 64);
   k.launch.smem_per_block = static_cast<int>(smem_bytes());
@@ -117,7 +118,7 @@ Kernel attention_backward_fused(const GpuSpec& gpu, const AttentionShape& a) {
   const double visible = a.causal ? 0.5 : 1.0;
   const double k_blocks = std::ceil(s / kKeys);
   k.name = "flash_attention_backward";
-  k.launch.blocks = static_cast<std::int64_t>(k_blocks) * bh;
+  k.launch.blocks = grid_blocks(k_blocks * static_cast<double>(bh));
   k.launch.registers_per_thread = 255;
   k.launch.smem_per_block = std::min(gpu.sm.max_smem_per_block, static_cast<int>((2 * kKeys * d + 2 * 2 * kQueries * d) * e));
   KernelWork w;
@@ -159,7 +160,7 @@ Kernel cached_attention(const GpuSpec& gpu, const CachedAttentionShape& a) {
   const bool tensor = gpu.tensor_flops_per_clock_per_sm[static_cast<int>(a.precision)].has_value();
   Kernel k;
   k.name = "cached_attention";
-  k.launch.blocks = static_cast<std::int64_t>(ctas * splits);
+  k.launch.blocks = grid_blocks(static_cast<double>(ctas) * splits);
   k.launch.threads_per_block = 128;
   k.launch.registers_per_thread = 128;
   k.launch.smem_per_block = static_cast<int>(2 * 2 * kKeys * d * ekv + (heads / kv_heads) * d * e);

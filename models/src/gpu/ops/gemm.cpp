@@ -1,4 +1,5 @@
 #include "models/gpu/ops/gemm.h"
+#include "models/gpu/grid_blocks.h"
 
 #include <algorithm>
 #include <charconv>
@@ -76,7 +77,7 @@ Kernel gemm_kernel(const GpuSpec& gpu, const GemmShape& s, CtaTile tile, GemmOpe
 
   Kernel kern;
   kern.name = "gemm_" + std::to_string(tile.m) + "x" + std::to_string(tile.n);
-  kern.launch.blocks = static_cast<std::int64_t>(tiles_m * tiles_n * batch);
+  kern.launch.blocks = grid_blocks(tiles_m * tiles_n * static_cast<double>(batch));
   kern.launch.threads_per_block = threads;
   // fp32 accumulators of the tile spread over the threads, plus operand fragments and addresses.
   kern.launch.registers_per_thread = std::min(255, tile.m * tile.n / threads + 40);

@@ -1,4 +1,5 @@
 #include "models/gpu/ops/op_kernel.h"
+#include "models/gpu/grid_blocks.h"
 
 #include <algorithm>
 #include <array>
@@ -43,7 +44,7 @@ Kernel elementwise_kernel(std::string name, double elements, double flops_per_el
   k.name = std::move(name);
   k.launch.threads_per_block = kThreads;
   k.launch.registers_per_thread = 32;
-  k.launch.blocks = static_cast<std::int64_t>(std::ceil(elements / (kThreads * per_thread)));
+  k.launch.blocks = grid_blocks(std::ceil(elements / (kThreads * per_thread)));
   k.work.flops = elements * flops_per_element;
   k.work.precision = Precision::fp32;
   k.work.unit = MathUnit::vector;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 
 namespace hpcsim {
 
@@ -144,6 +145,7 @@ KernelProgram parse_kernel_program(const ConfigNode& root) {
   launch.registers_per_thread = static_cast<int>(l.get_int_or("registers", 32));
   launch.smem_per_block = static_cast<int>(l.get_int_or("shared_memory", 0));
   if (launch.blocks < 1) fail(l.at("blocks"), "at least one block");
+  check_count(CountLimit::blocks, static_cast<double>(launch.blocks), l.at("blocks").loc(), "the kernel");
   if (launch.threads_per_block < 1) fail(l.at("threads"), "at least one thread per block");
   ProgramBuilder b(root.get_string_or("kernel", "kernel"), launch);
   body(b, root.at("program"));

@@ -8,6 +8,7 @@
 // `hpcsim run` does for a scenario on a cluster of the job's size. Step times are memoized by placement
 // shape (placement_shape.h): one simulation per distinct (workload, parallelism, node count, shape).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <utility>
@@ -31,7 +32,9 @@ class TrainingJobTimer {
   // its GPUs do not divide into, a precision the GPU lacks), for more nodes than the cluster has, a
   // dataset or sequence-length mix (not modelled in a queue), a model that does not fit in GPU memory,
   // or a step the simulator refuses.
-  TrainingJobTimer(ClusterConfig cluster, const SpecCatalog& catalog, const std::vector<TrainingJobSpec>& jobs);
+  // after_each(done, total): called after each job is checked (and, when new, timed), for a progress line.
+  TrainingJobTimer(ClusterConfig cluster, const SpecCatalog& catalog, const std::vector<TrainingJobSpec>& jobs,
+                   const std::function<void(std::size_t, std::size_t)>& after_each = {});
   ~TrainingJobTimer();
   TrainingJobTimer(const TrainingJobTimer&) = delete;
   TrainingJobTimer& operator=(const TrainingJobTimer&) = delete;
