@@ -2,7 +2,6 @@
 
 #include <fstream>
 #include <optional>
-#include <iterator>
 
 #include "configs/config_error.h"
 #include "configs/input_limits.h"
@@ -39,14 +38,18 @@ std::optional<std::string> read_text(const fs::path& path, std::string& why) {
     why = "cannot read file";
     return std::nullopt;
   }
-  // Read up to the limit and one byte more: a device (extends: /dev/zero) has no size and never ends.
-  std::string text(input_limits::max_file_bytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  // Read in chunks up to the limit and one byte more: a device (extends: /dev/zero) has no size and never
+  // ends, and a whole-limit buffer per file made every load touch 64 MiB.
+  std::string text;
+  char chunk[1 << 16];
+  while (text.size() <= input_limits::max_file_bytes && in.read(chunk, sizeof chunk).gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (!in) break;
+  }
   if (in.bad()) {
     why = "cannot read file";
     return std::nullopt;
   }
-  text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > input_limits::max_file_bytes) {
     why = "more than the " + std::to_string(input_limits::max_file_bytes >> 20) + " MiB hpcsim reads from one YAML input";
     return std::nullopt;
