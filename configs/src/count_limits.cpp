@@ -31,6 +31,8 @@ const std::vector<CountLimitInfo> kTable = {
     {CountLimit::readers, "readers", 1e7, "readers", "io: 28 B per reader"},
     {CountLimit::blocks, "blocks", 1e7, "thread blocks",
      "WarpSim: 6 us per block (a 16-iteration strided read), memory constant"},
+    {CountLimit::warp_instructions, "warp_instructions", 2e8, "warp instructions",
+     "WarpSim: 22 ns per issued warp instruction (a strided read, 640-6,400 blocks), memory constant"},
 };
 
 std::vector<double>& current() {

@@ -170,6 +170,13 @@ def check_count_limits():
                                       "program:\n  - fp32: {dst: 1, src: [1, 1]}\n")
         refused(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--kernel", kernel),
                 "k.yaml:2:18: the kernel needs 1,000,000,000,000 thread blocks", limit("blocks"))
+        # 640 blocks of 8 warps, each issuing 2^20 loop iterations of two instructions: counted, not simulated.
+        loop = write(tmp, "loop.yaml", "kernel: k\nlaunch: {blocks: 640, threads: 256}\nprogram:\n"
+                                       "  - loop: 1048576\n    body:\n      - fp32: {dst: 1, src: [1, 1]}\n"
+                                       "      - fp32: {dst: 2, src: [2, 1]}\n")
+        refused(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--kernel", loop),
+                "loop.yaml:4:3: the kernel (640 blocks of 256 threads) needs 10,737,423,360 warp instructions",
+                limit("warp_instructions"))
         grid = write(tmp, "grid.yaml", open(os.path.join(SOURCE, "tests", "fuzz", "corpus", "campaign-grid-1e12.yaml")).read())
         refused(hpcsim("campaign", grid, "--no-db"), "the grid (1000000 x 1000000) needs 1,000,000,000,000 trials",
                 limit("trials"))

@@ -84,6 +84,27 @@ void validate_program(const KernelProgram& p) {
   if (depth != 0) throw std::invalid_argument("kernel '" + p.name + "': a loop is not closed");
 }
 
+double issued_per_warp(const KernelProgram& program) {
+  std::vector<double> scale{1.0};  // product of the enclosing loops' trip counts
+  double issued = 1.0;             // the implicit exit
+  std::size_t branch_end = 0;
+  double paths = 1.0;
+  for (std::size_t i = 0; i < program.code.size(); ++i) {
+    const Instr& in = program.code[i];
+    if (i >= branch_end) paths = 1.0;
+    switch (in.cls) {
+      case InstrClass::loop: scale.push_back(scale.back() * in.count); break;
+      case InstrClass::end_loop: if (scale.size() > 1) scale.pop_back(); break;
+      case InstrClass::branch:
+        branch_end = i + 1 + static_cast<std::size_t>(in.span);
+        paths = in.count;
+        break;
+      default: issued += scale.back() * paths; break;
+    }
+  }
+  return issued;
+}
+
 ProgramBuilder::ProgramBuilder(std::string name, const KernelLaunch& launch) {
   program_.name = std::move(name);
   program_.launch = launch;

@@ -1,5 +1,6 @@
 #include "models/gpu/warp_sim/program_yaml.h"
 
+#include <cmath>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -149,11 +150,17 @@ KernelProgram parse_kernel_program(const ConfigNode& root) {
   if (launch.threads_per_block < 1) fail(l.at("threads"), "at least one thread per block");
   ProgramBuilder b(root.get_string_or("kernel", "kernel"), launch);
   body(b, root.at("program"));
+  KernelProgram program;
   try {
-    return b.build();
+    program = b.build();
   } catch (const std::invalid_argument& e) {
     throw ConfigError(root.at("program").loc(), e.what());
   }
+  const double warps = static_cast<double>(launch.blocks) * std::ceil(launch.threads_per_block / 32.0);
+  check_count(CountLimit::warp_instructions, warps * issued_per_warp(program), root.at("program").loc(),
+              "the kernel (" + std::to_string(launch.blocks) + " blocks of " +
+                  std::to_string(launch.threads_per_block) + " threads)");
+  return program;
 }
 
 }  // namespace hpcsim

@@ -72,6 +72,10 @@ struct KernelProgram {
 // element size, a launch without threads or blocks.
 void validate_program(const KernelProgram& program);
 
+// Warp instructions one warp issues running the program (loops multiplied out, a branch body once per path),
+// counted before simulating so that a launch too large to simulate is refused rather than run for hours.
+double issued_per_warp(const KernelProgram& program);
+
 // Builds programs with nesting by closure:
 //   ProgramBuilder b("triad", launch);
 //   b.loop(iters, [&] { b.load_global(1, addr_b); b.load_global(2, addr_c); b.fp32(3, 1, 2); b.store_global(3, addr_a); });
