@@ -159,7 +159,7 @@ int run_scale(const RunOptions& o, const LoadedScenario& loaded) {
                              });
   } catch (const StoreError& e) {
     std::cerr << "hpcsim run: " << e.what() << "\n";
-    return kExitFailure;
+    return store_failure_exit(e);
   }
 
   const std::vector<ScalingRow> rows = scaling_rows(done);

@@ -37,20 +37,30 @@ namespace hpcsim::cli {
 namespace {
 
 // Runs the pending points in `jobs` processes (1: this one), each claiming the next point when it is free,
-// showing progress on a terminal.
-bool run_pending(const SweepOptions& o, const SweepPlan& plan, Progress& progress) {
+// showing progress on a terminal. The exit code: kExitOk, kExitFailure (a point or a worker failed) or
+// kExitBadInput (the store is damaged).
+int run_pending(const SweepOptions& o, const SweepPlan& plan, Progress& progress) {
   const std::size_t total = plan.study.points.size();
   const std::size_t done_before = total - plan.pending.size();
   const auto show = [&](bool force) {
     if (!progress.enabled()) return;
-    const PointCounts c = count_points(o.db, plan.study_id);
-    progress.show(c.done, c.failed, done_before, force);
+    try {
+      const PointCounts c = count_points(o.db, plan.study_id);
+      progress.show(c.done, c.failed, done_before, force);
+    } catch (const StoreError&) {  // the progress line is skipped; the run that meets the error reports it
+    }
   };
   const int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(plan.pending.size())));
   if (jobs <= 1) {
-    const bool ok = run_points(o, plan, [&] { show(true); });
+    int code = kExitOk;
+    try {
+      code = run_points(o, plan, [&] { show(true); }) ? kExitOk : kExitFailure;
+    } catch (const StoreDamaged& e) {
+      std::cerr << "hpcsim sweep: " << e.what() << "\n";
+      code = kExitBadInput;
+    }
     progress.finish();
-    return ok;
+    return code;
   }
   const pid_t parent = getpid();
   std::vector<pid_t> children;
@@ -61,24 +71,30 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, Progress& progres
     if (child < 0) {
       std::cerr << "hpcsim sweep: --jobs: cannot start a process\n";
       for (const pid_t c : children) kill(c, SIGKILL);
-      return false;
+      return kExitFailure;
     }
     if (child == 0) {
       // A worker dies with the sweep, so a killed sweep leaves no process still writing points.
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != parent) _exit(1);
-      _exit(run_points(o, plan) ? 0 : 1);
+      try {
+        _exit(run_points(o, plan) ? kExitOk : kExitFailure);
+      } catch (const StoreDamaged& e) {
+        std::cerr << "hpcsim sweep: " << e.what() << "\n";
+        _exit(kExitBadInput);
+      }
     }
     children.push_back(child);
   }
-  bool ok = true;
+  int code = kExitOk;
   std::size_t running = children.size();
   while (running > 0) {
     int status = 0;
     const pid_t ended = waitpid(-1, &status, WNOHANG);
     if (ended > 0) {
       --running;
-      ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      const int exit = WIFEXITED(status) ? WEXITSTATUS(status) : kExitFailure;
+      if (exit != kExitOk && code != kExitBadInput) code = exit == kExitBadInput ? kExitBadInput : kExitFailure;
       continue;
     }
     show(true);
@@ -87,7 +103,7 @@ bool run_pending(const SweepOptions& o, const SweepPlan& plan, Progress& progres
   }
   show(true);
   progress.finish();
-  return ok;
+  return code;
 }
 
 int run(const SweepOptions& o) {
@@ -111,13 +127,15 @@ int run(const SweepOptions& o) {
     return kExitBadInput;
   }
   Progress progress("sweep", "points", plan.study.points.size(), o.format);
-  bool ok = run_pending(o, plan, progress);
+  const int code = run_pending(o, plan, progress);
+  if (code == kExitBadInput) return code;
+  bool ok = code == kExitOk;
   try {
     ok = ok && wait_for_other_sweeps(o, plan);
     print_sweep_results(o, plan);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
-    return kExitFailure;
+    return store_failure_exit(e);
   }
   return ok ? kExitOk : kExitFailure;
 }

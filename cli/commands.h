@@ -18,6 +18,11 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;     // the simulation, or a write to the store, failed
 inline constexpr int kExitBadInput = 2;    // a bad flag, file, spec, scenario or results store
 
+// The exit code for a store that failed while in use: bad input when SQLite found it damaged.
+inline int store_failure_exit(const StoreError& e) {
+  return dynamic_cast<const StoreDamaged*>(&e) ? kExitBadInput : kExitFailure;
+}
+
 using Action = std::function<int()>;
 
 Action add_run_command(CLI::App& app);

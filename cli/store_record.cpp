@@ -21,7 +21,7 @@ int store_record(std::optional<ResultsStore>& store, const RunRecord& record, co
     store->record_run(record);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim " << command << ": " << e.what() << "\n";
-    return kExitFailure;
+    return store_failure_exit(e);
   }
   return kExitOk;
 }

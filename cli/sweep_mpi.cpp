@@ -205,7 +205,7 @@ int sweep_ranks(const SweepOptions& o, int rank, int size) {
     print_sweep_results(o, plan);
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
-    MPI_Abort(MPI_COMM_WORLD, kExitFailure);
+    MPI_Abort(MPI_COMM_WORLD, store_failure_exit(e));
   }
   return kExitOk;
 }

@@ -17,6 +17,8 @@ bool run_points(const SweepOptions& o, const SweepPlan& plan, const std::functio
   try {
     run_sweep_points(o.db, plan, SpecCatalog(config_root()), IntervalTable::load(config_root()), HPCSIM_VERSION,
                      after_each);
+  } catch (const StoreDamaged&) {
+    throw;  // bad input, not a failed point: the command exits 2
   } catch (const StoreError& e) {
     std::cerr << "hpcsim sweep: " << e.what() << "\n";
     return false;

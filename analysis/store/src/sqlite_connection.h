@@ -23,6 +23,10 @@ struct Connection {
   DbHandle db;
 
   [[noreturn]] void fail(const std::string& context) const {
+    const int code = sqlite3_errcode(db.get()) & 0xff;
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+      throw StoreDamaged(path, context + ": " + sqlite3_errmsg(db.get()) +
+                                   " (the store is damaged: restore it from a copy, or use another --db)");
     throw StoreError(path, context + ": " + sqlite3_errmsg(db.get()));
   }
   void exec(const char* sql, const std::string& context) const {

@@ -70,6 +70,12 @@ NetworkSpec parse_network_spec(const ConfigNode& node, std::string name) {
   if (std::string problem = mtu_problem(n, n.mtu_bytes); !problem.empty()) {
     throw ConfigError(node.at("mtu").loc(), problem);
   }
+  // Headers are a packet's overhead; more header than the largest packet is no network (and rates vanish).
+  if (n.header_bytes > n.max_mtu_bytes) {
+    throw ConfigError(node.at("header_bytes").loc(),
+                      "header_bytes is more than the largest packet (max_mtu " +
+                          std::to_string(static_cast<long long>(n.max_mtu_bytes)) + " B)");
+  }
   return n;
 }
 

@@ -17,7 +17,7 @@ const Schema& cluster_schema() {
       optional("gpus_per_node", positive_int(), "GPUs used in each node; at most the node's", "every GPU of the node"),
       optional("network", Schema::string(), "the network between nodes: a name in configs/networks",
                "none: required when nodes > 1"),
-      optional("mtu", Schema::quantity(Dimension::bytes).positive(),
+      optional("mtu", Schema::quantity(Dimension::bytes).at_least(64),
                "MTU the network runs with (within its header bytes and max_mtu); needs network", "the network's mtu"),
       optional("routing", Schema::one_of(kRoutingNames.names()),
                "how the switches choose among equally short next hops (ecmp or d-mod-k, see the network "

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "workloads/pricing/node_price.h"
 #include "workloads/training/sequence_lengths.h"
 #include "workloads/zoo/zoo.h"
@@ -76,6 +77,9 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
 
   const ConfigNode& w = root.at("workload");
   inference_workload_schema().validate(w);
+  if (const ConfigNode* layers = w.find("layers")) {
+    check_count(CountLimit::layers, static_cast<double>(layers->as_int()), layers->loc(), "the model");
+  }
   s.model_name = w.get_string("model");
   s.seq_len = w.get_int_or("seq_len", 0);
   s.input_len = w.get_int_or("input_len", 0);

@@ -51,6 +51,13 @@ class StoreError : public std::runtime_error {
   StoreError(const std::string& file, const std::string& message);
 };
 
+// A store SQLite finds damaged (malformed pages or indexes, not a database): unusable input, like a foreign
+// file, though found only where the damage is read.
+class StoreDamaged : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
+
 // Storing a study point that already has its run: another process stored it first. Nothing was written.
 class PointStoredAlready : public StoreError {
  public:
