@@ -3,10 +3,12 @@
 // constraints and the Pareto front of time to train against cost and energy.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "report/plan_report.h"
 #include "store/results_store.h"
 #include "commands.h"
+#include "progress.h"
 #include "configs/config_error.h"
 #include "driver/plan_run.h"
 
@@ -34,7 +36,22 @@ int run(const PlanOptions& o) {
   }
   std::optional<ResultsStore> store;  // checked before the search, so that a bad --db costs no simulation
   if (!open_store(o.db, o.no_db, "plan", store)) return kExitBadInput;
-  const PlanRun run = run_plan(plan, o.plan, o.overrides, catalog, HPCSIM_VERSION);
+  // A grid at the configurations limit screens for about a minute, and full simulations take seconds each:
+  // on a terminal, one progress line per stage.
+  std::optional<Progress> progress;
+  PlanStage shown = PlanStage::screen;
+  const PlanRun run = run_plan(plan, o.plan, o.overrides, catalog, HPCSIM_VERSION,
+                               [&](PlanStage stage, std::size_t done, std::size_t total) {
+                                 if (progress && stage != shown) progress->finish(), progress.reset();
+                                 if (!progress) {
+                                   shown = stage;
+                                   progress.emplace("plan", stage == PlanStage::screen ? "configurations screened"
+                                                                                       : "full simulations",
+                                                    total, o.format);
+                                 }
+                                 progress->show(done);
+                               });
+  if (progress) progress->finish();
   std::cout << (o.format == "json" ? plan_to_json(plan, run.result) : plan_to_table(plan, run.result));
   std::cerr << plan_rates(run.result) << "\n";
   return store_record(store, run.record, "plan");

@@ -13,7 +13,9 @@
 #include "store/results_store.h"
 #include "driver/scenario_run.h"
 #include "commands.h"
+#include "progress.h"
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/loader.h"
 #include "configs/units.h"
 #include "configs/yaml_text.h"
@@ -85,7 +87,10 @@ int run_serve_file(const std::string& scenario_file, const std::vector<std::stri
     }
     if (!sweep_load.empty()) request.serve_rates = parse_rates(sweep_load);
     if (!target_p99.empty()) request.serve_target_p99_s = parse_target(target_p99);
-    if (max_replicas < 1) throw ConfigError(SourceLoc{"--max-replicas"}, "must be at least 1");
+    const SourceLoc max_flag{"--max-replicas " + std::to_string(max_replicas)};
+    if (max_replicas < 1) throw ConfigError(max_flag, "must be at least 1");
+    // The search may simulate that many replicas, each held in memory (serving.replicas is held the same).
+    check_count(CountLimit::nodes, max_replicas, max_flag, "--target-p99's search (a node per replica at least)");
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
@@ -99,15 +104,25 @@ int run_loaded_serve(const LoadedScenario& loaded, const ScenarioRequest& reques
   std::optional<ResultsStore> store;  // checked before the simulation, so that a bad --db costs none
   if (!open_store(db, no_db, command, store)) return kExitBadInput;
   ScenarioOutcome run;
+  // An LLM endpoint at a million requests runs minutes: its requests finished, on a terminal.
+  Progress progress(command, "requests", 0, format);
+  ScenarioRequest with_progress = request;
+  with_progress.serve_after_each = [&](std::size_t done, std::size_t total) {
+    progress.set_total(total);
+    progress.show(done);
+  };
   try {
-    run = run_scenario(loaded, request, SpecCatalog(config_root()), IntervalTable{}, HPCSIM_VERSION);
+    run = run_scenario(loaded, with_progress, SpecCatalog(config_root()), IntervalTable{}, HPCSIM_VERSION);
   } catch (const ConfigError& e) {
+    progress.finish();
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::invalid_argument& e) {
+    progress.finish();
     std::cerr << "hpcsim " << command << ": " << e.what() << "\n";
     return kExitBadInput;
   }
+  progress.finish();
   std::cout << render_report(run.record.report, format);
   if (!run.cannot_meet.empty()) std::cerr << "cannot meet the target: " << run.cannot_meet << "\n";
   int status = run.cannot_meet.empty() ? kExitOk : kExitFailure;

@@ -1,7 +1,7 @@
 #pragma once
 // The one progress line of a long command, on stderr: "\rsweep: 12/40 points, 1 failed, 0.4/s, about 30 s left".
 // Shown only on a terminal and never with --format json (a pipe or a log gets no carriage returns); every
-// command that can run long (sweep, campaign, serve, schedule) shows it the same way.
+// command that can run long (sweep, campaign, serve, plan, schedule) shows it the same way.
 #include <unistd.h>
 
 #include <chrono>
@@ -20,6 +20,8 @@ class Progress {
         enabled_(format != "json" && isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
 
   bool enabled() const { return enabled_; }
+  // A total known only once the work starts (0 at construction).
+  void set_total(std::size_t total) { total_ = total; }
 
   // done of total, `before` of them done before this run started (a resumed sweep), failed of them.
   // At most 4 updates a second are printed, so a caller may call it for every unit.

@@ -5,13 +5,29 @@
 #include <thread>
 
 #include "commands.h"
+#include "progress.h"
 #include "configs/catalog.h"
 #include "driver/prediction_interval.h"
 #include "report/sweep_report.h"
 
 namespace hpcsim::cli {
 
-SweepPlan sweep_plan(const SweepOptions& o) { return plan_sweep(o.scenario, o.vary, SpecCatalog(config_root())); }
+SweepPlan sweep_plan(const SweepOptions& o) {
+  // Checking the axes' values takes milliseconds each: an axis of 100,000 values that all fail takes minutes.
+  Progress progress("sweep", "values checked", 0, o.format);
+  SweepPlan plan;
+  try {
+    plan = plan_sweep(o.scenario, o.vary, SpecCatalog(config_root()), [&](std::size_t done, std::size_t total) {
+      progress.set_total(total);
+      progress.show(done);
+    });
+  } catch (...) {
+    progress.finish();  // the error starts a line of its own
+    throw;
+  }
+  progress.finish();
+  return plan;
+}
 
 bool run_points(const SweepOptions& o, const SweepPlan& plan, const std::function<void()>& after_each) {
   try {

@@ -13,6 +13,8 @@ EXAMPLES = os.path.join(SOURCE, "examples")
 QUICKSTART = os.path.join(EXAMPLES, "quickstart.yaml")
 SERVE = os.path.join(EXAMPLES, "serving", "roberta-g5.yaml")
 CLUSTER = os.path.join(EXAMPLES, "scheduling", "cluster-ib.yaml")
+LLM_SERVE = os.path.join(SOURCE, "configs", "validation", "llm-serve", "llm-trtllm-llama31-8b-h100-tp1-fp8-128-128.yaml")
+PLAN = os.path.join(EXAMPLES, "capacity-plan", "plan.yaml")
 SWF_LINE = "    1     10    0   100  4  -1  -1  4  200  -1  1  1  1  -1  1  -1  -1  -1\n"
 
 
@@ -242,6 +244,24 @@ def check_progress():
         expect(code == 0 and "points" not in err, f"no progress line with --format json: {err!r}")
         proc = hpcsim("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1,4", "--db", db)
         expect(proc.returncode == 0 and "points" not in proc.stderr, "no progress line off a terminal", proc)
+        # The sweep's check of its axes (milliseconds a value, minutes for 100,000 values that all fail).
+        code, err = stderr_on_terminal("sweep", QUICKSTART, "--vary", "workload.layers=20000..20400", "--db", db)
+        expect(code == 2 and "sweep: 401/401 values checked" in err, f"the values checked on a terminal: {err!r}")
+        # serve: an LLM endpoint's requests (minutes at the requests limit).
+        llm = ["serve", LLM_SERVE, "--no-db", "--set", "serving.requests=20000"]
+        code, err = stderr_on_terminal(*llm)
+        expect(code == 0 and "serve: 20000/20000 requests" in err and "/s" in err, f"serve's progress line: {err!r}")
+        code, err = stderr_on_terminal(*llm, "--format", "json")
+        expect(code == 0 and "requests," not in err, f"no serve progress with --format json: {err!r}")
+        proc = hpcsim(*llm)
+        expect(proc.returncode == 0 and "requests," not in proc.stderr, "no serve progress off a terminal", proc)
+        # plan: the configurations screened, then the full simulations.
+        # plan: the full simulations (seconds each; the screen is ~20,000 configurations a second, too short
+        # for a line at the configurations limit).
+        code, err = stderr_on_terminal("plan", PLAN, "--no-db", "--format", "json")
+        expect(code == 0 and "simulations" not in err, f"no plan progress with --format json: {err!r}")
+        code, err = stderr_on_terminal("plan", PLAN, "--no-db")
+        expect(code == 0 and "plan: 8/8 full simulations" in err, f"plan's simulation progress: {err!r}")
 
 
 run_check({

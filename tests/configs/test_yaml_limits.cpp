@@ -133,3 +133,21 @@ TEST_CASE("a stray ',' where a value starts is an error, not an endless stream o
   CHECK(parse_error(",{}][a]:") == "t.yaml:1:1: invalid YAML: unexpected ','");
   CHECK(parse_error("---\n---\n") == "t.yaml:3:1: expected a single YAML document, found 2");
 }
+
+TEST_CASE("a long --set value's label is cut: its values do not each hold the whole flag", "[configs][overrides][limits]") {
+  // A list of n items from one flag held n copies of the flag's text: 20,000 items (60 KB) took 2.3 GB.
+  std::string list = "[1";
+  for (int i = 1; i < 20'000; ++i) list += ", 1";
+  list += "]";
+  ConfigNode root = parse_config_text("a: 1\n", "t.yaml");
+  apply_override(root, "a=" + list);
+  const std::vector<ConfigNode>& items = root.at("a").items();
+  REQUIRE(items.size() == 20'000);
+  const std::string label = items.back().loc().file;
+  CHECK(label == "--set a=" + list.substr(0, 118) + "... (" + std::to_string(list.size() + 2) + " characters)");
+  CHECK(from_flag(items.back().loc()));
+  // A short flag keeps its whole text; errors read the cut label.
+  CHECK(flag_label("a=1", "--vary") == "--vary a=1");
+  CHECK(error_of([&] { apply_override(root, "a=" + list + ", x"); }).rfind("--set a=[1, 1, 1", 0) == 0);
+  CHECK(error_of([&] { apply_override(root, "a=" + list + ", x"); }).find(" characters)") != std::string::npos);
+}

@@ -1,7 +1,8 @@
 """The corpus of known hostile inputs (tests/fuzz/corpus/): cases.txt lists one case a line,
     NAME [expect=CODE] [timeout=SECONDS] [spec=KIND:FILE] [known=WHY] :: hpcsim ARGUMENTS
 where an argument @FILE is that corpus file, copied into the case's folder; spec=KIND:FILE installs FILE as
-the spec fuzz-KIND of the config root (e.g. spec=gpus:x.yaml, then --gpu fuzz-gpus); {d} is the case's
+the spec fuzz-KIND of the config root (e.g. spec=gpus:x.yaml, then --gpu fuzz-gpus); %{FILE} in an argument
+is replaced by that corpus file's text (a long flag value); {d} is the case's
 (otherwise empty) folder; known=WHY marks a case
 that still fails for a reason filed elsewhere (the harness reports it without failing). Lines starting with #
 are comments."""
@@ -23,6 +24,9 @@ def load_corpus(folder, case_type):
             known = re.search(r"known=(.*)$", head)
             files, argv = {}, []
             for arg in shlex.split(command):
+                # %{FILE}: the text of that corpus file (its last newline dropped), for a long flag value.
+                arg = re.sub(r"%\{([\w.+-]+)\}", lambda m: open(os.path.join(folder, m.group(1)), encoding="utf-8").read().rstrip("\n"),
+                             arg)
                 for ref in re.findall(r"@([\w.+-]+)", arg):
                     with open(os.path.join(folder, ref), encoding="utf-8", errors="surrogateescape") as g:
                         files[ref] = g.read()

@@ -13,6 +13,7 @@
 #include "configs/config_error.h"
 #include "workloads/scheduling/batch_queue.h"
 #include "batch_queue_checks.h"
+#include "sim-core/time.h"
 #include "workloads/scheduling/swf_trace.h"
 
 using namespace hpcsim;
@@ -193,5 +194,37 @@ TEST_CASE("Random traces: no job starts after its first reservation (EASY's head
       }
       CHECK(reserved > 0);  // the property was exercised
     }
+  }
+}
+
+TEST_CASE("Conservative: a reservation at a running job's estimated end waits for that end on the clock",
+          "[scheduling][errors]") {
+  // The profile counts seconds in double, the clock picoseconds. A (all nodes) is killed at its 14 s limit;
+  // B (all nodes) is reserved at A's estimated end, start + 14 in double. The wake-up at that reservation,
+  // rounded to ps, can come a few ps before A's end event while reading the same double as the reservation
+  // (past ~10^4 s a double cannot tell them apart): B must wait for A's end, not take nodes the pool does
+  // not hold yet ("cannot take 4 of 0 free nodes", found by the fuzz harness on examples/scheduling/jobs.yaml
+  // with a 14 s limit). The submit times where that happens are searched for, as the pass sees them.
+  const double estimate = 14;
+  std::vector<double> submits;
+  for (int k = 0; k < 2'000'000 && submits.size() < 5; ++k) {
+    const double submit = 1e4 + k * 0.123456789;
+    const Time start = Time::seconds(submit);
+    const double reservation = start.to_seconds() + estimate;  // A's end in the profile
+    const Time wake = Time::seconds(reservation);
+    if (wake < start + Time::seconds(estimate) && wake.to_seconds() >= reservation) submits.push_back(submit);
+  }
+  REQUIRE(!submits.empty());  // the case is exercised
+  for (const double submit : submits) {
+    INFO("submit " << submit);
+    const Time start = Time::seconds(submit);
+    const std::vector<BatchJob> jobs = {job(1, submit, 4, 20, estimate), job(2, submit, 4, 5, 5)};
+    std::vector<QueueRun> runs;
+    REQUIRE_NOTHROW(runs = simulate_batch_queue(jobs, 4, QueuePolicy::conservative));
+    REQUIRE(runs[0].scheduled.killed);
+    // B starts at A's end on the clock (A's start plus its limit), no earlier than its reservation.
+    CHECK(runs[1].scheduled.start_s == (start + Time::seconds(estimate)).to_seconds());
+    REQUIRE(runs[1].reservation_s);
+    CHECK(runs[1].scheduled.start_s >= *runs[1].reservation_s);
   }
 }

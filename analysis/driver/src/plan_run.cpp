@@ -32,10 +32,10 @@ PlanSpec load_plan(const std::string& file, const std::vector<std::string>& over
 }
 
 PlanRun run_plan(const PlanSpec& plan, const std::string& file, const std::vector<std::string>& overrides,
-                 const SpecCatalog& catalog, const std::string& tool_version) {
+                 const SpecCatalog& catalog, const std::string& tool_version, const PlanProgress& after_each) {
   const auto wall_start = std::chrono::steady_clock::now();
   PlanRun run;
-  run.result = run_capacity_plan(plan, catalog);
+  run.result = run_capacity_plan(plan, catalog, after_each);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   // The stored text is what ran: the file, or with --set values the resolved plan (which the report's Pareto
   // labels read the node and network lists from).

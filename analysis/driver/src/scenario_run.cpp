@@ -92,7 +92,7 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
   } else if (request.serve_target_p99_s > 0) {
     run = serve_replica_search(scenario, request.serve_target_p99_s, request.serve_max_replicas);
   } else {
-    run = serve_once(scenario);
+    run = serve_once(scenario, request.serve_after_each);
   }
   ScenarioOutcome out;
   out.cannot_meet = run.cannot_meet;

@@ -16,10 +16,10 @@ namespace hpcsim {
 namespace {
 
 // An LLM endpoint: each replica's round-robin share simulated by the continuous-batching engine.
-ServeRun llm_serve_once(const ServeScenario& s) {
+ServeRun llm_serve_once(const ServeScenario& s, const std::function<void(std::size_t, std::size_t)>& after_each) {
   LlmReplicaCost cost = llm_replica_cost(s.setup, s.llm_keys.kv_cache_dtype.value_or(between_gemms(s.setup.precision)));
-  const LlmServingResult result =
-      simulate_llm_serving(cost, s.llm_keys.engine, llm_replica_load(s.serving, s.setup.input_len, s.setup.output_len));
+  const LlmServingResult result = simulate_llm_serving(
+      cost, s.llm_keys.engine, llm_replica_load(s.serving, s.setup.input_len, s.setup.output_len), after_each);
   ServeRun run;
   run.report = serve_report(s.name, summarize_llm_serving(result, s.serving.replicas, s.serving.offline()),
                             s.setup.price_per_hour);
@@ -37,8 +37,8 @@ void require_request_level(const ServeScenario& s, const char* what) {
 
 }  // namespace
 
-ServeRun serve_once(const ServeScenario& s) {
-  if (s.llm) return llm_serve_once(s);
+ServeRun serve_once(const ServeScenario& s, const std::function<void(std::size_t, std::size_t)>& after_each) {
+  if (s.llm) return llm_serve_once(s, after_each);
   const ServingSummary summary = summarize_serving(simulate_serving(s.serving, replica_service_time(s)));
   return {serve_report(s.name, summary, s.setup.price_per_hour), {}};
 }

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "configs/config_error.h"
@@ -15,7 +16,8 @@
 
 namespace hpcsim {
 
-SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::string>& vary, const SpecCatalog& catalog) {
+SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::string>& vary, const SpecCatalog& catalog,
+                     const std::function<void(std::size_t, std::size_t)>& checked) {
   std::vector<SweepAxis> axes;
   for (const std::string& v : vary) {
     axes.push_back(parse_vary(v));
@@ -32,11 +34,18 @@ SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::st
   if (runnable_scenario_kind(base) != ScenarioKind::training) {
     throw ConfigError(base.loc(), "hpcsim sweep runs training scenarios");
   }
-  // A key no value of its axis can set (a misspelt key) is a bad flag; a bad combination is a point.
+  // A key no value of its axis can set (a misspelt key) is a bad flag; a bad combination is a point. A value
+  // tried before is not tried again; each try loads the scenario (milliseconds), so an axis of many values
+  // that all fail is long: `checked` hears each value tried (the command's progress line).
+  std::size_t total = 0, done = 0;
+  for (const SweepAxis& axis : axes) total += axis.values.size();
   for (const SweepAxis& axis : axes) {
     std::optional<ConfigError> first;
     bool any = false;
+    std::set<std::string> tried;
     for (const std::string& value : axis.values) {
+      if (checked) checked(++done, total);
+      if (!tried.insert(value).second) continue;
       try {
         parse_training_scenario(load_what_if(scenario_path, {axis.key + "=" + value}, "--vary", nullptr), catalog, "check");
         any = true;

@@ -21,11 +21,19 @@ struct Attention::Dims {
 
 namespace {
 
+// The largest head dim a fused kernel takes: FlashAttention-2 refuses more ("FlashAttention forward only
+// supports head dimension at most 256", csrc/flash_attn/flash_api.cpp), and frameworks then run the unfused
+// path (PyTorch's scaled_dot_product_attention falls back to its math kernel). Past it the tiles could not
+// fit in shared memory on any GPU (head dim 8,192 asked for 1.3 MB per block: an internal error).
+constexpr std::int64_t kMaxFusedHeadDim = 256;
+
 // Fused attention (one kernel, scores on chip) where frameworks use it: 16-bit self-attention (FlashAttention)
-// and int8 (TensorRT's fused multi-head attention plugins, which MLPerf's BERT engines run).
-bool flash(const LayerRun& run, bool self) {
+// and int8 (TensorRT's fused multi-head attention plugins, which MLPerf's BERT engines run), head dims up to
+// kMaxFusedHeadDim.
+bool flash(const LayerRun& run, bool self, std::int64_t head_dim) {
   const Precision core = between_gemms(run.precision);
-  return run.flash_attention && self && (core == Precision::fp16 || core == Precision::bf16 || core == Precision::int8);
+  return run.flash_attention && self && head_dim <= kMaxFusedHeadDim &&
+         (core == Precision::fp16 || core == Precision::bf16 || core == Precision::int8);
 }
 
 Kernel batched(const GpuSpec& gpu, const std::string& name, std::int64_t m, std::int64_t n, std::int64_t k,
@@ -116,7 +124,7 @@ double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const 
   // Flash attention keeps one log-sum-exp per query row (fp32); the unfused path keeps the probabilities,
   // and with dropout also the mask (a byte each) and the dropped probabilities the context product read.
   const double probabilities = scores * static_cast<double>(d.skv);
-  if (flash(run, d.self)) {
+  if (flash(run, d.self, d.hd)) {
     bytes += scores * 4;
   } else {
     bytes += probabilities * e + (c_.dropout > 0 ? probabilities * (1 + e) : 0);
@@ -128,7 +136,7 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   const Dims d = dims(in, run.tp);
   const Precision p = run.precision, core = between_gemms(p);  // projections; scores, softmax and context
   const std::int64_t b = run.batch, bh = b * d.heads, rows_q = b * d.sq, rows_kv = b * d.skv;
-  const bool fused = flash(run, d.self);
+  const bool fused = flash(run, d.self, d.hd);
   LayerKernels k;
 
   // Projections: one fused QKV GEMM for self-attention, separate Q and KV GEMMs for cross-attention.

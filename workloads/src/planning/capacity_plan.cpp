@@ -199,8 +199,15 @@ ConfigNode candidate_scenario(const PlanSpec& plan, const PlanCandidate& c, cons
   return root;
 }
 
-PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog) {
+PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, const PlanProgress& after_each) {
   PlanResult result;
+  const std::size_t per_count = plan.micro_batch.size() * plan.tp.size() * plan.pp.size() * plan.zero.size();
+  const std::size_t combinations = plan.nodes.size() * plan.networks.size() * plan.node_counts.size() * per_count;
+  std::size_t screened = 0;
+  auto tick = [&](std::size_t n) {
+    screened += n;
+    if (after_each) after_each(PlanStage::screen, screened, combinations);
+  };
   const Clock::time_point screen_start = Clock::now();
   std::map<std::int64_t, ModelFootprint> footprints;
   for (int micro : plan.micro_batch) footprints.emplace(micro, model_footprint(plan.workload, micro));
@@ -212,6 +219,7 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog) {
         const FabricSize fabric = fabric_size(node.spec, count, net.network_switch);
         if (fabric.levels == 0) {
           ++result.unbuildable_networks;
+          tick(per_count);
           continue;
         }
         for (int micro : plan.micro_batch) {
@@ -219,6 +227,7 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog) {
           for (int tp : plan.tp) {
             for (int pp : plan.pp) {
               for (int zero : plan.zero) {
+                tick(1);
                 PlanCandidate c;
                 c.node = n, c.network = w;
                 c.layout = ScreenLayout{count, tp, pp, 1, zero, micro, 1};
@@ -254,6 +263,7 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog) {
       simulate_in_full(plan, catalog, c);
       c.meets_constraints = c.status == "ok" && meets(plan, c.simulated_outcome);
       ++done;
+      if (after_each) after_each(PlanStage::simulate, static_cast<std::size_t>(done), static_cast<std::size_t>(plan.full_simulations));
     }
   }
   result.screen_correction = screen_correction(result.candidates);

@@ -242,7 +242,8 @@ class BatchScheduler::Impl {
   // Conservative backfilling: the free nodes over time hold the running jobs (until their estimated ends)
   // and every waiting job's reservation. In queue order each waiting job gives its reservation back and
   // takes the earliest fit, which is never later than the one it gave back (compression when jobs end
-  // early); a job without one takes the earliest fit around the others'. Reservations at now start.
+  // early); a job without one takes the earliest fit around the others'. Reservations at now start (once
+  // the pool holds their nodes: see the pass).
   // The same schedule as rebuilding the profile at every pass, for less: the profile is kept (a job that
   // starts keeps its reservation's nodes until its estimated end; one ending early hands back the rest, in
   // end()); a job with a reservation looks for an earlier fit only when capacity came back since its last
@@ -274,7 +275,7 @@ class BatchScheduler::Impl {
       if (start < 0) {
         start = earliest_fit(profile, j.nodes, j.estimate_s, std::numeric_limits<double>::infinity(), 0, 0, 0);
         reserve(profile, start, start + j.estimate_s, j.nodes);
-      } else if (refit_all || start < now) {  // a running job's estimate grew; (start < now: not expected)
+      } else if (refit_all || start < now) {  // a running job's estimate grew, or it waited for an end (above)
         reserve(profile, start, start + j.estimate_s, -j.nodes);
         start = earliest_fit(profile, j.nodes, j.estimate_s, std::numeric_limits<double>::infinity(), 0, 0, 0);
         reserve(profile, start, start + j.estimate_s, j.nodes);
@@ -294,7 +295,11 @@ class BatchScheduler::Impl {
       p.fit_at_frees[i] = p.frees;
       p.reserved_at[i] = start;
       if (!runs_[i].reservation_s && start > now) runs_[i].reservation_s = start;
-      if (start == now) {
+      // A reservation at now starts once its nodes are back in the pool. The profile counts seconds in
+      // double, the clock picoseconds: past ~10^4 s a double cannot tell apart instants a few ps apart, so
+      // a running job whose estimated end is this instant in the profile can still end a few ps later on
+      // the clock (a wake-up at the reservation, rounded to ps, came first). That end's pass starts it.
+      if (start == now && j.nodes <= p.pool.free()) {
         it = p.waiting.erase(it);
         start_job(p, i);
       } else {

@@ -1,6 +1,8 @@
 #include "workloads/serving/replica_search.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 
@@ -57,10 +59,12 @@ ReplicaSearch fewest_replicas_for_p99(const ServingConfig& config, const BatchSe
     summary = summarize_serving(simulate_serving(at, service));
     return summary.dropped == 0 && summary.latency_p99_s <= target_p99_s;
   };
-  // Gallop up from the stable count, then bisect the last step: (miss, hit].
-  int miss = static_cast<int>(needed) - 1, hit = 0, step = 1;
+  // Gallop up from the stable count, then bisect the last step: (miss, hit]. The step in 64 bits: doubling
+  // toward a max_replicas near 2^31 overflowed an int.
+  int miss = static_cast<int>(needed) - 1, hit = 0;
+  std::int64_t step = 1;
   ServingSummary hit_summary, last;
-  for (int r = static_cast<int>(needed);; r = std::min(r + step, max_replicas), step *= 2) {
+  for (int r = static_cast<int>(needed);; r = static_cast<int>(std::min<std::int64_t>(r + step, max_replicas)), step *= 2) {
     if (meets(r, last)) {
       hit = r;
       hit_summary = last;

@@ -134,6 +134,9 @@ ServingConfig parse_serving(const ConfigNode& section) {
   serving_schema().validate(section);
   ServingConfig c;
   c.replicas = static_cast<int>(section.get_int_or("replicas", c.replicas));
+  if (const ConfigNode* replicas = section.find("replicas")) {  // each replica's state is held: 2^31 of them was bad_alloc
+    check_count(CountLimit::nodes, c.replicas, replicas->loc(), "the endpoint (a node per replica at least)");
+  }
   c.arrival = *kArrivalKindNames.parse(section.get_string_or("arrival", "poisson"));
   if (section.has("rate_rps")) c.rate_rps = section.get_number("rate_rps");
   c.requests = section.get_int_or("requests", c.requests);

@@ -21,8 +21,8 @@ struct PlanRun {
 };
 
 // The plan simulated; its record is named as load_plan named it and holds the plan text that ran (the file
-// with its --set overrides).
+// with its --set overrides). after_each: run_capacity_plan's progress.
 PlanRun run_plan(const PlanSpec& plan, const std::string& file, const std::vector<std::string>& overrides,
-                 const SpecCatalog& catalog, const std::string& tool_version);
+                 const SpecCatalog& catalog, const std::string& tool_version, const PlanProgress& after_each = {});
 
 }  // namespace hpcsim

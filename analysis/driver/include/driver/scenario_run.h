@@ -4,6 +4,7 @@
 // returns the report with the run record to store. Sweeps (driver/sweep.h), scaling (driver/scaling_study.h),
 // plans and queues build on the same pieces.
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct ScenarioRequest {
   std::vector<double> serve_rates;     // serve: run at each rate too (--sweep-load), requests per second
   double serve_target_p99_s = 0;       // serve: > 0 finds the fewest replicas meeting it (--target-p99)
   int serve_max_replicas = 1024;       // serve: the most replicas that search tries
+  // serve: (requests finished, of total) as an LLM endpoint's run goes (minutes at the requests limit), for a
+  // progress line.
+  std::function<void(std::size_t, std::size_t)> serve_after_each;
 };
 
 // A scenario file read with its overrides (given by `flag`: --set, or --vary for a sweep's point). A

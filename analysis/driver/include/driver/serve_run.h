@@ -2,6 +2,8 @@
 // A serve scenario run as `hpcsim serve` (and `hpcsim run`, `hpcsim validate`) runs it: the endpoint
 // simulated once, at several loads, or searched for the fewest replicas meeting a p99 target, as a report
 // whose metric names are the serve JSON contract (serve_report.h).
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,8 +17,9 @@ struct ServeRun {
   std::string cannot_meet;  // --target-p99 that no replica count meets: why (empty otherwise)
 };
 
-// One run at the scenario's load (or offline when it gives none).
-ServeRun serve_once(const ServeScenario& scenario);
+// One run at the scenario's load (or offline when it gives none). after_each(done, total): each request an
+// LLM endpoint finishes (its run is the long one: minutes at the requests limit), for a progress line.
+ServeRun serve_once(const ServeScenario& scenario, const std::function<void(std::size_t, std::size_t)>& after_each = {});
 // The scenario at each rate: the run at its own load (or offline) first, then sweep.*[i] per rate.
 ServeRun serve_load_sweep(const ServeScenario& scenario, const std::vector<double>& rates_rps);
 // The fewest replicas whose p99 meets target_s (target.*: met, replicas, p99), and that run's metrics.

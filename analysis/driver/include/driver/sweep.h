@@ -49,8 +49,10 @@ struct SweepPlan {
 };
 
 // The study of `vary`'s cross product over the scenario at `scenario_path`. ConfigError for a bad scenario or
-// a key no value of its axis can set; std::invalid_argument for a malformed --vary.
-SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::string>& vary, const SpecCatalog& catalog);
+// a key no value of its axis can set; std::invalid_argument for a malformed --vary. `checked` (optional) hears
+// (values checked, of all axes' values) while the axes' values are tried.
+SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::string>& vary, const SpecCatalog& catalog,
+                     const std::function<void(std::size_t, std::size_t)>& checked = {});
 // Finds the study in the store (a restart) or records it, and fills study_id, pending (every pending point,
 // claimed by another sweep or not) and already_stored.
 void open_study(SweepPlan& plan, ResultsStore& store);

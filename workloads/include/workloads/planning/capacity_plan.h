@@ -4,6 +4,8 @@
 // the screened Pareto front) are then simulated in full as ordinary training scenarios, and their time to
 // train, cost and energy give the ranking and the Pareto front.
 #include <cstddef>
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -60,7 +62,13 @@ PlanOutcome plan_outcome(const PlanSpec& plan, const PlanNode& node, int nodes, 
 ConfigNode candidate_scenario(const PlanSpec& plan, const PlanCandidate& c, const std::string& node_name,
                               const std::string& network_name);
 
+// The two stages of a plan, for a progress line: every configuration screened, then some simulated in full.
+enum class PlanStage { screen, simulate };
+// after_each(stage, done, total): after each configuration screened (of the grid's combinations) and each
+// full simulation (of plan.full_simulations; fewer when the plan runs out of candidates).
+using PlanProgress = std::function<void(PlanStage, std::size_t, std::size_t)>;
+
 // Screens every candidate, simulates the selected ones in full, ranks them and finds the front.
-PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog);
+PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, const PlanProgress& after_each = {});
 
 }  // namespace hpcsim

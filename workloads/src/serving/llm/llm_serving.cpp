@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -48,8 +49,9 @@ struct Planned {
 
 class Engine {
  public:
-  Engine(LlmReplicaCost& cost, const LlmEngineConfig& engine, const KvCapacity& kv)
-      : cost_(cost), engine_(engine), free_blocks_(kv.blocks) {
+  Engine(LlmReplicaCost& cost, const LlmEngineConfig& engine, const KvCapacity& kv,
+         std::function<void(std::size_t, std::size_t)> after_each)
+      : after_each_(std::move(after_each)), cost_(cost), engine_(engine), free_blocks_(kv.blocks) {
     result_.kv = kv;
   }
 
@@ -57,6 +59,7 @@ class Engine {
     std::stable_sort(requests.begin(), requests.end(),
                      [](const LlmRequest& a, const LlmRequest& b) { return a.arrival_s < b.arrival_s; });
     requests_ = std::move(requests);
+    total_ = requests_.size();
     for (std::size_t i = 0; i < requests_.size(); ++i) {
       sim_.schedule_at(Time::seconds(requests_[i].arrival_s), [this, i] { issue(requests_[i]); });
     }
@@ -64,6 +67,7 @@ class Engine {
 
   void closed_loop(const LlmClosedLoop& c) {
     closed_ = c;
+    total_ = static_cast<std::size_t>(std::max<std::int64_t>(0, c.requests));
     for (int i = 0; i < c.concurrency && issued_ < c.requests; ++i) issue_closed();
   }
 
@@ -250,6 +254,7 @@ class Engine {
         continue;
       }
       o.end_s = now;
+      if (after_each_) after_each_(++finished_, total_);
       free_blocks_ += s.blocks;
       s.blocks = 0;
       s.running = false;
@@ -268,6 +273,8 @@ class Engine {
     if (!running_.empty() || !waiting_.empty()) kick();
   }
 
+  std::function<void(std::size_t, std::size_t)> after_each_;  // (requests finished, of total), for a progress line
+  std::size_t finished_ = 0, total_ = 0;
   LlmReplicaCost& cost_;
   LlmEngineConfig engine_;
   Simulator sim_;
@@ -286,7 +293,8 @@ class Engine {
 
 }  // namespace
 
-LlmServingResult simulate_llm_serving(LlmReplicaCost& cost, const LlmEngineConfig& engine, const LlmLoad& load) {
+LlmServingResult simulate_llm_serving(LlmReplicaCost& cost, const LlmEngineConfig& engine, const LlmLoad& load,
+                                      const std::function<void(std::size_t, std::size_t)>& after_each) {
   if (engine.max_num_batched_tokens < 1 || engine.max_num_seqs < 1 || engine.kv_block_tokens < 1) {
     throw std::invalid_argument("max_num_batched_tokens, max_num_seqs and kv_block_tokens must be at least 1");
   }
@@ -294,7 +302,7 @@ LlmServingResult simulate_llm_serving(LlmReplicaCost& cost, const LlmEngineConfi
       engine.kv_cache_free_gpu_mem_fraction < 0 || engine.kv_cache_free_gpu_mem_fraction > 1) {
     throw std::invalid_argument("gpu_memory_utilization must be in (0, 1] and kv_cache_free_gpu_mem_fraction in [0, 1]");
   }
-  Engine e(cost, engine, kv_capacity(cost, engine));
+  Engine e(cost, engine, kv_capacity(cost, engine), after_each);
   if (const auto* open = std::get_if<std::vector<LlmRequest>>(&load)) {
     e.open_loop(*open);
   } else {

@@ -4,7 +4,9 @@
 // decoding sequence first, then the next chunk of prompts being prefilled, then new requests in arrival
 // order while KV-cache blocks remain; when a decode finds no free block, the most recently admitted
 // sequence is preempted (its blocks freed, its prompt and the tokens it generated recomputed later).
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <variant>
 #include <vector>
 
@@ -34,7 +36,9 @@ struct LlmServingResult {
 };
 
 // Throws std::invalid_argument for a request the cache cannot hold even alone, or impossible settings.
-LlmServingResult simulate_llm_serving(LlmReplicaCost& cost, const LlmEngineConfig& engine, const LlmLoad& load);
+// after_each(done, total), when given, hears each request that finishes (for a progress line).
+LlmServingResult simulate_llm_serving(LlmReplicaCost& cost, const LlmEngineConfig& engine, const LlmLoad& load,
+                                      const std::function<void(std::size_t, std::size_t)>& after_each = {});
 
 // The serve contract's common summary (latency = end - arrival, queue = arrival to first scheduled,
 // throughput in requests/s, utilization = time in iterations / span) of `replicas` replicas that each
