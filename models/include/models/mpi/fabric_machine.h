@@ -14,9 +14,9 @@ namespace hpcsim {
 
 class FabricMachine final : public MpiMachine {
  public:
-  // Assumed: Open MPI's shared-memory transport latency is a fraction of a microsecond on current CPUs;
-  // no sourced figure is shipped, so it is a parameter (docs/mpi.md).
-  static constexpr double kDefaultShmLatency = 0.3e-6;
+  // Assumed (UNSURE, as workloads/hpc/mpi_comm.h's AnalyticMpiComm): Open MPI's shared-memory transport
+  // latency is of the order of 0.5 us on current CPUs; no sourced figure is shipped (docs/mpi.md).
+  static constexpr double kDefaultShmLatency = 0.5e-6;
   // std::invalid_argument when the node spec has no CPU cores or FP64 rate, or as ClusterFabric.
   explicit FabricMachine(const ClusterConfig& cluster, double shm_latency_s = kDefaultShmLatency);
   ~FabricMachine() override;
