@@ -8,15 +8,15 @@
 #include <memory>
 
 #include "models/mpi/mpi_machine.h"
+#include "models/mpi/shm_latency.h"
 #include "models/platform/cluster_config.h"
 
 namespace hpcsim {
 
 class FabricMachine final : public MpiMachine {
  public:
-  // Assumed (UNSURE, as workloads/hpc/mpi_comm.h's AnalyticMpiComm): Open MPI's shared-memory transport
-  // latency is of the order of 0.5 us on current CPUs; no sourced figure is shipped (docs/mpi.md).
-  static constexpr double kDefaultShmLatency = 0.5e-6;
+  // The shared-memory latency both MPI back ends use (shm_latency.h, with its source).
+  static constexpr double kDefaultShmLatency = kShmLatencyS;
   // std::invalid_argument when the node spec has no CPU cores or FP64 rate, or as ClusterFabric.
   explicit FabricMachine(const ClusterConfig& cluster, double shm_latency_s = kDefaultShmLatency);
   ~FabricMachine() override;
