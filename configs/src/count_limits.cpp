@@ -33,6 +33,10 @@ const std::vector<CountLimitInfo> kTable = {
      "WarpSim: 6 us per block (a 16-iteration strided read), memory constant"},
     {CountLimit::warp_instructions, "warp_instructions", 2e8, "warp instructions",
      "WarpSim: 22 ns per issued warp instruction (a strided read, 640-6,400 blocks), memory constant"},
+    {CountLimit::ranks, "ranks", 131072, "MPI ranks",
+     "replay: 0.25 KB per rank; 1,024 halo-exchanging ranks on one backbone replay 0.15 M actions/s"},
+    {CountLimit::actions, "actions", 2e7, "trace actions",
+     "replay: 80 B and 0.2-0.8 us per action (1.3-4.4 M actions/s)"},
 };
 
 std::vector<double>& current() {

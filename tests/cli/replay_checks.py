@@ -69,6 +69,15 @@ def check_replay_errors():
         with open(trace, "w") as f:
             f.write("0 recv 1 0 10\n1 recv 0 0 10\n")
         expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM), f"{trace}:1:1: the trace deadlocks")
+        with open(trace, "w") as f:
+            f.write("0 init\n1 init\n9 init\n")
+        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM, "--limit", "ranks=4"),
+                         f"{trace}:3:1: the trace (rank 9) needs 10 MPI ranks", "--limit ranks=N")
+        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM, "--np", "200000"), "--np 200000", "--limit ranks=N")
+        with open(trace, "w") as f:
+            f.write("0 init\n1 init\n0 compute 1\n1 compute 1\n")
+        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM, "--limit", "actions=3"),
+                         f"{trace}:4:1: the trace needs 4 trace actions", "--limit actions=N")
         xml = os.path.join(d, "p.xml")
         with open(xml, "w") as f:
             f.write("<platform version='4.1'>\n<host id='a' speed='1Gf'/>\n<host id='b' speed='1Gf'/>\n</platform>\n")

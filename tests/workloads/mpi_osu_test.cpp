@@ -25,10 +25,11 @@ constexpr int kWindow = 64;  // OSU's osu_bw window
 double run(const std::string& node, const std::string& network, const std::string& trace, int ranks_per_node) {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const ConfigNode c = parse_config_text("cluster:\n  node: " + node + "\n  nodes: 2\n  network: " + network + "\n", "osu.yaml");
-  FabricMachine m(parse_cpu_cluster(c.at("cluster"), catalog));
+  const ClusterConfig cluster = parse_cpu_cluster(c.at("cluster"), catalog);
+  FabricMachine m(cluster);
   const TiTrace t = parse_ti_trace(trace, "osu.txt");
   ReplayOptions o;
-  o.model = mpi_message_model(65536);
+  o.model = mpi_message_model(*cluster.network);  // the spec's eager threshold and MPI overhead o
   for (int r = 0; r < t.ranks; ++r) o.rank_host.push_back(r / ranks_per_node);
   return replay_ti_trace(t, m, o).time_s;
 }
@@ -97,10 +98,12 @@ TEST_CASE("OSU rows: 0-byte latency and large-message bandwidth from the network
   CHECK(inside + outside >= 10);
 }
 
-TEST_CASE("the model's 0-byte latency is the network spec's software latency plus one switch hop") {
+TEST_CASE("the model's 0-byte latency is the network spec's software latency, one switch hop and o at both ends") {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const NetworkSpec hdr = parse_network_spec(catalog.load("networks", ConfigNode::make_scalar("ib-hdr", SourceLoc{"test"}), "network"), "ib-hdr");
-  CHECK(latency_us("cpu-2s-generic", "ib-hdr", 0) == Approx((hdr.software_latency_s + hdr.switch_latency_s) * 1e6).epsilon(1e-6));
+  CHECK(hdr.mpi_overhead_s > 0);
+  CHECK(latency_us("cpu-2s-generic", "ib-hdr", 0) ==
+        Approx((hdr.software_latency_s + hdr.switch_latency_s + 2 * hdr.mpi_overhead_s) * 1e6).epsilon(1e-6));
   // A large message runs at the NIC port's payload rate (200 Gb/s, 4096 B MTU with 26 B of headers).
   CHECK(bandwidth_MBps("cpu-2s-generic", "ib-hdr", 1 << 26, 1, false) ==
         Approx(hdr.payload_bandwidth() / 1e6).epsilon(0.01));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "workloads/mpi_replay/ti_trace.h"
 
 namespace hpcsim {
@@ -61,6 +62,20 @@ TEST_CASE("malformed trace lines are file:line:column errors") {
 TEST_CASE("a rank count that does not match the trace is an error") {
   CHECK(error_of("0 init\n1 init\n", 3) == "t.txt:1:1: the trace names 2 ranks, but 3 were asked for (--np)");
   CHECK(error_of("", std::nullopt) == "t.txt: the trace has no action");
+}
+
+TEST_CASE("trace ranks and actions go through the count limits (--limit ranks=N, actions=N)") {
+  set_count_limit("ranks=4");
+  CHECK(error_of("0 init\n1 init\n7 init\n") ==
+        "t.txt:3:1: the trace (rank 7) needs 8 MPI ranks; hpcsim simulates at most 4 (raise it with --limit ranks=N)");
+  CHECK(error_of("0 comm_size 5\n").find("t.txt:1:") == 0);
+  set_count_limit("ranks=131072");
+  CHECK(error_of("0 init\n1 init\n7 init\n") == "no error");
+  set_count_limit("actions=3");
+  CHECK(error_of("0 init\n1 init\n0 compute 5\n1 compute 5\n") ==
+        "t.txt:4:1: the trace needs 4 trace actions; hpcsim simulates at most 3 (raise it with --limit actions=N)");
+  set_count_limit("actions=20000000");
+  CHECK(error_of("0 init\n1 init\n0 compute 5\n1 compute 5\n") == "no error");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/loader.h"
 #include "models/mpi/fabric_machine.h"
 #include "models/mpi/simgrid_platform.h"
@@ -17,9 +18,6 @@ namespace {
 bool is_xml(const std::string& path) {
   return path.size() >= 4 && path.compare(path.size() - 4, 4, ".xml") == 0;
 }
-
-// Open MPI's ob1 TCP BTL eager limit (btl_tcp_eager_limit, 64 KiB), the default here for every network.
-constexpr double kDefaultEager = 65536;
 
 std::vector<int> hostfile_hosts(const std::string& path, const SimgridMachine& m) {
   std::ifstream in(path);
@@ -70,7 +68,8 @@ CollSelector selector_of(const ReplayRequest& r, const std::string& rules) {
 }  // namespace
 
 ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
-  if (r.ranks && (*r.ranks < 1 || *r.ranks > (1 << 20))) throw ConfigError(SourceLoc{"--np"}, "must be 1..1048576");
+  if (r.ranks && *r.ranks < 1) throw ConfigError(SourceLoc{"--np"}, "must be >= 1");
+  if (r.ranks) check_count(CountLimit::ranks, *r.ranks, SourceLoc{"--np " + std::to_string(*r.ranks)}, "--np");
   if (r.model != "" && r.model != "smpi" && r.model != "mpi") throw ConfigError(SourceLoc{"--model"}, "smpi or mpi");
   const TiTrace trace = read_ti_trace(r.trace, r.ranks);
   ReplayRun run;
@@ -81,7 +80,9 @@ ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
   const bool xml = is_xml(r.platform);
   run.summary.model = r.model.empty() ? (xml ? "smpi" : "mpi") : r.model;
   run.summary.selector = r.selector.empty() ? (run.summary.model == "smpi" ? "smpi" : "ompi") : r.selector;
-  const double eager = r.eager_bytes.value_or(kDefaultEager);
+  // --eager, else (on an hpcsim cluster, below) the network spec's eager_threshold, else Open MPI's TCP
+  // BTL eager limit.
+  const double eager = r.eager_bytes.value_or(NetworkSpec::kDefaultEagerThreshold);
   options.model = run.summary.model == "smpi" ? smpi_message_model() : mpi_message_model(eager);
   if (xml) {
     SimgridPlatform p = read_simgrid_platform(r.platform);
@@ -110,6 +111,10 @@ ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
     const ConfigNode* c = doc.find("cluster");
     if (!c) throw ConfigError(SourceLoc{r.platform}, "expected a SimGrid .xml platform or a YAML file with a cluster: section");
     const ClusterConfig cluster = parse_cpu_cluster(*c, catalog);
+    if (run.summary.model == "mpi" && cluster.network) {  // the network spec's threshold and o; --eager overrides
+      options.model = mpi_message_model(*cluster.network);
+      if (r.eager_bytes) options.model.eager_threshold = options.model.buffered_threshold = *r.eager_bytes;
+    }
     std::unique_ptr<FabricMachine> m;
     try {
       m = std::make_unique<FabricMachine>(cluster);

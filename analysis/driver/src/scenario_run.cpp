@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 
 #include "configs/config_error.h"
@@ -10,6 +11,7 @@
 #include "configs/yaml_text.h"
 #include "driver/serve_run.h"
 #include "report/hpl_report.h"
+#include "workloads/hpc/fabric_mpi_comm.h"
 #include "workloads/hpc/mpi_scenario.h"
 #include "workloads/scenario/training_scenario.h"
 #include "workloads/serving/serve_scenario.h"
@@ -107,8 +109,13 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
 ScenarioOutcome run_mpi(const LoadedScenario& loaded, const SpecCatalog& catalog, const std::string& tool_version) {
   const auto wall_start = std::chrono::steady_clock::now();
   const MpiScenario scenario = parse_mpi_scenario(loaded.root, catalog, loaded.name);
-  const AnalyticMpiComm comm(scenario.cluster);
-  const HplResult result = simulate_hpl(scenario.cluster, scenario.hpl, comm);
+  std::unique_ptr<MpiComm> comm;
+  if (scenario.network_model == MpiNetworkModel::fabric) {
+    comm = std::make_unique<FabricMpiComm>(scenario.cluster);
+  } else {
+    comm = std::make_unique<AnalyticMpiComm>(scenario.cluster);
+  }
+  const HplResult result = simulate_hpl(scenario.cluster, scenario.hpl, *comm);
   ScenarioOutcome out;
   out.record.report = hpl_report(scenario, result);
   out.record.scenario_text = to_yaml_text(loaded.root);

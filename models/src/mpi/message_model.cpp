@@ -78,3 +78,14 @@ MessageModel mpi_message_model(double eager_threshold) {
 }
 
 }  // namespace hpcsim
+
+namespace hpcsim {
+
+MessageModel mpi_message_model(const NetworkSpec& network) {
+  MessageModel m = mpi_message_model(network.eager_threshold_bytes);
+  m.send_overhead_s = network.mpi_overhead_s;
+  m.recv_overhead_s = network.mpi_overhead_s;
+  return m;
+}
+
+}  // namespace hpcsim

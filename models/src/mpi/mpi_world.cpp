@@ -153,7 +153,9 @@ struct MpiWorld::Impl {
     g.start = sim.now();
     ++matched;
     const MpiRoute& route = m.route(host[g.src], host[g.dst]);
-    double latency = route.latency_s * model.latency_factor.at(g.bytes) + model.send_overhead_s + model.recv_overhead_s;
+    // o belongs to the network path: a shared-memory route's latency is an end-to-end figure that holds it.
+    const bool local = host[g.src] == host[g.dst];
+    double latency = route.latency_s * model.latency_factor.at(g.bytes) + (local ? 0.0 : model.send_overhead_s + model.recv_overhead_s);
     if (!g.buffered && g.bytes >= model.eager_threshold) latency += model.rendezvous_handshakes * route.latency_s;
     sim.schedule_in(Time::seconds(latency), [this, id] { transmit(id); });
   }
@@ -255,7 +257,7 @@ RequestId MpiWorld::isend(int rank, int dst, int tag, double bytes) {
   g.send = req;
   // Eager: the sender is free once the message is posted (plus its overhead).
   if (bytes < d.model.eager_threshold) {
-    if (d.model.send_overhead_s > 0) {
+    if (d.model.send_overhead_s > 0 && d.host[rank] != d.host[dst]) {
       d.sim.schedule_in(Time::seconds(d.model.send_overhead_s), [this, req] {
         if (!impl_->requests[req].done) impl_->finish(req);
       });

@@ -27,6 +27,14 @@ const Schema& network_spec_schema() {
       required("switch_latency", Schema::quantity(Dimension::time).at_least(0), "latency of one switch hop"),
       required("software_latency", Schema::quantity(Dimension::time).at_least(0),
                "per-message latency at the end hosts (stack, driver, NIC)"),
+      optional("eager_threshold", Schema::quantity(Dimension::bytes).at_least(0),
+               "MPI on this network: messages below this size go eager (sent at once, buffered by the "
+               "receiver), larger ones rendezvous (one handshake latency first)",
+               "64 KiB (Open MPI's TCP BTL eager limit)"),
+      optional("mpi_overhead", Schema::quantity(Dimension::time).at_least(0),
+               "MPI on this network: the library's CPU time per message at the sender and again at the "
+               "receiver (LogGP o), on top of software_latency; only the MPI point-to-point model uses it",
+               "0 s"),
       optional("routing", Schema::one_of(kRoutingNames.names()),
                "how switches choose among equally short next hops: ecmp (a hash of each flow, as Ethernet "
                "switches do) or d-mod-k (by the destination alone, as an InfiniBand or Omni-Path subnet "
@@ -66,6 +74,8 @@ NetworkSpec parse_network_spec(const ConfigNode& node, std::string name) {
   n.header_bytes = node.get_quantity("header_bytes", Dimension::bytes);
   n.switch_latency_s = node.get_quantity("switch_latency", Dimension::time);
   n.software_latency_s = node.get_quantity("software_latency", Dimension::time);
+  n.eager_threshold_bytes = node.get_quantity_or("eager_threshold", Dimension::bytes, NetworkSpec::kDefaultEagerThreshold);
+  n.mpi_overhead_s = node.get_quantity_or("mpi_overhead", Dimension::time, 0);
   n.routing = *kRoutingNames.parse(node.get_string_or("routing", "ecmp"));
   if (std::string problem = mtu_problem(n, n.mtu_bytes); !problem.empty()) {
     throw ConfigError(node.at("mtu").loc(), problem);

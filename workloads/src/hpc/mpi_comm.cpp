@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/mpi/shm_latency.h"
 #include "models/network/topology.h"
 
 namespace hpcsim {
@@ -19,7 +20,7 @@ AnalyticMpiComm::AnalyticMpiComm(const ClusterConfig& cluster) {
     latency_s_ = net.software_latency_s + switches * net.switch_latency_s;
     node_bandwidth_ = std::min(net.payload_bandwidth(), node.nics.rate_bits / 8.0) * nics;
   }
-  shm_latency_s_ = 0.5e-6;
+  shm_latency_s_ = kShmLatencyS;
   const double stream = node.cpu.hpc.present() ? node.cpu.hpc.memory.stream_per_socket : node.cpu.memory_bandwidth_per_socket;
   shm_bandwidth_ = stream / 2.0;
 }

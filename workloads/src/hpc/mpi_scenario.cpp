@@ -34,6 +34,12 @@ const Schema& mpi_scenario_schema() {
                                    "one per socket"),
                           optional("threads_per_rank", positive_int(), "OpenMP threads of each rank, one core each",
                                    "the node's cores / ranks_per_node"),
+                          optional("network_model", Schema::one_of(kMpiNetworkModelNames.names()),
+                                   "what times the MPI messages: analytic (LogGP-like costs from the specs) or "
+                                   "fabric (each message and all-reduce run as point-to-point flows on the "
+                                   "cluster's fair-share network, eager/rendezvous by the network's "
+                                   "eager_threshold; docs/mpi.md)",
+                                   "analytic"),
                       }),
                "how ranks and threads are placed", "one rank per socket, its cores as threads"),
       required("workload",
@@ -77,6 +83,7 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
   const ConfigNode* mpi = root.find("mpi");
   auto mpi_key = [&](const char* key) { return mpi != nullptr ? mpi->find(key) : nullptr; };
   const int cores = cpu.sockets * cpu.cores_per_socket;
+  if (const ConfigNode* nm = mpi_key("network_model")) s.network_model = *kMpiNetworkModelNames.parse(nm->as_string());
   HplConfig& h = s.hpl;
   h.ranks_per_node = mpi_key("ranks_per_node") ? static_cast<int>(mpi_key("ranks_per_node")->as_int()) : cpu.sockets;
   h.threads_per_rank = mpi_key("threads_per_rank") ? static_cast<int>(mpi_key("threads_per_rank")->as_int())

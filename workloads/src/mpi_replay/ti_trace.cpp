@@ -1,5 +1,6 @@
 #include "workloads/mpi_replay/ti_trace.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -9,13 +10,17 @@
 #include <string_view>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/input_limits.h"
 
 namespace hpcsim {
 
 namespace {
 
-constexpr int kMaxRanks = 1 << 17;  // 131,072 ranks: a 6,000-node machine at one rank per socket fits
+// The world's size is held to the `ranks` count limit (configs/count_limits.h, --limit ranks=N); a rank
+// number above every possible limit is not a rank.
+constexpr long kMaxRankNumber = 1L << 30;
+int rank_limit() { return static_cast<int>(std::min<double>(count_limit(CountLimit::ranks), kMaxRankNumber)); }
 constexpr double kMaxBytes = 1125899906842624.0;  // 1 PiB in one message or block
 constexpr double kMaxFlops = 1e24;
 
@@ -88,7 +93,8 @@ std::string action_list() {
 class Parser {
  public:
   Parser(TiTrace& t, std::uint16_t file_index, std::optional<int> only_rank)
-      : t_(t), file_(t.files[file_index]), index_(file_index), only_rank_(only_rank) {}
+      : t_(t), file_(t.files[file_index]), index_(file_index), only_rank_(only_rank),
+        action_limit_(static_cast<std::uint64_t>(std::min(count_limit(CountLimit::actions), 1e18))) {}
 
   void parse(std::string_view text) {
     std::size_t pos = 0;
@@ -198,7 +204,7 @@ class Parser {
         break;
       case TiKind::finalize: at_most(2); break;
       case TiKind::comm_size:
-        integer(2, "communicator size", 1, kMaxRanks);
+        integer(2, "communicator size", 1, rank_limit());
         at_most(3);
         break;
       case TiKind::compute: a.bytes = number(2, "FLOPs", kMaxFlops); at_most(3); break;
@@ -226,6 +232,7 @@ class Parser {
       case TiKind::collective: collective(a, def, n); break;
     }
     if (a.kind == TiKind::collective && a.elements == 0 && a.bytes > 0) a.elements = a.bytes;
+    if (++t_.parsed > action_limit_) check_count(CountLimit::actions, static_cast<double>(t_.parsed), SourceLoc{file_, line_, 1}, "the trace");
     t_.actions[rank].push_back(a);
   }
 
@@ -350,6 +357,7 @@ class Parser {
   const std::string& file_;
   std::uint16_t index_;
   std::optional<int> only_rank_;
+  std::uint64_t action_limit_;
   std::vector<Token> tokens_;
   const char* name_ = "";
   int line_ = 0;
@@ -395,10 +403,13 @@ bool is_rank_number(std::string_view s) {
 
 // The highest rank a one-file trace names, for its world size (lines whose first token is not a rank
 // number are reported by the parser).
-int max_rank(std::string_view text) {
+int max_rank(std::string_view text, const std::string& file) {
   long best = -1;
   std::size_t pos = 0;
+  int line = 0;
+  const long limit = rank_limit();
   while (pos < text.size()) {
+    ++line;
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
     std::string_view l = text.substr(pos, end - pos);
@@ -406,7 +417,10 @@ int max_rank(std::string_view text) {
     if (b != std::string_view::npos) {
       long v = 0;
       const auto r = std::from_chars(l.data() + b, l.data() + l.size(), v);
-      if (r.ec == std::errc() && v > best && v < kMaxRanks) best = v;
+      if (r.ec == std::errc() && v >= limit && v < kMaxRankNumber)
+        check_count(CountLimit::ranks, static_cast<double>(v) + 1, SourceLoc{file, line, static_cast<int>(b) + 1},
+                    "the trace (rank " + std::to_string(v) + ")");
+      if (r.ec == std::errc() && v > best && v < limit) best = v;
     }
     pos = end + 1;
   }
@@ -433,7 +447,7 @@ std::uint64_t TiTrace::total_actions() const {
 TiTrace parse_ti_trace(const std::string& text, const std::string& file, std::optional<int> ranks) {
   TiTrace t;
   t.files.push_back(file);
-  check_world(t, ranks, file, max_rank(text), "names");
+  check_world(t, ranks, file, max_rank(text, file), "names");
   Parser p(t, 0, std::nullopt);
   p.default_type_.assign(t.ranks, 1);
   p.parse(text);
@@ -463,8 +477,9 @@ TiTrace read_ti_trace(const std::string& path, std::optional<int> ranks) {
       if (b == std::string::npos || l[b] == '#') continue;
       const std::size_t e = l.find_last_not_of(" \t\r");
       listed.emplace_back(l.substr(b, e - b + 1), SourceLoc{path, ln, static_cast<int>(b) + 1});
-      if (listed.size() > static_cast<std::size_t>(kMaxRanks))
-        throw ConfigError(listed.back().second, "more than " + std::to_string(kMaxRanks) + " trace files");
+      if (listed.size() > static_cast<std::size_t>(rank_limit()))
+        check_count(CountLimit::ranks, static_cast<double>(listed.size()), listed.back().second,
+                    "the description (one trace file per rank)");
       if (listed.size() > 65535) throw ConfigError(listed.back().second, "more than 65,535 trace files");
     }
   }

@@ -8,15 +8,15 @@
 #include <memory>
 
 #include "models/mpi/mpi_machine.h"
+#include "models/mpi/shm_latency.h"
 #include "models/platform/cluster_config.h"
 
 namespace hpcsim {
 
 class FabricMachine final : public MpiMachine {
  public:
-  // Assumed: Open MPI's shared-memory transport latency is a fraction of a microsecond on current CPUs;
-  // no sourced figure is shipped, so it is a parameter (docs/mpi.md).
-  static constexpr double kDefaultShmLatency = 0.3e-6;
+  // The shared-memory latency both MPI back ends use (shm_latency.h, with its source).
+  static constexpr double kDefaultShmLatency = kShmLatencyS;
   // std::invalid_argument when the node spec has no CPU cores or FP64 rate, or as ClusterFabric.
   explicit FabricMachine(const ClusterConfig& cluster, double shm_latency_s = kDefaultShmLatency);
   ~FabricMachine() override;

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/network/network_spec.h"
+
 namespace hpcsim {
 
 // A factor by message size: the value of the largest threshold <= size (SimGrid's "if size >= threshold");
@@ -39,8 +41,10 @@ struct MessageModel {
   double buffered_threshold = 0;
   // One-way latencies a rendezvous pays before its data moves (RTS, then an RDMA read: 1). SMPI: 0.
   int rendezvous_handshakes = 0;
-  double send_overhead_s = 0;  // LogGP o at the sender (CPU time per message)
-  double recv_overhead_s = 0;  // and at the receiver
+  // LogGP o at the sender (CPU time per message) and at the receiver, for messages between hosts (a
+  // shared-memory route's latency is an end-to-end figure that already holds the library's overhead).
+  double send_overhead_s = 0;
+  double recv_overhead_s = 0;
   // Acknowledgements loading the reverse route, as a share of the flow's rate (SimGrid network/crosstraffic:
   // 0.05; on SimGrid's SHARED links the reverse route is the same link, so a lone flow gets 1/1.05 of it).
   double crosstraffic = 0;
@@ -62,5 +66,7 @@ MessageModel smpi_message_model();
 // bandwidth are the measured end-to-end figures), eager data flows at once below `eager_threshold`, a
 // rendezvous pays one handshake latency (RTS, then the receiver reads).
 MessageModel mpi_message_model(double eager_threshold);
+// The same for a network spec: its eager_threshold, and its mpi_overhead as o at both ends.
+MessageModel mpi_message_model(const NetworkSpec& network);
 
 }  // namespace hpcsim

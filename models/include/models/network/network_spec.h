@@ -20,6 +20,15 @@ struct NetworkSpec {
   double header_bytes = 0;         // per-packet bytes on the wire outside the MTU (framing, link headers, CRCs)
   double switch_latency_s = 0;     // per switch hop
   double software_latency_s = 0;   // per message at the end hosts (stack, driver, NIC)
+  // MPI's eager/rendezvous switch on this network: messages below go eager (the data leaves at once and
+  // the receiver buffers it), others rendezvous (a handshake, then the data). Key `eager_threshold`;
+  // default kDefaultEagerThreshold.
+  double eager_threshold_bytes = kDefaultEagerThreshold;
+  // Open MPI's ob1 TCP BTL eager limit (btl_tcp_eager_limit, 64 KiB): the threshold where a spec states none.
+  static constexpr double kDefaultEagerThreshold = 65536;
+  // LogGP o of an MPI library on this network, at the sender and again at the receiver (key `mpi_overhead`,
+  // default 0): only MPI's point-to-point model (models/mpi) adds it; software_latency stays the stack's.
+  double mpi_overhead_s = 0;
   Routing routing = Routing::ecmp;  // how switches choose among equally short next hops (a setting: cluster.routing)
 
   // Data rate after encoding: what the technology is sold at (e.g. 200 Gb/s for HDR).

@@ -2,8 +2,8 @@
 // What an MPI application model asks of the machine's message passing: the time of one point-to-point
 // message and of a small all-reduce, between ranks on one node or on different nodes, while `sharing`
 // ranks of each node send at once. HPL (hpl_model.h) times its panel broadcasts, row swaps and pivot
-// searches through this interface only, so a fabric-level MPI layer (point-to-point over the fair-share
-// network, real collective algorithms) can back it later without touching the application model.
+// searches through this interface only. Two back ends: AnalyticMpiComm (below) and FabricMpiComm
+// (fabric_mpi_comm.h: the messages run on MpiWorld over the cluster's fair-share fabric).
 #include "models/platform/cluster_config.h"
 
 namespace hpcsim {
@@ -21,8 +21,8 @@ class MpiComm {
 // network's software latency plus a switch latency per switch on the route between two nodes of the
 // topology (the route from the first node to the one half the cluster away), then its bytes at the NICs'
 // payload bandwidth shared by the node's `sharing` sending ranks. Inside a node, shared memory: a copy
-// at half a socket's STREAM bandwidth (read and write) after a fixed 0.5 us (UNSURE: the order of Open
-// MPI's vader/sm latency on current CPUs).
+// at half a socket's STREAM bandwidth (read and write) after models/mpi/shm_latency.h's latency (0.5 us,
+// Open MPI's vader on one socket, sourced there).
 class AnalyticMpiComm final : public MpiComm {
  public:
   explicit AnalyticMpiComm(const ClusterConfig& cluster);

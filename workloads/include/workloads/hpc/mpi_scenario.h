@@ -19,11 +19,18 @@ inline constexpr EnumNames<MpiApp, 5> kMpiAppNames{{{
     {MpiApp::hpl, "hpl"}, {MpiApp::hpcg, "hpcg"}, {MpiApp::stencil, "stencil"}, {MpiApp::spmd, "spmd"},
     {MpiApp::trace, "trace"}}}};
 
+// What times the application's messages (mpi.network_model): AnalyticMpiComm (mpi_comm.h) or
+// FabricMpiComm (fabric_mpi_comm.h: MpiWorld on the cluster's fair-share fabric).
+enum class MpiNetworkModel { analytic, fabric };
+inline constexpr EnumNames<MpiNetworkModel, 2> kMpiNetworkModelNames{{{
+    {MpiNetworkModel::analytic, "analytic"}, {MpiNetworkModel::fabric, "fabric"}}}};
+
 struct MpiScenario {
   std::string name;
   ClusterConfig cluster;
   MpiApp app = MpiApp::hpl;
   int ranks = 0;
+  MpiNetworkModel network_model = MpiNetworkModel::analytic;
   HplConfig hpl;       // app hpl: the grid, N (chosen from memory when not given), NB, broadcast, depth
   bool n_from_memory = false;
   double memory_fraction = 0.8;

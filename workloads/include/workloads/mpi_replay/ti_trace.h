@@ -40,6 +40,7 @@ struct TiTrace {
   std::vector<std::string> files;
   std::vector<std::vector<TiAction>> actions;  // per rank, in order
   std::vector<double> counts;                  // per-rank byte vectors of v collectives
+  std::uint64_t parsed = 0;                    // actions read so far (held to the `actions` count limit)
   std::uint64_t total_actions() const;
   SourceLoc where(const TiAction& a) const { return SourceLoc{files[a.file], static_cast<int>(a.line), 1}; }
 };
