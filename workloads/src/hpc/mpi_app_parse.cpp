@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <string_view>
 
 #include "configs/config_error.h"
@@ -13,6 +14,12 @@ namespace hpcsim {
 namespace {
 
 std::string str(long long v) { return std::to_string(v); }
+// A size in GB for a message, whatever its magnitude.
+std::string gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", bytes / 1e9);
+  return buf;
+}
 
 struct KeyOwner {
   std::string_view key;
@@ -76,7 +83,7 @@ void parse_stencil(const ConfigNode& w, MpiScenario& s, int nodes) {
   const double per_cell = c.method == StencilMethod::cg ? 4 * 8.0 + 12.0 * c.points : 2 * 8.0 * c.fields;
   const double bytes = cells * per_cell / nodes;
   if (bytes > s.cluster.node.host_memory_bytes) {
-    throw ConfigError(grid.loc(), "the grid needs " + str(static_cast<long long>(bytes / 1e9)) + " GB per node; a " +
+    throw ConfigError(grid.loc(), "the grid needs " + gb(bytes) + " GB per node; a " +
                                       s.cluster.node.name + " has " +
                                       str(static_cast<long long>(s.cluster.node.host_memory_bytes / 1e9)) + " GB");
   }
@@ -103,7 +110,7 @@ void parse_hpcg(const ConfigNode& w, MpiScenario& s) {
     const double bytes = hpcg_bytes_per_rank(c.local, c.levels) * rpn;
     if (bytes > memory) {
       throw ConfigError(local->loc(), "HPCG boxes of " + str(c.local[0]) + " x " + str(c.local[1]) + " x " + str(c.local[2]) +
-                                          " on " + str(rpn) + " ranks need about " + str(static_cast<long long>(bytes / 1e9)) +
+                                          " on " + str(rpn) + " ranks need about " + gb(bytes) +
                                           " GB per node; a " + s.cluster.node.name + " has " +
                                           str(static_cast<long long>(s.cluster.node.host_memory_bytes / 1e9)) + " GB");
     }

@@ -13,7 +13,8 @@ namespace {
 double log2_ceil(long long v) { return v <= 1 ? 0.0 : std::ceil(std::log2(static_cast<double>(v))); }
 
 int sharing(double node_bytes, double largest) {
-  return largest <= 0 ? 1 : std::max(1, static_cast<int>(std::ceil(node_bytes / largest - 1e-9)));
+  if (largest <= 0 || !(node_bytes / largest < 1e9)) return largest <= 0 ? 1 : 1000000000;
+  return std::max(1, static_cast<int>(std::ceil(node_bytes / largest - 1e-9)));
 }
 
 // The cost of one phase on the representative rank, with what it sends.
@@ -215,6 +216,10 @@ SpmdResult simulate_spmd(const ClusterConfig& cluster, const RankLayout& layout,
   out.exposed_comm_s = std::max(0.0, it.time_s - out.compute_s);
   out.halo_bytes_per_rank = it.halo_bytes;
   out.offnode_bytes_per_node = it.offnode_bytes;
+  if (!std::isfinite(out.time_s) || !std::isfinite(out.flops) || !std::isfinite(out.offnode_bytes_per_node)) {
+    throw std::invalid_argument("the program's time or traffic overflows a double (" + std::to_string(out.time_s) +
+                                " s): its FLOPs, bytes or iterations are beyond what can be simulated");
+  }
   return out;
 }
 
