@@ -78,8 +78,10 @@ PhaseCost halo_cost(const HaloMessages& h, const ProcessGrid& g, const RankLayou
   for (const Traffic& t : ranks) {
     const double off = t.off_max > 0 ? comm.message_s(t.off_max, false, sharing(node_off, t.off_max)) : 0.0;
     const double on = t.on_max > 0 ? comm.message_s(t.on_max, true, sharing(node_on, t.on_max)) : 0.0;
-    if (std::max(off, on) >= out.time_s) {
-      out.time_s = std::max(off, on);
+    // The slowest rank; among ranks as slow (they share the node's NICs), the one sending most.
+    const double time = std::max(off, on);
+    if (time > out.time_s * (1 + 1e-12) || (time >= out.time_s * (1 - 1e-12) && t.off + t.on > out.rank_bytes)) {
+      out.time_s = std::max(time, out.time_s);
       out.rank_bytes = t.off + t.on;
     }
   }
