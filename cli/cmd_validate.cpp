@@ -75,6 +75,24 @@ void print_serve_cases(const ValidationReport& serve, ValidationFormat format) {
   for (const auto& [id, why] : serve.unscored) std::cout << "not scored: " << id << " (" << why << ")\n";
 }
 
+// The HPC cases (hpc/: HPL and HPCG of TOP500 systems) after the serving cases, their own rows and MAPE
+// per category.
+void print_hpc_cases(const ValidationReport& hpc, ValidationFormat format) {
+  if (hpc.rows.empty()) return;
+  std::string text = render_validation(hpc, format);
+  if (format == ValidationFormat::csv) {
+    std::cout << text.substr(text.find('\n') + 1);
+    return;
+  }
+  std::cout << "\nHPC cases (hpc/, kind: mpi, beside the training cases):\n" << text;
+  std::vector<double> errors;
+  for (const ValidationRow& row : hpc.rows) errors.push_back(row.error);
+  for (const CategoryScore& c : score_by_category(hpc.rows, errors)) {
+    std::printf("%-10s %3d cases  MAPE %5.1f %%  worst %+6.1f %%\n", c.category.c_str(), c.rows, 100 * c.mape,
+                100 * c.worst);
+  }
+}
+
 int run(const ValidateOptions& o) {
   if ((o.fit || o.cv) && !o.measured.empty()) return bad("--fit and --cv work on the validation folder, not on --measured");
   if (int(o.fit) + int(o.cv) + int(o.intervals) > 1) return bad("--fit, --cv and --intervals are separate reports: give one");
@@ -102,12 +120,14 @@ int run(const ValidateOptions& o) {
     }
     const ValidationReport report = run_validation(dir, catalog);
     const ValidationReport serve = run_serve_validation(dir, catalog);
-    if (report.rows.empty() && serve.rows.empty() && serve.unscored.empty()) {
+    const ValidationReport hpc = run_hpc_validation(dir, catalog);
+    if (report.rows.empty() && serve.rows.empty() && serve.unscored.empty() && hpc.rows.empty()) {
       throw std::runtime_error(dir.string() + " holds no validation case (its *.yaml files, and those in its "
-                                              "inference/ and llm-serve/ folders)");
+                                              "inference/, llm-serve/ and hpc/ folders)");
     }
     std::cout << render_validation(report, format_of(o.format));
     print_serve_cases(serve, format_of(o.format));
+    print_hpc_cases(hpc, format_of(o.format));
     return kExitOk;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";

@@ -11,6 +11,7 @@
 #include "configs/yaml_text.h"
 #include "driver/serve_run.h"
 #include "report/hpl_report.h"
+#include "report/spmd_report.h"
 #include "workloads/hpc/fabric_mpi_comm.h"
 #include "workloads/hpc/mpi_scenario.h"
 #include "workloads/scenario/training_scenario.h"
@@ -105,19 +106,24 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
   return out;
 }
 
-// kind: mpi: the application (HPL) once, its metrics and the run record.
+// kind: mpi: the application (HPL, or a stencil / HPCG / SPMD program) once, its metrics and the run record.
 ScenarioOutcome run_mpi(const LoadedScenario& loaded, const SpecCatalog& catalog, const std::string& tool_version) {
   const auto wall_start = std::chrono::steady_clock::now();
   const MpiScenario scenario = parse_mpi_scenario(loaded.root, catalog, loaded.name);
-  std::unique_ptr<MpiComm> comm;
+  std::unique_ptr<MpiComm> owned;
   if (scenario.network_model == MpiNetworkModel::fabric) {
-    comm = std::make_unique<FabricMpiComm>(scenario.cluster);
+    owned = std::make_unique<FabricMpiComm>(scenario.cluster);
   } else {
-    comm = std::make_unique<AnalyticMpiComm>(scenario.cluster);
+    owned = std::make_unique<AnalyticMpiComm>(scenario.cluster);
   }
-  const HplResult result = simulate_hpl(scenario.cluster, scenario.hpl, *comm);
+  MpiComm& comm = *owned;
   ScenarioOutcome out;
-  out.record.report = hpl_report(scenario, result);
+  if (scenario.app == MpiApp::hpl) {
+    out.record.report = hpl_report(scenario, simulate_hpl(scenario.cluster, scenario.hpl, comm));
+  } else {
+    out.record.report = spmd_report(scenario, simulate_mpi_app(scenario, comm));
+  }
+  out.notes = scenario.notes;
   out.record.scenario_text = to_yaml_text(loaded.root);
   out.record.tool_version = tool_version;
   out.record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

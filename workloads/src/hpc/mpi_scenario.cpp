@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "configs/config_error.h"
+#include "mpi_app_parse.h"
 #include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
@@ -44,7 +45,8 @@ const Schema& mpi_scenario_schema() {
                "how ranks and threads are placed", "one rank per socket, its cores as threads"),
       required("workload",
                Schema::map({
-                   required("app", Schema::one_of(kMpiAppNames.names()), "the application (hpl is built)"),
+                   required("app", Schema::one_of(kMpiAppNames.names()),
+                            "the application: hpl, hpcg, stencil, spmd (trace is reserved: use hpcsim replay)"),
                    optional("n", Schema::integer().at_least(1), "HPL: matrix order", "memory_fraction of the nodes' memory"),
                    optional("nb", positive_int(), "HPL: block size", "256"),
                    optional("p", positive_int(), "HPL: process rows", "the most square grid of the ranks, P <= Q"),
@@ -55,8 +57,31 @@ const Schema& mpi_scenario_schema() {
                    optional("depth", Schema::integer().at_least(0).at_most(1), "HPL: look-ahead depth (0 or 1)", "1"),
                    optional("memory_fraction", Schema::number().positive().at_most(0.95),
                             "HPL: share of the nodes' memory the matrix fills when n is not given", "0.8"),
+                   optional("iterations", positive_int(), "stencil, hpcg, spmd: iterations (hpcg: of its one CG set)",
+                            "stencil 100, hpcg 50, spmd 1"),
+                   optional("dims", Schema::integer().at_least(2).at_most(3), "stencil: 2 or 3 dimensions", "3"),
+                   optional("points", positive_int(), "stencil: 5 or 9 (2D), 7 or 27 (3D) points", "5 (2D), 7 (3D)"),
+                   optional("grid", Schema::list(positive_int()), "stencil: global cells per dimension (as many as dims)",
+                            "none: required for stencil"),
+                   optional("ghost", positive_int(), "stencil: halo layers exchanged (sweep method)", "1"),
+                   optional("fields", positive_int(), "stencil: FP64 values per cell, each swept and exchanged", "1"),
+                   optional("overlap", Schema::boolean(),
+                            "stencil: exchange the halo behind the interior sweep (non-blocking), then the boundary", "false"),
+                   optional("method", Schema::one_of(kStencilMethodNames.names()),
+                            "stencil: sweep (the stencil itself) or cg (conjugate gradients on its matrix)", "sweep"),
+                   optional("local", Schema::list(positive_int()),
+                            "hpcg: nx, ny, nz of each rank's box (each a multiple of 2^(levels - 1))",
+                            "104 x 104 x 104, or the largest cube below it that fits memory_fraction of a node"),
+                   optional("levels", Schema::integer().at_least(1).at_most(6), "hpcg: multigrid levels", "4"),
+                   optional("decomposition", Schema::integer().at_least(1).at_most(3),
+                            "spmd: dimensions of the process grid halo phases follow", "3"),
+                   optional("phases", Schema::list(spmd_phase_schema()).non_empty(),
+                            "spmd: the phases every rank runs each iteration, in order", "none: required for spmd"),
                }),
                "the application and its parameters"),
+      optional("measured", measured_schema({Schema::one_of(kMpiMeasuredMetrics), "the report metric the measurement is read in",
+                                            Schema::one_of(kMpiValidationCategories), false}),
+               "a published measurement (validation cases: configs/validation/hpc/)", "none"),
   });
   return schema;
 }
@@ -76,9 +101,11 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
   const ConfigNode& w = root.at("workload");
   const ConfigNode& app = w.at("app");
   s.app = *kMpiAppNames.parse(app.as_string());
-  if (s.app != MpiApp::hpl) {
-    throw ConfigError(app.loc(), "workload.app '" + app.as_string() + "' is not built yet; 'hpl' is");
+  if (s.app == MpiApp::trace) {
+    throw ConfigError(app.loc(), "workload.app 'trace' is not a kind: mpi application: replay a trace with `hpcsim replay`");
   }
+  check_app_keys(w, s.app);
+  if (const ConfigNode* m = root.find("measured")) s.measured = parse_measured(*m);
 
   const ConfigNode* mpi = root.find("mpi");
   auto mpi_key = [&](const char* key) { return mpi != nullptr ? mpi->find(key) : nullptr; };
@@ -124,6 +151,10 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
                                      " nodes; the cluster has " + str(s.cluster.nodes) + " (" + str(s.cluster.nodes) +
                                      " x " + str(cores) + " cores)");
   }
+  if (s.app != MpiApp::hpl) {
+    parse_app(w, s, nodes_needed);
+    return s;
+  }
   h.nb = static_cast<int>(w.get_int_or("nb", 256));
   s.memory_fraction = w.get_number_or("memory_fraction", 0.8);
   if (const ConfigNode* n = w.find("n")) {
@@ -144,6 +175,14 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
   if (const ConfigNode* b = w.find("bcast")) h.bcast = *kHplBcastNames.parse(b->as_string());
   h.depth = static_cast<int>(w.get_int_or("depth", 1));
   return s;
+}
+
+RankLayout mpi_rank_layout(const MpiScenario& s) {
+  return rank_layout(s.cluster.node.cpu, s.ranks, s.hpl.ranks_per_node, s.hpl.threads_per_rank, s.cluster.nodes);
+}
+
+SpmdResult simulate_mpi_app(const MpiScenario& s, const MpiComm& comm) {
+  return simulate_spmd(s.cluster, mpi_rank_layout(s), s.spmd, comm);
 }
 
 }  // namespace hpcsim

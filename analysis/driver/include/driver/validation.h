@@ -29,4 +29,12 @@ inline constexpr const char* kServeCaseFolders[] = {"inference", "llm-serve"};
 ValidationReport run_serve_validation(const std::filesystem::path& validation_dir, const SpecCatalog& catalog,
                                       const CaseFilter& include = {});
 
+// The HPC cases under a validation folder: kind: mpi scenarios with `measured:` in its hpc/ subfolder (HPL
+// Rmax and HPCG rates of TOP500 systems), each run as `hpcsim run` runs it and read in its measured metric;
+// rows of kind "mpi", categories hpl, hpcg and stencil. Kept apart from the training and serving sets (the
+// HPC models have no fitted parameter: their in-sample errors are their cross-validated ones).
+inline constexpr const char* kHpcCaseFolder = "hpc";
+ValidationReport run_hpc_validation(const std::filesystem::path& validation_dir, const SpecCatalog& catalog,
+                                    const CaseFilter& include = {});
+
 }  // namespace hpcsim

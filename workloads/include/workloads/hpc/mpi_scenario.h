@@ -1,16 +1,24 @@
 #pragma once
 // A `kind: mpi` scenario (docs/hpc.md): an MPI (+ OpenMP) application on a cluster of CPU nodes. The
 // `cluster:` section is every kind's; `mpi:` places the ranks (ranks per node, OpenMP threads per rank);
-// `workload:` names the application (`app:`) and its parameters. HPL is built; the other application
-// names are reserved and refused at the key until they are.
+// `workload:` names the application (`app:`) and its parameters: hpl (hpl_model.h), hpcg (hpcg_app.h),
+// stencil (stencil_app.h, with CG as `method: cg`) and spmd (phases written in YAML, spmd_program.h); trace
+// is reserved (MPI trace replay is `hpcsim replay`). A `measured:` section makes the file a validation case
+// (configs/validation/hpc/, categories hpl, hpcg, stencil).
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "configs/catalog.h"
 #include "configs/config_node.h"
 #include "configs/enum_names.h"
 #include "configs/schema.h"
 #include "models/platform/cluster_config.h"
+#include "workloads/hpc/hpcg_app.h"
 #include "workloads/hpc/hpl_model.h"
+#include "workloads/hpc/spmd_program.h"
+#include "workloads/hpc/stencil_app.h"
+#include "workloads/measured.h"
 
 namespace hpcsim {
 
@@ -34,13 +42,28 @@ struct MpiScenario {
   HplConfig hpl;       // app hpl: the grid, N (chosen from memory when not given), NB, broadcast, depth
   bool n_from_memory = false;
   double memory_fraction = 0.8;
+  // The other applications: ranks, ranks per node and threads per rank are hpl's (above).
+  StencilConfig stencil;
+  HpcgConfig hpcg;
+  SpmdProgram spmd;          // app spmd: the phases read from YAML, its grid from workload.decomposition
+  std::vector<std::string> notes;  // defaults chosen for the user (printed on stderr by `hpcsim run`)
+  std::optional<Measurement> measured;
 };
+
+// The categories an MPI validation case is scored in.
+inline const std::vector<std::string> kMpiValidationCategories{"hpl", "hpcg", "stencil"};
 
 const Schema& mpi_scenario_schema();
 
 // Reads and checks a `kind: mpi` scenario; ConfigError at file:line:column for: a node without an HPC
 // description of its CPU, P x Q that is not mpi.ranks, NB larger than N, more ranks x threads per node than
-// the node has cores, more nodes than the cluster has, an application not built yet.
+// the node has cores, more nodes than the cluster has, an application not built yet, a key of another
+// application, a stencil or HPCG problem that does not fit the nodes' memory, an SPMD phase that names no
+// or several kinds.
 MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalog, const std::string& default_name);
+
+// A parsed stencil, HPCG or SPMD scenario's program on its ranks (hpl runs through simulate_hpl).
+RankLayout mpi_rank_layout(const MpiScenario& scenario);
+SpmdResult simulate_mpi_app(const MpiScenario& scenario, const MpiComm& comm);
 
 }  // namespace hpcsim
