@@ -20,15 +20,18 @@ namespace {
 using collective_detail::Cohort;
 using collective_detail::Quotient;
 
-// Every link the schedule's transfers over `group` cross, appended to `links`.
+// Every link the schedule's transfers over `group` cross, appended to `links`; with `routes`, each pattern's
+// routes kept there too (from routes[first], one per pattern).
 void add_schedule_links(const ClusterFabric& fabric, const CollectiveGroup& group, const CollectiveSchedule& schedule,
-                        std::vector<ResourceId>& links) {
+                        std::vector<ResourceId>& links, LockstepMemo::RoutedPattern* routes = nullptr) {
   std::vector<Transfer> transfers;
   for (int p = 0; p < schedule.patterns(); ++p) {
     schedule.transfers(p, transfers);
+    if (routes) routes[p].hops.reserve(transfers.size());
     for (const Transfer& t : transfers) {
       const Hop& h = fabric.route(group.gpu(t.src), group.gpu(t.dst), t.rail);
       links.insert(links.end(), h.path.begin(), h.path.end());
+      if (routes) routes[p].hops.push_back(&h);
     }
   }
 }
@@ -38,10 +41,11 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   CollectiveRun(Simulator& sim, FairShare& fs, const ClusterFabric& fabric, CollectiveGroup group,
                 CollectiveSchedule schedule, bool replay, CollectiveDone done,
                 std::shared_ptr<Cohort> cohort, int run_index, std::shared_ptr<const Quotient> quotient = nullptr,
-                int members = 1)
+                int members = 1, std::shared_ptr<LockstepMemo::Routes> routes = nullptr)
       : sim_(sim), fs_(fs), fabric_(fabric), group_(std::move(group)), schedule_(std::move(schedule)),
         replay_(replay), done_(std::move(done)), measured_ps_(schedule_.patterns(), -1),
-        pattern_flows_(schedule_.patterns(), 0), cohort_(std::move(cohort)), run_index_(run_index), quotient_(std::move(quotient)), members_(members) {}
+        pattern_flows_(schedule_.patterns(), 0), cohort_(std::move(cohort)), run_index_(run_index),
+        quotient_(std::move(quotient)), members_(members), routes_(std::move(routes)) {}
 
   void begin(CollectiveAlgorithm algorithm) {
     stats_.algorithm = algorithm;
@@ -83,19 +87,43 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     sim_.schedule_in(Time::ps(duration_ps), [self = shared_from_this()] { self->next_step(); });
   }
 
-  // Routes every transfer of the pattern, then launches the flows in groups of equal latency.
+  // Routes every transfer of the pattern, then launches the flows in groups of equal latency. With routes
+  // kept for calls that move the same transfers (lockstep_memo.h), their routes, latency order and link
+  // independence are read from there: the same values routing them again gives.
   void simulate_step(int p) {
     pattern_ = p;
     schedule_.transfers(p, transfers_);
-    hops_.clear();
-    latency_ps_.clear();
-    for (const Transfer& t : transfers_) {
-      hops_.push_back(&fabric_.route(group_.gpu(t.src), group_.gpu(t.dst), t.rail));
-      latency_ps_.push_back(static_cast<std::int64_t>(Time::seconds(hops_.back()->latency_s).picoseconds()));
+    LockstepMemo::RoutedPattern* known =
+        routes_ ? &(*routes_)[static_cast<std::size_t>(run_index_) * schedule_.patterns() + p] : nullptr;
+    if (known && known->ordered) {
+      hops_.assign(known->hops.begin(), known->hops.end());
+      order_.assign(known->order.begin(), known->order.end());
+      latencies_.assign(known->latencies.begin(), known->latencies.end());
+      group_begin_.assign(known->group_begin.begin(), known->group_begin.end());
+    } else {
+      const bool routed = known && known->hops.size() == transfers_.size();
+      hops_.clear();
+      latency_ps_.clear();
+      for (std::size_t k = 0; k < transfers_.size(); ++k) {
+        const Transfer& t = transfers_[k];
+        hops_.push_back(routed ? known->hops[k] : &fabric_.route(group_.gpu(t.src), group_.gpu(t.dst), t.rail));
+        latency_ps_.push_back(static_cast<std::int64_t>(Time::seconds(hops_.back()->latency_s).picoseconds()));
+      }
+      order_by_latency();
+      if (known) {
+        known->hops = hops_;
+        known->order = order_;
+        known->latencies = latencies_;
+        known->group_begin = group_begin_;
+        known->independent = independent_routes();
+        known->ordered = true;
+      }
     }
-    order_by_latency();
     // Independent flows on links no other collective holds: one flow per class stands for its members.
-    if (cohort_ && !quotient_ && !transfers_.empty() && cohort_->exclusive() && keep_representatives()) cohort_->note_shortcut();
+    if (cohort_ && !quotient_ && !transfers_.empty() && cohort_->exclusive() &&
+        keep_representatives(known ? known->independent : independent_routes())) {
+      cohort_->note_shortcut();
+    }
     outstanding_ = group_begin_.back();
     pattern_flows_[p] = transfers_.size() * members_;
     stats_.flows_represented += transfers_.size() * members_;
@@ -145,18 +173,11 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   // nothing (their links are empty; the restart level they lower is the first member's rate). The first
   // member of each class, launched alone, ends exactly when all members would: the step's end is the full
   // simulation's to the picosecond. Keeps only those first members in order_ (true), else changes nothing.
-  bool keep_representatives() {
-    if (stamp_.size() < fs_.resource_count()) stamp_.resize(fs_.resource_count(), 0);
-    if (++epoch_ == 0) {
-      std::fill(stamp_.begin(), stamp_.end(), 0);
-      epoch_ = 1;
-    }
-    for (std::size_t t = 0; t < transfers_.size(); ++t) {
-      if (!(transfers_[t].bytes > 0)) return false;  // a zero-byte flow ends at once, on no links
-      for (const ResourceId r : hops_[t]->path) {
-        if (stamp_[r] == epoch_) return false;
-        stamp_[r] = epoch_;
-      }
+  // `independent`: independent_routes() for this step's transfers.
+  bool keep_representatives(bool independent) {
+    if (!independent) return false;
+    for (const Transfer& t : transfers_) {
+      if (!(t.bytes > 0)) return false;  // a zero-byte flow ends at once, on no links
     }
     struct Class {
       double bytes, bandwidth;
@@ -186,6 +207,22 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     }
     order_.swap(reps_);
     group_begin_.swap(rep_begin_);
+    return true;
+  }
+
+  // True when no link carries two of the step's transfers (hops_).
+  bool independent_routes() {
+    if (stamp_.size() < fs_.resource_count()) stamp_.resize(fs_.resource_count(), 0);
+    if (++epoch_ == 0) {
+      std::fill(stamp_.begin(), stamp_.end(), 0);
+      epoch_ = 1;
+    }
+    for (const Hop* hop : hops_) {
+      for (const ResourceId r : hop->path) {
+        if (stamp_[r] == epoch_) return false;
+        stamp_[r] = epoch_;
+      }
+    }
     return true;
   }
 
@@ -252,6 +289,7 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   std::uint32_t epoch_ = 0;
   std::shared_ptr<const Quotient> quotient_;  // set: group 0 stands for `members_` symmetric groups
   const int members_;
+  const std::shared_ptr<LockstepMemo::Routes> routes_;  // set: this call's routes, per group and pattern
 };
 
 // The record identical calls share (lockstep_memo.h), where the request carries a ledger, a memo and allows
@@ -347,6 +385,7 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
       one_shape && one_algorithm ? memo_record(request, fabric, algorithms[0], false, groups, schedules[0]) : nullptr;
   // The claim's links: the same routes every time for one record, and for records whose schedules move the
   // same transfers (listed without routing, compared in full), so they are looked up once.
+  // With them, each transfer's route, kept per group and pattern for the runs (one shape: equal patterns).
   if (record && !record->links) {
     LockstepMemo::Transfers moved;
     std::vector<Transfer> transfers;
@@ -354,18 +393,22 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
       for (int p = 0; p < schedules[g].patterns(); ++p) {
         schedules[g].transfers(p, transfers);
         for (const Transfer& t : transfers) moved.push_back({t.src, t.dst, t.rail});
+        moved.push_back({-2, -2, -2});
       }
       moved.push_back({-1, -1, -1});
     }
-    record->links = request.lockstep->links(groups, moved);
-    if (!record->links) {
-      for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
+    if (!request.lockstep->share(*record, groups, moved)) {
+      const auto patterns = static_cast<std::size_t>(schedules[0].patterns());
+      LockstepMemo::Routes routes(groups.size() * patterns);
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        add_schedule_links(fabric, groups[g], schedules[g], links, routes.data() + g * patterns);
+      }
       std::vector<char> seen(fs.resource_count(), 0);  // kept once each (a claim ignores repeats and order)
       std::vector<ResourceId> once;
       for (const ResourceId r : links) {
         if (!seen[r]) seen[r] = 1, once.push_back(r);
       }
-      record->links = request.lockstep->keep_links(groups, std::move(moved), std::move(once));
+      request.lockstep->keep(*record, groups, std::move(moved), std::move(once), std::move(routes));
     }
   } else if (!record && request.ledger && one_shape) {
     for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
@@ -374,8 +417,8 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
   auto cohort = one_shape ? make_cohort(request, claimed, static_cast<int>(groups.size()), schedules[0], record) : nullptr;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[g], std::move(schedules[g]),
-                                               request.replay_repeated_steps,
-                                               all_done, cohort, static_cast<int>(g));
+                                               request.replay_repeated_steps, all_done, cohort, static_cast<int>(g),
+                                               nullptr, 1, record ? record->routes : nullptr);
     run->begin(algorithms[g]);
   }
   return algorithms.back();
