@@ -22,16 +22,16 @@ namespace hpcsim {
 
 class LockstepMemo {
  public:
-  // What routing one pattern of one group gave (filled by the runner: collective_runner.cpp): the route of
-  // each transfer in the pattern's order (the fabric's cached routes, valid as long as the fabric), and,
-  // once a step of the pattern has been simulated, the transfers ordered by latency and whether every link
-  // carries at most one of them. Calls whose schedules move the same transfers read it instead of routing.
+  // What routing one pattern of one group gave (filled by the runner, collective_runner.cpp, where it routes
+  // the call's transfers for its claim): the transfers ordered by latency, each transfer's route bandwidth,
+  // and whether every link carries at most one of them. Calls whose schedules move the same transfers read it
+  // instead of routing again; they route only the transfers they launch.
   struct RoutedPattern {
-    std::vector<const Hop*> hops;
-    bool ordered = false;                    // the fields below are known
+    bool known = false;                      // the fields below are filled
     std::vector<std::uint32_t> order;        // transfers by latency, transfer order among equals
     std::vector<std::int64_t> latencies;     // the distinct latencies (ps), ascending
     std::vector<std::uint32_t> group_begin;  // per distinct latency: its first position in `order`
+    std::vector<double> bandwidth;           // per transfer: its route's bandwidth
     bool independent = false;                // no link carries two of the pattern's transfers
   };
   // Per group and pattern (index group * patterns + pattern).
