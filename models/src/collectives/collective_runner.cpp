@@ -351,16 +351,19 @@ std::shared_ptr<LockstepMemo::Record> memo_record(const CollectiveRequest& reque
                                   schedule.patterns());
 }
 
-// The cohort of `runs` runs of `schedule`'s shape holding `links`, where the request carries a ledger
-// and allows replay; otherwise none (each run replays only while the solver is idle). With a record, the
-// cohort shares the lockstep durations of identical calls.
-std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, std::span<const ResourceId> links, int runs,
+// The cohort of `runs` runs of `schedule`'s shape holding `links` (or `distinct`, a list holding each link
+// once, when set), where the request carries a ledger and allows replay; otherwise none (each run replays
+// only while the solver is idle). With a record, the cohort shares the lockstep durations of identical calls.
+std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, std::span<const ResourceId> links,
+                                    std::shared_ptr<const std::vector<ResourceId>> distinct, int runs,
                                     const CollectiveSchedule& schedule,
                                     const std::shared_ptr<LockstepMemo::Record>& record) {
   if (!request.ledger || !request.replay_repeated_steps) return nullptr;
   std::shared_ptr<std::vector<std::int64_t>> remembered;
   if (record) remembered = std::shared_ptr<std::vector<std::int64_t>>(record, &record->durations);
-  return std::make_shared<Cohort>(*request.ledger, links, runs, schedule.steps(), schedule.patterns(),
+  const LinkLedger::Claim claim =
+      distinct ? request.ledger->claim_distinct(std::move(distinct)) : request.ledger->claim(links);
+  return std::make_shared<Cohort>(*request.ledger, claim, runs, schedule.steps(), schedule.patterns(),
                                   std::move(remembered));
 }
 
@@ -399,7 +402,7 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
     if (auto classes = collective_detail::symmetry_classes(fs, fabric, groups, schedules,
                                                            request.ledger ? &links : nullptr)) {
       *left = classes->size();
-      auto cohort = make_cohort(request, links, static_cast<int>(classes->size()), schedules[0],
+      auto cohort = make_cohort(request, links, nullptr, static_cast<int>(classes->size()), schedules[0],
                                 memo_record(request, fabric, algorithm, true, groups, schedules[0]));
       for (std::size_t k = 0; k < classes->size(); ++k) {
         collective_detail::SymmetryClass& c = (*classes)[k];
@@ -461,8 +464,9 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
   } else if (!record && request.ledger && one_shape) {
     for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, fs, groups[g], schedules[g], links);
   }
-  std::span<const ResourceId> claimed = record ? std::span<const ResourceId>(*record->links) : links;
-  auto cohort = one_shape ? make_cohort(request, claimed, static_cast<int>(groups.size()), schedules[0], record) : nullptr;
+  auto cohort = one_shape ? make_cohort(request, links, record ? record->links : nullptr,
+                                        static_cast<int>(groups.size()), schedules[0], record)
+                          : nullptr;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[g], std::move(schedules[g]),
                                                request.replay_repeated_steps, all_done, cohort, static_cast<int>(g),
