@@ -194,7 +194,8 @@ ResourceId FairShare::add_resource(double capacity, std::string name) {
   if (!(capacity > 0)) fail("resource capacity must be > 0, got " + std::to_string(capacity));
   Impl::Link l;
   l.capacity = capacity;
-  l.name = std::move(name);
+  impl_->names += name;
+  impl_->name_end.push_back(impl_->names.size());
   l.accounted_at = impl_->sim.now();
   impl_->links.push_back(std::move(l));
   return static_cast<ResourceId>(impl_->links.size() - 1);
@@ -335,7 +336,12 @@ ResourceStats FairShare::stats(ResourceId id) const {
 
 const std::string& FairShare::name(ResourceId id) const {
   if (id >= impl_->links.size()) fail("unknown resource " + std::to_string(id));
-  return impl_->links[id].name;
+  auto [it, added] = impl_->named.try_emplace(id);
+  if (added) {
+    const std::size_t begin = id == 0 ? 0 : impl_->name_end[id - 1];
+    it->second = impl_->names.substr(begin, impl_->name_end[id] - begin);
+  }
+  return it->second;
 }
 
 }  // namespace hpcsim

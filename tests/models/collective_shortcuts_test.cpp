@@ -1,10 +1,13 @@
 // The exact shortcuts of a training step's collectives, each against the full simulation it stands for:
 // independent flows simulated by one representative per class, lockstep durations replayed by an identical
-// later call (LockstepMemo), and estimates read from patterns a pick for another size routed (EstimateMemo).
+// later call (LockstepMemo), routes a later size reads from the claim of an earlier one (LockstepMemo::Routes),
+// picks made from estimates in the order of their lower bounds, and estimates read from patterns a pick for
+// another size routed (EstimateMemo).
 // Equal means equal here: step times to the picosecond, estimates to the last bit.
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -153,6 +156,38 @@ TEST_CASE("An identical later call replays the lockstep durations an earlier one
   CHECK(fast.stats[0].steps_replayed < fast.stats[0].steps);
   CHECK(fast.stats[1].steps_replayed == fast.stats[1].steps);
   CHECK(fast.stats[1].flows_simulated == 0);
+  // A second size that moves the same transfers reads what routing the first call's claim gave (latency
+  // order, bandwidths, independence) and routes only the flows it launches: still one representative per
+  // class, still the full simulation's times.
+  const std::vector<double> two_sizes{33e6, 41e6 + 12345};
+  const Sequence two = run_sequence(cases()[0], CollectiveAlgorithm::halving_doubling, two_sizes, true);
+  const Sequence two_full = run_sequence(cases()[0], CollectiveAlgorithm::halving_doubling, two_sizes, false);
+  REQUIRE(two.stats.size() == 2);
+  REQUIRE(two_full.stats.size() == 2);
+  CHECK(two.stats[1].steps_replayed == 0);
+  CHECK(two.stats[1].flows_simulated * 4 <= two.stats[1].flows_represented);
+  CHECK(two.took[1] == two_full.took[1]);
+}
+
+TEST_CASE("A link list claimed as it is meets other claims as a copied one does", "[collectives]") {
+  LinkLedger ledger;
+  const auto distinct = std::make_shared<const std::vector<ResourceId>>(std::vector<ResourceId>{4, 1, 7});
+  const LinkLedger::Claim a = ledger.claim_distinct(distinct);
+  const LinkLedger::Claim b = ledger.claim(std::vector<ResourceId>{2, 3, 2});
+  CHECK(ledger.exclusive(a));
+  CHECK(ledger.exclusive(b));
+  ledger.note_replay(a);
+  const LinkLedger::Claim c = ledger.claim(std::vector<ResourceId>{9, 7, 9});  // meets a on link 7
+  CHECK_FALSE(ledger.exclusive(a));
+  CHECK_FALSE(ledger.exclusive(c));
+  CHECK(ledger.exclusive(b));
+  CHECK(ledger.broken_replays() == 1);  // a had replayed on the strength of being alone
+  ledger.release(a);
+  ledger.release(c);
+  const LinkLedger::Claim d = ledger.claim_distinct(distinct);  // the same list again: nobody holds it now
+  CHECK(ledger.exclusive(d));
+  CHECK(distinct->size() == 3);  // kept as it was
+  CHECK_THROWS_AS(ledger.release(a), std::logic_error);
 }
 
 TEST_CASE("LockstepMemo keeps records apart by size, algorithm and group, on one fabric", "[collectives]") {
@@ -186,16 +221,23 @@ TEST_CASE("Estimates through an EstimateMemo equal fresh ones, for every size th
     bool picks_differ = false;
     for (const double bytes : {8192.0, 33e6, 33e6 + 4096, 41e6, 200e6, 8192.0}) {
       for (const CollectiveOp op : {CollectiveOp::allreduce, CollectiveOp::allgather, CollectiveOp::broadcast}) {
+        std::optional<CollectiveAlgorithm> best;  // the first with the lowest estimate
+        double best_time = std::numeric_limits<double>::infinity();
         for (const CollectiveAlgorithm a : algorithms_for(op)) {
           if (!unsupported_reason(op, a, group).empty()) continue;
           INFO(c.name << ", " << bytes << " B, " << op_name(op) << ", " << algorithm_name(a));
           const CollectiveSchedule s = build_schedule(op, a, group, bytes);
           if (s.distinct_transfers() > kTransferBudget) continue;
           const double fresh = estimate_time(s, fabric, fs, group);
+          // select_algorithm estimates in the order of these bounds and skips any above the best so far.
+          CHECK(estimate_lower_bound(s, fabric, fs, group) <= fresh);
+          if (fresh < best_time) best_time = fresh, best = a;
           CHECK(estimate_time(s, fabric, fs, group, &memo) == fresh);
           CHECK(estimate_time(s, fabric, fs, group, &memo) == fresh);  // read back from the memo
         }
         const CollectiveAlgorithm pick = select_algorithm(op, bytes, fabric, fs, group);
+        REQUIRE(best);
+        CHECK(pick == *best);
         CHECK(choices.select(op, bytes, fabric, fs, group, {}) == pick);
         picks_differ = picks_differ || pick != select_algorithm(op, 8192.0, fabric, fs, group);
       }

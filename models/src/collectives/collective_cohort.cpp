@@ -2,9 +2,9 @@
 
 namespace hpcsim::collective_detail {
 
-Cohort::Cohort(LinkLedger& ledger, std::span<const ResourceId> links, int runs, int steps, int patterns,
+Cohort::Cohort(LinkLedger& ledger, LinkLedger::Claim claim, int runs, int steps, int patterns,
                std::shared_ptr<std::vector<std::int64_t>> remembered)
-    : ledger_(ledger), claim_(ledger.claim(links)), runs_(runs), steps_(steps), running_(runs),
+    : ledger_(ledger), claim_(claim), runs_(runs), steps_(steps), running_(runs),
       starts_(static_cast<std::size_t>(runs) * static_cast<std::size_t>(steps), -1),
       simulated_(static_cast<std::size_t>(steps), 0),
       durations_(remembered ? std::move(remembered)

@@ -23,10 +23,10 @@ namespace hpcsim::collective_detail {
 
 class Cohort {
  public:
-  // `runs` runs of `steps` steps over `patterns` patterns, holding `links` on `ledger` until all are done.
-  // `remembered`: the lockstep durations per pattern shared with identical calls (read and extended), or
-  // null for this call's own.
-  Cohort(LinkLedger& ledger, std::span<const ResourceId> links, int runs, int steps, int patterns,
+  // `runs` runs of `steps` steps over `patterns` patterns, holding `claim` on `ledger` (released when all
+  // are done). `remembered`: the lockstep durations per pattern shared with identical calls (read and
+  // extended), or null for this call's own.
+  Cohort(LinkLedger& ledger, LinkLedger::Claim claim, int runs, int steps, int patterns,
          std::shared_ptr<std::vector<std::int64_t>> remembered = nullptr);
 
   // Run `run` is at step `step` (pattern `pattern`; the previous step's pattern `previous`) at `now_ps`:

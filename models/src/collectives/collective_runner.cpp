@@ -20,16 +20,110 @@ namespace {
 using collective_detail::Cohort;
 using collective_detail::Quotient;
 
-// Every link the schedule's transfers over `group` cross, appended to `links`.
-void add_schedule_links(const ClusterFabric& fabric, const CollectiveGroup& group, const CollectiveSchedule& schedule,
-                        std::vector<ResourceId>& links) {
+// One pattern's transfers over a group, routed into flat arrays with ClusterFabric::route_once: nothing is
+// kept in the fabric's route cache. Computing a route costs less than finding it among a quarter of a
+// million cached ones (a 16,384-GPU halving-doubling all-reduce), and caching them cost most of the memory.
+struct RoutedTransfers {
+  std::vector<ResourceId> paths;        // every routed transfer's path, one after another
+  std::vector<std::uint32_t> path_end;  // per transfer: where its path ends in `paths` (0 length: not routed)
+  std::vector<std::int64_t> latency_ps;
+  std::vector<double> bandwidth;
+  Hop scratch;
+
+  void clear(std::size_t transfers) {
+    paths.clear();
+    path_begin_.assign(transfers, 0);
+    path_end.assign(transfers, 0);
+    latency_ps.assign(transfers, 0);
+    bandwidth.assign(transfers, 0);
+  }
+  // Routes transfer k (after clear(), in any order).
+  void route(const ClusterFabric& fabric, const CollectiveGroup& group, const Transfer& t, std::size_t k) {
+    const Hop& h = fabric.route_once(group.gpu(t.src), group.gpu(t.dst), t.rail, scratch);
+    path_begin_[k] = static_cast<std::uint32_t>(paths.size());
+    paths.insert(paths.end(), h.path.begin(), h.path.end());
+    path_end[k] = static_cast<std::uint32_t>(paths.size());
+    latency_ps[k] = static_cast<std::int64_t>(Time::seconds(h.latency_s).picoseconds());
+    bandwidth[k] = h.bandwidth;
+  }
+  void route_all(const ClusterFabric& fabric, const CollectiveGroup& group, const std::vector<Transfer>& transfers) {
+    clear(transfers.size());
+    for (std::size_t k = 0; k < transfers.size(); ++k) route(fabric, group, transfers[k], k);
+  }
+  std::span<const ResourceId> path(std::size_t k) const {
+    return {paths.data() + path_begin_[k], path_end[k] - path_begin_[k]};
+  }
+
+ private:
+  std::vector<std::uint32_t> path_begin_;
+};
+
+// Orders transfers by latency, keeping transfer order among equals (a stable counting sort): a step has a
+// handful of distinct latencies (one per switch-hop count, one inside a node), so this is linear where
+// sorting 65,536 transfers of a large ring was a visible share of the whole run. Fills `latencies` (distinct,
+// ascending), `group_begin` (per latency, its first position in `order`, and the end) and `order`.
+struct LatencyOrder {
+  std::vector<std::uint32_t> bucket, fill;  // scratch
+
+  void operator()(const std::vector<std::int64_t>& latency_ps, std::vector<std::int64_t>& latencies,
+                  std::vector<std::uint32_t>& group_begin, std::vector<std::uint32_t>& order) {
+    latencies.clear();
+    for (const std::int64_t l : latency_ps) {
+      const auto at = std::lower_bound(latencies.begin(), latencies.end(), l);
+      if (at == latencies.end() || *at != l) latencies.insert(at, l);
+    }
+    group_begin.assign(latencies.size() + 1, 0);
+    bucket.resize(latency_ps.size());
+    for (std::size_t t = 0; t < latency_ps.size(); ++t) {
+      bucket[t] = static_cast<std::uint32_t>(
+          std::lower_bound(latencies.begin(), latencies.end(), latency_ps[t]) - latencies.begin());
+      ++group_begin[bucket[t] + 1];
+    }
+    for (std::size_t k = 1; k < group_begin.size(); ++k) group_begin[k] += group_begin[k - 1];
+    order.resize(latency_ps.size());
+    fill.assign(group_begin.begin(), group_begin.end() - 1);
+    for (std::size_t t = 0; t < latency_ps.size(); ++t) order[fill[bucket[t]]++] = static_cast<std::uint32_t>(t);
+  }
+};
+
+// Whether no resource carries two of the routed transfers' paths (a stamp per resource, reused).
+struct IndependenceCheck {
+  std::vector<std::uint32_t> stamp;
+  std::uint32_t epoch = 0;
+
+  bool operator()(const RoutedTransfers& routed, std::size_t resources) {
+    if (stamp.size() < resources) stamp.resize(resources, 0);
+    if (++epoch == 0) {
+      std::fill(stamp.begin(), stamp.end(), 0);
+      epoch = 1;
+    }
+    for (const ResourceId r : routed.paths) {
+      if (stamp[r] == epoch) return false;
+      stamp[r] = epoch;
+    }
+    return true;
+  }
+};
+
+// Every link the schedule's transfers over `group` cross, appended to `links`; with `routes`, what routing
+// each pattern gave is kept there too (routes[p] for pattern p).
+void add_schedule_links(const ClusterFabric& fabric, const FairShare& fs, const CollectiveGroup& group,
+                        const CollectiveSchedule& schedule, std::vector<ResourceId>& links,
+                        LockstepMemo::RoutedPattern* routes = nullptr) {
   std::vector<Transfer> transfers;
+  RoutedTransfers routed;
+  LatencyOrder by_latency;
+  IndependenceCheck independent;
   for (int p = 0; p < schedule.patterns(); ++p) {
     schedule.transfers(p, transfers);
-    for (const Transfer& t : transfers) {
-      const Hop& h = fabric.route(group.gpu(t.src), group.gpu(t.dst), t.rail);
-      links.insert(links.end(), h.path.begin(), h.path.end());
-    }
+    routed.route_all(fabric, group, transfers);
+    links.insert(links.end(), routed.paths.begin(), routed.paths.end());
+    if (!routes) continue;
+    LockstepMemo::RoutedPattern& r = routes[p];
+    by_latency(routed.latency_ps, r.latencies, r.group_begin, r.order);
+    r.bandwidth = routed.bandwidth;
+    r.independent = independent(routed, fs.resource_count());
+    r.known = true;
   }
 }
 
@@ -38,10 +132,11 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   CollectiveRun(Simulator& sim, FairShare& fs, const ClusterFabric& fabric, CollectiveGroup group,
                 CollectiveSchedule schedule, bool replay, CollectiveDone done,
                 std::shared_ptr<Cohort> cohort, int run_index, std::shared_ptr<const Quotient> quotient = nullptr,
-                int members = 1)
+                int members = 1, std::shared_ptr<const LockstepMemo::Routes> routes = nullptr)
       : sim_(sim), fs_(fs), fabric_(fabric), group_(std::move(group)), schedule_(std::move(schedule)),
         replay_(replay), done_(std::move(done)), measured_ps_(schedule_.patterns(), -1),
-        pattern_flows_(schedule_.patterns(), 0), cohort_(std::move(cohort)), run_index_(run_index), quotient_(std::move(quotient)), members_(members) {}
+        pattern_flows_(schedule_.patterns(), 0), cohort_(std::move(cohort)), run_index_(run_index),
+        quotient_(std::move(quotient)), members_(members), routes_(std::move(routes)) {}
 
   void begin(CollectiveAlgorithm algorithm) {
     stats_.algorithm = algorithm;
@@ -83,19 +178,39 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     sim_.schedule_in(Time::ps(duration_ps), [self = shared_from_this()] { self->next_step(); });
   }
 
-  // Routes every transfer of the pattern, then launches the flows in groups of equal latency.
+  // Routes every transfer of the pattern, then launches the flows in groups of equal latency. With what
+  // routing the pattern gave kept for the call (lockstep_memo.h: the claim routed every transfer), its
+  // latency order, bandwidths and link independence are read from there, and only the transfers launched
+  // are routed: the same routes, so the same flows.
   void simulate_step(int p) {
     pattern_ = p;
     schedule_.transfers(p, transfers_);
-    hops_.clear();
-    latency_ps_.clear();
-    for (const Transfer& t : transfers_) {
-      hops_.push_back(&fabric_.route(group_.gpu(t.src), group_.gpu(t.dst), t.rail));
-      latency_ps_.push_back(static_cast<std::int64_t>(Time::seconds(hops_.back()->latency_s).picoseconds()));
+    const LockstepMemo::RoutedPattern* known =
+        routes_ ? &(*routes_)[static_cast<std::size_t>(run_index_) * schedule_.patterns() + p] : nullptr;
+    if (known && !known->known) known = nullptr;
+    bool routed_all = false;
+    if (known) {
+      order_.assign(known->order.begin(), known->order.end());
+      latencies_.assign(known->latencies.begin(), known->latencies.end());
+      group_begin_.assign(known->group_begin.begin(), known->group_begin.end());
+      bandwidth_ = known->bandwidth;
+    } else {
+      routed_.route_all(fabric_, group_, transfers_);
+      routed_all = true;
+      by_latency_(routed_.latency_ps, latencies_, group_begin_, order_);
+      bandwidth_ = routed_.bandwidth;
     }
-    order_by_latency();
     // Independent flows on links no other collective holds: one flow per class stands for its members.
-    if (cohort_ && !quotient_ && !transfers_.empty() && cohort_->exclusive() && keep_representatives()) cohort_->note_shortcut();
+    if (cohort_ && !quotient_ && !transfers_.empty() && cohort_->exclusive() &&
+        keep_representatives(known ? known->independent : independent_(routed_, fs_.resource_count()))) {
+      cohort_->note_shortcut();
+    }
+    if (!routed_all && !quotient_) {  // the flows launched need their paths
+      routed_.clear(transfers_.size());
+      for (std::uint32_t pos = 0; pos < group_begin_.back(); ++pos) {
+        routed_.route(fabric_, group_, transfers_[order_[pos]], order_[pos]);
+      }
+    }
     outstanding_ = group_begin_.back();
     pattern_flows_[p] = transfers_.size() * members_;
     stats_.flows_represented += transfers_.size() * members_;
@@ -111,28 +226,6 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     }
   }
 
-  // Orders the transfers by latency, keeping transfer order among equals (a stable counting sort): a step
-  // has a handful of distinct latencies (one per switch-hop count, one inside a node), so this is linear
-  // where sorting 65,536 transfers of a large ring was a visible share of the whole run.
-  void order_by_latency() {
-    latencies_.clear();
-    for (const std::int64_t l : latency_ps_) {
-      const auto at = std::lower_bound(latencies_.begin(), latencies_.end(), l);
-      if (at == latencies_.end() || *at != l) latencies_.insert(at, l);
-    }
-    group_begin_.assign(latencies_.size() + 1, 0);
-    bucket_.resize(latency_ps_.size());
-    for (std::size_t t = 0; t < latency_ps_.size(); ++t) {
-      bucket_[t] = static_cast<std::uint32_t>(
-          std::lower_bound(latencies_.begin(), latencies_.end(), latency_ps_[t]) - latencies_.begin());
-      ++group_begin_[bucket_[t] + 1];
-    }
-    for (std::size_t k = 1; k < group_begin_.size(); ++k) group_begin_[k] += group_begin_[k - 1];
-    order_.resize(latency_ps_.size());
-    fill_.assign(group_begin_.begin(), group_begin_.end() - 1);
-    for (std::size_t t = 0; t < latency_ps_.size(); ++t) order_[fill_[bucket_[t]]++] = static_cast<std::uint32_t>(t);
-  }
-
   // Where every link the step's transfers cross carries one of them, no flow shares a link with another, and
   // with no other collective on the links (an exclusive claim) each flow's rate is its route's bandwidth from
   // the moment it starts to its end: the solve at its arrival fills it alone (level = the smallest capacity
@@ -145,18 +238,11 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   // nothing (their links are empty; the restart level they lower is the first member's rate). The first
   // member of each class, launched alone, ends exactly when all members would: the step's end is the full
   // simulation's to the picosecond. Keeps only those first members in order_ (true), else changes nothing.
-  bool keep_representatives() {
-    if (stamp_.size() < fs_.resource_count()) stamp_.resize(fs_.resource_count(), 0);
-    if (++epoch_ == 0) {
-      std::fill(stamp_.begin(), stamp_.end(), 0);
-      epoch_ = 1;
-    }
-    for (std::size_t t = 0; t < transfers_.size(); ++t) {
-      if (!(transfers_[t].bytes > 0)) return false;  // a zero-byte flow ends at once, on no links
-      for (const ResourceId r : hops_[t]->path) {
-        if (stamp_[r] == epoch_) return false;
-        stamp_[r] = epoch_;
-      }
+  // `independent`: no link carries two of the step's transfers.
+  bool keep_representatives(bool independent) {
+    if (!independent) return false;
+    for (const Transfer& t : transfers_) {
+      if (!(t.bytes > 0)) return false;  // a zero-byte flow ends at once, on no links
     }
     struct Class {
       double bytes, bandwidth;
@@ -171,7 +257,7 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
       for (std::uint32_t pos = group_begin_[k]; pos < group_begin_[k + 1]; ++pos) {
         const std::uint32_t t = order_[pos];
         const double bytes = transfers_[t].bytes;
-        const double bandwidth = hops_[t]->bandwidth;
+        const double bandwidth = bandwidth_[t];
         const auto same = [&](const Class& c) { return c.bytes == bytes && c.bandwidth == bandwidth; };
         if (std::any_of(classes.begin(), classes.end(), same)) continue;
         if (classes.size() == kMaxClasses || !(bandwidth > 0) || !std::isfinite(bandwidth)) return false;
@@ -201,7 +287,7 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
                              [self = shared_from_this()](FlowId) { self->flow_done(); });
         continue;
       }
-      fs_.start_flow(hops_[t]->path, transfers_[t].bytes, [self = shared_from_this()](FlowId) { self->flow_done(); });
+      fs_.start_flow(routed_.path(t), transfers_[t].bytes, [self = shared_from_this()](FlowId) { self->flow_done(); });
     }
   }
 
@@ -241,17 +327,17 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
   std::size_t own_active_ = 0;
   // The current step, in flat arrays reused from step to step.
   std::vector<Transfer> transfers_;
-  std::vector<const Hop*> hops_;  // the fabric's cached routes (they live as long as the fabric)
-  std::vector<std::int64_t> latency_ps_;
+  RoutedTransfers routed_;             // every transfer's route, or those of the flows launched
+  std::vector<double> bandwidth_;      // per transfer: its route's bandwidth
   std::vector<std::uint32_t> order_;        // transfers by latency
   std::vector<std::int64_t> latencies_;     // the step's distinct latencies, ascending
   std::vector<std::uint32_t> group_begin_;  // per distinct latency: its first position in order_
-  std::vector<std::uint32_t> bucket_, fill_;  // counting-sort scratch
   std::vector<std::uint32_t> reps_, rep_begin_;  // keep_representatives' scratch
-  std::vector<std::uint32_t> stamp_;             // per resource: epoch_ when a transfer of the step crossed it
-  std::uint32_t epoch_ = 0;
+  LatencyOrder by_latency_;
+  IndependenceCheck independent_;
   std::shared_ptr<const Quotient> quotient_;  // set: group 0 stands for `members_` symmetric groups
   const int members_;
+  const std::shared_ptr<const LockstepMemo::Routes> routes_;  // set: what routing gave, per group and pattern
 };
 
 // The record identical calls share (lockstep_memo.h), where the request carries a ledger, a memo and allows
@@ -265,16 +351,19 @@ std::shared_ptr<LockstepMemo::Record> memo_record(const CollectiveRequest& reque
                                   schedule.patterns());
 }
 
-// The cohort of `runs` runs of `schedule`'s shape holding `links`, where the request carries a ledger
-// and allows replay; otherwise none (each run replays only while the solver is idle). With a record, the
-// cohort shares the lockstep durations of identical calls.
-std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, std::span<const ResourceId> links, int runs,
+// The cohort of `runs` runs of `schedule`'s shape holding `links` (or `distinct`, a list holding each link
+// once, when set), where the request carries a ledger and allows replay; otherwise none (each run replays
+// only while the solver is idle). With a record, the cohort shares the lockstep durations of identical calls.
+std::shared_ptr<Cohort> make_cohort(const CollectiveRequest& request, std::span<const ResourceId> links,
+                                    std::shared_ptr<const std::vector<ResourceId>> distinct, int runs,
                                     const CollectiveSchedule& schedule,
                                     const std::shared_ptr<LockstepMemo::Record>& record) {
   if (!request.ledger || !request.replay_repeated_steps) return nullptr;
   std::shared_ptr<std::vector<std::int64_t>> remembered;
   if (record) remembered = std::shared_ptr<std::vector<std::int64_t>>(record, &record->durations);
-  return std::make_shared<Cohort>(*request.ledger, links, runs, schedule.steps(), schedule.patterns(),
+  const LinkLedger::Claim claim =
+      distinct ? request.ledger->claim_distinct(std::move(distinct)) : request.ledger->claim(links);
+  return std::make_shared<Cohort>(*request.ledger, claim, runs, schedule.steps(), schedule.patterns(),
                                   std::move(remembered));
 }
 
@@ -313,7 +402,7 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
     if (auto classes = collective_detail::symmetry_classes(fs, fabric, groups, schedules,
                                                            request.ledger ? &links : nullptr)) {
       *left = classes->size();
-      auto cohort = make_cohort(request, links, static_cast<int>(classes->size()), schedules[0],
+      auto cohort = make_cohort(request, links, nullptr, static_cast<int>(classes->size()), schedules[0],
                                 memo_record(request, fabric, algorithm, true, groups, schedules[0]));
       for (std::size_t k = 0; k < classes->size(); ++k) {
         collective_detail::SymmetryClass& c = (*classes)[k];
@@ -347,6 +436,7 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
       one_shape && one_algorithm ? memo_record(request, fabric, algorithms[0], false, groups, schedules[0]) : nullptr;
   // The claim's links: the same routes every time for one record, and for records whose schedules move the
   // same transfers (listed without routing, compared in full), so they are looked up once.
+  // With them, each transfer's route, kept per group and pattern for the runs (one shape: equal patterns).
   if (record && !record->links) {
     LockstepMemo::Transfers moved;
     std::vector<Transfer> transfers;
@@ -354,28 +444,33 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
       for (int p = 0; p < schedules[g].patterns(); ++p) {
         schedules[g].transfers(p, transfers);
         for (const Transfer& t : transfers) moved.push_back({t.src, t.dst, t.rail});
+        moved.push_back({-2, -2, -2});
       }
       moved.push_back({-1, -1, -1});
     }
-    record->links = request.lockstep->links(groups, moved);
-    if (!record->links) {
-      for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
+    if (!request.lockstep->share(*record, groups, moved)) {
+      const auto patterns = static_cast<std::size_t>(schedules[0].patterns());
+      LockstepMemo::Routes routes(groups.size() * patterns);
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        add_schedule_links(fabric, fs, groups[g], schedules[g], links, routes.data() + g * patterns);
+      }
       std::vector<char> seen(fs.resource_count(), 0);  // kept once each (a claim ignores repeats and order)
       std::vector<ResourceId> once;
       for (const ResourceId r : links) {
         if (!seen[r]) seen[r] = 1, once.push_back(r);
       }
-      record->links = request.lockstep->keep_links(groups, std::move(moved), std::move(once));
+      request.lockstep->keep(*record, groups, std::move(moved), std::move(once), std::move(routes));
     }
   } else if (!record && request.ledger && one_shape) {
-    for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, groups[g], schedules[g], links);
+    for (std::size_t g = 0; g < groups.size(); ++g) add_schedule_links(fabric, fs, groups[g], schedules[g], links);
   }
-  std::span<const ResourceId> claimed = record ? std::span<const ResourceId>(*record->links) : links;
-  auto cohort = one_shape ? make_cohort(request, claimed, static_cast<int>(groups.size()), schedules[0], record) : nullptr;
+  auto cohort = one_shape ? make_cohort(request, links, record ? record->links : nullptr,
+                                        static_cast<int>(groups.size()), schedules[0], record)
+                          : nullptr;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     auto run = std::make_shared<CollectiveRun>(sim, fs, fabric, groups[g], std::move(schedules[g]),
-                                               request.replay_repeated_steps,
-                                               all_done, cohort, static_cast<int>(g));
+                                               request.replay_repeated_steps, all_done, cohort, static_cast<int>(g),
+                                               nullptr, 1, record ? record->routes : nullptr);
     run->begin(algorithms[g]);
   }
   return algorithms.back();

@@ -28,20 +28,22 @@ std::vector<std::vector<int>> gpus_of(const std::vector<CollectiveGroup>& groups
 
 }  // namespace
 
-std::shared_ptr<const std::vector<ResourceId>> LockstepMemo::links(const std::vector<CollectiveGroup>& groups,
-                                                                   const Transfers& transfers) const {
+bool LockstepMemo::share(Record& record, const std::vector<CollectiveGroup>& groups, const Transfers& transfers) const {
   for (const LinkSet& l : link_sets_) {
-    if (l.transfers == transfers && same_groups(l.gpus, groups)) return l.links;
+    if (l.transfers == transfers && same_groups(l.gpus, groups)) {
+      record.links = l.links;
+      record.routes = l.routes;
+      return true;
+    }
   }
-  return nullptr;
+  return false;
 }
 
-std::shared_ptr<const std::vector<ResourceId>> LockstepMemo::keep_links(const std::vector<CollectiveGroup>& groups,
-                                                                        Transfers transfers,
-                                                                        std::vector<ResourceId> links) {
-  auto kept = std::make_shared<const std::vector<ResourceId>>(std::move(links));
-  link_sets_.push_back(LinkSet{gpus_of(groups), std::move(transfers), kept});
-  return kept;
+void LockstepMemo::keep(Record& record, const std::vector<CollectiveGroup>& groups, Transfers transfers,
+                        std::vector<ResourceId> links, Routes routes) {
+  record.links = std::make_shared<const std::vector<ResourceId>>(std::move(links));
+  record.routes = std::make_shared<Routes>(std::move(routes));
+  link_sets_.push_back(LinkSet{gpus_of(groups), std::move(transfers), record.links, record.routes});
 }
 
 std::shared_ptr<LockstepMemo::Record> LockstepMemo::record(const ClusterFabric& fabric, CollectiveOp op,

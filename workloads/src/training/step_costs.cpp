@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "models/gpu/ops/op_kernel.h"
 #include "workloads/training/kernel_issue.h"
@@ -82,14 +83,17 @@ void StepPlanner::plan_groups() {
 // Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
 // between nodes, as far as the node has rails), then the tp group all-gathers the pieces; under sequence
 // parallelism each rank's share is the part of the sequence it works on next, so nothing is gathered.
+// The idle platform is built only when a stage passes something on: a fabric of 16,384 GPUs costs more to
+// build than a pure data-parallel step (one stage) costs to plan.
 std::vector<double> StepPlanner::p2p_seconds() {
-  Platform idle(plan_.placement.platform);  // routes only: nothing runs on it
-  const ClusterFabric& fabric = idle.fabric();
+  std::optional<Platform> idle;  // routes only: nothing runs on it
   const int senders = plan_.layout.tp * plan_.layout.cp;
   std::vector<double> seconds(static_cast<std::size_t>(plan_.layout.virtual_stages()), 0.0);
   for (int v = 0; v + 1 < plan_.layout.virtual_stages(); ++v) {
     const double bytes = plan_.stages[v].send_bytes;
     if (bytes <= 0) continue;
+    if (!idle) idle.emplace(plan_.placement.platform);
+    const ClusterFabric& fabric = idle->fabric();
     const int a = plan_.layout.gpu(v % plan_.layout.pp, 0, 0, 0), b = plan_.layout.gpu((v + 1) % plan_.layout.pp, 0, 0, 0);
     const Hop& hop = fabric.route(plan_.placement.gpu(a), plan_.placement.gpu(b), 0);
     const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;

@@ -13,6 +13,7 @@
 // Only traffic started through collectives that carry this ledger is seen: use it where nothing else
 // starts flows on those links (a single-tenant platform).
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -26,6 +27,9 @@ class LinkLedger {
 
   // Claims `links` (any order, repeats allowed) until release().
   Claim claim(std::span<const ResourceId> links);
+  // As claim(), for a list holding each link once, kept as it is (a training step claims one such list per
+  // gradient bucket: copying it each time cost more than the claim).
+  Claim claim_distinct(std::shared_ptr<const std::vector<ResourceId>> links);
   void release(Claim c);
   // True while no other claim has held one of c's links at any time since c was made.
   bool exclusive(Claim c) const { return !claims_.at(c).met; }
@@ -35,7 +39,7 @@ class LinkLedger {
 
  private:
   struct State {
-    std::vector<ResourceId> links;
+    std::shared_ptr<const std::vector<ResourceId>> links;  // each once
     bool met = false;
     bool replayed = false;
     bool live = false;
