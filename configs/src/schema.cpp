@@ -42,6 +42,15 @@ void check_range(const ConfigNode& node, Dimension dimension, double value) {
                                       format_quantity(input_limits::min_positive_rate, dimension) +
                                       ", the range hpcsim simulates" + got);
   }
+  if (rate && std::abs(value) > input_limits::max_rate) {
+    throw ConfigError(node.loc(), describe(dimension) + " may be at most " +
+                                      format_quantity(input_limits::max_rate, dimension) +
+                                      ", the range hpcsim simulates" + got);
+  }
+  if (dimension == Dimension::bytes && std::abs(value) > input_limits::max_bytes) {
+    throw ConfigError(node.loc(), "a size may be at most " + format_quantity(input_limits::max_bytes, dimension) +
+                                      ", the range hpcsim simulates" + got);
+  }
 }
 
 }  // namespace

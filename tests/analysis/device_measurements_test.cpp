@@ -53,6 +53,8 @@ TEST_CASE("device measurements: a file that is not the suite's CSV is refused at
   CHECK(read_error(kV100Header + "copy,bytes=1,gbps,1,GB/s,extra\n") ==
         "F:7:1: a row has 5 fields (benchmark,params,metric,value,unit), this one 6");
   CHECK(read_error(kV100Header + "copy,bytes=1,,1,GB/s\n") == "F:7:14: empty metric");
+  CHECK(read_error(kV100Header + "copy,bytes=1,-inf,1,GB/s\n") == "F:7:14: a metric name is a word (letters, digits, _ - .), not '-inf'");
+  CHECK(read_error(kV100Header + "copy,bytes=1,NaN,1,GB/s\n") == "F:7:14: a metric name is a word (letters, digits, _ - .), not 'NaN'");
   CHECK(read_error(kV100Header + "copy,bytes=1,gbps,,GB/s\n") == "F:7:19: the value '' is not a finite number");
   CHECK(read_error(kV100Header + "copy,bytes=1,gbps,1e999,GB/s\n") == "F:7:19: the value '1e999' is not a finite number");
   CHECK(read_error(kV100Header + "copy,bytes=1,gbps,12x,GB/s\n") == "F:7:19: the value '12x' is not a finite number");

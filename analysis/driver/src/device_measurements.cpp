@@ -1,6 +1,7 @@
 // The CSV of `hpcsim-cuda-bench`: header comments, a column line, then one measurement per row.
 #include "driver/device_measurements.h"
 
+#include <cctype>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -15,6 +16,17 @@ namespace {
 
 constexpr const char* kMagic = "# hpcsim-cuda-bench 1";
 constexpr const char* kColumns = "benchmark,params,metric,value,unit";
+
+// Benchmark and metric names are words (copy, hbm_gbps, fma-ilp): a name that reads as a number (-inf, nan)
+// or holds spaces is not a row the suite wrote.
+bool is_name(const std::string& text) {
+  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) return false;
+  for (const char c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') return false;
+  std::string lower;
+  for (const char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower != "inf" && lower != "infinity" && lower != "nan";
+}
 
 std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t\r");
@@ -105,6 +117,7 @@ DeviceMeasurements read_device_measurements(const std::filesystem::path& file) {
     row.line = line;
     row.benchmark = fields[0].first;
     if (row.benchmark.empty()) fail(line, 1, "empty benchmark name");
+    if (!is_name(row.benchmark)) fail(line, 1, "a benchmark name is a word (letters, digits, _ - .), not '" + row.benchmark + "'");
     const auto& [params, params_column] = fields[1];
     std::size_t start = 0;
     while (!params.empty() && start <= params.size()) {
@@ -123,6 +136,7 @@ DeviceMeasurements read_device_measurements(const std::filesystem::path& file) {
     }
     row.metric = fields[2].first;
     if (row.metric.empty()) fail(line, fields[2].second, "empty metric");
+    if (!is_name(row.metric)) fail(line, fields[2].second, "a metric name is a word (letters, digits, _ - .), not '" + row.metric + "'");
     const std::string& value = fields[3].first;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), row.value);
     if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(row.value)) {

@@ -28,6 +28,10 @@ inline constexpr std::size_t max_map_keys = 10'000;
 // years; a rate below 1 per second (1e-300 B/s) turns one byte into an out-of-range time or a stall.
 inline constexpr double max_time_s = 1e9;
 inline constexpr double min_positive_rate = 1;  // B/s, op/s or Hz
+// The largest rate and size: 1e21 B/s (or op/s, Hz) and 1e21 B are a million times the largest real
+// machine's figures, and products and sums of many of them stay finite (1e308 Gb/s made nan capacities).
+inline constexpr double max_rate = 1e21;
+inline constexpr double max_bytes = 1e21;
 
 // The range of every integer key (Schema::integer) unless the key is wide (seeds, ids, dataset samples):
 // the model reads counts into int, and 2^31 wrapped to a negative count (an internal error or a crash).

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/yaml_text.h"
 #include "models/platform/platform.h"
 #include "workloads/scenario/simulate_scenario.h"
@@ -68,6 +69,12 @@ TrainingJobTimer::TrainingJobTimer(ClusterConfig cluster, const SpecCatalog& cat
                                    const std::vector<TrainingJobSpec>& jobs,
                                    const std::function<void(std::size_t, std::size_t)>& after_each)
     : cluster_(std::move(cluster)), shapes_(cluster_) {
+  // Each job is timed alone on the whole cluster's fabric, which costs what a run of that many GPUs costs.
+  if (!jobs.empty()) {
+    check_count(CountLimit::gpus, static_cast<double>(cluster_.nodes) * cluster_.gpus_per_node, jobs.front().where,
+                "the cluster's fabric (" + std::to_string(cluster_.nodes) + " nodes x " +
+                    std::to_string(cluster_.gpus_per_node) + " GPUs), on which each training job is timed,");
+  }
   std::map<std::string, int> seen;  // the sections as text, with the node count -> workload
   for (const TrainingJobSpec& spec : jobs) {
     if (spec.nodes > cluster_.nodes) {
