@@ -58,7 +58,8 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
     s.llm_keys = parse_llm_serving_keys(*serving);
   }
   s.llm = s.setup.output_len > 0;
-  if (s.setup.framework.tunes_for_largest_batch && s.setup.on_gpu() && !s.llm) s.setup.tuned_batch = s.serving.max_batch;
+  // The largest batch the endpoint runs: whole requests of request_batch samples up to max_batch.
+  if (s.setup.framework.tunes_for_largest_batch && s.setup.on_gpu() && !s.llm) s.setup.tuned_batch = s.serving.full_batch();
   if (const ConfigNode* front_end = serving ? serving->find("front_end") : nullptr) {
     if (s.llm) {
       throw ConfigError(front_end->loc(), "front_end receives a model's input tensors; an LLM endpoint "
