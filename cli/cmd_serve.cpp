@@ -1,7 +1,8 @@
 // hpcsim serve SCENARIO: an inference endpoint under load (kind: serve; docs/serving.md). R replicas of an
 // instance behind a load balancer, requests from a seeded process, a trace or a closed loop, dynamic
 // batching; prints latency percentiles, throughput, utilization, queueing and cost per million requests.
-// --sweep-load runs the endpoint at several rates; --target-p99 finds the fewest replicas meeting a p99.
+// --sweep-load runs the endpoint at several rates; --target-p99 finds the fewest replicas meeting a p99;
+// --max-rate-within p99=TIME the highest rate whose p99 stays within TIME (MLPerf's server scenario).
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -34,6 +35,7 @@ struct ServeOptions {
   std::string format = "table";
   std::string sweep_load;   // rates, e.g. "50,100,200"
   std::string target_p99;   // a time, e.g. "50ms"
+  std::string max_rate_within;  // "p99=TIME", e.g. "p99=15ms"
   int max_replicas = 1024;
 };
 
@@ -68,11 +70,27 @@ double parse_target(const std::string& text) {
   }
 }
 
+// "p99=15ms" -> the bound in seconds; ConfigError naming the flag otherwise.
+double parse_max_rate_within(const std::string& text) {
+  const SourceLoc flag{"--max-rate-within " + text, 0, 0};
+  const std::string prefix = "p99=";
+  if (text.rfind(prefix, 0) != 0) {
+    throw ConfigError(flag, "give the percentile and its bound as p99=TIME, e.g. p99=15ms (p99 is the one built)");
+  }
+  try {
+    const double t = parse_quantity(text.substr(prefix.size()), Dimension::time, "s");
+    if (!(t > 0)) throw ConfigError(flag, "the p99 bound must be positive");
+    return t;
+  } catch (const UnitError& e) {
+    throw ConfigError(flag, e.what());
+  }
+}
+
 }  // namespace
 
 int run_serve_file(const std::string& scenario_file, const std::vector<std::string>& overrides, const std::string& db,
                    bool no_db, const std::string& format, const std::string& sweep_load, const std::string& target_p99,
-                   int max_replicas, const std::string& command) {
+                   int max_replicas, const std::string& max_rate_within, const std::string& command) {
   ScenarioRequest request;
   request.file = scenario_file;
   request.overrides = overrides;
@@ -87,6 +105,7 @@ int run_serve_file(const std::string& scenario_file, const std::vector<std::stri
     }
     if (!sweep_load.empty()) request.serve_rates = parse_rates(sweep_load);
     if (!target_p99.empty()) request.serve_target_p99_s = parse_target(target_p99);
+    if (!max_rate_within.empty()) request.serve_max_rate_p99_s = parse_max_rate_within(max_rate_within);
     const SourceLoc max_flag{"--max-replicas " + std::to_string(max_replicas)};
     if (max_replicas < 1) throw ConfigError(max_flag, "must be at least 1");
     // The search may simulate that many replicas, each held in memory (serving.replicas is held the same).
@@ -142,15 +161,21 @@ Action add_serve_command(CLI::App& app) {
   auto* sweep = cmd->add_option("--sweep-load", o->sweep_load,
                                 "Run the endpoint at each request rate: the latency-vs-load curve")
                     ->type_name("R1,R2,...");
-  cmd->add_option("--target-p99", o->target_p99,
+  auto* target = cmd->add_option("--target-p99", o->target_p99,
                   "Find the fewest replicas whose p99 latency meets the target at the scenario's load (exit 1 "
                   "when no count can, with the reason)")
       ->type_name("TIME")
       ->excludes(sweep);
   cmd->add_option("--max-replicas", o->max_replicas, "The most replicas --target-p99 tries (default 1024)");
+  cmd->add_option("--max-rate-within", o->max_rate_within,
+                  "Find the highest request rate whose p99 latency stays within TIME, nothing dropped (MLPerf's "
+                  "server scenario; exit 1 when no rate can, with the reason)")
+      ->type_name("p99=TIME")
+      ->excludes(sweep)
+      ->excludes(target);
   return [o] {
     return run_serve_file(o->scenario, o->overrides, o->db, o->no_db, o->format, o->sweep_load, o->target_p99,
-                          o->max_replicas, "serve");
+                          o->max_replicas, o->max_rate_within, "serve");
   };
 }
 

@@ -43,10 +43,10 @@ Action add_plan_command(CLI::App& app);
 Action add_serve_command(CLI::App& app);
 
 // A serve scenario run (cmd_serve.cpp), shared by `hpcsim serve` and `hpcsim run` on a kind: serve file.
-// sweep_load / target_p99 empty: one run at the scenario's load.
+// sweep_load / target_p99 / max_rate_within empty: the scenario as its file says.
 int run_serve_file(const std::string& scenario_file, const std::vector<std::string>& overrides, const std::string& db,
                    bool no_db, const std::string& format, const std::string& sweep_load, const std::string& target_p99,
-                   int max_replicas, const std::string& command);
+                   int max_replicas, const std::string& max_rate_within, const std::string& command);
 // The same for a serve scenario already loaded (`hpcsim run` on a kind: serve file), with its request.
 int run_loaded_serve(const LoadedScenario& loaded, const ScenarioRequest& request, const std::string& db, bool no_db,
                      const std::string& format, const std::string& command);

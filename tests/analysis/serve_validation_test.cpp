@@ -47,15 +47,34 @@ TEST_CASE("serve validation: every case runs and is printed with its category's 
   }
 }
 
-// The issue's bound, per category (met by all three since pass 10, 2026-12-04: cpu-infer 19.8 %, gpu-infer
-// 19.0 %, llm-serve 11.9 %; docs/validation.md, "Serving").
-TEST_CASE("serve validation: every category's MAPE at most 20 % (issue 16 target)", "[target][serve][validation]") {
+// The issue's bound, per category (met by all three from pass 10, 2026-12-04: cpu-infer 19.8 %, gpu-infer
+// 19.0 %, llm-serve 11.9 %; docs/validation.md, "Serving"). Since issue 37 the three MLPerf server throughput
+// rows are scored by the highest rate the simulation keeps within the p99 bound instead of the published rate
+// fed in and read back (a metric that could not miss): they read +28 % to +89 % and cpu-infer 26.4 %, above
+// the 20 % target, which this test no longer claims for it. Its bound here is that figure (a regression gate
+// until issue 37's CPU host costs land); gpu-infer (17.9 %) and llm-serve (11.9 %) keep the target.
+TEST_CASE("serve validation: every category's MAPE at most 20 % (issue 16 target), cpu-infer at most 27 %",
+          "[target][serve][validation]") {
   int categories = 0;
   for (const CategoryScore& c : scores()) {
     INFO(c.category);
     CHECK(c.rows >= (c.category == "llm-serve" ? 9 : c.category == "gpu-infer" ? 12 : 16));
-    CHECK(c.mape <= 0.20);
+    CHECK(c.mape <= (c.category == "cpu-infer" ? 0.27 : 0.20));
     ++categories;
   }
   CHECK(categories == 3);
+}
+
+// MLPerf server rows are scored by the rate search: a prediction that depends on the model, not the
+// measured value fed back (issue 37).
+TEST_CASE("serve validation: MLPerf server throughput rows read the highest rate within their p99 bound",
+          "[serve][validation]") {
+  int searched = 0;
+  for (const ValidationRow& r : serve_report().rows) {
+    if (r.id.find("-server") == std::string::npos || r.metric.rfind("latency_s.", 0) == 0) continue;
+    INFO(r.id);
+    CHECK(r.metric == "max_rate.rate_rps");
+    ++searched;
+  }
+  CHECK(searched == 3);
 }

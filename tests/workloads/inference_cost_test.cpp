@@ -186,7 +186,7 @@ TEST_CASE("GPU inference: fused runtime beats eager at batch 1: memory bounds th
   CHECK(most > 64);
   CHECK_THROWS_AS(batch_latency_s(eager, most + 1), std::invalid_argument);
   CHECK_THROWS_AS(batch_latency_s(eager, 0), std::invalid_argument);
-  const OfflineResult offline = offline_throughput(eager, 256, 2);
+  const OfflineResult offline = offline_throughput(eager, 64, 64, 2);
   CHECK(offline.throughput_rps > 2 / batch_latency_s(eager, 1));
 }
 

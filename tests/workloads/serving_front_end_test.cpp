@@ -63,7 +63,7 @@ TEST_CASE("front end: requests beyond its threads wait for one, and its time is 
   CHECK_FALSE(summarize_serving(bare).front_end_utilization.has_value());
 }
 
-TEST_CASE("front end: offline runs report it in the batch-1 latency, and each replica has its own", "[serving]") {
+TEST_CASE("front end: offline runs report it in the full batch's latency, and each replica has its own", "[serving]") {
   ServingConfig offline;
   offline.requests = 100;
   offline.front_end = FrontEnd{2, 0.003};

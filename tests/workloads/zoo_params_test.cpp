@@ -176,3 +176,28 @@ TEST_CASE("zoo: gnmt is DLE's GNMT v2 (4 + 4 LSTM layers) and `layers` sets the 
   CHECK(rel(static_cast<double>(v2.params()), 160e6) < 0.05);
   CHECK_THROWS_AS(zoo("gnmt", {.layers = 1}), std::invalid_argument);
 }
+
+TEST_CASE("zoo: ViT-B/16, ViT-L/16 (Dosovitskiy et al. 2021) and DistilBERT (Sanh et al. 2019)") {
+  // ViT-B/16: patch embedding 768 x 768 + 768 = 590,592, class token 768, positions 197 x 768 = 151,296,
+  // 12 x 7,087,872 (the BERT-base layer: attention 2,362,368, MLP 4,722,432, two norms 3,072), final norm
+  // 1,536, head 768 x 1000 + 1000 = 769,000: 86,567,656, timm's vit_base_patch16_224.
+  CHECK(zoo("vit-b16").params() == 86567656);
+  // ViT-L/16: 787,456 + 1,024 + 201,728 + 24 x 12,596,224 + 2,048 + 1,025,000 = 304,326,632 (timm's).
+  CHECK(zoo("vit-l16").params() == 304326632);
+  // 197 tokens (196 patches and the class token) through the encoder, 1,000 logits out.
+  const Model b16 = zoo("vit-b16");
+  const Network& net = b16.network("vit-b16");
+  CHECK(net.nodes()[net.find("position_embedding")].output == Shape{197, 768});
+  CHECK(net.nodes()[net.find("head")].output == Shape{1000});
+  // Forward: 17.6 GMACs at 224x224 (timm's and fvcore's count for ViT-B/16); ours adds softmax, norms, GELU.
+  CHECK(net.forward_flops({1, Precision::fp32}) / 2 / 1e9 == Approx(17.6).epsilon(0.04));
+  // At 384x384 (the paper's fine-tuning resolution): 576 patches; a resolution off the 16-pixel grid is refused.
+  const Model b16_384 = zoo("vit-b16", {.resolution = 384});
+  const Network& net384 = b16_384.network("vit-b16");
+  CHECK(net384.nodes()[net384.find("position_embedding")].output == Shape{577, 768});
+  CHECK_THROWS_AS(zoo("vit-b16", {.resolution = 200}), std::invalid_argument);
+  // DistilBERT (DistilBertModel of distilbert-base-uncased): embeddings 30,522 x 768 + 512 x 768 + 1,536 =
+  // 23,835,648 (no token types), 6 x 7,087,872, no pooler: 66,362,880.
+  CHECK(zoo("distilbert").params() == 66362880);
+  CHECK(zoo("distilbert").params() == zoo("bert-base", {.layers = 6}).params() - 2 * 768 - 590592);
+}

@@ -90,7 +90,9 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
   ServeScenario scenario = parse_serve_scenario(loaded.root, catalog, loaded.name);
   scenario.name = loaded.name;  // with the --set values
   ServeRun run;
-  if (!request.serve_rates.empty()) {
+  if (request.serve_max_rate_p99_s > 0) {
+    run = serve_max_rate(scenario, request.serve_max_rate_p99_s);
+  } else if (!request.serve_rates.empty()) {
     run = serve_load_sweep(scenario, request.serve_rates);
   } else if (request.serve_target_p99_s > 0) {
     run = serve_replica_search(scenario, request.serve_target_p99_s, request.serve_max_replicas);

@@ -9,6 +9,7 @@
 #include "workloads/serving/llm/llm_replica_cost.h"
 #include "workloads/serving/llm/llm_serving.h"
 #include "workloads/serving/load_sweep.h"
+#include "workloads/serving/max_rate_search.h"
 #include "workloads/serving/replica_search.h"
 
 namespace hpcsim {
@@ -39,6 +40,7 @@ void require_request_level(const ServeScenario& s, const char* what) {
 
 ServeRun serve_once(const ServeScenario& s, const std::function<void(std::size_t, std::size_t)>& after_each) {
   if (s.llm) return llm_serve_once(s, after_each);
+  if (s.serving.max_rate_p99_s) return serve_max_rate(s, *s.serving.max_rate_p99_s);
   const ServingSummary summary = summarize_serving(simulate_serving(s.serving, replica_service_time(s)));
   return {serve_report(s.name, summary, s.setup.price_per_hour), {}};
 }
@@ -52,8 +54,32 @@ ServeRun serve_load_sweep(const ServeScenario& s, const std::vector<double>& rat
   return run;
 }
 
+ServeRun serve_max_rate(const ServeScenario& s, double bound_p99_s) {
+  require_request_level(s, "--max-rate-within");
+  if (s.serving.closed_loop()) {
+    throw std::invalid_argument("--max-rate-within searches an arrival rate; " + s.name +
+                                " is a closed loop (serving.concurrency) and has none");
+  }
+  const MaxRateSearch search = max_rate_within_p99(s.serving, replica_service_time(s), bound_p99_s);
+  ServeRun run;
+  run.report = serve_report(s.name, search.summary, s.setup.price_per_hour);
+  const auto if_met = [&](double v) { return search.met ? std::optional<double>(v) : std::nullopt; };
+  run.report.metrics.push_back({"max_rate.bound_p99_s", bound_p99_s, "s"});
+  run.report.metrics.push_back({"max_rate.met", search.met ? 1.0 : 0.0, "bool"});
+  run.report.metrics.push_back({"max_rate.rate_rps", if_met(search.rate_rps), "1/s"});
+  run.report.metrics.push_back({"max_rate.samples_per_s", if_met(search.rate_rps * s.serving.request_batch), "1/s"});
+  run.report.metrics.push_back({"max_rate.p99_s", if_met(search.summary.latency_p99_s), "s"});
+  run.report.metrics.push_back({"max_rate.runs", static_cast<double>(search.runs), "count"});
+  if (!search.met) run.cannot_meet = search.reason;
+  return run;
+}
+
 ServeRun serve_replica_search(const ServeScenario& s, double target_s, int max_replicas) {
   require_request_level(s, "--target-p99");
+  if (s.serving.max_rate_p99_s) {
+    throw std::invalid_argument("--target-p99 finds replicas for the scenario's rate; " + s.name +
+                                " searches the rate itself (serving.max_rate_within)");
+  }
   const ReplicaSearch search = fewest_replicas_for_p99(s.serving, replica_service_time(s), target_s, max_replicas);
   ServeRun run;
   run.report = serve_report(s.name, search.summary, s.setup.price_per_hour);

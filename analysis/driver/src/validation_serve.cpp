@@ -16,6 +16,21 @@ namespace hpcsim {
 
 namespace {
 
+// What a serve case measures when no queue is involved, from the batch cost alone: single-stream latency
+// (no rate, no concurrency, no rate search; latency_s.mean) is one full batch's latency, and offline
+// throughput (throughput_rps) every worker running full batches; the batch is ServingConfig::full_batch(),
+// the one the serve engine's offline run takes. Rows that depend on a queue are the serving engine's.
+std::optional<double> predict_without_queue(const ServeScenario& s) {
+  const ServingConfig& c = s.serving;
+  if (s.llm || !c.offline() || c.max_rate_p99_s) return std::nullopt;
+  const OfflineResult offline = offline_throughput(s.setup, c.full_batch(), c.requests_per_batch(), c.replicas);
+  if (s.measured->metric == "latency_s.mean") {
+    return offline.batch_latency_s + (c.front_end.threads > 0 ? c.front_end.per_request_s : 0);
+  }
+  if (s.measured->metric == "throughput_rps") return offline.throughput_rps;
+  return std::nullopt;
+}
+
 ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& catalog, std::string& not_scored) {
   const ConfigNode root = load_config(file, {});
   const ServeScenario s = parse_serve_scenario(root, catalog, file.stem().string());
@@ -34,7 +49,7 @@ ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& c
   row.file = file.filename().string();
   // Rows that need no queue (a single stream's batch latency, offline throughput at the best batch) read
   // the cost model directly; the others run the endpoint.
-  const std::optional<double> direct = s.llm ? std::nullopt : predict_without_queue(root, catalog);
+  const std::optional<double> direct = predict_without_queue(s);
   if (direct) {
     row.predicted = *direct;
   } else {

@@ -35,6 +35,8 @@ std::vector<Metric> serve_metrics(const ServingSummary& s, std::optional<double>
   };
   // The front end's threads, when the endpoint has one: what bounds it when they are busy and the workers not.
   if (s.front_end_utilization) out.push_back({"front_end_utilization", defined(*s.front_end_utilization), "ratio"});
+  // Requests that carry several samples (serving.request_batch): the sample rate beside the request rate.
+  if (s.request_batch > 1) out.push_back({"throughput_samples_per_s", defined(s.samples_per_s()), "1/s"});
   return out;
 }
 

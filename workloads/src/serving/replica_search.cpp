@@ -37,19 +37,19 @@ ReplicaSearch fewest_replicas_for_p99(const ServingConfig& config, const BatchSe
     out.reason = "cannot meet " + target + ": the scenario has no load (give serving.rate_rps, a trace or concurrency)";
     return out;
   }
-  const double lone = service(1);
+  const double lone = service(config.request_batch);
   if (lone > target_p99_s) {
-    out.reason = "cannot meet " + target + ": even a lone request takes " + seconds(lone) + " (batch-1 service)";
+    out.reason = "cannot meet " + target + ": even a lone request takes " + seconds(lone) + " (its own batch's service)";
     return out;
   }
-  // Below this many replicas the queue grows without bound: workers x max_batch requests per batch time each.
-  const double per_replica_rps = config.workers * config.max_batch / service(config.max_batch);
+  // Below this many replicas the queue grows without bound: workers x a full batch's requests per batch time each.
+  const double per_replica_rps = config.workers * config.requests_per_batch() / service(config.full_batch());
   const double rate = offered_rate(config);
   const double needed = std::floor(rate / per_replica_rps) + 1;
   if (needed > max_replicas) {
     std::ostringstream why;
     why << "cannot meet " << target << ": " << rate << " requests/s exceed what " << max_replicas
-        << " replicas can serve (" << per_replica_rps << " requests/s each at batch " << config.max_batch << ")";
+        << " replicas can serve (" << per_replica_rps << " requests/s each at batch " << config.full_batch() << ")";
     out.reason = why.str();
     return out;
   }

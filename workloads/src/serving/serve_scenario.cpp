@@ -13,8 +13,8 @@ namespace hpcsim {
 
 namespace {
 
-// Values one request sends: the model's first layer's inputs for one sample.
-double input_values_per_request(const Model& model) {
+// Values one sample sends: the model's first layer's inputs for one sample.
+double input_values_per_sample(const Model& model) {
   for (const Network& net : model.networks) {
     for (const LayerNode& n : net.nodes()) {
       if (!n.layer) continue;
@@ -58,19 +58,31 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
     s.llm_keys = parse_llm_serving_keys(*serving);
   }
   s.llm = s.setup.output_len > 0;
-  if (s.setup.framework.tunes_for_largest_batch && s.setup.on_gpu() && !s.llm) s.setup.tuned_batch = s.serving.max_batch;
+  // The largest batch the endpoint runs: whole requests of request_batch samples up to max_batch.
+  if (s.setup.framework.tunes_for_largest_batch && s.setup.on_gpu() && !s.llm) s.setup.tuned_batch = s.serving.full_batch();
   if (const ConfigNode* front_end = serving ? serving->find("front_end") : nullptr) {
     if (s.llm) {
       throw ConfigError(front_end->loc(), "front_end receives a model's input tensors; an LLM endpoint "
                                           "(workload.output_len) takes token requests and has none");
     }
     const FrontEndSpec spec = load_front_end_spec(catalog, *front_end);
-    const double bytes = input_values_per_request(s.setup.model) *
+    // Per sample; a request carries request_batch samples and gets one response.
+    const double bytes = input_values_per_sample(s.setup.model) *
                          input_dtype_bytes(serving->get_string_or("input_dtype", "fp32"));
-    s.serving.front_end = FrontEnd{spec.threads, spec.request_s(bytes)};
+    s.serving.front_end = FrontEnd{spec.threads, spec.request_s(bytes * s.serving.request_batch)};
     s.setup.host_input_bytes = bytes;
     s.setup.host_input_bandwidth = spec.compute_input_bandwidth;
-    s.setup.host_output_s_per_request = spec.compute_output_per_request_s;
+    // batch_latency_s charges it per sample of a batch: one response per request_batch samples.
+    s.setup.host_output_s_per_request = spec.compute_output_per_request_s / s.serving.request_batch;
+  }
+  if (s.llm) {
+    // The LLM engine's requests are single prompts: the request-level engine's keys are refused there.
+    for (const char* key : {"request_batch", "max_rate_within"}) {
+      if (const ConfigNode* k = serving ? serving->find(key) : nullptr) {
+        throw ConfigError(k->loc(), std::string(key) + " is read by request-level endpoints; an LLM endpoint "
+                                    "(workload.output_len) serves single prompts (docs/llm-serving.md)");
+      }
+    }
   }
   if (s.llm && !s.setup.on_gpu()) {
     throw ConfigError(root.at("workload").at("output_len").loc(),

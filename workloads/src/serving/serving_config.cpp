@@ -45,14 +45,23 @@ const Schema& serving_schema() {
                "poisson"),
       optional("rate_rps", Schema::number().positive(),
                "mean arrival rate in requests per second (with a trace: stretch it to this mean rate)",
-               "none: every request at time 0 (offline: the saturated throughput and the batch-1 latency), "
+               "none: every request at time 0 (offline: the saturated throughput and one full batch's latency), "
                "or the trace's own times"),
       optional("requests", Schema::integer().at_least(1), "requests to simulate (at most the requests limit, docs/limits.md)",
                "10000 (a trace: all of its lines)"),
       optional("seed", Schema::integer().wide().at_least(0), "seed of the arrival draws", "1"),
       optional("max_batch", Schema::integer().at_least(1),
-               "most queued requests a worker takes into one batch (Triton's max_batch_size, TorchServe's batchSize)",
+               "most samples a worker takes into one batch, in whole queued requests (Triton's max_batch_size, "
+               "TorchServe's batchSize)",
                "1"),
+      optional("request_batch", Schema::integer().at_least(1),
+               "samples each request carries (a client sending 32 images in one request: perf_analyzer's -b); a "
+               "batch holds the whole requests whose samples fit max_batch",
+               "1"),
+      optional("max_rate_within", Schema::map({required("p99", time.positive(), "the latency bound")}),
+               "instead of one run at rate_rps: search the highest Poisson (or bursty, or stretched trace) rate "
+               "whose p99 latency stays within the bound with nothing dropped (MLPerf's server scenario)",
+               "none: one run at the scenario's load"),
       optional("max_queue_delay", time.at_least(0),
                "longest a partial batch waits, from when its oldest request was queued, for more requests "
                "(Triton's max_queue_delay_microseconds, TorchServe's maxBatchDelay)",
@@ -145,6 +154,16 @@ ServingConfig parse_serving(const ConfigNode& section) {
   }
   c.seed = static_cast<std::uint64_t>(section.get_int_or("seed", 1));
   c.max_batch = static_cast<int>(section.get_int_or("max_batch", c.max_batch));
+  c.request_batch = static_cast<int>(section.get_int_or("request_batch", c.request_batch));
+  if (c.request_batch > c.max_batch) {
+    throw ConfigError(section.at("request_batch").loc(),
+                      "a request of " + std::to_string(c.request_batch) + " samples does not fit a batch of max_batch " +
+                          std::to_string(c.max_batch) + " (Triton refuses it): raise max_batch to at least " +
+                          std::to_string(c.request_batch));
+  }
+  if (const ConfigNode* bound = section.find("max_rate_within")) {
+    c.max_rate_p99_s = bound->get_quantity("p99", Dimension::time, "s");
+  }
   c.max_queue_delay_s = section.get_quantity_or("max_queue_delay", Dimension::time, 0, "s");
   c.workers = static_cast<int>(section.get_int_or("workers", c.workers));
   c.load_balancer = *kLoadBalancerNames.parse(section.get_string_or("load_balancer", "round_robin"));
@@ -159,6 +178,14 @@ ServingConfig parse_serving(const ConfigNode& section) {
     require_arrival(section, key, ArrivalKind::bursty, c.arrival);
   }
   require_arrival(section, "trace", ArrivalKind::trace, c.arrival);
+  if (const ConfigNode* bound = section.find("max_rate_within")) {
+    if (section.has("rate_rps")) {
+      throw ConfigError(bound->loc(), "max_rate_within searches the arrival rate: give it or rate_rps, not both");
+    }
+    if (c.closed_loop()) {
+      throw ConfigError(bound->loc(), "max_rate_within searches an arrival rate; a closed loop (concurrency) has none");
+    }
+  }
   if (c.closed_loop()) {
     const ConfigNode& at = section.at("concurrency");
     if (section.has("rate_rps")) {
@@ -172,7 +199,7 @@ ServingConfig parse_serving(const ConfigNode& section) {
   if (const ConfigNode* dtype = section.find("input_dtype"); dtype && !section.has("front_end")) {
     throw ConfigError(dtype->loc(), "input_dtype sizes the requests a front_end receives: give front_end too");
   }
-  if (c.arrival == ArrivalKind::bursty && !c.rate_rps) {
+  if (c.arrival == ArrivalKind::bursty && !c.rate_rps && !c.max_rate_p99_s) {
     throw ConfigError(section.at("arrival").loc(), "arrival: bursty needs rate_rps (its long-run mean rate)");
   }
   if (c.arrival == ArrivalKind::trace) {
@@ -189,8 +216,8 @@ ServingConfig parse_serving(const ConfigNode& section) {
     if (c.trace.empty()) throw ConfigError(trace->loc(), "trace '" + c.trace_file + "' has no requests");
     if (section.has("requests") && c.requests < static_cast<std::int64_t>(c.trace.size())) c.trace.resize(c.requests);
     c.requests = static_cast<std::int64_t>(c.trace.size());
-    if (c.rate_rps && !(c.trace.back().time_s > c.trace.front().time_s)) {
-      throw ConfigError(section.at("rate_rps").loc(),
+    if ((c.rate_rps || c.max_rate_p99_s) && !(c.trace.back().time_s > c.trace.front().time_s)) {
+      throw ConfigError(section.at(c.rate_rps ? "rate_rps" : "max_rate_within").loc(),
                         "a trace is stretched to rate_rps by its span; this one has no two requests at different times");
     }
   }

@@ -44,9 +44,12 @@ class ServingEngine {
  public:
   ServingEngine(const ServingConfig& config, const BatchServiceTime& service)
       : c_(config), service_(service), replicas_(static_cast<std::size_t>(config.replicas)) {
-    if (config.replicas < 1 || config.workers < 1 || config.max_batch < 1 || config.requests < 0) {
-      throw std::invalid_argument("serving: replicas, workers and max_batch must be >= 1, requests >= 0");
+    if (config.replicas < 1 || config.workers < 1 || config.max_batch < 1 || config.requests < 0 ||
+        config.request_batch < 1 || config.request_batch > config.max_batch) {
+      throw std::invalid_argument(
+          "serving: replicas, workers and max_batch must be >= 1, requests >= 0, request_batch 1..max_batch");
     }
+    per_batch_ = static_cast<std::size_t>(config.requests_per_batch());
     const FrontEnd& fe = config.front_end;
     if (fe.threads < 0 || (fe.threads > 0 && !(std::isfinite(fe.per_request_s) && fe.per_request_s >= 0))) {
       throw std::invalid_argument("serving: a front end needs threads >= 0 and a finite per-request time >= 0");
@@ -69,11 +72,15 @@ class ServingEngine {
     result_.workers = config.workers;
     result_.offline = offline_;
     result_.front_end_threads = config.front_end.threads;
+    result_.request_batch = config.request_batch;
   }
 
   ServingResult run() {
     // Only offline runs report it; an open run leaves a stochastic service's draws to its batches alone.
-    if (offline_) result_.batch1_latency_s = service_time(1) + (c_.front_end.threads > 0 ? c_.front_end.per_request_s : 0);
+    if (offline_) {
+      result_.offline_latency_s =
+          service_time(c_.full_batch()) + (c_.front_end.threads > 0 ? c_.front_end.per_request_s : 0);
+    }
     if (c_.closed_loop()) {
       // Every client sends its first request at time 0.
       sim_.schedule_at(Time::zero(), [this] {
@@ -241,11 +248,11 @@ class ServingEngine {
     while (rep.idle_workers > 0 && !rep.queue.empty()) {
       const std::size_t queued = rep.queue.size();
       const Time deadline = queued_at_[rep.queue.front()] + max_delay_;
-      if (queued < static_cast<std::size_t>(c_.max_batch) && now < deadline) {
+      if (queued < per_batch_ && now < deadline) {
         arm_timer(r, deadline);
         return;
       }
-      start_batch(r, static_cast<int>(std::min<std::size_t>(queued, c_.max_batch)));
+      start_batch(r, static_cast<int>(std::min(queued, per_batch_)));
     }
   }
 
@@ -259,13 +266,15 @@ class ServingEngine {
     rep.timer = sim_.schedule_at(at, [this, r] { try_dispatch(r); });
   }
 
-  void start_batch(int r, int batch) {
+  // A batch of `count` whole requests: count x request_batch samples.
+  void start_batch(int r, int count) {
     Replica& rep = replicas_[r];
+    const int batch = count * c_.request_batch;
     const double service = service_time(batch);
     const Time duration = Time::seconds(service);
     const Time now = sim_.now();
     const double start_s = now.to_seconds(), end_s = (now + duration).to_seconds();
-    for (int k = 0; k < batch; ++k) {
+    for (int k = 0; k < count; ++k) {
       const std::uint32_t id = rep.queue.pop();
       queued_[id] = 0;
       ServedRequest& req = result_.requests[id];
@@ -276,16 +285,16 @@ class ServingEngine {
     --rep.idle_workers;
     busy_ += duration;
     ++result_.batches;
-    sim_.schedule_at(now + duration, [this, r, batch] { finish_batch(r, batch); });
+    sim_.schedule_at(now + duration, [this, r, count] { finish_batch(r, count); });
   }
 
-  void finish_batch(int r, int batch) {
+  void finish_batch(int r, int count) {
     Replica& rep = replicas_[r];
     ++rep.idle_workers;
-    rep.outstanding -= batch;
+    rep.outstanding -= count;
     result_.last_end_s = std::max(result_.last_end_s, sim_.now().to_seconds());
     if (c_.closed_loop()) {
-      for (int k = 0; k < batch; ++k) send_closed_loop();  // each returned client sends its next request
+      for (int k = 0; k < count; ++k) send_closed_loop();  // each returned client sends its next request
     }
     request_pass(r);
   }
@@ -301,6 +310,7 @@ class ServingEngine {
   bool offline_ = false, has_timeout_ = false;
   Time max_delay_, timeout_, busy_, front_end_time_;
   std::int64_t queue_limit_ = 0;
+  std::size_t per_batch_ = 1;  // whole requests in a full batch
   std::uint32_t sent_ = 0;
   int next_turn_ = 0;
 };

@@ -19,7 +19,8 @@ ServingSummary summarize_serving(const ServingResult& result) {
   s.requests = static_cast<std::int64_t>(result.requests.size());
   s.replicas = result.replicas;
   s.offline = result.offline;
-  s.batch1_latency_s = result.batch1_latency_s;
+  s.offline_latency_s = result.offline_latency_s;
+  s.request_batch = result.request_batch;
   std::vector<double> latency, queue;
   latency.reserve(result.requests.size());
   queue.reserve(result.requests.size());
@@ -49,7 +50,7 @@ ServingSummary summarize_serving(const ServingResult& result) {
         span > 0 ? result.busy_front_end_s / (static_cast<double>(result.replicas) * result.front_end_threads * span) : nan;
   }
   if (result.offline) {
-    s.latency_p50_s = s.latency_p90_s = s.latency_p99_s = s.latency_mean_s = result.batch1_latency_s;
+    s.latency_p50_s = s.latency_p90_s = s.latency_p99_s = s.latency_mean_s = result.offline_latency_s;
     s.queue_p50_s = s.queue_p99_s = s.queue_mean_s = 0;
     return s;
   }

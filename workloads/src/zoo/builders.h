@@ -13,6 +13,7 @@ Model googlenet(const ModelParams& p);                                      // i
 Model inception_v3(const ModelParams& p);                                   // inception_v3.cpp
 Model stylegan2(const ModelParams& p);                                      // stylegan2.cpp
 Model bert(const std::string& name, const ModelParams& p);                  // transformer.cpp
+Model vit(const std::string& name, const ModelParams& p);                   // transformer.cpp
 Model transformer_big(const ModelParams& p);                                // transformer.cpp
 Model gpt(const std::string& name, const ModelParams& p);                   // transformer.cpp
 Model llama3(const std::string& name, const ModelParams& p);                // transformer.cpp

@@ -1,4 +1,5 @@
-// Transformer encoders and decoders: BERT/RoBERTa (post-norm, learned positions, pooler), Transformer-big
+// Transformer encoders and decoders: BERT/RoBERTa/DistilBERT (post-norm, learned positions, pooler but
+// DistilBERT's), ViT (pre-norm over image patches and a class token), Transformer-big
 // (encoder-decoder, sinusoidal positions, one shared vocabulary), GPT (pre-norm, learned positions, tied
 // output layer) and Llama 3 (RMSNorm, grouped-query attention, SwiGLU, rotary positions, untied output).
 #include <stdexcept>
@@ -82,9 +83,14 @@ Model bert(const std::string& name, const ModelParams& p) {
   // "-mlm": HuggingFace's BertForMaskedLM (what AutoModelForMaskedLM builds for a BERT config, as torchbench's
   // hf_Bert and hf_DistilBert run it): no pooler, and the masked-LM head on every position, since inference
   // returns the logits of all tokens.
+  // DistilBERT (Sanh et al. 2019, section 3: BERT-base's shape with the layers halved to 6, "the token-type
+  // embeddings and the pooler are removed"; HuggingFace's DistilBertConfig defaults: 30,522 tokens, 512
+  // positions, dim 768, hidden_dim 3072, 12 heads, dropout and attention_dropout 0.1): "distilbert" is
+  // DistilBertModel, the encoder that distilbert-base-uncased's 66M parameters count.
   const bool pretraining = name.ends_with("-pretraining"), mlm = name.ends_with("-mlm");
-  const bool large = name.starts_with("bert-large"), roberta = name == "roberta-base";
-  const std::int64_t hidden = p.hidden.value_or(large ? 1024 : 768), layers = p.layers.value_or(large ? 24 : 12);
+  const bool large = name.starts_with("bert-large"), roberta = name == "roberta-base", distil = name == "distilbert";
+  const std::int64_t hidden = p.hidden.value_or(large ? 1024 : 768);
+  const std::int64_t layers = p.layers.value_or(large ? 24 : distil ? 6 : 12);
   // Dropout 0.1 on sublayer outputs and on attention probabilities (hidden_dropout_prob and
   // attention_probs_dropout_prob of Google's released BERT configs; RoBERTa keeps both).
   const Block b{hidden, p.heads.value_or(large ? 16 : 12), 0, p.ffn.value_or(4 * hidden), false, false, false, false,
@@ -92,14 +98,19 @@ Model bert(const std::string& name, const ModelParams& p) {
   const std::int64_t vocab = p.vocab.value_or(roberta ? 50265 : 30522), seq = p.seq_len.value_or(512);
   Network net(name);
   const int tokens = net.add_input("tokens", {seq});
-  const int segments = net.add_input("segments", {seq});
-  const int tok = net.add("token_embedding", std::make_shared<Embedding>(vocab, hidden), {tokens});
-  const int seg = net.add("segment_embedding", std::make_shared<Embedding>(roberta ? 1 : 2, hidden), {segments});
-  net.add("embedding_sum", std::make_shared<Add>(), {tok, seg});
+  if (distil) {
+    net.add("token_embedding", std::make_shared<Embedding>(vocab, hidden), {tokens});
+  } else {
+    const int segments = net.add_input("segments", {seq});
+    const int tok = net.add("token_embedding", std::make_shared<Embedding>(vocab, hidden), {tokens});
+    const int seg = net.add("segment_embedding", std::make_shared<Embedding>(roberta ? 1 : 2, hidden), {segments});
+    net.add("embedding_sum", std::make_shared<Add>(), {tok, seg});
+  }
   net.add("position_embedding", std::make_shared<PositionEmbedding>(roberta ? 514 : 512));
   net.add("embedding_norm", std::make_shared<LayerNorm>());
   int x = net.add("embedding_dropout", std::make_shared<Dropout>(0.1));
   for (std::int64_t l = 0; l < layers; ++l) x = block(net, "layer" + std::to_string(l), b, x);
+  if (distil) return {name, {net}};
   if (mlm) {
     net.add("mlm_transform", std::make_shared<Linear>(hidden), {x});
     net.add("mlm_gelu", std::make_shared<Activation>(ActivationKind::gelu));
@@ -121,6 +132,39 @@ Model bert(const std::string& name, const ModelParams& p) {
     net.add("nsp_logits", std::make_shared<Linear>(2), {pooled});
     net.add("nsp_loss", std::make_shared<CrossEntropyLoss>());
   }
+  return {name, {net}};
+}
+
+Model vit(const std::string& name, const ModelParams& p) {
+  // Dosovitskiy et al. 2021 ("An Image is Worth 16x16 Words"), table 1: ViT-Base 12 layers, hidden 768, MLP
+  // 3072, 12 heads (86M); ViT-Large 24 / 1024 / 4096 / 16 (307M); /16: 16x16 patches, 224x224 images as
+  // fine-tuned on ImageNet-1k, so 196 patches and the class token (equation 1: z0 = [x_class; x_p E] + E_pos),
+  // pre-norm blocks with GELU MLPs (equations 2-3), a final LayerNorm and a 1,000-class linear head on the
+  // class token (timm's vit_base_patch16_224 / vit_large_patch16_224: 86,567,656 / 304,326,632 parameters).
+  // The patch embedding is a 16x16 convolution of stride 16, which is exactly a linear layer on each patch's
+  // 16 x 16 x 3 values: the image enters as its 196 patches of 768 values (the same 3x224x224 numbers), and
+  // the linear layer's GEMM is the convolution's. The class token is a learned [1, hidden] row (a one-entry
+  // embedding table). No dropout: timm's default and the paper's fine-tuning of these models at inference.
+  const bool large = name == "vit-l16";
+  const std::int64_t patch = 16, resolution = p.resolution.value_or(224);
+  if (resolution % patch != 0) {
+    throw std::invalid_argument("model '" + name + "': resolution must be a multiple of the 16-pixel patch");
+  }
+  const std::int64_t hidden = p.hidden.value_or(large ? 1024 : 768), layers = p.layers.value_or(large ? 24 : 12);
+  const std::int64_t patches = (resolution / patch) * (resolution / patch);
+  const Block b{hidden, p.heads.value_or(large ? 16 : 12), 0, p.ffn.value_or(4 * hidden), false, true, false, false,
+                true, 0.0, 0.0};
+  Network net(name);
+  const int image = net.add_input("patches", {patches, patch * patch * 3});
+  const int embedded = net.add("patch_embedding", std::make_shared<Linear>(hidden), {image});
+  const int cls_index = net.add_input("class_index", {1});
+  const int cls = net.add("class_token", std::make_shared<Embedding>(1, hidden), {cls_index});
+  net.add("tokens", std::make_shared<Concat>(0), {cls, embedded});
+  int x = net.add("position_embedding", std::make_shared<PositionEmbedding>(patches + 1));
+  for (std::int64_t l = 0; l < layers; ++l) x = block(net, "layer" + std::to_string(l), b, x);
+  net.add("final_norm", std::make_shared<LayerNorm>(), {x});
+  net.add("cls", std::make_shared<FirstToken>());
+  net.add("head", std::make_shared<Linear>(1000));
   return {name, {net}};
 }
 

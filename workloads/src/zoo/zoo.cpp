@@ -34,6 +34,9 @@ const std::map<std::string, Builder>& builders() {
       {"bert-large-pretraining", [](const ModelParams& p) { return zoo::bert("bert-large-pretraining", p); }},
       {"bert-base-mlm", [](const ModelParams& p) { return zoo::bert("bert-base-mlm", p); }},
       {"roberta-base", [](const ModelParams& p) { return zoo::bert("roberta-base", p); }},
+      {"distilbert", [](const ModelParams& p) { return zoo::bert("distilbert", p); }},
+      {"vit-b16", [](const ModelParams& p) { return zoo::vit("vit-b16", p); }},
+      {"vit-l16", [](const ModelParams& p) { return zoo::vit("vit-l16", p); }},
       {"transformer-big", zoo::transformer_big},
       {"gpt", [](const ModelParams& p) { return zoo::gpt("gpt", p); }},
       {"gpt3-175b", [](const ModelParams& p) { return zoo::gpt("gpt3-175b", p); }},
@@ -88,6 +91,7 @@ std::vector<std::string> model_size_keys(const std::string& name) {
   }
   if (name == "stylegan2") return {"resolution", "layers", "hidden"};  // hidden: channel_base
   if (name == "bilstm") return {"seq_len", "hidden", "vocab"};
+  if (name.starts_with("vit-")) return {"resolution", "layers", "hidden", "heads", "ffn"};
   if (name == "gnmt" || name == "gnmt-tf") return {"seq_len", "layers", "hidden", "vocab"};
   return transformer_keys();  // BERT, RoBERTa, Transformer-big, GPT, Llama
 }

@@ -25,6 +25,7 @@ struct ScenarioRequest {
   std::vector<double> serve_rates;     // serve: run at each rate too (--sweep-load), requests per second
   double serve_target_p99_s = 0;       // serve: > 0 finds the fewest replicas meeting it (--target-p99)
   int serve_max_replicas = 1024;       // serve: the most replicas that search tries
+  double serve_max_rate_p99_s = 0;     // serve: > 0 searches the highest rate within this p99 (--max-rate-within)
   // serve: (requests finished, of total) as an LLM endpoint's run goes (minutes at the requests limit), for a
   // progress line.
   std::function<void(std::size_t, std::size_t)> serve_after_each;

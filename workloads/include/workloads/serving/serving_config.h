@@ -48,7 +48,10 @@ struct ServingConfig {
   std::optional<double> rate_rps;  // absent (and no trace or concurrency): the offline, saturated run
   std::int64_t requests = 10000;
   std::uint64_t seed = 1;
-  int max_batch = 1;
+  int max_batch = 1;  // samples (a request carries request_batch of them)
+  // Samples each request carries (a client sending 32 images in one request). A batch takes whole requests
+  // while their samples fit max_batch, as Triton's dynamic batcher does.
+  int request_batch = 1;
   double max_queue_delay_s = 0;
   int workers = 1;  // per replica
   LoadBalancer load_balancer = LoadBalancer::round_robin;
@@ -62,7 +65,15 @@ struct ServingConfig {
   std::string trace_file;
   std::vector<RequestArrival> trace;
 
+  // serving.max_rate_within {p99: T} (or `hpcsim serve --max-rate-within p99=T`): search the highest
+  // arrival rate whose p99 latency stays within T (workloads/serving/max_rate_search.h) instead of one run.
+  std::optional<double> max_rate_p99_s;
+
   bool closed_loop() const { return concurrency > 0; }
+  // Whole requests in a full batch, and that batch's samples: the batch every offline batch and every
+  // batch of a saturated queue runs at (the one choice `hpcsim serve` and `hpcsim validate` share).
+  int requests_per_batch() const { return max_batch / request_batch; }
+  int full_batch() const { return requests_per_batch() * request_batch; }
   // Offline: every request is there at time 0 (no rate, no trace, no closed loop), as MLPerf's offline
   // scenario sends them; it measures the saturated throughput.
   bool offline() const { return !closed_loop() && arrival != ArrivalKind::trace && !rate_rps; }

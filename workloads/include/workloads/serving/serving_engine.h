@@ -2,7 +2,8 @@
 // The request-level serving engine (docs/serving.md): requests arrive (open loop from serving_config's
 // process or trace, or a closed loop of `concurrency` clients), a load balancer sends each to one of R
 // replicas, and each replica's workers take batches from the replica's FIFO queue as Triton's and
-// TorchServe's dynamic batchers do: a free worker starts a batch of max_batch requests as soon as that many
+// TorchServe's dynamic batchers do (each request carrying request_batch samples, a batch the whole requests
+// whose samples fit max_batch): a free worker starts a full batch as soon as that many
 // are queued, or a partial batch of everything queued once the oldest queued request has waited
 // max_queue_delay. With a front end, a request first holds one of its replica's front-end threads (FIFO
 // when all are busy) and reaches the batcher when that is done. A request reaching a replica with
@@ -30,7 +31,7 @@ struct ServedRequest {
   double start_s = 0;  // when its batch started; a dropped request: when it was dropped
   double end_s = 0;    // when its batch ended; a dropped request: when it was dropped
   int replica = 0;
-  int batch = 0;  // size of the batch it ran in (0: dropped)
+  int batch = 0;  // samples in the batch it ran in (0: dropped)
   RequestOutcome outcome = RequestOutcome::served;
 
   double latency_s() const { return end_s - arrival_s; }
@@ -42,7 +43,10 @@ struct ServingResult {
   int replicas = 0;
   int workers = 0;  // per replica
   bool offline = false;
-  double batch1_latency_s = 0;  // offline runs: a lone request's latency on an idle replica (front end + service(1))
+  // Offline runs: the latency of one full batch on an idle replica (a request's front-end time +
+  // service(full_batch())), the batch the saturated run takes.
+  double offline_latency_s = 0;
+  int request_batch = 1;  // samples per request
   double busy_worker_s = 0;     // sum of every batch's service time
   int front_end_threads = 0;    // per replica (0: no front end)
   double busy_front_end_s = 0;  // sum of every request's front-end time

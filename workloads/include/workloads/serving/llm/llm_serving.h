@@ -42,7 +42,7 @@ LlmServingResult simulate_llm_serving(LlmReplicaCost& cost, const LlmEngineConfi
 
 // The serve contract's common summary (latency = end - arrival, queue = arrival to first scheduled,
 // throughput in requests/s, utilization = time in iterations / span) of `replicas` replicas that each
-// served this result's load; analysis/serve_report.h's serve_metrics prints it. batch1_latency_s is left
+// served this result's load; analysis/serve_report.h's serve_metrics prints it. offline_latency_s is left
 // 0: it needs a run of one request alone.
 ServingSummary summarize_llm_serving(const LlmServingResult& result, int replicas, bool offline);
 
