@@ -95,6 +95,11 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
   } else if (!request.serve_rates.empty()) {
     run = serve_load_sweep(scenario, request.serve_rates);
   } else if (request.serve_target_p99_s > 0) {
+    // A search over replicas needs a load to queue: offline is a question the flag cannot ask.
+    if (scenario.serving.offline() && !scenario.llm) {
+      throw ConfigError(SourceLoc{"--target-p99"}, "the scenario has no load to meet a p99 under (it runs offline: "
+                                                   "give serving.rate_rps, a trace or concurrency)");
+    }
     run = serve_replica_search(scenario, request.serve_target_p99_s, request.serve_max_replicas);
   } else {
     run = serve_once(scenario, request.serve_after_each);

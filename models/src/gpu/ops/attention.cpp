@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -24,12 +25,22 @@ constexpr double kExpPerScore = 1;
 // queries i sees the keys up to its last query (the backward's block of keys j, the queries from its first
 // key on): whole tiles above the diagonal are skipped, the tiles the diagonal crosses computed in full and
 // masked (FlashAttention-2, Dao 2023, sec. 3.1.1, "Causal masking").
+constexpr double kMaxSummedBlocks = 1e7;
+
 struct BlockReach {
   double rows = 0;   // rows of the other side read, summed over the blocks
   double tiles = 0;  // tiles computed, summed over the blocks
 };
 
 BlockReach block_reach(double seq, double blocks, int block, int tile, bool causal, bool queries) {
+  // Summed block by block (a causal mask gives each its own reach): past 10^7 blocks that loop alone runs for
+  // minutes (a sequence of 10^12 tokens hung `hpcsim kernel`).
+  if (!(blocks <= kMaxSummedBlocks)) {
+    char text[128];
+    std::snprintf(text, sizeof text, "attention over %.3g blocks of %d rows per sequence: more than the 10^7 hpcsim "
+                  "sums one by one", blocks, block);
+    throw std::invalid_argument(text);
+  }
   BlockReach r;
   for (double i = 0; i < blocks; ++i) {
     const double seen = !causal ? seq : queries ? std::min(seq, (i + 1) * block) : seq - i * block;
