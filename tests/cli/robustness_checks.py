@@ -248,9 +248,10 @@ def check_progress():
         code, err = stderr_on_terminal("sweep", QUICKSTART, "--vary", "workload.layers=20000..20400", "--db", db)
         expect(code == 2 and "sweep: 401/401 values checked" in err, f"the values checked on a terminal: {err!r}")
         # serve: an LLM endpoint's requests (minutes at the requests limit).
-        llm = ["serve", LLM_SERVE, "--no-db", "--set", "serving.requests=20000"]
+        # 10^6 requests (the limit) run ~3 s here, well past the half second before a first progress line.
+        llm = ["serve", LLM_SERVE, "--no-db", "--set", "serving.requests=1000000"]
         code, err = stderr_on_terminal(*llm)
-        expect(code == 0 and "serve: 20000/20000 requests" in err and "/s" in err, f"serve's progress line: {err!r}")
+        expect(code == 0 and "serve: 1000000/1000000 requests" in err and "/s" in err, f"serve's progress line: {err!r}")
         code, err = stderr_on_terminal(*llm, "--format", "json")
         expect(code == 0 and "requests," not in err, f"no serve progress with --format json: {err!r}")
         proc = hpcsim(*llm)
@@ -260,8 +261,9 @@ def check_progress():
         # for a line at the configurations limit).
         code, err = stderr_on_terminal("plan", PLAN, "--no-db", "--format", "json")
         expect(code == 0 and "simulations" not in err, f"no plan progress with --format json: {err!r}")
-        code, err = stderr_on_terminal("plan", PLAN, "--no-db")
-        expect(code == 0 and "plan: 8/8 full simulations" in err, f"plan's simulation progress: {err!r}")
+        # 64 full simulations run ~4 s here, well past the half second before a first progress line.
+        code, err = stderr_on_terminal("plan", PLAN, "--no-db", "--set", "search.full_simulations=64")
+        expect(code == 0 and "plan: 64/64 full simulations" in err, f"plan's simulation progress: {err!r}")
 
 
 run_check({
