@@ -123,8 +123,9 @@ int run_loaded_serve(const LoadedScenario& loaded, const ScenarioRequest& reques
   std::optional<ResultsStore> store;  // checked before the simulation, so that a bad --db costs none
   if (!open_store(db, no_db, command, store)) return kExitBadInput;
   ScenarioOutcome run;
-  // An LLM endpoint at a million requests runs minutes: its requests finished, on a terminal.
-  Progress progress(command, "requests", 0, format);
+  // An LLM endpoint at a million requests runs minutes: its requests finished, on a terminal; a load sweep of
+  // many rates likewise: its runs finished.
+  Progress progress(command, request.serve_rates.empty() ? "requests" : "runs", 0, format);
   ScenarioRequest with_progress = request;
   with_progress.serve_after_each = [&](std::size_t done, std::size_t total) {
     progress.set_total(total);

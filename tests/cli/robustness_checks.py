@@ -256,6 +256,13 @@ def check_progress():
         expect(code == 0 and "requests," not in err, f"no serve progress with --format json: {err!r}")
         proc = hpcsim(*llm)
         expect(proc.returncode == 0 and "requests," not in proc.stderr, "no serve progress off a terminal", proc)
+        # serve --sweep-load: the runs of a request-level endpoint (0.6 s each at 10^6 requests; a long list of
+        # rates ran silent for minutes).
+        sweep_load = ["serve", SERVE, "--no-db", "--set", "serving.requests=1000000", "--sweep-load", "50,100,200"]
+        code, err = stderr_on_terminal(*sweep_load)
+        expect(code == 0 and "serve: 4/4 runs" in err, f"serve --sweep-load's progress line: {err!r}")
+        code, err = stderr_on_terminal(*sweep_load, "--format", "json")
+        expect(code == 0 and "runs," not in err, f"no sweep-load progress with --format json: {err!r}")
         # plan: the configurations screened, then the full simulations.
         # plan: the full simulations (seconds each; the screen is ~20,000 configurations a second, too short
         # for a line at the configurations limit).

@@ -93,7 +93,7 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
   if (request.serve_max_rate_p99_s > 0) {
     run = serve_max_rate(scenario, request.serve_max_rate_p99_s);
   } else if (!request.serve_rates.empty()) {
-    run = serve_load_sweep(scenario, request.serve_rates);
+    run = serve_load_sweep(scenario, request.serve_rates, request.serve_after_each);
   } else if (request.serve_target_p99_s > 0) {
     // A search over replicas needs a load to queue: offline is a question the flag cannot ask.
     if (scenario.serving.offline() && !scenario.llm) {

@@ -45,10 +45,17 @@ ServeRun serve_once(const ServeScenario& s, const std::function<void(std::size_t
   return {serve_report(s.name, summary, s.setup.price_per_hour), {}};
 }
 
-ServeRun serve_load_sweep(const ServeScenario& s, const std::vector<double>& rates_rps) {
+ServeRun serve_load_sweep(const ServeScenario& s, const std::vector<double>& rates_rps,
+                          const std::function<void(std::size_t, std::size_t)>& after_each) {
   require_request_level(s, "--sweep-load");
   ServeRun run = serve_once(s);
-  for (Metric& m : load_sweep_metrics(sweep_load(s.serving, replica_service_time(s), rates_rps), s.setup.price_per_hour)) {
+  const std::size_t runs = rates_rps.size() + 1;
+  if (after_each) after_each(1, runs);
+  const auto after_rate = [&](std::size_t done, std::size_t) {
+    if (after_each) after_each(done + 1, runs);
+  };
+  for (Metric& m : load_sweep_metrics(sweep_load(s.serving, replica_service_time(s), rates_rps, after_rate),
+                                      s.setup.price_per_hour)) {
     run.report.metrics.push_back(std::move(m));
   }
   return run;

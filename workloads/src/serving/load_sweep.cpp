@@ -5,7 +5,8 @@
 namespace hpcsim {
 
 std::vector<LoadPoint> sweep_load(const ServingConfig& config, const BatchServiceTime& service,
-                                  const std::vector<double>& rates_rps) {
+                                  const std::vector<double>& rates_rps,
+                                  const std::function<void(std::size_t, std::size_t)>& after_each) {
   if (config.closed_loop()) throw std::invalid_argument("a load sweep varies rate_rps; a closed loop (concurrency) has no rate");
   std::vector<LoadPoint> points;
   points.reserve(rates_rps.size());
@@ -14,6 +15,7 @@ std::vector<LoadPoint> sweep_load(const ServingConfig& config, const BatchServic
     ServingConfig at = config;
     at.rate_rps = rate;
     points.push_back({rate, summarize_serving(simulate_serving(at, service))});
+    if (after_each) after_each(points.size(), rates_rps.size());
   }
   return points;
 }

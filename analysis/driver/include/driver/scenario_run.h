@@ -26,8 +26,8 @@ struct ScenarioRequest {
   double serve_target_p99_s = 0;       // serve: > 0 finds the fewest replicas meeting it (--target-p99)
   int serve_max_replicas = 1024;       // serve: the most replicas that search tries
   double serve_max_rate_p99_s = 0;     // serve: > 0 searches the highest rate within this p99 (--max-rate-within)
-  // serve: (requests finished, of total) as an LLM endpoint's run goes (minutes at the requests limit), for a
-  // progress line.
+  // serve: (requests finished, of total) as an LLM endpoint's run goes (minutes at the requests limit), or
+  // (runs finished, of total) of a --sweep-load, for a progress line.
   std::function<void(std::size_t, std::size_t)> serve_after_each;
 };
 

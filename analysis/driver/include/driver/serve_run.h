@@ -25,7 +25,9 @@ ServeRun serve_once(const ServeScenario& scenario, const std::function<void(std:
 // samples_per_s, p99_s, runs) and the run at that rate; not met: cannot_meet says why.
 ServeRun serve_max_rate(const ServeScenario& scenario, double bound_p99_s);
 // The scenario at each rate: the run at its own load (or offline) first, then sweep.*[i] per rate.
-ServeRun serve_load_sweep(const ServeScenario& scenario, const std::vector<double>& rates_rps);
+// after_each(done, total): each of those runs finished (the scenario's own counted first).
+ServeRun serve_load_sweep(const ServeScenario& scenario, const std::vector<double>& rates_rps,
+                          const std::function<void(std::size_t, std::size_t)>& after_each = {});
 // The fewest replicas whose p99 meets target_s (target.*: met, replicas, p99), and that run's metrics.
 ServeRun serve_replica_search(const ServeScenario& scenario, double target_s, int max_replicas);
 
