@@ -105,6 +105,8 @@ SmLimits parse_sm(const ConfigNode& spec, const std::string& cc) {
     }
     const double read = f.is_bytes ? value->as_quantity(Dimension::bytes) : static_cast<double>(value->as_int());
     const int v = static_cast<int>(std::llround(read));
+    // A limit occupancy divides by or fills: zero is no SM (an `internal error` in the kernel model).
+    if (f.needed && v < 1) throw ConfigError(value->loc(), std::string(f.key) + " must be at least 1");
     if (table != nullptr && v != (*table).*f.member) {
       throw ConfigError(value->loc(), std::string(f.key) + " is " + show(v, f.is_bytes) + " but compute capability " +
                                           cc + " has " + show((*table).*f.member, f.is_bytes));
