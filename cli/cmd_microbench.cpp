@@ -112,6 +112,10 @@ int run(const MicrobenchOptions& o) {
     return kExitBadInput;
   }
   const bool keep = o.explain || !o.trace.empty();
+  if (!o.point.empty() && !keep) {
+    std::cerr << "--point " << o.point << ": it picks the kernel --explain or --trace shows; give one of them\n";
+    return kExitBadInput;
+  }
   if (keep && o.bench.empty() && o.kernel.empty()) {
     std::cerr << "hpcsim microbench: --explain and --trace need --bench or --kernel (they show one kernel)\n";
     return kExitBadInput;

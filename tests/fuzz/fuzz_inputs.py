@@ -189,8 +189,10 @@ def init_worker(hpcsim, source, keys, timeout, mem_bytes, sanitized, work_root):
 
 def absolute(arg, folder):
     arg = arg.replace("{d}", folder)
-    if "/" in arg and not arg.startswith("/") and os.path.exists(os.path.join(W["source"], arg.split("=")[-1])):
-        return os.path.join(W["source"], arg)
+    # A source-relative path, alone or as KEY=PATH (an absolute one, e.g. the case's folder, is kept as it is).
+    value = arg.split("=")[-1]
+    if "/" in value and not value.startswith("/") and os.path.exists(os.path.join(W["source"], value)):
+        return arg[:len(arg) - len(value)] + os.path.join(W["source"], value)
     return arg
 
 

@@ -281,6 +281,12 @@ GpuSpec parse_gpu_spec(const ConfigNode& node, std::string name) {
     }
   };
   read_rates(rates.find("vector"), g.vector_flops_per_clock_per_sm);
+  // Every GPU has fp32 vector lanes, and the model runs its element-wise kernels on them: without the rate a
+  // spec is incomplete (an `internal error` at the first element-wise kernel).
+  if (!g.vector_flops_per_clock_per_sm[static_cast<int>(Precision::fp32)]) {
+    throw ConfigError(rates.at("vector").loc(), "missing required key 'fp32' (the vector units' fp32 rate: every "
+                                                "GPU's element-wise kernels run on them)");
+  }
   read_rates(rates.find("tensor"), g.tensor_flops_per_clock_per_sm);
 
   g.sfu_lanes_per_sm = static_cast<int>(node.get_int("sfu_lanes_per_sm"));

@@ -53,8 +53,11 @@ MaxRateSearch max_rate_within_p99(const ServingConfig& config, const BatchServic
   ServingSummary trial, pass_summary;
   for (int k = 0; within(fail, trial); ++k) {
     if (k == kMaxDoublings) {
-      out.reason = "no rate up to " + std::to_string(fail) + " requests/s exceeds " + bound + " (too few requests to load the endpoint)";
-      return out;
+      // Not a property of the endpoint but of the run: its requests pass at any rate (a short trace). An input
+      // error, not an answer.
+      throw std::invalid_argument("max_rate_within: no rate up to " + std::to_string(fail) + " requests/s exceeds " +
+                                  bound + ": " + std::to_string(config.requests) +
+                                  " requests are too few to load the endpoint (give more requests, or a longer trace)");
     }
     pass = fail;
     pass_summary = trial;

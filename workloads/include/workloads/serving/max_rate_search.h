@@ -25,7 +25,7 @@ struct MaxRateSearch {
 // (p99 rising with the rate around the answer). Not met, with the reason, when a lone request (a front end,
 // the queue delay of a partial batch, and its request_batch's service) already exceeds the bound, or no
 // trial rate passes. std::invalid_argument for a closed-loop config (it has no rate), a bound or tolerance
-// that is not positive.
+// that is not positive, or requests too few to load the endpoint at any rate (they pass at 2^k x capacity).
 MaxRateSearch max_rate_within_p99(const ServingConfig& config, const BatchServiceTime& service, double bound_p99_s,
                                   double rel_tolerance = 1e-3);
 
