@@ -178,7 +178,11 @@ Action add_microbench_command(CLI::App& app) {
   auto o = std::make_shared<MicrobenchOptions>();
   cmd->add_option("--gpu", o->gpu, "GPU spec name (see `hpcsim list gpus`); needs a warp_sim: section")->required();
   cmd->add_option("--bench", o->bench, "One benchmark: pointer-chase, coalescing, bank-conflicts, divergence, fma-ilp, "
-                                       "occupancy-sweep, copy, triad, gemm (default: all)");
+                                       "occupancy-sweep, copy, triad, gemm (default: all)")
+      // An empty name ran them all, silently, as if the flag were left out.
+      ->check(CLI::Validator([](std::string& name) { return name.empty() ? "give a benchmark name (leave --bench out "
+                                                                          "to run them all)" : std::string(); },
+                             "NAME"));
   cmd->add_option("--kernel", o->kernel, "Run your own kernel, written in WarpSim's YAML form (docs/warp-sim.md)")
       ->excludes(cmd->get_option("--bench"));
   cmd->add_option("--format", o->format, "Output format (default csv: the suite's schema)")

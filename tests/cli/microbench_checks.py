@@ -56,6 +56,7 @@ def check_microbench_errors():
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--explain"), "--explain", "--bench")
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "divergence", "--explain", "--point", "paths=99"),
                      "--point paths=99")
+    expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", ""), "--bench", "leave --bench out")
     # --point picks what --explain / --trace show: alone it was ignored (and the whole bench ran).
     expect_bad_input(hpcsim("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "divergence", "--point", "paths=2"),
                      "--point paths=2", "--explain")
