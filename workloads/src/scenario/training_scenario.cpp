@@ -437,6 +437,17 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
     par.schedule = PipelineSchedule::interleaved;
   }
   if (par.layout.vp > 1 && par.layout.pp == 1) inconsistent(p->at("vp"), "vp (virtual pipeline stages) needs pp > 1");
+  if (par.layout.virtual_stages() > 1) {
+    // Each (virtual) stage takes a contiguous run of at least one layer.
+    std::size_t layers = 0;
+    for (const Network& net : s.workload.built.networks)
+      for (const LayerNode& node : net.nodes()) layers += node.layer ? 1 : 0;
+    if (static_cast<std::size_t>(par.layout.virtual_stages()) > layers) {
+      inconsistent(p->at(p->has("pp") ? "pp" : "vp"),
+                   "pp x vp = " + std::to_string(par.layout.virtual_stages()) + " pipeline stages, but model '" +
+                       s.workload.model + "' has " + std::to_string(layers) + " layers to cut (each stage needs one)");
+    }
+  }
 
   // Sharding.
   par.zero = p != nullptr && p->has("zero") ? static_cast<int>(p->get_int("zero")) : 0;
@@ -538,6 +549,14 @@ TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatal
   if (!s.workload.optimizer_impl_given) s.workload.optimizer_impl = s.framework.optimizer;
   if (s.workload.compile && !s.framework.has_compiled) {
     throw ConfigError(w.at("compile").loc(), "framework " + s.framework.name + " has no compiler to run compile: true");
+  }
+  if (const ConfigNode* workers = w.find("loader_workers")) {
+    // Every GPU's loader workers read at once: the storage model holds each reader (and an int count of them
+    // overflowed into "no reader" at 2^31 workers).
+    check_count(CountLimit::readers,
+                static_cast<double>(*s.workload.loader_workers) * s.cluster.nodes * s.cluster.gpus_per_node,
+                workers->loc(), "the data loaders (" + std::to_string(*s.workload.loader_workers) + " workers x " +
+                                    std::to_string(s.cluster.nodes * s.cluster.gpus_per_node) + " GPUs)");
   }
   if (const ConfigNode* dataset = w.find("dataset")) {
     s.dataset = load_dataset_spec(catalog, *dataset);
