@@ -71,7 +71,7 @@ TEST_CASE("resilience: the shipped failure model parses, every rate positive and
 
 TEST_CASE("resilience: hostile failure models are errors at the key", "[resilience]") {
   CHECK_THROWS_WITH(parse_reliability_spec(load_config_file(kData / "zero-rate.yaml"), "z"),
-                    Catch::Contains("zero-rate.yaml:5:") && Catch::Contains("fit"));
+                    Catch::Contains("zero-rate.yaml:5:") && Catch::Contains("must be > 0"));
   CHECK_THROWS_WITH(parse_reliability_spec(load_config_file(kData / "job-rate-node-blast.yaml"), "j"),
                     Catch::Contains("job-rate-node-blast.yaml:7:") && Catch::Contains("blast_radius must be job"));
 }

@@ -20,11 +20,12 @@ std::vector<Metric> resilience_metrics(const ResilienceConfig& c, const LongRunS
       {"resilience.time_to_train_s.p50", s.p50_wall_s, "s"},
       {"resilience.time_to_train_s.p95", s.p95_wall_s, "s"},
       {"resilience.ettr", s.ettr, "ratio"},
-      {"resilience.checkpoints", s.checkpoints, "count"},
-      {"resilience.interruptions.total", s.interruptions, "count"},
+      {"resilience.checkpoints", s.checkpoints, "1/run"},
+      {"resilience.interruptions.total", s.interruptions, "1/run"},
+      {"resilience.interruptions.per_day", s.interruptions / (s.mean_wall_s / 86400.0), "1/day"},
   };
   for (std::size_t i = 0; i < c.job_modes.size(); ++i) {
-    m.push_back({"resilience.interruptions.by_cause." + c.job_modes[i].name, s.interruptions_by_mode[i], "count"});
+    m.push_back({"resilience.interruptions.by_cause." + c.job_modes[i].name, s.interruptions_by_mode[i], "1/run"});
   }
   for (const auto& [name, value] : {std::pair{"checkpoint", s.checkpoint_s}, {"recompute", s.recompute_s},
                                     {"detection", s.detection_s}, {"restart", s.restart_s},

@@ -79,7 +79,9 @@ class Replica {
  private:
   Time draw_failure() {
     const double u = 1.0 - uniform01(rng_.next());  // (0, 1]
-    return now_ + Time::seconds(-std::log(u) / rate_);
+    const double in_s = -std::log(u) / rate_;
+    // Past 10^15 s (31 million years) a failure never comes within a run the clock can hold.
+    return in_s > 1e15 ? Time::max() : now_ + Time::seconds(in_s);
   }
 
   std::size_t draw_cause() {
@@ -97,16 +99,20 @@ class Replica {
     if (pending_ && pending_at_ <= now_) durable = pending_progress_, pending_ = false;
   }
 
-  // The spare pool's wait for `nodes` nodes at now_ (repaired nodes return to it), and the failed nodes'
-  // departure for repair. Without a large enough pool: a re-queue (negative result).
-  bool take_spares(int nodes, Time& wait) {
-    if (m_.spares < nodes) return false;
+  // Nodes lost at now_: spares take their place when enough are free, or when waiting for repaired ones and
+  // swapping beats a re-queue (the failed nodes go to repair and return to the pool); otherwise the job
+  // re-queues onto other nodes and the pool is untouched. Sets the wait and returns the relaunch time.
+  Time replace_nodes(int nodes, Time& wait) {
+    wait = Time::zero();
+    if (m_.spares < nodes) return requeue_;
     std::erase_if(in_repair_, [&](Time t) { return t <= now_; });
     std::sort(in_repair_.begin(), in_repair_.end());
     const int free = m_.spares - static_cast<int>(in_repair_.size());
-    wait = free >= nodes ? Time::zero() : in_repair_[static_cast<std::size_t>(nodes - free - 1)] - now_;
+    const Time until = free >= nodes ? Time::zero() : in_repair_[static_cast<std::size_t>(nodes - free - 1)] - now_;
+    if (until + swap_ >= requeue_) return requeue_;
+    wait = until;
     for (int i = 0; i < nodes; ++i) in_repair_.push_back(now_ + repair_);
-    return true;
+    return swap_;
   }
 
   // At now_, a failure: roll back, then detection, restart and restore, again while failures strike them.
@@ -119,8 +125,7 @@ class Replica {
       ++out_.interruptions[cause];
       const int lost = m_.modes[cause].nodes_lost;
       Time wait = Time::zero();
-      Time relaunch = restart_;
-      if (lost > 0) relaunch = m_.spares > 0 && take_spares(lost, wait) ? swap_ : requeue_;
+      const Time relaunch = lost > 0 ? replace_nodes(lost, wait) : restart_;
       next_fail_ = draw_failure();
       // The phases in order; a failure inside one ends the recovery there.
       const Time phases[4] = {detection_, wait, relaunch, restore_};

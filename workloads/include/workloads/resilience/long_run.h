@@ -6,7 +6,7 @@
 // the write runs behind it (the checkpoint is usable once written). Failures arrive as a Poisson process per
 // mode (exponential times, the modes' rates summed, the cause drawn by rate); each rolls the job back to its
 // last usable checkpoint and costs detection, a restart (in place; or, when it took nodes out, a hot spare's
-// swap, waiting for a repaired spare when none is free, or a re-queue without spares) and the checkpoint's
+// swap, waiting for repaired spares when too few are free and that beats a re-queue, else a re-queue) and the checkpoint's
 // restore. A failure during recovery starts recovery again (the job holds its nodes throughout).
 // Draws are seeded per replica (sim-core/random.h), so a replica's history does not depend on the others and
 // the same seed gives bit-identical results.
