@@ -1,4 +1,4 @@
-// hpcsim schema [scenario|gpu|node|network|storage|frontend|jobs|campaign|plan|serve]: every key of a file kind with its type,
+// hpcsim schema [scenario|gpu|node|network|storage|reliability|frontend|jobs|campaign|plan|serve]: every key of a file kind with its type,
 // unit, default and meaning, printed from the Schema objects the loader validates with, so the reference
 // cannot drift from what is accepted. Without a kind: all of them, which is docs/reference.md.
 #include <cstdio>
@@ -17,6 +17,7 @@
 #include "workloads/campaign/campaign.h"
 #include "workloads/hpc/mpi_scenario.h"
 #include "workloads/planning/plan_spec.h"
+#include "workloads/resilience/reliability_spec.h"
 #include "workloads/scenario/training_scenario.h"
 #include "workloads/scheduling/job_list.h"
 #include "workloads/serving/front_end_spec.h"
@@ -39,6 +40,7 @@ const std::vector<FileKind>& file_kinds() {
       {"node", "Node spec (`configs/nodes/*.yaml`)", &node_spec_schema},
       {"network", "Network spec (`configs/networks/*.yaml`)", &network_spec_schema},
       {"storage", "Storage spec (`configs/storage/*.yaml`)", &storage_spec_schema},
+      {"reliability", "Failure model (`configs/reliability/*.yaml`, `resilience.reliability`), docs/resilience.md", &reliability_spec_schema},
       {"frontend", "Serving front end (`configs/frontends/*.yaml`, `serving.front_end`)", &front_end_spec_schema},
       {"jobs", "Job list (`hpcsim schedule`)", &job_list_schema},
       {"campaign", "Campaign (`hpcsim campaign`)", &campaign_schema},

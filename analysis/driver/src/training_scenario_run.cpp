@@ -3,6 +3,7 @@
 #include <chrono>
 #include <utility>
 
+#include "report/resilience_report.h"
 #include "report/step_report.h"
 #include "configs/yaml_text.h"
 #include "workloads/scenario/scenario_kind.h"
@@ -23,6 +24,11 @@ TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, cons
   run.interval = intervals.interval(prediction_class(scenario), result.step_time_s);
   record.report = Report{scenario.name, std::string(to_string(ScenarioKind::training)),
                          training_step_metrics(result, record.wall_s, run.interval)};
+  if (scenario.resilience) {  // the whole run with failures, from the simulated step time
+    const ResilienceConfig& r = *scenario.resilience;
+    const LongRunSummary summary = simulate_long_run(r.model(result.step_time_s), r.replicas, r.seed);
+    for (Metric& m : resilience_metrics(r, summary, r.work_s(result.step_time_s))) record.report.metrics.push_back(std::move(m));
+  }
   record.scenario_text = to_yaml_text(root);
   record.tool_version = tool_version;
   record.status = result.fits_in_memory ? "ok" : "oom";

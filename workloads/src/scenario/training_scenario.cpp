@@ -11,6 +11,8 @@
 #include "configs/overrides.h"
 #include "models/network/topology.h"
 #include "workloads/scenario/scenario_kind.h"
+#include "workloads/scheduling/node_leaves.h"
+#include "workloads/training/training_memory.h"
 
 namespace hpcsim {
 
@@ -186,6 +188,8 @@ const Schema& training_scenario_schema() {
                                 "what was measured; the prediction is compared in the same metric",
                                 validation_category_schema()}),
                "a published measurement the prediction is validated against", "none"),
+      optional("resilience", resilience_schema(),
+               "the whole run with failures, checkpoints and restarts (docs/resilience.md)", "none: one step"),
   });
   return schema;
 }
@@ -603,6 +607,21 @@ TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatal
 
   if (const ConfigNode* m = root.find("measured")) {
     s.measured = parse_measured(*m);
+  }
+  if (const ConfigNode* r = root.find("resilience")) {
+    ResilienceJob job;
+    job.nodes = s.cluster.nodes;
+    job.gpus = s.cluster.gpus();
+    job.node_leaf = node_leaves(s.cluster);
+    // The checkpoint holds the weights and the optimizer state (moments, fp32 master weights), once.
+    job.state_bytes = static_cast<double>(s.workload.built.params()) *
+                      (weight_bytes_per_param(s.workload.precision) +
+                       optimizer_state_bytes_per_param(s.workload.optimizer, s.workload.precision));
+    if (s.workload.params.seq_len) {
+      job.tokens_per_step = static_cast<double>(s.global_batch()) * static_cast<double>(*s.workload.params.seq_len);
+    }
+    job.storage = s.storage_spec ? &*s.storage_spec : nullptr;
+    s.resilience = parse_resilience(*r, catalog, job);
   }
   return s;
 }
