@@ -51,15 +51,17 @@ TEST_CASE("serve validation: every case runs and is printed with its category's 
 // 19.0 %, llm-serve 11.9 %; docs/validation.md, "Serving"). Since issue 37 the three MLPerf server throughput
 // rows are scored by the highest rate the simulation keeps within the p99 bound instead of the published rate
 // fed in and read back (a metric that could not miss): they read +28 % to +89 % and cpu-infer 26.4 %, above
-// the 20 % target, which this test no longer claims for it. Its bound here is that figure (a regression gate
-// until issue 37's CPU host costs land); gpu-infer (17.9 %) and llm-serve (11.9 %) keep the target.
-TEST_CASE("serve validation: every category's MAPE at most 20 % (issue 16 target), cpu-infer at most 27 %",
+// the 20 % target, which this test no longer claims for it. Issue 37's first host-side CPU mechanisms (GEMMs
+// and convolutions at the spec's licence clock, autograd recording without torch.no_grad: docs/inference.md
+// pass 11) bring it to 20.2 %; its bound here is 21 %, a regression gate just above that figure (was 27 %);
+// gpu-infer (17.9 %) and llm-serve (11.9 %) keep the target.
+TEST_CASE("serve validation: every category's MAPE at most 20 % (issue 16 target), cpu-infer at most 21 %",
           "[target][serve][validation]") {
   int categories = 0;
   for (const CategoryScore& c : scores()) {
     INFO(c.category);
     CHECK(c.rows >= (c.category == "llm-serve" ? 9 : c.category == "gpu-infer" ? 12 : 16));
-    CHECK(c.mape <= (c.category == "cpu-infer" ? 0.27 : 0.20));
+    CHECK(c.mape <= (c.category == "cpu-infer" ? 0.21 : 0.20));
     ++categories;
   }
   CHECK(categories == 3);

@@ -54,7 +54,9 @@ TEST_CASE("Every CPU the HPC issue names ships with its HPC description", "[cpu]
   }
   // A spec without the keys keeps its old meaning: nothing HPC about it.
   CHECK_FALSE(shipped("cpu-2s-generic").cpu.hpc.present());
-  CHECK_FALSE(shipped("c6i-2xlarge").cpu.hpc.present());
+  CHECK_FALSE(shipped("c7g-4xlarge").cpu.hpc.present());
+  // c6i-2xlarge has carried them since issue 37: its licence clock is what inference GEMMs run at.
+  CHECK(shipped("c6i-2xlarge").cpu.hpc.clocks.vector_hz < shipped("c6i-2xlarge").cpu.hpc.clocks.all_core_hz);
 }
 
 TEST_CASE("FLOP per cycle come from SIMD width and FMA pipes by precision", "[cpu][hpc]") {

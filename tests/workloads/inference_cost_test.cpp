@@ -282,3 +282,65 @@ TEST_CASE("CPU inference: eager attention is HuggingFace's 20 calls, compiled 7"
     CHECK(calls == Approx(compile ? 12 * (7 + 4) + 4 : 12 * (20 + 9) + 6 + 3).margin(0.01));
   }
 }
+
+TEST_CASE("CPU ops: GEMMs and convolutions run at the vector (licence) clock, streaming ops at cpu.clock",
+          "[inference]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const auto node_of = [&](const std::string& name) {
+    return parse_node_spec(catalog.load("nodes", ConfigNode::make_scalar(name, {}), "node"), name, catalog);
+  };
+  // Sapphire Rapids: AMX int8 math on one core (no fork/join, no bytes) at the spec's 2.0 GHz vector clock
+  // (xeon-8480p-2s.yaml [SPRV]), not its 3.0 GHz all-core turbo: 2048 ops per clock at oneDNN's GEMM fraction.
+  const NodeSpec spr = node_of("xeon-8480p-2s");
+  const CpuWorker one = cpu_worker(spr.cpu, 1, 1);
+  const CpuOp gemm{CpuOpClass::gemm, Precision::int8, 1e12, 0, 1e6};
+  CHECK(cpu_math_clock_hz(spr.cpu, gemm) == Approx(2.0e9));
+  CHECK(cpu_op_time_s(spr.cpu, gemm, one) == Approx(1e12 / (2.0e9 * 2048 * spr.cpu.math.library.gemm)));
+  CpuOp conv = gemm;
+  conv.op_class = CpuOpClass::conv;
+  CHECK(cpu_math_clock_hz(spr.cpu, conv) == Approx(2.0e9));
+  // Streaming ops (elementwise, norms) are bound by memory and keep the all-core clock.
+  const CpuOp streaming{CpuOpClass::streaming, Precision::fp32, 1e9, 0, 1e6};
+  CHECK(cpu_math_clock_hz(spr.cpu, streaming) == Approx(3.0e9));
+  // The same op on the spec without its HPC clocks runs at cpu.clock, 1.5 times faster.
+  NodeSpec no_clocks = spr;
+  no_clocks.cpu.hpc.clocks.vector_hz = 0;
+  CHECK(cpu_op_time_s(spr.cpu, gemm, one) / cpu_op_time_s(no_clocks.cpu, gemm, one) == Approx(1.5));
+  // Ice Lake c6i (base 2.9 GHz, AWS's 3.5 GHz all-core turbo) and Emerald Rapids (base 1.9 GHz, no longer
+  // Sapphire Rapids' inherited 2.0); Graviton3 gives no licence clock and runs at its one clock.
+  CHECK(cpu_math_clock_hz(node_of("c6i-2xlarge").cpu, gemm) == Approx(2.9e9));
+  CHECK(cpu_math_clock_hz(node_of("xeon-8592p-2s").cpu, gemm) == Approx(1.9e9));
+  const NodeSpec graviton = node_of("c7g-4xlarge");
+  CHECK(cpu_math_clock_hz(graviton.cpu, gemm) == Approx(graviton.cpu.clock_hz));
+}
+
+TEST_CASE("inference: without torch.no_grad, eager PyTorch records each op's autograd node", "[inference]") {
+  // BERT-base at seq 8 on c6i, as the hf-neuron-samples script calls it (no torch.no_grad()): each framework
+  // call pays pytorch1's autograd_record (2 us: pytorch/pytorch issue #41383's 6.8 vs ~5 us per op) on top of
+  // its 13 us from Python.
+  const std::string base = "cluster: {node: c6i-2xlarge}\nworkload: {model: bert-base, precision: fp32, "
+                           "framework: pytorch1, threads: 4, seq_len: 8";
+  const InferenceSetup plain = setup_of(base + "}\n");
+  const InferenceSetup recording = setup_of(base + ", no_grad: false}\n");
+  CHECK_FALSE(plain.records_autograd);
+  CHECK(recording.records_autograd);
+  CHECK(plain.framework.eager.autograd_record_s == Approx(2e-6));
+  CHECK(recording.framework.eager.forward_dispatch_s == Approx(15e-6));
+  InferenceSetup slower = plain;
+  slower.framework.eager.forward_dispatch_s += 1e-6;
+  const double calls = (batch_latency_s(slower, 1) - batch_latency_s(plain, 1)) / 1e-6;
+  CHECK(calls > 300);
+  CHECK(batch_latency_s(recording, 1) - batch_latency_s(plain, 1) == Approx(2e-6 * calls).epsilon(1e-6));
+  // A compiled graph records one node for the whole graph: nothing per op.
+  const std::string compiled = "cluster: {node: c7g-4xlarge}\nworkload: {model: bert-base, precision: fp32, "
+                               "seq_len: 8, compile: true";
+  CHECK(batch_latency_s(setup_of(compiled + ", no_grad: false}\n"), 1) ==
+        Approx(batch_latency_s(setup_of(compiled + "}\n"), 1)));
+  // A runtime that records no autograd refuses the key, at the key.
+  CHECK(error_of("cluster: {node: g5-2xlarge}\nworkload: {model: resnet50, precision: fp16, framework: tensorrt, "
+                 "no_grad: false}\n")
+            .find("serve.yaml:2:") != std::string::npos);
+  CHECK(error_of("cluster: {node: g5-2xlarge}\nworkload: {model: resnet50, precision: fp16, framework: tensorrt, "
+                 "no_grad: false}\n")
+            .find("records no autograd") != std::string::npos);
+}

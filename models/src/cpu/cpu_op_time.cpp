@@ -28,6 +28,11 @@ CpuWorker cpu_worker(const CpuSpec& cpu, int threads, int workers) {
   return w;
 }
 
+double cpu_math_clock_hz(const CpuSpec& cpu, const CpuOp& op) {
+  const bool dense = op.op_class == CpuOpClass::gemm || op.op_class == CpuOpClass::conv;
+  return dense && cpu.hpc.clocks.vector_hz > 0 ? cpu.hpc.clocks.vector_hz : cpu.clock_hz;
+}
+
 int cpu_op_threads(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker) {
   if (op.op_class != CpuOpClass::streaming) return worker.threads;
   const double grains = std::ceil(op.output_elements / cpu.math.library.grain_elements);
@@ -46,7 +51,7 @@ double cpu_op_time_s(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worke
     const double achieved = op.op_class == CpuOpClass::gemm   ? lib.gemm
                             : op.op_class == CpuOpClass::conv ? lib.conv
                                                               : 1.0;  // streaming ops are bound by memory
-    math_s = op.flops / (threads * cpu.clock_hz * per_cycle * achieved);
+    math_s = op.flops / (threads * cpu_math_clock_hz(cpu, op) * per_cycle * achieved);
   }
   const double bandwidth = std::min(worker.memory_bandwidth, threads * cpu.math.memory_bandwidth_per_core);
   double memory_s = op.bytes / (bandwidth * lib.memory);

@@ -51,6 +51,10 @@ const Schema& inference_workload_schema() {
                "compile with the weights frozen as constants (torch.jit.freeze, Inductor's freezing): batch norms "
                "fold into their convolution and weights are packed once",
                "false (a runtime whose weights are always constants, e.g. tensorrt, freezes them anyway)"),
+      optional("no_grad", Schema::boolean(),
+               "the forward pass runs under torch.no_grad / inference_mode; false: grad mode is on and an eager "
+               "framework records each op's autograd node (its profile's autograd_record per op)",
+               "true"),
       optional("threads", positive_count(), "intra-op threads per worker (CPU)", "every core of the instance"),
       optional("seq_len", positive_count(), "tokens per request (encoders)", "the model's"),
       optional("sequence_lengths", Schema::string(),
@@ -101,6 +105,17 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
     throw ConfigError(w.at("freeze").loc(), "freeze: true freezes a compiled graph: set compile: true");
   }
   s.frozen = s.framework.freezes_weights || freeze;
+  if (const ConfigNode* no_grad = w.find("no_grad"); no_grad && !no_grad->as_bool()) {
+    if (s.framework.eager.autograd_record_s <= 0) {
+      throw ConfigError(no_grad->loc(), "framework " + s.framework.name +
+                                            " records no autograd per op (no autograd_record in its profile): "
+                                            "no_grad: false applies to eager PyTorch");
+    }
+    // Grad mode on: every eager op called from Python also records its autograd node (a compiled graph
+    // records one node for the whole graph, so nothing per op).
+    s.records_autograd = true;
+    if (!s.compiled()) s.framework.eager.forward_dispatch_s += s.framework.eager.autograd_record_s;
+  }
   if (const ConfigNode* lengths = w.find("sequence_lengths")) {
     if (!s.framework.packs_sequences) {
       throw ConfigError(lengths->loc(), "framework " + s.framework.name +

@@ -12,6 +12,10 @@ Schema mode_schema() {
       optional("forward_dispatch", Schema::quantity(Dimension::time).at_least(0),
                "host time per op when each op is called from Python (an eager forward pass: inference)",
                "dispatch"),
+      optional("autograd_record", Schema::quantity(Dimension::time).at_least(0),
+               "host time per op to record its autograd node, in a forward pass run without torch.no_grad "
+               "(inference's workload.no_grad: false)",
+               "0: nothing recorded per op"),
       required("fusion", Schema::one_of(kFusionScopeNames.names())),
       required("cuda_graphs", Schema::boolean()),
   });
@@ -21,6 +25,7 @@ ExecutionMode parse_mode(const ConfigNode& node) {
   ExecutionMode m;
   m.dispatch_s = node.get_quantity("dispatch", Dimension::time);
   m.forward_dispatch_s = node.get_quantity_or("forward_dispatch", Dimension::time, m.dispatch_s);
+  m.autograd_record_s = node.get_quantity_or("autograd_record", Dimension::time, 0);
   const std::string fusion = node.get_string("fusion");
   m.fusion = *kFusionScopeNames.parse(fusion);  // the schema admits only the table's names
   m.cuda_graphs = node.get_bool("cuda_graphs");

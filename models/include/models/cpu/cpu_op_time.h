@@ -36,11 +36,18 @@ struct CpuWorker {
 // `cpu.math` or the workers need more hardware threads than the node has.
 CpuWorker cpu_worker(const CpuSpec& cpu, int threads, int workers);
 
+// The clock an op's math runs at. GEMMs and convolutions run the cores' widest units (AVX-512 FMAs, VNNI,
+// AMX tiles) on every core of a worker at once, and Intel cores drop to a licence clock below the all-core
+// turbo for such code (Intel's AVX-512 frequency tables; travisdowns.github.io, "Ice Lake AVX-512
+// Downclocking", 2020, on the mechanism): the spec's `cpu.clocks.vector` where it gives one, which HPL runs
+// at too (models/cpu/omp_region). Streaming ops, and a spec without the HPC clocks, run at `cpu.clock`.
+double cpu_math_clock_hz(const CpuSpec& cpu, const CpuOp& op);
+
 // Threads an op of `output_elements` runs on: GEMMs and convolutions split over every thread (the
 // libraries block the output finely); streaming ops take one thread per grain of output.
 int cpu_op_threads(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker);
 
-// max(math time, memory time) on the op's threads, plus the packing pass (packed_bytes at the memory
+// max(math time, memory time) on the op's threads (math at cpu_math_clock_hz), plus the packing pass (packed_bytes at the memory
 // bandwidth), plus one fork/join when it runs on more than one; the memory time is the bytes at the memory
 // bandwidth plus the cached bytes at the threads' L2 bandwidth.
 // std::invalid_argument when the cores have no unit for op.math.

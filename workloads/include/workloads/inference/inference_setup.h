@@ -32,6 +32,9 @@ struct InferenceSetup {
   // freezing). Batch norms fold into their convolution and the library packs each weight once, at load;
   // otherwise every call hands the library its weights again.
   bool frozen = false;
+  // workload.no_grad: false: the forward pass runs with grad mode on, and in eager mode each op also pays
+  // the framework's autograd_record (already added to framework.eager.forward_dispatch_s).
+  bool records_autograd = false;
   int threads = 0;      // intra-op threads per worker (CPU); 0: every core of the instance
   int workers = 1;      // workers per replica sharing the instance (serving.workers, when given)
   std::int64_t seq_len = 0, input_len = 0, output_len = 0;

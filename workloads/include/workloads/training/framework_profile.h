@@ -29,6 +29,10 @@ struct ExecutionMode {
   // Host time per op when every op is called from Python, as in an eager forward pass (inference): no
   // backward ops launched by the C++ autograd engine to average with. dispatch_s unless the profile says.
   double forward_dispatch_s = 0;
+  // Host time per op to record its autograd node when a forward pass runs with grad mode on (no
+  // torch.no_grad / inference_mode): an inference setup with workload.no_grad false adds it to
+  // forward_dispatch_s in eager mode. 0: the framework records nothing per op.
+  double autograd_record_s = 0;
   FusionScope fusion = FusionScope::none;
   bool cuda_graphs = false;
 
