@@ -108,14 +108,17 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   const Stage& devices = run.stage("devices", servers, fs.server_device_bandwidth(op));
   // ior-hard: every record is one request to a target. A write smaller than a parity group's stripe
   // reads and rewrites the data chunk and each parity chunk; otherwise a record is one device operation.
-  const Stage* iops = nullptr;
-  double ops_per_byte = 0;
+  // ior-easy: the processes' streams interleave on every device, so each request's piece on a device is
+  // one positioning (one operation at the device's IOPS): an RPC on a parity-protected target is a
+  // full-stripe access, one piece per data device (reads) or per data and parity device (writes).
+  const Stage& iops = run.stage("device IOPS", servers, fs.data.devices * fs.data.device.iops(op));
+  const Protection& prot = fs.data.protection;
+  double ops_per_byte = (op == IoOp::write ? prot.data + prot.parity : prot.data) / fs.client.rpc_size;
   const Stage* locks = nullptr;
   double handoffs_per_byte = 0;
   const std::vector<int> ppn = procs_per_node(c);
   if (hard) {
-    iops = &run.stage("device IOPS", servers, fs.data.devices * fs.data.device.iops(op));
-    const double ops = op == IoOp::write && fs.data.protection.parity > 0 ? 2.0 * (1 + fs.data.protection.parity) : 1.0;
+    const double ops = op == IoOp::write && prot.parity > 0 ? 2.0 * (1 + prot.parity) : 1.0;
     ops_per_byte = ops / kIorHardRecordBytes;
     // Extent locks: a stripe chunk's records come from consecutive ranks, so the lock passes to another
     // node every procs-per-node records (ranks are placed block-wise); one node alone never hands it off.
@@ -154,10 +157,9 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
     for (int s = 0; s < servers; ++s) {
       const double procs = share[static_cast<std::size_t>(n) * servers + s];
       if (procs <= 0) continue;
-      ResourceId path[5] = {clients.members[n], server_ports.members[s], devices.members[s]};
-      double weights[5] = {1, 1, 1};
-      std::size_t len = 3;
-      if (iops) path[len] = iops->members[s], weights[len++] = ops_per_byte;
+      ResourceId path[5] = {clients.members[n], server_ports.members[s], devices.members[s], iops.members[s]};
+      double weights[5] = {1, 1, 1, ops_per_byte};
+      std::size_t len = 4;
       if (locks) path[len] = locks->members[s], weights[len++] = handoffs_per_byte;
       run.flow({path, len}, {weights, len}, procs * kBytesPerProc, procs * proc_cap);
     }
@@ -208,16 +210,19 @@ bool is_bandwidth_phase(Io500Phase phase) {
          phase == Io500Phase::ior_hard_write || phase == Io500Phase::ior_hard_read;
 }
 
-Io500Result simulate_io500(const FileSystemSpec& fs, const Io500Clients& clients) {
+Io500PhaseResult simulate_io500_phase(const FileSystemSpec& fs, const Io500Clients& clients, Io500Phase phase,
+                                      std::uint64_t& events) {
   if (clients.nodes < 1) throw std::invalid_argument("IO500 needs at least one client node");
   if (clients.procs < clients.nodes)
     throw std::invalid_argument("IO500 needs at least one process per client node (" + std::to_string(clients.procs) +
                                 " processes on " + std::to_string(clients.nodes) + " nodes)");
+  return is_bandwidth_phase(phase) ? run_ior(fs, clients, phase, events) : run_mdtest(fs, clients, phase, events);
+}
+
+Io500Result simulate_io500(const FileSystemSpec& fs, const Io500Clients& clients) {
   Io500Result out;
-  for (const auto& [phase, name] : kIo500PhaseNames.entries) {
-    out.phases.push_back(is_bandwidth_phase(phase) ? run_ior(fs, clients, phase, out.events)
-                                                   : run_mdtest(fs, clients, phase, out.events));
-  }
+  for (const auto& [phase, name] : kIo500PhaseNames.entries)
+    out.phases.push_back(simulate_io500_phase(fs, clients, phase, out.events));
   return out;
 }
 

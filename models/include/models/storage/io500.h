@@ -72,5 +72,8 @@ struct Io500Result {
 
 // Throws std::invalid_argument when nodes or procs are below 1 or procs < nodes.
 Io500Result simulate_io500(const FileSystemSpec& fs, const Io500Clients& clients);
+// One phase alone (what simulate_io500 runs for it); adds its events to `events`.
+Io500PhaseResult simulate_io500_phase(const FileSystemSpec& fs, const Io500Clients& clients, Io500Phase phase,
+                                      std::uint64_t& events);
 
 }  // namespace hpcsim
