@@ -36,6 +36,8 @@ struct IoOptions {
   std::optional<int> procs;
   bool validate = false;
   std::string cases;
+  bool checkpoint = false;
+  std::string bytes_per_proc;
 };
 
 std::string number(double value) { return json::number(value, 10); }
@@ -78,28 +80,74 @@ std::string rate_text(Io500Phase phase, double rate) {
   return is_bandwidth_phase(phase) ? number(rate / 1073741824.0) + " GiB/s" : number(rate / 1e3) + " kIOPS";
 }
 
-int run_io500(const IoOptions& o) {
+// --io500 and --checkpoint: the file system and its clients, or the exit code of bad input.
+std::optional<std::pair<FileSystemSpec, Io500Clients>> load_filesystem_run(const IoOptions& o, const char* mode) {
   if (o.filesystem.empty()) {
-    std::cerr << "--io500 needs --filesystem NAME (configs/filesystems/NAME.yaml)\n";
-    return kExitBadInput;
+    std::cerr << mode << " needs --filesystem NAME (configs/filesystems/NAME.yaml)\n";
+    return std::nullopt;
   }
   FileSystemSpec fs;
   try {
     const SpecCatalog catalog(config_root());
     const ConfigNode name = ConfigNode::make_scalar(o.filesystem, SourceLoc{"--filesystem " + o.filesystem, 0, 0});
     fs = parse_filesystem_spec(catalog.load("filesystems", name, "file system"), o.filesystem, catalog);
-    check_count(CountLimit::nodes, o.clients, SourceLoc{"--clients " + std::to_string(o.clients)}, "the IO500 run");
-    if (o.procs)
-      check_count(CountLimit::readers, *o.procs, SourceLoc{"--procs " + std::to_string(*o.procs)}, "the IO500 run");
+    check_count(CountLimit::nodes, o.clients, SourceLoc{"--clients " + std::to_string(o.clients)}, "the run");
+    if (o.procs) check_count(CountLimit::readers, *o.procs, SourceLoc{"--procs " + std::to_string(*o.procs)}, "the run");
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
-    return kExitBadInput;
+    return std::nullopt;
   }
   const Io500Clients clients{o.clients, o.procs.value_or(o.clients)};
   if (clients.procs < clients.nodes) {
     std::cerr << "--procs " << clients.procs << ": fewer processes than the " << clients.nodes << " client nodes\n";
+    return std::nullopt;
+  }
+  return std::make_pair(fs, clients);
+}
+
+int run_checkpoint(const IoOptions& o) {
+  const auto loaded = load_filesystem_run(o, "--checkpoint");
+  if (!loaded) return kExitBadInput;
+  const auto& [fs, clients] = *loaded;
+  double bytes = 0;
+  try {
+    bytes = parse_quantity(o.bytes_per_proc, Dimension::bytes, "B");
+  } catch (const UnitError& e) {
+    std::cerr << "--bytes-per-proc " << o.bytes_per_proc << ": " << e.what() << "\n";
     return kExitBadInput;
   }
+  if (!(bytes > 0) || bytes > 1125899906842624.0) {
+    std::cerr << "--bytes-per-proc " << o.bytes_per_proc << ": a process writes at least one byte and at most 1 PiB\n";
+    return kExitBadInput;
+  }
+  const IoOp op = o.op == "read" ? IoOp::read : IoOp::write;
+  const CheckpointResult r = simulate_checkpoint(fs, clients, bytes, op);
+  const double total = bytes * clients.procs;
+  if (o.format == "json") {
+    json::Line stages = json::Line::object();
+    for (const StageUse& u : r.rate.stages) stages.field(u.stage, number(u.utilisation));
+    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"op\": " << json::quote(o.op)
+              << ",\n  \"clients\": " << clients.nodes << ",\n  \"procs\": " << clients.procs
+              << ",\n  \"bytes\": " << number(total) << ",\n  \"time_s\": " << number(r.time_s)
+              << ",\n  \"bytes_per_s\": " << number(r.rate.rate) << ",\n  \"bottleneck\": "
+              << json::quote(r.rate.bottleneck) << ",\n  \"utilisation\": " << stages.str() << "\n}\n";
+    return kExitOk;
+  }
+  std::cout << "checkpoint   " << o.op << " of " << format_quantity(bytes, Dimension::bytes) << " per process, "
+            << clients.procs << " processes on " << clients.nodes << " nodes (" << format_quantity(total, Dimension::bytes)
+            << ")\n"
+            << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "): " << fs.data.count
+            << " data servers x " << fs.data.devices << " " << fs.data.device_name << ", " << fs.network.name << "\n"
+            << "time         " << number(r.time_s) << " s at " << number(r.rate.rate / 1e9) << " GB/s\n"
+            << "bottleneck   " << r.rate.bottleneck << "\n";
+  for (const StageUse& u : r.rate.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
+  return kExitOk;
+}
+
+int run_io500(const IoOptions& o) {
+  const auto loaded = load_filesystem_run(o, "--io500");
+  if (!loaded) return kExitBadInput;
+  const auto& [fs, clients] = *loaded;
   const Io500Result r = simulate_io500(fs, clients);
   if (o.format == "json") {
     std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"type\": "
@@ -202,6 +250,11 @@ int run_io500_validation(const IoOptions& o) {
 int run_io(const IoOptions& o) {
   if (o.validate) return run_io500_validation(o);
   if (o.io500) return run_io500(o);
+  if (o.checkpoint) return run_checkpoint(o);
+  if (!o.filesystem.empty() || o.clients != 1 || o.procs) {
+    std::cerr << "--filesystem, --clients and --procs need --io500 or --checkpoint\n";
+    return kExitBadInput;
+  }
   // The dataset read's flags, required in this mode (as CLI11 reports a missing one).
   for (const auto& [flag, given] : {std::pair<const char*, bool>{"--storage", !o.storage.empty()},
                                     {"--samples", o.samples != 0}, {"--sample-size", !o.sample_size.empty()}}) {
@@ -276,23 +329,34 @@ Action add_io_command(CLI::App& app) {
   cmd->add_option("--readers", o->readers, "Concurrent readers, one request each in flight (default 1)")
       ->check(kAtLeastOne);
   cmd->add_option("--nodes", o->nodes, "Client nodes the readers are spread over (default 1)")->check(kAtLeastOne);
-  cmd->add_option("--op", o->op, "read or write (default read)")->check(CLI::IsMember({"read", "write"}));
+  auto* op = cmd->add_option("--op", o->op, "read or write (default read; with --checkpoint, write)")
+                 ->check(CLI::IsMember({"read", "write"}));
   cmd->add_option("--stripe-count", o->stripe_count, "Parallel file system: targets each file is striped over")
       ->check(kAtLeastOne);
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   auto* io500 = cmd->add_flag("--io500", o->io500, "Run the IO500 phases on --filesystem with --clients and --procs");
-  cmd->add_option("--filesystem", o->filesystem, "With --io500: a file system (configs/filesystems/NAME.yaml)")
-      ->needs(io500);
-  cmd->add_option("--clients", o->clients, "With --io500: client nodes (default 1)")->check(kAtLeastOne)->needs(io500);
-  cmd->add_option("--procs", o->procs, "With --io500: processes in all, block-placed (default one per client)")
-      ->check(kAtLeastOne)
-      ->needs(io500);
+  auto* checkpoint = cmd->add_flag("--checkpoint", o->checkpoint,
+                                   "Write (--op read: read back) a checkpoint of --bytes-per-proc from every process");
+  cmd->add_option("--bytes-per-proc", o->bytes_per_proc, "With --checkpoint: each process's file, e.g. 5.54GB")
+      ->needs(checkpoint);
+  checkpoint->excludes(io500);
+  auto* filesystem = cmd->add_option("--filesystem", o->filesystem,
+                                     "With --io500 or --checkpoint: a file system (configs/filesystems/NAME.yaml)");
+  auto* clients = cmd->add_option("--clients", o->clients, "With --io500 or --checkpoint: client nodes (default 1)")
+                      ->check(kAtLeastOne);
+  auto* procs = cmd->add_option("--procs", o->procs,
+                                "With --io500 or --checkpoint: processes in all, block-placed (default one per client)")
+                    ->check(kAtLeastOne);
+  for (CLI::Option* opt : {filesystem, clients, procs}) opt->excludes(cmd->get_option("--storage"));
   auto* validate = cmd->add_flag("--validate", o->validate,
                                  "Score the IO500 validation cases (MAPE per phase and file-system type, type left out)");
   cmd->add_option("--cases", o->cases, "With --validate: the case file (default configs/validation/storage/io500.yaml)")
       ->needs(validate);
   validate->excludes(io500);
-  return [o] { return run_io(*o); };
+  return [o, op] {
+    if (o->checkpoint && op->count() == 0) o->op = "write";
+    return run_io(*o);
+  };
 }
 
 }  // namespace hpcsim::cli

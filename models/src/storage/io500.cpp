@@ -1,6 +1,7 @@
 #include "models/storage/io500.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "sim-core/fair_share.h"
@@ -33,6 +34,13 @@ std::vector<int> procs_per_node(const Io500Clients& c) {
   return out;
 }
 
+void check_clients(const Io500Clients& clients) {
+  if (clients.nodes < 1) throw std::invalid_argument("IO500 needs at least one client node");
+  if (clients.procs < clients.nodes)
+    throw std::invalid_argument("IO500 needs at least one process per client node (" + std::to_string(clients.procs) +
+                                " processes on " + std::to_string(clients.nodes) + " nodes)");
+}
+
 class PhaseRun {
  public:
   PhaseRun() : share_(sim_) { stages_.reserve(8); }  // stage() hands out references
@@ -46,8 +54,10 @@ class PhaseRun {
 
   // A flow class (one flow standing for `amount` spread over several processes) loading path[k] with
   // weights[k] units per unit of its amount; it starts when the phase's first requests reach the servers.
-  void flow(std::span<const ResourceId> path, std::span<const double> weights, double amount, double cap) {
-    total_ += amount;
+  // `members` flows of `amount` each (a class of symmetric flows, all counted in the phase's total).
+  void flow(std::span<const ResourceId> path, std::span<const double> weights, double amount, double cap,
+            int members = 1) {
+    total_ += amount * members;
     flows_.push_back({{path.begin(), path.end()}, {weights.begin(), weights.end()}, amount, cap});
   }
 
@@ -94,7 +104,8 @@ class PhaseRun {
   Time end_ = Time::zero();
 };
 
-Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500Phase phase, std::uint64_t& events) {
+Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500Phase phase, std::uint64_t& events,
+                         double bytes_per_proc = kBytesPerProc, double* time_s = nullptr) {
   const bool hard = phase == Io500Phase::ior_hard_write || phase == Io500Phase::ior_hard_read;
   const IoOp op = phase == Io500Phase::ior_easy_write || phase == Io500Phase::ior_hard_write ? IoOp::write : IoOp::read;
   const int servers = fs.data.count;
@@ -152,19 +163,31 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
       }
     }
   }
-  const Time start = Time::seconds(latency);
+  // Nodes whose processes spread over the servers alike are symmetric: max-min fairness gives them equal
+  // rates, so one representative flow class per (node group, server) carries the group, crossing its own
+  // client port once and each server resource once per member (FairShare::start_flow_class).
+  std::map<std::vector<double>, std::pair<int, int>> groups;  // share row -> (first node, members)
   for (int n = 0; n < c.nodes; ++n) {
+    const auto row = share.begin() + static_cast<std::ptrdiff_t>(n) * servers;
+    auto [it, fresh] = groups.try_emplace(std::vector<double>(row, row + servers), n, 0);
+    ++it->second.second;
+  }
+  const Time start = Time::seconds(latency);
+  for (const auto& [row, group] : groups) {
+    const auto [n, members] = group;
     for (int s = 0; s < servers; ++s) {
-      const double procs = share[static_cast<std::size_t>(n) * servers + s];
+      const double procs = row[s];
       if (procs <= 0) continue;
       ResourceId path[5] = {clients.members[n], server_ports.members[s], devices.members[s], iops.members[s]};
-      double weights[5] = {1, 1, 1, ops_per_byte};
+      double weights[5] = {1.0, 1.0 * members, 1.0 * members, ops_per_byte * members};
       std::size_t len = 4;
-      if (locks) path[len] = locks->members[s], weights[len++] = handoffs_per_byte;
-      run.flow({path, len}, {weights, len}, procs * kBytesPerProc, procs * proc_cap);
+      if (locks) path[len] = locks->members[s], weights[len++] = handoffs_per_byte * members;
+      run.flow({path, len}, {weights, len}, procs * bytes_per_proc, procs * proc_cap, members);
     }
   }
-  return run.finish(phase, start, events);
+  Io500PhaseResult r = run.finish(phase, start, events);
+  if (time_s) *time_s = c.procs * bytes_per_proc / r.rate;
+  return r;
 }
 
 Io500PhaseResult run_mdtest(const FileSystemSpec& fs, const Io500Clients& c, Io500Phase phase, std::uint64_t& events) {
@@ -182,6 +205,8 @@ Io500PhaseResult run_mdtest(const FileSystemSpec& fs, const Io500Clients& c, Io5
   const bool spread = hard ? fs.metadata.shards_directories : false;
   const bool by_rank = !hard && fs.metadata.distributes_directories;
   const std::vector<int> ppn = procs_per_node(c);
+  // Per node, its processes' share of each server; nodes alike are one flow class per server (as ior).
+  std::map<std::vector<double>, int> groups;  // share row -> members
   std::vector<double> share(mds, 0.0);
   int rank = 0;
   for (int n = 0; n < c.nodes; ++n) {
@@ -193,11 +218,14 @@ Io500PhaseResult run_mdtest(const FileSystemSpec& fs, const Io500Clients& c, Io5
         share[by_rank ? rank % mds : 0] += 1.0;
       }
     }
+    ++groups[share];
+  }
+  for (const auto& [row, members] : groups) {
     for (int m = 0; m < mds; ++m) {
-      if (share[m] <= 0) continue;
+      if (row[m] <= 0) continue;
       const ResourceId path[] = {servers.members[m]};
-      const double weights[] = {1.0};
-      run.flow(path, weights, share[m] * kOpsPerProc, share[m] * proc_cap);
+      const double weights[] = {1.0 * members};
+      run.flow(path, weights, row[m] * kOpsPerProc, row[m] * proc_cap, members);
     }
   }
   return run.finish(phase, Time::seconds(latency), events);
@@ -212,11 +240,19 @@ bool is_bandwidth_phase(Io500Phase phase) {
 
 Io500PhaseResult simulate_io500_phase(const FileSystemSpec& fs, const Io500Clients& clients, Io500Phase phase,
                                       std::uint64_t& events) {
-  if (clients.nodes < 1) throw std::invalid_argument("IO500 needs at least one client node");
-  if (clients.procs < clients.nodes)
-    throw std::invalid_argument("IO500 needs at least one process per client node (" + std::to_string(clients.procs) +
-                                " processes on " + std::to_string(clients.nodes) + " nodes)");
+  check_clients(clients);
   return is_bandwidth_phase(phase) ? run_ior(fs, clients, phase, events) : run_mdtest(fs, clients, phase, events);
+}
+
+CheckpointResult simulate_checkpoint(const FileSystemSpec& fs, const Io500Clients& clients, double bytes_per_proc,
+                                     IoOp op) {
+  if (!(bytes_per_proc > 0)) throw std::invalid_argument("a checkpoint needs at least one byte per process");
+  std::uint64_t events = 0;
+  CheckpointResult out;
+  check_clients(clients);
+  out.rate = run_ior(fs, clients, op == IoOp::write ? Io500Phase::ior_easy_write : Io500Phase::ior_easy_read, events,
+                     bytes_per_proc, &out.time_s);
+  return out;
 }
 
 Io500Result simulate_io500(const FileSystemSpec& fs, const Io500Clients& clients) {

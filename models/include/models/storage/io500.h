@@ -72,6 +72,16 @@ struct Io500Result {
 
 // Throws std::invalid_argument when nodes or procs are below 1 or procs < nodes.
 Io500Result simulate_io500(const FileSystemSpec& fs, const Io500Clients& clients);
+// A checkpoint: every process writes (or reads back) its own file of `bytes_per_proc` bytes at once, as
+// ior-easy does, so the slowest stage (client ports, server ports, devices, device IOPS, or the
+// processes' requests in flight) sets the rate. The phase field says ior-easy-write or -read.
+struct CheckpointResult {
+  double time_s = 0;
+  Io500PhaseResult rate;  // bytes/s, bottleneck and each stage's utilisation
+};
+CheckpointResult simulate_checkpoint(const FileSystemSpec& fs, const Io500Clients& clients, double bytes_per_proc,
+                                     IoOp op);
+
 // One phase alone (what simulate_io500 runs for it); adds its events to `events`.
 Io500PhaseResult simulate_io500_phase(const FileSystemSpec& fs, const Io500Clients& clients, Io500Phase phase,
                                       std::uint64_t& events);
