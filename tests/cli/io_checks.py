@@ -157,7 +157,29 @@ def check_io500_validate():
            and any(r["bottleneck"] == "extent locks" for r in rows), "lock-bound rows speed up without locks", proc)
 
 
-run_check({"io500_phases": check_io500_phases, "io500_errors": check_io500_errors,
+def check_io_checkpoint():
+    base = ["io", "--checkpoint", "--filesystem", "lustre-nvme-opa", "--format", "json"]
+    proc = hpcsim(*base, "--clients", "128", "--procs", "1024", "--bytes-per-proc", "5GB")
+    expect(proc.returncode == 0, "a checkpoint write", proc)
+    doc = json.loads(proc.stdout)
+    expect(doc["op"] == "write", "--checkpoint writes unless --op read", proc)
+    # The slowest stage sets the rate: the servers' Omni-Path ports (100 Gb/s, 8,192-byte packets with 32 bytes
+    # of headers), full. One file per OST in turn puts 43 files on 16 of the 24 servers and 42 on the rest;
+    # the time is the fullest server's bytes over its port (plus one request's latency, well under 0.1 %).
+    port = 12.5e9 * 8192 / 8224
+    expect(doc["bottleneck"] == "server ports" and doc["utilisation"]["server ports"] > 0.999, "ports full", proc)
+    expect(abs(doc["time_s"] - 43 * 5e9 / port) < 1e-3 * doc["time_s"], f"time {doc['time_s']}", proc)
+    expect(all(u <= 1 + 1e-9 for u in doc["utilisation"].values()), "no stage above its capacity", proc)
+    # 4 clients: their own ports are now the slowest stage.
+    few = json.loads(hpcsim(*base, "--clients", "4", "--procs", "32", "--bytes-per-proc", "5GB").stdout)
+    expect(few["bottleneck"] == "client ports", "4 clients are held to their ports")
+    expect(abs(few["time_s"] - 32 * 5e9 / (4 * 12.5e9 * 8192 / 8224)) < 1e-3 * few["time_s"], "client-bound time")
+    expect_bad_input(hpcsim(*base, "--bytes-per-proc", "0B"), "--bytes-per-proc 0B")
+    expect_bad_input(hpcsim(*base, "--bytes-per-proc", "5 parsecs"), "--bytes-per-proc")
+    expect_bad_input(hpcsim("io", "--checkpoint", "--bytes-per-proc", "1GB"), "--filesystem")
+
+
+run_check({"io500_phases": check_io500_phases, "io_checkpoint": check_io_checkpoint, "io500_errors": check_io500_errors,
  "io500_validate": check_io500_validate,
  "io_json": check_io_json, "io_nfs_shared": check_io_nfs_shared, "io_striping": check_io_striping,
  "io_iops": check_io_iops, "io_deterministic": check_io_deterministic, "io_errors": check_io_errors})
