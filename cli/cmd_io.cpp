@@ -1,4 +1,5 @@
-// hpcsim io: read a dataset of equally sized samples from a storage system with W readers.
+// hpcsim io: read a dataset of equally sized samples from a storage system with W readers; with --io500,
+// the IO500 phases on a file system described as hardware; with --validate, the IO500 validation category.
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -12,7 +13,9 @@
 #include "configs/count_limits.h"
 #include "configs/json_writer.h"
 #include "configs/units.h"
+#include "driver/io500_validation.h"
 #include "models/storage/dataset_read.h"
+#include "models/storage/io500.h"
 
 namespace hpcsim::cli {
 
@@ -27,6 +30,14 @@ struct IoOptions {
   std::string op = "read";
   std::optional<int> stripe_count;
   std::string format = "table";
+  bool io500 = false;
+  std::string filesystem;
+  int clients = 1;
+  std::optional<int> procs;
+  bool validate = false;
+  std::string cases;
+  bool checkpoint = false;
+  std::string bytes_per_proc;
 };
 
 std::string number(double value) { return json::number(value, 10); }
@@ -65,7 +76,192 @@ std::string to_table(const StorageSpec& spec, const DatasetRead& job, const Data
   return out.str();
 }
 
+std::string rate_text(Io500Phase phase, double rate) {
+  return is_bandwidth_phase(phase) ? number(rate / 1073741824.0) + " GiB/s" : number(rate / 1e3) + " kIOPS";
+}
+
+// --io500 and --checkpoint: the file system and its clients, or the exit code of bad input.
+std::optional<std::pair<FileSystemSpec, Io500Clients>> load_filesystem_run(const IoOptions& o, const char* mode) {
+  if (o.filesystem.empty()) {
+    std::cerr << mode << " needs --filesystem NAME (configs/filesystems/NAME.yaml)\n";
+    return std::nullopt;
+  }
+  FileSystemSpec fs;
+  try {
+    const SpecCatalog catalog(config_root());
+    const ConfigNode name = ConfigNode::make_scalar(o.filesystem, SourceLoc{"--filesystem " + o.filesystem, 0, 0});
+    fs = parse_filesystem_spec(catalog.load("filesystems", name, "file system"), o.filesystem, catalog);
+    check_count(CountLimit::nodes, o.clients, SourceLoc{"--clients " + std::to_string(o.clients)}, "the run");
+    if (o.procs) check_count(CountLimit::readers, *o.procs, SourceLoc{"--procs " + std::to_string(*o.procs)}, "the run");
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return std::nullopt;
+  }
+  const Io500Clients clients{o.clients, o.procs.value_or(o.clients)};
+  if (clients.procs < clients.nodes) {
+    std::cerr << "--procs " << clients.procs << ": fewer processes than the " << clients.nodes << " client nodes\n";
+    return std::nullopt;
+  }
+  return std::make_pair(fs, clients);
+}
+
+int run_checkpoint(const IoOptions& o) {
+  const auto loaded = load_filesystem_run(o, "--checkpoint");
+  if (!loaded) return kExitBadInput;
+  const auto& [fs, clients] = *loaded;
+  double bytes = 0;
+  try {
+    bytes = parse_quantity(o.bytes_per_proc, Dimension::bytes, "B");
+  } catch (const UnitError& e) {
+    std::cerr << "--bytes-per-proc " << o.bytes_per_proc << ": " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (!(bytes > 0) || bytes > 1125899906842624.0) {
+    std::cerr << "--bytes-per-proc " << o.bytes_per_proc << ": a process writes at least one byte and at most 1 PiB\n";
+    return kExitBadInput;
+  }
+  const IoOp op = o.op == "read" ? IoOp::read : IoOp::write;
+  const CheckpointResult r = simulate_checkpoint(fs, clients, bytes, op);
+  const double total = bytes * clients.procs;
+  if (o.format == "json") {
+    json::Line stages = json::Line::object();
+    for (const StageUse& u : r.rate.stages) stages.field(u.stage, number(u.utilisation));
+    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"op\": " << json::quote(o.op)
+              << ",\n  \"clients\": " << clients.nodes << ",\n  \"procs\": " << clients.procs
+              << ",\n  \"bytes\": " << number(total) << ",\n  \"time_s\": " << number(r.time_s)
+              << ",\n  \"bytes_per_s\": " << number(r.rate.rate) << ",\n  \"bottleneck\": "
+              << json::quote(r.rate.bottleneck) << ",\n  \"utilisation\": " << stages.str() << "\n}\n";
+    return kExitOk;
+  }
+  std::cout << "checkpoint   " << o.op << " of " << format_quantity(bytes, Dimension::bytes) << " per process, "
+            << clients.procs << " processes on " << clients.nodes << " nodes (" << format_quantity(total, Dimension::bytes)
+            << ")\n"
+            << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "): " << fs.data.count
+            << " data servers x " << fs.data.devices << " " << fs.data.device_name << ", " << fs.network.name << "\n"
+            << "time         " << number(r.time_s) << " s at " << number(r.rate.rate / 1e9) << " GB/s\n"
+            << "bottleneck   " << r.rate.bottleneck << "\n";
+  for (const StageUse& u : r.rate.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
+  return kExitOk;
+}
+
+int run_io500(const IoOptions& o) {
+  const auto loaded = load_filesystem_run(o, "--io500");
+  if (!loaded) return kExitBadInput;
+  const auto& [fs, clients] = *loaded;
+  const Io500Result r = simulate_io500(fs, clients);
+  if (o.format == "json") {
+    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"type\": "
+              << json::quote(kFileSystemTypeNames.name(fs.type)) << ",\n  \"clients\": " << clients.nodes
+              << ",\n  \"procs\": " << clients.procs << ",\n  \"phases\": [\n";
+    for (std::size_t i = 0; i < r.phases.size(); ++i) {
+      const Io500PhaseResult& p = r.phases[i];
+      json::Line stages = json::Line::object();
+      for (const StageUse& u : p.stages) stages.field(u.stage, number(u.utilisation));
+      std::cout << "    " << json::Line::object()
+                                   .field("phase", json::quote(kIo500PhaseNames.name(p.phase)))
+                                   .field(is_bandwidth_phase(p.phase) ? "bytes_per_s" : "ops_per_s", number(p.rate))
+                                   .field("bottleneck", json::quote(p.bottleneck))
+                                   .field("utilisation", stages.str())
+                                   .str()
+                << (i + 1 < r.phases.size() ? ",\n" : "\n");
+    }
+    std::cout << "  ],\n  \"events\": " << r.events << "\n}\n";
+    return kExitOk;
+  }
+  std::cout << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "): " << fs.data.count
+            << " data servers x " << fs.data.devices << " " << fs.data.device_name << ", " << fs.metadata.count
+            << " metadata servers, " << fs.network.name << "\n"
+            << "clients      " << clients.nodes << " nodes, " << clients.procs << " processes\n";
+  for (const Io500PhaseResult& p : r.phases)
+    std::cout << "  " << kIo500PhaseNames.name(p.phase) << std::string(20 - kIo500PhaseNames.name(p.phase).size(), ' ')
+              << rate_text(p.phase, p.rate) << "  (" << p.bottleneck << ")\n";
+  return kExitOk;
+}
+
+int run_io500_validation(const IoOptions& o) {
+  std::vector<Io500Case> cases;
+  try {
+    const SpecCatalog catalog(config_root());
+    const std::string file = o.cases.empty() ? config_root() + "/validation/storage/io500.yaml" : o.cases;
+    cases = load_io500_cases(file, catalog);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  }
+  const Io500Validation v = validate_io500(cases);
+  auto fitted = [](const std::optional<double>& x, double scale) { return x ? number(*x * scale) : std::string("null"); };
+  if (o.format == "json") {
+    std::cout << "{\n  \"category\": \"io500\",\n  \"cases\": " << cases.size() << ",\n  \"fit\": "
+              << json::Line::object()
+                     .field("lock_handoff_s", fitted(v.fit.lock_handoff_s, 1))
+                     .field("lock_rows", std::to_string(v.fit.lock_rows))
+                     .field("lock_families", std::to_string(v.fit.lock_families))
+                     .field("metadata_ops_per_s", fitted(v.fit.metadata_ops, 1))
+                     .field("metadata_rows", std::to_string(v.fit.metadata_rows))
+                     .field("metadata_families", std::to_string(v.fit.metadata_families))
+                     .str()
+              << ",\n  \"groups\": [\n";
+    for (std::size_t i = 0; i < v.groups.size(); ++i) {
+      const Io500Group& g = v.groups[i];
+      std::cout << "    " << json::Line::object()
+                                   .field("phase", json::quote(kIo500PhaseNames.name(g.phase)))
+                                   .field("type", json::quote(g.type))
+                                   .field("cases", std::to_string(g.cases))
+                                   .field("mape", number(g.mape))
+                                   .field("mape_type_out", number(g.mape_out))
+                                   .field("target", number(g.target))
+                                   .str()
+                << (i + 1 < v.groups.size() ? ",\n" : "\n");
+    }
+    std::cout << "  ],\n  \"rows\": [\n";
+    for (std::size_t i = 0; i < v.rows.size(); ++i) {
+      const Io500Row& r = v.rows[i];
+      std::cout << "    " << json::Line::object()
+                                   .field("case", json::quote(r.case_name))
+                                   .field("type", json::quote(r.type))
+                                   .field("phase", json::quote(kIo500PhaseNames.name(r.phase)))
+                                   .field("measured", number(r.measured))
+                                   .field("predicted", number(r.predicted))
+                                   .field("predicted_type_out", number(r.predicted_out))
+                                   .field("bottleneck", json::quote(r.bottleneck))
+                                   .str()
+                << (i + 1 < v.rows.size() ? ",\n" : "\n");
+    }
+    std::cout << "  ]\n}\n";
+    return kExitOk;
+  }
+  std::cout << "IO500 cases (" << cases.size() << "): MAPE per phase and file-system type, in-sample and with the type "
+            << "left out of the fit\n";
+  std::cout << "  fitted: lock handoff " << (v.fit.lock_handoff_s ? number(*v.fit.lock_handoff_s * 1e3) + " ms" : "none")
+            << " (" << v.fit.lock_rows << " rows, " << v.fit.lock_families << " families), metadata "
+            << (v.fit.metadata_ops ? number(*v.fit.metadata_ops) + " ops/s per server" : "as the cases give") << " ("
+            << v.fit.metadata_rows << " rows, " << v.fit.metadata_families << " families)\n";
+  std::cout << "  phase               type             cases    MAPE  type-out  target\n";
+  char line[160];
+  for (const Io500Group& g : v.groups) {
+    std::snprintf(line, sizeof line, "  %-19s %-15s %6d %6.1f%% %8.1f%% %6.0f%%%s\n",
+                  std::string(kIo500PhaseNames.name(g.phase)).c_str(), g.type.c_str(), g.cases, 100 * g.mape,
+                  100 * g.mape_out, 100 * g.target, g.type == "all" ? (g.mape <= g.target ? "  met" : "  not met") : "");
+    std::cout << line;
+  }
+  return kExitOk;
+}
+
 int run_io(const IoOptions& o) {
+  if (o.validate) return run_io500_validation(o);
+  if (o.io500) return run_io500(o);
+  if (o.checkpoint) return run_checkpoint(o);
+  if (!o.filesystem.empty() || o.clients != 1 || o.procs) {
+    std::cerr << "--filesystem, --clients and --procs need --io500 or --checkpoint\n";
+    return kExitBadInput;
+  }
+  // The dataset read's flags, required in this mode (as CLI11 reports a missing one).
+  for (const auto& [flag, given] : {std::pair<const char*, bool>{"--storage", !o.storage.empty()},
+                                    {"--samples", o.samples != 0}, {"--sample-size", !o.sample_size.empty()}}) {
+    if (given) continue;
+    std::cerr << flag << " is required\nRun with --help for more information.\n";
+    return kExitBadInput;
+  }
   StorageSpec spec;
   DatasetRead job;
   try {
@@ -127,17 +323,40 @@ Action add_io_command(CLI::App& app) {
   const CLI::Range kAtLeastOne(1, std::numeric_limits<int>::max());
   auto* cmd = app.add_subcommand("io", "Read a dataset of S samples of B bytes from a storage system with W readers");
   auto o = std::make_shared<IoOptions>();
-  cmd->add_option("--storage", o->storage, "Storage system (configs/storage/NAME.yaml)")->required();
-  cmd->add_option("--samples", o->samples, "Number of samples (one file each)")->required()->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
-  cmd->add_option("--sample-size", o->sample_size, "Bytes per sample, e.g. 110KiB")->required();
+  cmd->add_option("--storage", o->storage, "Storage system (configs/storage/NAME.yaml); required without --io500 and --validate");
+  cmd->add_option("--samples", o->samples, "Number of samples (one file each); required without --io500 and --validate")->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+  cmd->add_option("--sample-size", o->sample_size, "Bytes per sample, e.g. 110KiB; required without --io500 and --validate");
   cmd->add_option("--readers", o->readers, "Concurrent readers, one request each in flight (default 1)")
       ->check(kAtLeastOne);
   cmd->add_option("--nodes", o->nodes, "Client nodes the readers are spread over (default 1)")->check(kAtLeastOne);
-  cmd->add_option("--op", o->op, "read or write (default read)")->check(CLI::IsMember({"read", "write"}));
+  auto* op = cmd->add_option("--op", o->op, "read or write (default read; with --checkpoint, write)")
+                 ->check(CLI::IsMember({"read", "write"}));
   cmd->add_option("--stripe-count", o->stripe_count, "Parallel file system: targets each file is striped over")
       ->check(kAtLeastOne);
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}));
-  return [o] { return run_io(*o); };
+  auto* io500 = cmd->add_flag("--io500", o->io500, "Run the IO500 phases on --filesystem with --clients and --procs");
+  auto* checkpoint = cmd->add_flag("--checkpoint", o->checkpoint,
+                                   "Write (--op read: read back) a checkpoint of --bytes-per-proc from every process");
+  cmd->add_option("--bytes-per-proc", o->bytes_per_proc, "With --checkpoint: each process's file, e.g. 5.54GB")
+      ->needs(checkpoint);
+  checkpoint->excludes(io500);
+  auto* filesystem = cmd->add_option("--filesystem", o->filesystem,
+                                     "With --io500 or --checkpoint: a file system (configs/filesystems/NAME.yaml)");
+  auto* clients = cmd->add_option("--clients", o->clients, "With --io500 or --checkpoint: client nodes (default 1)")
+                      ->check(kAtLeastOne);
+  auto* procs = cmd->add_option("--procs", o->procs,
+                                "With --io500 or --checkpoint: processes in all, block-placed (default one per client)")
+                    ->check(kAtLeastOne);
+  for (CLI::Option* opt : {filesystem, clients, procs}) opt->excludes(cmd->get_option("--storage"));
+  auto* validate = cmd->add_flag("--validate", o->validate,
+                                 "Score the IO500 validation cases (MAPE per phase and file-system type, type left out)");
+  cmd->add_option("--cases", o->cases, "With --validate: the case file (default configs/validation/storage/io500.yaml)")
+      ->needs(validate);
+  validate->excludes(io500);
+  return [o, op] {
+    if (o->checkpoint && op->count() == 0) o->op = "write";
+    return run_io(*o);
+  };
 }
 
 }  // namespace hpcsim::cli

@@ -13,6 +13,7 @@
 #include "models/gpu/gpu_spec.h"
 #include "models/network/network_spec.h"
 #include "models/node/node_spec.h"
+#include "models/storage/filesystem_spec.h"
 #include "models/storage/storage_spec.h"
 #include "workloads/campaign/campaign.h"
 #include "workloads/hpc/mpi_scenario.h"
@@ -40,6 +41,7 @@ const std::vector<FileKind>& file_kinds() {
       {"node", "Node spec (`configs/nodes/*.yaml`)", &node_spec_schema},
       {"network", "Network spec (`configs/networks/*.yaml`)", &network_spec_schema},
       {"storage", "Storage spec (`configs/storage/*.yaml`)", &storage_spec_schema},
+      {"filesystem", "File system as hardware (`configs/filesystems/*.yaml`, `hpcsim io --io500`)", &filesystem_spec_schema},
       {"reliability", "Failure model (`configs/reliability/*.yaml`, `resilience.reliability`), docs/resilience.md", &reliability_spec_schema},
       {"frontend", "Serving front end (`configs/frontends/*.yaml`, `serving.front_end`)", &front_end_spec_schema},
       {"jobs", "Job list (`hpcsim schedule`)", &job_list_schema},

@@ -2,9 +2,10 @@
 """End-to-end checks of `hpcsim io`: output keys, sharing, striping, IOPS limits, determinism, errors.
 Usage: io_checks.py HPCSIM SOURCE_DIR CHECK"""
 import json
+import os
 
 
-from cli_support import TEST_CONFIGS, expect, expect_bad_input, hpcsim, run_check
+from cli_support import SOURCE, TEST_CONFIGS, expect, expect_bad_input, hpcsim, run_check
 
 
 def io(storage, samples, size, readers=1, *extra):
@@ -89,5 +90,96 @@ def check_io_errors():
                      "unknown-network-nfs.yaml:3:10:", "token-ring-16m")
 
 
-run_check({"io_json": check_io_json, "io_nfs_shared": check_io_nfs_shared, "io_striping": check_io_striping,
+def io500(filesystem, clients, procs, *extra, env=None):
+    proc = hpcsim("io", "--io500", "--filesystem", filesystem, "--clients", str(clients), "--procs", str(procs),
+                  "--format", "json", *extra, env=env)
+    expect(proc.returncode == 0, f"io --io500 on {filesystem} should succeed", proc)
+    return json.loads(proc.stdout), proc
+
+
+def check_io500_phases():
+    doc, proc = io500("lustre-nvme-opa", 10, 160)
+    phases = [p["phase"] for p in doc["phases"]]
+    expect(phases == ["ior-easy-write", "ior-easy-read", "ior-hard-write", "ior-hard-read", "mdtest-easy-create",
+                      "mdtest-easy-stat", "mdtest-easy-delete", "mdtest-hard-create", "mdtest-hard-stat",
+                      "mdtest-hard-delete"], f"every IO500 phase in order: {phases}", proc)
+    easy = doc["phases"][0]
+    # 10 clients of one 100 Gb/s Omni-Path port each (8,192-byte packets carrying 32 bytes of headers): the
+    # clients' ports set ior-easy's rate.
+    expect(easy["bottleneck"] == "client ports", "10 clients are held to their own ports", proc)
+    expect(abs(easy["bytes_per_s"] - 10 * 12.5e9 * 8192 / 8224) < 0.001 * easy["bytes_per_s"],
+           f"10 x 100 Gb/s of payload: {easy['bytes_per_s']}", proc)
+    big, proc = io500("lustre-nvme-opa", 1000, 16000)
+    expect(big["phases"][0]["bottleneck"] == "server ports", "1,000 clients saturate the 24 servers' ports", proc)
+    expect(big["phases"][0]["bytes_per_s"] < 24 * 12.5e9, "no more than 24 ports carry", proc)
+    first, second = hpcsim("io", "--io500", "--filesystem", "lustre-nvme-opa", "--clients", "7", "--procs", "50"), \
+        hpcsim("io", "--io500", "--filesystem", "lustre-nvme-opa", "--clients", "7", "--procs", "50")
+    expect(first.returncode == 0 and first.stdout == second.stdout, "two runs are byte-identical", first)
+
+
+def check_io500_errors():
+    env = {"HPCSIM_CONFIG_DIR": TEST_CONFIGS}
+    expect_bad_input(hpcsim("io", "--io500", "--filesystem", "zero-servers", env=env), "zero-servers.yaml:5:10:")
+    expect_bad_input(hpcsim("io", "--io500", "--filesystem", "negative-devices", env=env), "negative-devices.yaml:7:12:")
+    expect_bad_input(hpcsim("io", "--io500", "--filesystem", "unknown-type", env=env), "unknown-type.yaml:2:7:",
+                     "lustre")
+    expect_bad_input(hpcsim("io", "--io500", "--filesystem", "lustre-nvme-op"), "did you mean 'lustre-nvme-opa'")
+    expect_bad_input(hpcsim("io", "--io500"), "--filesystem")
+    expect_bad_input(hpcsim("io", "--io500", "--filesystem", "lustre-nvme-opa", "--clients", "4", "--procs", "3"),
+                     "--procs 3")
+    expect_bad_input(hpcsim("io", "--clients", "4"), "--io500")
+    expect_bad_input(hpcsim("io", "--validate", "--io500", "--filesystem", "lustre-nvme-opa"), "--validate")
+    expect_bad_input(hpcsim("io", "--validate", "--cases", "/nonexistent/cases.yaml"), "/nonexistent/cases.yaml")
+
+
+def check_io500_validate():
+    cases = os.path.join(SOURCE, "tests", "data", "io500-cases.yaml")
+    proc = hpcsim("io", "--validate", "--cases", cases, "--format", "json")
+    expect(proc.returncode == 0, "io --validate on the test cases", proc)
+    doc = json.loads(proc.stdout)
+    expect(doc["category"] == "io500" and doc["cases"] == 8, "8 cases", proc)
+    groups = {(g["phase"], g["type"]): g for g in doc["groups"]}
+    for phase in ["ior-easy-write", "ior-easy-read", "ior-hard-write", "ior-hard-read", "mdtest-easy-create",
+                  "mdtest-hard-create"]:
+        expect((phase, "all") in groups, f"{phase} scored over all types", proc)
+    # ior-easy has no fitted number: leaving a type out changes nothing.
+    easy = groups[("ior-easy-write", "all")]
+    expect(easy["mape"] == easy["mape_type_out"], "ior-easy in-sample equals type-out", proc)
+    expect(easy["target"] == 0.25 and groups[("ior-hard-write", "all")]["target"] == 0.4, "targets", proc)
+    # The lock handoff is fitted on the 5 rows of locking types (3 lustre, spectrum-scale, cephfs; 5 families).
+    # Leaving lustre out leaves 2 rows: fewer than 3, so no fit, and lustre's type-out predictions carry no
+    # lock cost: never slower, and faster where the locks set the rate.
+    expect(doc["fit"]["lock_rows"] == 5 and doc["fit"]["lock_handoff_s"] is not None, "lock handoff fitted", proc)
+    rows = [r for r in doc["rows"] if r["phase"] == "ior-hard-write" and r["type"] == "lustre"]
+    expect(len(rows) == 3 and all(r["predicted_type_out"] >= r["predicted"] for r in rows),
+           "no lock cost is never slower", proc)
+    expect(all(r["predicted_type_out"] > r["predicted"] for r in rows if r["bottleneck"] == "extent locks")
+           and any(r["bottleneck"] == "extent locks" for r in rows), "lock-bound rows speed up without locks", proc)
+
+
+def check_io_checkpoint():
+    base = ["io", "--checkpoint", "--filesystem", "lustre-nvme-opa", "--format", "json"]
+    proc = hpcsim(*base, "--clients", "128", "--procs", "1024", "--bytes-per-proc", "5GB")
+    expect(proc.returncode == 0, "a checkpoint write", proc)
+    doc = json.loads(proc.stdout)
+    expect(doc["op"] == "write", "--checkpoint writes unless --op read", proc)
+    # The slowest stage sets the rate: the servers' Omni-Path ports (100 Gb/s, 8,192-byte packets with 32 bytes
+    # of headers), full. One file per OST in turn puts 43 files on 16 of the 24 servers and 42 on the rest;
+    # the time is the fullest server's bytes over its port (plus one request's latency, well under 0.1 %).
+    port = 12.5e9 * 8192 / 8224
+    expect(doc["bottleneck"] == "server ports" and doc["utilisation"]["server ports"] > 0.999, "ports full", proc)
+    expect(abs(doc["time_s"] - 43 * 5e9 / port) < 1e-3 * doc["time_s"], f"time {doc['time_s']}", proc)
+    expect(all(u <= 1 + 1e-9 for u in doc["utilisation"].values()), "no stage above its capacity", proc)
+    # 4 clients: their own ports are now the slowest stage.
+    few = json.loads(hpcsim(*base, "--clients", "4", "--procs", "32", "--bytes-per-proc", "5GB").stdout)
+    expect(few["bottleneck"] == "client ports", "4 clients are held to their ports")
+    expect(abs(few["time_s"] - 32 * 5e9 / (4 * 12.5e9 * 8192 / 8224)) < 1e-3 * few["time_s"], "client-bound time")
+    expect_bad_input(hpcsim(*base, "--bytes-per-proc", "0B"), "--bytes-per-proc 0B")
+    expect_bad_input(hpcsim(*base, "--bytes-per-proc", "5 parsecs"), "--bytes-per-proc")
+    expect_bad_input(hpcsim("io", "--checkpoint", "--bytes-per-proc", "1GB"), "--filesystem")
+
+
+run_check({"io500_phases": check_io500_phases, "io_checkpoint": check_io_checkpoint, "io500_errors": check_io500_errors,
+ "io500_validate": check_io500_validate,
+ "io_json": check_io_json, "io_nfs_shared": check_io_nfs_shared, "io_striping": check_io_striping,
  "io_iops": check_io_iops, "io_deterministic": check_io_deterministic, "io_errors": check_io_errors})

@@ -7,7 +7,7 @@ import os
 from cli_support import HPCSIM, SOURCE, expect, expect_bad_input, hpcsim, run_check
 
 REFERENCE = os.path.join(SOURCE, "docs", "reference.md")
-KINDS = ["scenario", "gpu", "node", "network", "storage", "reliability", "frontend", "jobs", "campaign", "serve"]
+KINDS = ["scenario", "gpu", "node", "network", "storage", "filesystem", "reliability", "frontend", "jobs", "campaign", "serve"]
 
 
 def schema(*args):

@@ -1,0 +1,265 @@
+#include "models/storage/io500.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "sim-core/fair_share.h"
+#include "sim-core/simulator.h"
+
+namespace hpcsim {
+
+namespace {
+
+// Per process: 1 GiB of ior data or 1,000 mdtest operations. IO500 runs each phase for a fixed time;
+// the rates below are steady-state rates, which do not depend on the amount beyond the first latency.
+constexpr double kBytesPerProc = 1073741824.0;
+constexpr double kOpsPerProc = 1000.0;
+// A stage at least this busy over the phase is saturated: it set the rate.
+constexpr double kSaturated = 0.95;
+
+// A request and its reply cross the client's port, one switch and the server's port; the network's
+// per-message software latency is paid at each end of each direction (as storage_resources.cpp).
+double round_trip_s(const NetworkSpec& net) { return 2 * (net.software_latency_s + net.switch_latency_s); }
+
+struct Stage {
+  std::string name;
+  std::vector<ResourceId> members;
+};
+
+// Processes per client node, block placement: the first procs % nodes nodes hold one more.
+std::vector<int> procs_per_node(const Io500Clients& c) {
+  std::vector<int> out(c.nodes, c.procs / c.nodes);
+  for (int n = 0; n < c.procs % c.nodes; ++n) ++out[n];
+  return out;
+}
+
+void check_clients(const Io500Clients& clients) {
+  if (clients.nodes < 1) throw std::invalid_argument("IO500 needs at least one client node");
+  if (clients.procs < clients.nodes)
+    throw std::invalid_argument("IO500 needs at least one process per client node (" + std::to_string(clients.procs) +
+                                " processes on " + std::to_string(clients.nodes) + " nodes)");
+}
+
+class PhaseRun {
+ public:
+  PhaseRun() : share_(sim_) { stages_.reserve(8); }  // stage() hands out references
+
+  Stage& stage(std::string name, int count, double capacity) {
+    Stage s{std::move(name), {}};
+    for (int i = 0; i < count; ++i) s.members.push_back(share_.add_resource(capacity, s.name + " " + std::to_string(i)));
+    stages_.push_back(std::move(s));
+    return stages_.back();
+  }
+
+  // A flow class (one flow standing for `amount` spread over several processes) loading path[k] with
+  // weights[k] units per unit of its amount; it starts when the phase's first requests reach the servers.
+  // `members` flows of `amount` each (a class of symmetric flows, all counted in the phase's total).
+  void flow(std::span<const ResourceId> path, std::span<const double> weights, double amount, double cap,
+            int members = 1) {
+    total_ += amount * members;
+    flows_.push_back({{path.begin(), path.end()}, {weights.begin(), weights.end()}, amount, cap});
+  }
+
+  Io500PhaseResult finish(Io500Phase phase, Time start, std::uint64_t& events) {
+    sim_.schedule_at(start, [this] {
+      for (const Pending& f : flows_)
+        share_.start_flow_class(f.path, f.weights, f.amount, [this](FlowId) { end_ = sim_.now(); }, f.cap);
+    });
+    sim_.run();
+    events += sim_.events_processed();
+    Io500PhaseResult r;
+    r.phase = phase;
+    const double time_s = end_.to_seconds();
+    r.rate = total_ / time_s;
+    double busiest = 0;
+    for (const Stage& s : stages_) {
+      double use = 0;
+      for (ResourceId id : s.members) {
+        const ResourceStats st = share_.stats(id);
+        use = std::max(use, st.carried / (st.capacity * time_s));
+      }
+      r.stages.push_back({s.name, use});
+      if (use > busiest) {
+        busiest = use;
+        r.bottleneck = s.name;
+      }
+    }
+    if (busiest < kSaturated) r.bottleneck = "client requests";
+    return r;
+  }
+
+ private:
+  struct Pending {
+    std::vector<ResourceId> path;
+    std::vector<double> weights;
+    double amount;
+    double cap;
+  };
+  Simulator sim_;
+  FairShare share_;
+  std::vector<Stage> stages_;
+  std::vector<Pending> flows_;
+  double total_ = 0;
+  Time end_ = Time::zero();
+};
+
+Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500Phase phase, std::uint64_t& events,
+                         double bytes_per_proc = kBytesPerProc, double* time_s = nullptr) {
+  const bool hard = phase == Io500Phase::ior_hard_write || phase == Io500Phase::ior_hard_read;
+  const IoOp op = phase == Io500Phase::ior_easy_write || phase == Io500Phase::ior_hard_write ? IoOp::write : IoOp::read;
+  const int servers = fs.data.count;
+  const int targets = fs.total_targets();
+  const double port = fs.network.payload_bandwidth();
+  const double rtt = round_trip_s(fs.network);
+
+  PhaseRun run;
+  const Stage& clients = run.stage("client ports", c.nodes, port);
+  const Stage& server_ports = run.stage("server ports", servers, fs.server_port_bandwidth());
+  const Stage& devices = run.stage("devices", servers, fs.server_device_bandwidth(op));
+  // ior-hard: every record is one request to a target. A write smaller than a parity group's stripe
+  // reads and rewrites the data chunk and each parity chunk; otherwise a record is one device operation.
+  // ior-easy: the processes' streams interleave on every device, so each request's piece on a device is
+  // one positioning (one operation at the device's IOPS): an RPC on a parity-protected target is a
+  // full-stripe access, one piece per data device (reads) or per data and parity device (writes).
+  const Stage& iops = run.stage("device IOPS", servers, fs.data.devices * fs.data.device.iops(op));
+  const Protection& prot = fs.data.protection;
+  double ops_per_byte = (op == IoOp::write ? prot.data + prot.parity : prot.data) / fs.client.rpc_size;
+  const Stage* locks = nullptr;
+  double handoffs_per_byte = 0;
+  const std::vector<int> ppn = procs_per_node(c);
+  if (hard) {
+    const double ops = op == IoOp::write && prot.parity > 0 ? 2.0 * (1 + prot.parity) : 1.0;
+    ops_per_byte = ops / kIorHardRecordBytes;
+    // Extent locks: a stripe chunk's records come from consecutive ranks, so the lock passes to another
+    // node every procs-per-node records (ranks are placed block-wise); one node alone never hands it off.
+    if (op == IoOp::write && takes_shared_file_locks(fs.type) && fs.lock_handoff_s > 0 && c.nodes > 1) {
+      locks = &run.stage("extent locks", servers, fs.data.targets / fs.lock_handoff_s);
+      const double mean_ppn = static_cast<double>(c.procs) / c.nodes;
+      handoffs_per_byte = std::max(1.0 / mean_ppn, kIorHardRecordBytes / fs.stripe_size) / kIorHardRecordBytes;
+    }
+  }
+  // One process's requests in flight: ior-easy keeps the client's RPC pipeline full; ior-hard issues one
+  // record at a time. Each request waits the round trip and the device's access latency, then moves.
+  const double request = hard ? kIorHardRecordBytes : fs.client.rpc_size;
+  const int in_flight = hard ? 1 : fs.client.rpcs_in_flight;
+  const double latency = rtt + fs.data.device.latency_s;
+  const double proc_cap = in_flight * request / (latency + request / port);
+
+  // Share of each node's processes' bytes per server. ior-easy: process g's file is striped over
+  // stripe_count targets from target g * stripe_count on (round-robin allocation), target t on server
+  // t mod servers; ior-hard: the shared file is striped over every target, its records evenly.
+  std::vector<double> share(static_cast<std::size_t>(c.nodes) * servers, 0.0);
+  int rank = 0;
+  for (int n = 0; n < c.nodes; ++n) {
+    for (int k = 0; k < ppn[n]; ++k, ++rank) {
+      if (hard) {
+        for (int s = 0; s < servers; ++s) share[static_cast<std::size_t>(n) * servers + s] += 1.0 / servers;
+        continue;
+      }
+      for (int j = 0; j < fs.stripe_count; ++j) {
+        const int target = static_cast<int>((static_cast<std::int64_t>(rank) * fs.stripe_count + j) % targets);
+        share[static_cast<std::size_t>(n) * servers + target % servers] += 1.0 / fs.stripe_count;
+      }
+    }
+  }
+  // Nodes whose processes spread over the servers alike are symmetric: max-min fairness gives them equal
+  // rates, so one representative flow class per (node group, server) carries the group, crossing its own
+  // client port once and each server resource once per member (FairShare::start_flow_class).
+  std::map<std::vector<double>, std::pair<int, int>> groups;  // share row -> (first node, members)
+  for (int n = 0; n < c.nodes; ++n) {
+    const auto row = share.begin() + static_cast<std::ptrdiff_t>(n) * servers;
+    auto [it, fresh] = groups.try_emplace(std::vector<double>(row, row + servers), n, 0);
+    ++it->second.second;
+  }
+  const Time start = Time::seconds(latency);
+  for (const auto& [row, group] : groups) {
+    const auto [n, members] = group;
+    for (int s = 0; s < servers; ++s) {
+      const double procs = row[s];
+      if (procs <= 0) continue;
+      ResourceId path[5] = {clients.members[n], server_ports.members[s], devices.members[s], iops.members[s]};
+      double weights[5] = {1.0, 1.0 * members, 1.0 * members, ops_per_byte * members};
+      std::size_t len = 4;
+      if (locks) path[len] = locks->members[s], weights[len++] = handoffs_per_byte * members;
+      run.flow({path, len}, {weights, len}, procs * bytes_per_proc, procs * proc_cap, members);
+    }
+  }
+  Io500PhaseResult r = run.finish(phase, start, events);
+  if (time_s) *time_s = c.procs * bytes_per_proc / r.rate;
+  return r;
+}
+
+Io500PhaseResult run_mdtest(const FileSystemSpec& fs, const Io500Clients& c, Io500Phase phase, std::uint64_t& events) {
+  const bool hard = phase == Io500Phase::mdtest_hard_create || phase == Io500Phase::mdtest_hard_stat ||
+                    phase == Io500Phase::mdtest_hard_delete;
+  const int mds = fs.metadata.count;
+  PhaseRun run;
+  const Stage& servers = run.stage("metadata servers", mds, fs.metadata.ops_per_s);
+  // Each process runs one operation at a time: a round trip and the server's service time.
+  const double latency = round_trip_s(fs.network) + fs.metadata.latency_s;
+  const double proc_cap = 1.0 / latency;
+  // Which server a process's operations go to. mdtest easy: the process's own directory, placed on the
+  // servers in turn when the file system distributes directories, else on the first. mdtest hard: the one
+  // shared directory, on every server when the file system shards directories, else on the first.
+  const bool spread = hard ? fs.metadata.shards_directories : false;
+  const bool by_rank = !hard && fs.metadata.distributes_directories;
+  const std::vector<int> ppn = procs_per_node(c);
+  // Per node, its processes' share of each server; nodes alike are one flow class per server (as ior).
+  std::map<std::vector<double>, int> groups;  // share row -> members
+  std::vector<double> share(mds, 0.0);
+  int rank = 0;
+  for (int n = 0; n < c.nodes; ++n) {
+    std::fill(share.begin(), share.end(), 0.0);
+    for (int k = 0; k < ppn[n]; ++k, ++rank) {
+      if (spread) {
+        for (double& x : share) x += 1.0 / mds;
+      } else {
+        share[by_rank ? rank % mds : 0] += 1.0;
+      }
+    }
+    ++groups[share];
+  }
+  for (const auto& [row, members] : groups) {
+    for (int m = 0; m < mds; ++m) {
+      if (row[m] <= 0) continue;
+      const ResourceId path[] = {servers.members[m]};
+      const double weights[] = {1.0 * members};
+      run.flow(path, weights, row[m] * kOpsPerProc, row[m] * proc_cap, members);
+    }
+  }
+  return run.finish(phase, Time::seconds(latency), events);
+}
+
+}  // namespace
+
+bool is_bandwidth_phase(Io500Phase phase) {
+  return phase == Io500Phase::ior_easy_write || phase == Io500Phase::ior_easy_read ||
+         phase == Io500Phase::ior_hard_write || phase == Io500Phase::ior_hard_read;
+}
+
+Io500PhaseResult simulate_io500_phase(const FileSystemSpec& fs, const Io500Clients& clients, Io500Phase phase,
+                                      std::uint64_t& events) {
+  check_clients(clients);
+  return is_bandwidth_phase(phase) ? run_ior(fs, clients, phase, events) : run_mdtest(fs, clients, phase, events);
+}
+
+CheckpointResult simulate_checkpoint(const FileSystemSpec& fs, const Io500Clients& clients, double bytes_per_proc,
+                                     IoOp op) {
+  if (!(bytes_per_proc > 0)) throw std::invalid_argument("a checkpoint needs at least one byte per process");
+  std::uint64_t events = 0;
+  CheckpointResult out;
+  check_clients(clients);
+  out.rate = run_ior(fs, clients, op == IoOp::write ? Io500Phase::ior_easy_write : Io500Phase::ior_easy_read, events,
+                     bytes_per_proc, &out.time_s);
+  return out;
+}
+
+Io500Result simulate_io500(const FileSystemSpec& fs, const Io500Clients& clients) {
+  Io500Result out;
+  for (const auto& [phase, name] : kIo500PhaseNames.entries)
+    out.phases.push_back(simulate_io500_phase(fs, clients, phase, out.events));
+  return out;
+}
+
+}  // namespace hpcsim
