@@ -33,6 +33,12 @@ def check_validate_table():
         expect(case in proc.stdout, f"the table lists {case}", proc)
     same = hpcsim("validate", VALIDATION)
     expect(same.stdout == proc.stdout, "the default folder is configs/validation", same)
+    # The HPC section scores the NPB cases (hpc/npb-*) and the OSU rows (p2p/) in their own categories.
+    for case in ["npb-mg-d-grace", "hbv2-hpcx-0B", "efa-c5n-bibw-4MiB"]:
+        expect(case in proc.stdout, f"the HPC cases list {case}", proc)
+    for category in ["npb ", "p2p "]:
+        expect(any(line.startswith(category) and "MAPE" in line for line in proc.stdout.splitlines()),
+               f"the HPC cases score the {category.strip()} category", proc)
 
 
 def check_validate_formats():
@@ -62,6 +68,13 @@ def check_validate_errors():
                     "workload: {model: resnet50, batch_per_gpu: 8, precision: fp16, optimizer: momentum}\n"
                     "measured: {metric: images_per_s, value: 1, unit: x, source: s}\n")
         expect_bad_input(hpcsim("validate", folder), "bad.yaml:3:20:", "images_per_s")
+    with tempfile.TemporaryDirectory() as folder:
+        os.mkdir(os.path.join(folder, "p2p"))
+        with open(os.path.join(folder, "p2p", "bad.yaml"), "w") as f:
+            f.write("cluster: {node: cpu-2s-generic, nodes: 2, network: ib-hdr}\n"
+                    "osu: {benchmark: latency, bytes: 0}\n"
+                    "measured: {metric: bandwidth_MBps, value: 1, unit: x, source: s, category: p2p, family: f}\n")
+        expect_bad_input(hpcsim("validate", folder), "bad.yaml:3:20:", "latency_us")
     expect_bad_input(hpcsim("validate", "--format", "html"), "--format")
 
 

@@ -1,5 +1,5 @@
-// OSU micro-benchmarks through the MPI point-to-point model on hpcsim's network specs: osu_latency
-// (half a ping-pong), osu_bw / osu_mbw_mr (a window of 64 messages, then an acknowledgement) and
+// OSU micro-benchmarks through the MPI point-to-point model on hpcsim's network specs (osu_benchmark.h):
+// osu_latency (half a ping-pong), osu_bw / osu_mbw_mr (a window of 64 messages, then an acknowledgement) and
 // osu_bibw (both directions at once), replayed as traces on a two-node cluster, against the published
 // rows of tests/data/mpi/osu-rows.yaml: within 15 %, except the rows marked `outside` (with the reason),
 // which must stay outside.
@@ -11,62 +11,26 @@
 
 #include "configs/catalog.h"
 #include "configs/loader.h"
-#include "models/mpi/fabric_machine.h"
+#include "configs/config_error.h"
 #include "models/network/network_spec.h"
 #include "models/platform/cluster_config.h"
-#include "workloads/mpi_replay/ti_replay.h"
-#include "workloads/mpi_replay/ti_trace.h"
+#include "workloads/mpi_replay/osu_benchmark.h"
 
 namespace hpcsim {
 namespace {
 
-constexpr int kWindow = 64;  // OSU's osu_bw window
-
-double run(const std::string& node, const std::string& network, const std::string& trace, int ranks_per_node) {
+ClusterConfig two_nodes(const std::string& node, const std::string& network) {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const ConfigNode c = parse_config_text("cluster:\n  node: " + node + "\n  nodes: 2\n  network: " + network + "\n", "osu.yaml");
-  const ClusterConfig cluster = parse_cpu_cluster(c.at("cluster"), catalog);
-  FabricMachine m(cluster);
-  const TiTrace t = parse_ti_trace(trace, "osu.txt");
-  ReplayOptions o;
-  o.model = mpi_message_model(*cluster.network);  // the spec's eager threshold and MPI overhead o
-  for (int r = 0; r < t.ranks; ++r) o.rank_host.push_back(r / ranks_per_node);
-  return replay_ti_trace(t, m, o).time_s;
+  return parse_cpu_cluster(c.at("cluster"), catalog);
 }
 
-std::string line(int rank, const std::string& what) { return std::to_string(rank) + " " + what + "\n"; }
-
-// osu_latency: one-way latency = round trip / 2, averaged over the iterations.
 double latency_us(const std::string& node, const std::string& network, double bytes) {
-  const int iterations = 10;
-  const std::string b = std::to_string(static_cast<long long>(bytes));
-  std::string t;
-  for (int i = 0; i < iterations; ++i)
-    t += line(0, "send 1 0 " + b) + line(1, "recv 0 0 " + b) + line(1, "send 0 0 " + b) + line(0, "recv 1 0 " + b);
-  return run(node, network, t, 1) / (2 * iterations) * 1e6;
+  return osu_result(two_nodes(node, network), {OsuBenchmark::latency, bytes, 1});
 }
 
-// osu_bw / osu_mbw_mr (pairs: rank p on node 0 sends to rank pairs + p on node 1) and osu_bibw (both ways).
 double bandwidth_MBps(const std::string& node, const std::string& network, double bytes, int pairs, bool both_ways) {
-  const int iterations = 4;
-  const std::string b = std::to_string(static_cast<long long>(bytes));
-  std::string t;
-  for (int i = 0; i < iterations; ++i)
-    for (int p = 0; p < pairs; ++p) {
-      const int s = p, r = pairs + p;
-      for (int w = 0; w < kWindow; ++w) {
-        t += line(s, "isend " + std::to_string(r) + " " + std::to_string(w) + " " + b);
-        t += line(r, "irecv " + std::to_string(s) + " " + std::to_string(w) + " " + b);
-        if (both_ways) {
-          t += line(r, "isend " + std::to_string(s) + " " + std::to_string(w + kWindow) + " " + b);
-          t += line(s, "irecv " + std::to_string(r) + " " + std::to_string(w + kWindow) + " " + b);
-        }
-      }
-      t += line(s, "waitall") + line(r, "waitall");
-      t += line(r, "send " + std::to_string(s) + " 999 4") + line(s, "recv " + std::to_string(r) + " 999 4");
-    }
-  const double seconds = run(node, network, t, pairs);
-  return bytes * kWindow * iterations * pairs * (both_ways ? 2 : 1) / seconds / 1e6;
+  return osu_result(two_nodes(node, network), {both_ways ? OsuBenchmark::bibw : OsuBenchmark::bw, bytes, pairs});
 }
 
 TEST_CASE("OSU rows: 0-byte latency and large-message bandwidth from the network specs") {
@@ -107,6 +71,35 @@ TEST_CASE("the model's 0-byte latency is the network spec's software latency, on
   // A large message runs at the NIC port's payload rate (200 Gb/s, 4096 B MTU with 26 B of headers).
   CHECK(bandwidth_MBps("cpu-2s-generic", "ib-hdr", 1 << 26, 1, false) ==
         Approx(hdr.payload_bandwidth() / 1e6).epsilon(0.01));
+}
+
+TEST_CASE("OSU cases: the p2p validation rows are the test's rows, and their errors are located") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const ConfigNode doc = load_config_file(std::string(HPCSIM_TEST_DATA_DIR) + "/mpi/osu-rows.yaml");
+  for (const ConfigNode& row : doc.at("rows").items()) {
+    const std::string id = row.get_string("id");
+    INFO(id);
+    const std::string file = std::string(HPCSIM_SOURCE_CONFIG_DIR) + "/validation/p2p/" + id + ".yaml";
+    const OsuCase c = parse_osu_case(load_config_file(file), catalog, id);
+    CHECK(c.cluster.network->name == row.get_string("network"));
+    CHECK(c.run.bytes == row.get_number("bytes"));
+    CHECK(c.measured->value == row.get_number(osu_metric(c.run.benchmark)));
+  }
+  auto error_of = [&](const std::string& yaml) -> std::string {
+    try {
+      parse_osu_case(parse_config_text(yaml, "osu.yaml"), catalog, "osu");
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string cluster = "cluster: {node: cpu-2s-generic, nodes: 2, network: ib-hdr}\n";
+  const std::string m = "measured: {metric: latency_us, value: 1, unit: us, source: s, category: p2p, family: f}\n";
+  CHECK(error_of(cluster + "osu: {benchmark: latency, bytes: 0, pairs: 2}\n" + m).find("osu.yaml:2:") == 0);
+  CHECK(error_of(cluster + "osu: {benchmark: bw, bytes: 8}\n" + m).find("bandwidth_MBps") != std::string::npos);
+  CHECK(error_of(cluster + "osu: {benchmark: pingpong, bytes: 0}\n" + m).find("osu.yaml:2:") == 0);
+  CHECK(error_of("cluster: {node: cpu-2s-generic, nodes: 1, network: ib-hdr}\nosu: {benchmark: latency, bytes: 0}\n" + m)
+            .find("two nodes") != std::string::npos);
 }
 
 }  // namespace

@@ -41,6 +41,10 @@ std::vector<Metric> spmd_metrics(const MpiScenario& s, const SpmdResult& r) {
     out.push_back({"hpcg.levels", static_cast<double>(s.hpcg.levels), "count"});
     out.push_back({"hpcg.rows", counts.rows, "count"});
     out.push_back({"hpcg.nonzeros", counts.nonzeros, "count"});
+  } else if (s.app == MpiApp::npb) {
+    const double mop = npb_mop(s.npb);
+    out.push_back({"npb.mop", mop, "count"});
+    out.push_back({"npb.mops_total", mop / r.time_s, "Mop/s"});
   }
   return out;
 }

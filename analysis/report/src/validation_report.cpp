@@ -37,7 +37,8 @@ void summarize_validation(ValidationReport& report) {
 
 std::vector<CategoryScore> score_by_category(const std::vector<ValidationRow>& rows, const std::vector<double>& errors) {
   std::vector<CategoryScore> out;
-  for (const char* category : {"cnn", "rnn", "gan", "transformer", "scaling", "micro", "cpu-infer", "gpu-infer", "llm-serve"}) {
+  for (const char* category : {"cnn", "rnn", "gan", "transformer", "scaling", "micro", "cpu-infer", "gpu-infer", "llm-serve",
+                               "hpl", "hpcg", "stencil", "npb", "p2p"}) {
     CategoryScore score{category};
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (rows[i].category != category) continue;

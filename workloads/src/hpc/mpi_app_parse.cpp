@@ -37,6 +37,7 @@ const std::vector<KeyOwner>& key_owners() {
       {"ghost", {MpiApp::stencil}},   {"fields", {MpiApp::stencil}},  {"overlap", {MpiApp::stencil}},
       {"method", {MpiApp::stencil}},  {"local", {MpiApp::hpcg}},      {"levels", {MpiApp::hpcg}},
       {"decomposition", {MpiApp::spmd}}, {"phases", {MpiApp::spmd}},
+      {"benchmark", {MpiApp::npb}},   {"class", {MpiApp::npb}},
   };
   return owners;
 }
@@ -127,6 +128,37 @@ void parse_hpcg(const ConfigNode& w, MpiScenario& s) {
     }
   }
   s.spmd = hpcg_program(c, s.ranks);
+}
+
+void parse_npb(const ConfigNode& w, MpiScenario& s, int nodes) {
+  NpbConfig& c = s.npb;
+  const ConfigNode& bench = w.at("benchmark");
+  c.benchmark = *kNpbBenchmarkNames.parse(bench.as_string());
+  const ConfigNode& cls = w.at("class");
+  const std::string name = cls.as_string();
+  c.npb_class = name.size() == 1 ? name[0] : '\0';
+  if (!npb_class_valid(c.benchmark, c.npb_class)) {
+    throw ConfigError(cls.loc(), "NPB " + std::string(kNpbBenchmarkNames.name(c.benchmark)) + " has classes " +
+                                     npb_classes(c.benchmark) + ", not '" + name + "'");
+  }
+  if (!npb_ranks_valid(s.ranks)) {
+    throw ConfigError(bench.loc(), "NPB " + std::string(kNpbBenchmarkNames.name(c.benchmark)) +
+                                       " runs on a power-of-two number of ranks, not " + str(s.ranks));
+  }
+  if (static_cast<double>(s.ranks) > npb_max_ranks(c)) {
+    throw ConfigError(bench.loc(), "NPB " + std::string(kNpbBenchmarkNames.name(c.benchmark)) + " class " + name +
+                                       " runs on at most " + str(static_cast<long long>(npb_max_ranks(c))) +
+                                       " ranks in this model (" + str(s.ranks) + " asked)");
+  }
+  const double bytes = npb_footprint_bytes(c) / nodes;
+  if (bytes > s.cluster.node.host_memory_bytes) {
+    throw ConfigError(cls.loc(), "NPB " + std::string(kNpbBenchmarkNames.name(c.benchmark)) + " class " + name + " needs " +
+                                     gb(bytes) + " GB per node; a " + s.cluster.node.name + " has " +
+                                     str(static_cast<long long>(s.cluster.node.host_memory_bytes / 1e9)) + " GB");
+  }
+  const CpuSpec& cpu = s.cluster.node.cpu;
+  const double cache = cpu.hpc.caches.l2_per_core + cpu.hpc.caches.l3_per_socket / cpu.cores_per_socket;
+  s.spmd = npb_program(c, s.ranks, cache);
 }
 
 HpcKernel kernel_of(const ConfigNode& compute) {
@@ -235,6 +267,7 @@ void parse_app(const ConfigNode& w, MpiScenario& s, int nodes) {
     case MpiApp::stencil: parse_stencil(w, s, nodes); break;
     case MpiApp::hpcg: parse_hpcg(w, s); break;
     case MpiApp::spmd: parse_spmd(w, s); break;
+    case MpiApp::npb: parse_npb(w, s, nodes); break;
     case MpiApp::hpl:
     case MpiApp::trace: break;
   }

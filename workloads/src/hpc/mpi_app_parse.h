@@ -13,7 +13,7 @@ namespace hpcsim {
 
 // The metrics a `measured:` section of an MPI case may be read in.
 inline const std::vector<std::string> kMpiMeasuredMetrics{"rmax_tflops", "tflops", "gflops", "time_s", "iteration_s",
-                                                          "stencil.grind_ns"};
+                                                          "stencil.grind_ns", "npb.mops_total"};
 
 // One entry of workload.phases: exactly one of compute, halo, allreduce, alltoall, p2p, and `overlap`.
 Schema spmd_phase_schema();

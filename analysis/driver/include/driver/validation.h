@@ -31,9 +31,12 @@ ValidationReport run_serve_validation(const std::filesystem::path& validation_di
 
 // The HPC cases under a validation folder: kind: mpi scenarios with `measured:` in its hpc/ subfolder (HPL
 // Rmax and HPCG rates of TOP500 systems), each run as `hpcsim run` runs it and read in its measured metric;
-// rows of kind "mpi", categories hpl, hpcg and stencil. Kept apart from the training and serving sets (the
+// rows of kind "mpi", categories hpl, hpcg, stencil and npb, then the p2p/ OSU rows (kind "osu", category p2p). Kept apart from the training and serving sets (the
 // HPC models have no fitted parameter: their in-sample errors are their cross-validated ones).
 inline constexpr const char* kHpcCaseFolder = "hpc";
+// Published OSU micro-benchmark rows (`osu:` case files, workloads/mpi_replay/osu_benchmark.h), scored with
+// the HPC cases in the p2p category.
+inline constexpr const char* kP2pCaseFolder = "p2p";
 ValidationReport run_hpc_validation(const std::filesystem::path& validation_dir, const SpecCatalog& catalog,
                                     const CaseFilter& include = {});
 

@@ -7,6 +7,8 @@
 //   traffic.{halo_bytes_per_rank, offnode_bytes_per_node} (one iteration),
 //   stencil: stencil.{cells, grind_ns} (time per iteration per cell and field);
 //   hpcg: hpcg.{nx, ny, nz, levels, rows, nonzeros} (tflops is HPCG's rating: its reference operation count)
+//   npb: npb.{mop, mops_total} (the benchmark's own operation count in millions and NPB's "Mop/s total" for
+//   the time; tflops is the model's FLOP count over the time, not NPB's)
 #include <vector>
 
 #include "store/metric.h"

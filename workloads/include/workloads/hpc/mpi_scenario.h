@@ -2,9 +2,9 @@
 // A `kind: mpi` scenario (docs/hpc.md): an MPI (+ OpenMP) application on a cluster of CPU nodes. The
 // `cluster:` section is every kind's; `mpi:` places the ranks (ranks per node, OpenMP threads per rank);
 // `workload:` names the application (`app:`) and its parameters: hpl (hpl_model.h), hpcg (hpcg_app.h),
-// stencil (stencil_app.h, with CG as `method: cg`) and spmd (phases written in YAML, spmd_program.h); trace
+// stencil (stencil_app.h, with CG as `method: cg`), npb (NAS Parallel Benchmarks CG, MG, FT, IS: npb_app.h) and spmd (phases written in YAML, spmd_program.h); trace
 // is reserved (MPI trace replay is `hpcsim replay`). A `measured:` section makes the file a validation case
-// (configs/validation/hpc/, categories hpl, hpcg, stencil).
+// (configs/validation/hpc/, categories hpl, hpcg, stencil, npb).
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,16 +16,17 @@
 #include "models/platform/cluster_config.h"
 #include "workloads/hpc/hpcg_app.h"
 #include "workloads/hpc/hpl_model.h"
+#include "workloads/hpc/npb_app.h"
 #include "workloads/hpc/spmd_program.h"
 #include "workloads/hpc/stencil_app.h"
 #include "workloads/measured.h"
 
 namespace hpcsim {
 
-enum class MpiApp { hpl, hpcg, stencil, spmd, trace };
-inline constexpr EnumNames<MpiApp, 5> kMpiAppNames{{{
+enum class MpiApp { hpl, hpcg, stencil, spmd, trace, npb };
+inline constexpr EnumNames<MpiApp, 6> kMpiAppNames{{{
     {MpiApp::hpl, "hpl"}, {MpiApp::hpcg, "hpcg"}, {MpiApp::stencil, "stencil"}, {MpiApp::spmd, "spmd"},
-    {MpiApp::trace, "trace"}}}};
+    {MpiApp::trace, "trace"}, {MpiApp::npb, "npb"}}}};
 
 // What times the application's messages (mpi.network_model): AnalyticMpiComm (mpi_comm.h) or
 // FabricMpiComm (fabric_mpi_comm.h: MpiWorld on the cluster's fair-share fabric).
@@ -45,13 +46,14 @@ struct MpiScenario {
   // The other applications: ranks, ranks per node and threads per rank are hpl's (above).
   StencilConfig stencil;
   HpcgConfig hpcg;
+  NpbConfig npb;             // app npb: the benchmark and its class (npb_app.h)
   SpmdProgram spmd;          // app spmd: the phases read from YAML, its grid from workload.decomposition
   std::vector<std::string> notes;  // defaults chosen for the user (printed on stderr by `hpcsim run`)
   std::optional<Measurement> measured;
 };
 
 // The categories an MPI validation case is scored in.
-inline const std::vector<std::string> kMpiValidationCategories{"hpl", "hpcg", "stencil"};
+inline const std::vector<std::string> kMpiValidationCategories{"hpl", "hpcg", "stencil", "npb"};
 
 const Schema& mpi_scenario_schema();
 
