@@ -101,7 +101,15 @@ def verdict(code, out, err, timeout):
         return "internal error"
     if code not in (0, 2):
         return f"exit {code}"
-    m = NOT_A_NUMBER.search(out)
+    # A point that failed is listed with the value it was given ("NaN  error", the message below it): an echo of
+    # the input, not a result.
+    shown, in_error = [], False
+    for line in out.splitlines():
+        in_error = bool(re.search(r"\serror\s*$", line)) or (in_error and line.startswith("      "))
+        if not in_error:
+            shown.append(line)
+    shown = "\n".join(shown)
+    m = NOT_A_NUMBER.search(shown)
     if m:
         return f"'{m.group(0).strip()}' printed in stdout"
     return None

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -22,13 +23,15 @@ std::vector<Kernel> elementwise_chain(const ElementwiseChain& c) {
   const double e = bytes_per_element(c.precision);
   if (c.fused) {
     // The first op's inputs plus one new input for every later op, read once; one result written.
-    std::vector<ElementStream> streams(static_cast<std::size_t>(c.inputs + (c.ops - 1) * (c.inputs - 1)),
-                                       ElementStream{e, false});
-    streams.push_back({e, true});
-    if (streams.size() > kMaxGlobalAccesses) {
+    // Counted in 64 bits: --ops 2^31 with two inputs overflowed an int and asked for a vector past max_size.
+    const std::int64_t inputs = c.inputs + (static_cast<std::int64_t>(c.ops) - 1) * (c.inputs - 1);
+    std::vector<ElementStream> streams;
+    if (inputs + 1 > static_cast<std::int64_t>(kMaxGlobalAccesses)) {
       // Longer fusions read more inputs than the kernel tracks as separate streams: merge them.
-      const double read = e * static_cast<double>(streams.size() - 1);
-      streams = {{read, false}, {e, true}};
+      streams = {{e * static_cast<double>(inputs), false}, {e, true}};
+    } else {
+      streams.assign(static_cast<std::size_t>(inputs), ElementStream{e, false});
+      streams.push_back({e, true});
     }
     return {elementwise_kernel("fused_elementwise_x" + std::to_string(c.ops), c.elements,
                                c.flops_per_op * c.ops, streams)};
