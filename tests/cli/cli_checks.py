@@ -265,7 +265,7 @@ def check_occupancy():
     expect_bad_input(hpcsim("occupancy", "--gpu", "h100-sxm5-80g", *base), "--gpu", "did you mean 'h100-sxm5-80gb'")
     expect_bad_input(hpcsim("occupancy", "--gpu", "h100-sxm5-80gb", "--cc", "9.0", *base), "exactly one of --gpu")
     expect_bad_input(hpcsim("occupancy", *base), "exactly one of --gpu")
-    expect_bad_input(hpcsim("occupancy", "--cc", "10.0", *base), "--cc 10.0", "unsupported", "8.7")
+    expect_bad_input(hpcsim("occupancy", "--cc", "99.0", *base), "--cc 99.0", "unsupported", "8.7")
     expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "48 KiB/s"), "--smem")
     expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "lots"), "--smem")
     expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "228KiB"), "--smem", "232448")

@@ -126,7 +126,7 @@ TEST_CASE("GPU spec errors carry file:line:column") {
             "patch.yaml:2:19: smem_carveouts differ from compute capability 8.0's") == 0);
   CHECK(patched("h100-sxm5-80gb", "clocks:\n  tensor: 2 GHz\n") ==
         "patch.yaml:2:11: the tensor clock cannot exceed the boost clock");
-  CHECK(patched("h100-sxm5-80gb", "compute_capability: \"10.0\"\n").find("patch.yaml:1:21:") == 0);
+  CHECK(patched("h100-sxm5-80gb", "compute_capability: \"99.0\"\n").find("patch.yaml:1:21:") == 0);
   CHECK(patched("h100-sxm5-80gb", "flops_per_clock_per_sm:\n  tensor:\n    bf17: 4096\n").find(
             "patch.yaml:3:5: unknown key 'bf17'; did you mean 'bf16'?") == 0);
   CHECK(patched("mi300x", "sm:\n  max_warps: 40\n") == "ok");  // no CC: the spec's own numbers stand
