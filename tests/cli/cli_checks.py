@@ -176,6 +176,14 @@ def check_run_parallelism_errors():
 def check_list_and_version():
     proc = hpcsim("list")
     expect(proc.returncode == 0 and "a100-sxm4-80gb" in proc.stdout and "ib-hdr" in proc.stdout, "list", proc)
+    # The current accelerators (issue 36): GPUs, the nodes they are sold in, and their links.
+    proc = hpcsim("list", "gpus")
+    gpus = proc.stdout.split()
+    for name in ("b200", "gb200", "mi325x", "gaudi2", "h100-pcie-80gb"):
+        expect(proc.returncode == 0 and name in gpus, "list gpus: " + name, proc)
+    proc = hpcsim("list", "nodes")
+    for name in ("dgx-b200", "gb200-nvl72", "mi300x-8gpu", "mi325x-8gpu", "hls-gaudi2"):
+        expect(proc.returncode == 0 and name in proc.stdout.split(), "list nodes: " + name, proc)
     proc = hpcsim("list", "sequence-lengths")
     expect(proc.returncode == 0 and "wikipedia-bert-512" in proc.stdout and "wmt16-en-de-gnmt-50" in proc.stdout,
            "list sequence-lengths", proc)
@@ -265,7 +273,7 @@ def check_occupancy():
     expect_bad_input(hpcsim("occupancy", "--gpu", "h100-sxm5-80g", *base), "--gpu", "did you mean 'h100-sxm5-80gb'")
     expect_bad_input(hpcsim("occupancy", "--gpu", "h100-sxm5-80gb", "--cc", "9.0", *base), "exactly one of --gpu")
     expect_bad_input(hpcsim("occupancy", *base), "exactly one of --gpu")
-    expect_bad_input(hpcsim("occupancy", "--cc", "10.0", *base), "--cc 10.0", "unsupported", "8.7")
+    expect_bad_input(hpcsim("occupancy", "--cc", "99.0", *base), "--cc 99.0", "unsupported", "8.7")
     expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "48 KiB/s"), "--smem")
     expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "lots"), "--smem")
     expect_bad_input(hpcsim("occupancy", "--cc", "9.0", *base, "--smem", "228KiB"), "--smem", "232448")

@@ -109,6 +109,37 @@ TEST_CASE("DGX-1V is a hybrid cube-mesh of NVLink pairs, six links per GPU", "[n
   for (int g = 0; g < 8; ++g) CHECK(links[g] == 6);
 }
 
+TEST_CASE("Current accelerator nodes: NVL72 is one NVLink domain, the AMD and Gaudi platforms full meshes", "[node][specs]") {
+  // DGX B200 and the GB200 NVL72 rack: NVLink 5, 18 links per GPU x 50 GB/s at NCCL's 128/160 payload share.
+  const NodeSpec b200 = shipped("dgx-b200");
+  CHECK(b200.gpus == 8);
+  CHECK(b200.gpu.name == "b200");
+  CHECK(b200.gpu_link.kind == "nvswitch");
+  CHECK(b200.gpu_link.bandwidth == Approx(18 * 50e9 * 128 / 160).epsilon(1e-6));
+  const NodeSpec nvl72 = shipped("gb200-nvl72");
+  CHECK(nvl72.gpus == 72);
+  CHECK(nvl72.gpu_link.kind == "nvswitch");
+  CHECK(nvl72.gpu_link.bandwidth == Approx(b200.gpu_link.bandwidth));
+  CHECK(nvl72.nics.count == 72);
+  CHECK(nvl72.cpu.sockets == 36);
+  // A full mesh: every pair of the 8 GPUs has its own link(s), no switch.
+  for (const auto& [name, links_per_pair] : std::vector<std::pair<std::string, int>>{{"mi300x-8gpu", 1}, {"mi325x-8gpu", 1}, {"hls-gaudi2", 3}}) {
+    INFO(name);
+    const NodeSpec n = shipped(name);
+    CHECK(n.gpu_link.kind == "nvlink");
+    std::vector<std::vector<int>> seen(8, std::vector<int>(8, 0));
+    for (const NvlinkPair& p : n.nvlink_pairs) {
+      seen[p.a][p.b] += p.links;
+      seen[p.b][p.a] += p.links;
+    }
+    for (int a = 0; a < 8; ++a) {
+      for (int b = 0; b < 8; ++b) CHECK(seen[a][b] == (a == b ? 0 : links_per_pair));
+    }
+  }
+  CHECK(shipped("mi325x-8gpu").gpu.name == "mi325x");
+  CHECK(shipped("hls-gaudi2").nics.count == 24);
+}
+
 TEST_CASE("A CPU-only node has no GPU and no GPU interconnect", "[node][specs]") {
   const NodeSpec c7g = shipped("c7g");
   CHECK(c7g.gpus == 0);

@@ -35,7 +35,10 @@ std::string precision_group(Precision p) {
   switch (p) {
     case Precision::fp32:
     case Precision::tf32: return "fp32";
-    case Precision::fp8: return "fp8";
+    case Precision::fp8:
+    case Precision::mxfp8:
+    case Precision::nvfp4:
+    case Precision::mxfp4: return "fp8";  // narrow GEMM formats: one group
     default: return "half";
   }
 }

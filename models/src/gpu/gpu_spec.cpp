@@ -141,7 +141,7 @@ SmLimits parse_sm(const ConfigNode& spec, const std::string& cc) {
 const Schema& gpu_spec_schema() {
   static const Schema schema = Schema::map({
       extends_field(),
-      required("vendor", Schema::one_of({"nvidia", "amd"}), "who makes it; CUDA occupancy rules apply to nvidia"),
+      required("vendor", Schema::one_of({"nvidia", "amd", "intel"}), "who makes it; CUDA occupancy rules apply to nvidia"),
       optional("compute_capability", Schema::one_of(compute_capabilities()),
                "CUDA compute capability; its table supplies and checks the `sm` limits",
                "none: required for nvidia, absent for amd"),

@@ -12,7 +12,10 @@ constexpr int KiB = 1024;
 // [OCC] cuda_occupancy.h (CUDA 12.6): shared-memory granularity (256 B up to 7.x, 128 B on 8.x/9.x),
 // sub-partitions (2 on 6.0, else 4), block limits, carveout sizes, 1 KiB reserved per block from 8.0;
 // [VTG] Volta tuning guide (7.0: 64 warps, 96 KiB shared of a 128 KiB L1); [P100] Pascal P100
-// whitepaper (6.0: 64 KiB dedicated shared memory per SM, 48 KiB per block).
+// whitepaper (6.0: 64 KiB dedicated shared memory per SM, 48 KiB per block); [BTG] NVIDIA Blackwell tuning
+// guide (10.0, B200: the same 256 KB of combined L1/shared memory as Hopper, carveouts 0-228 KB, 1 KB reserved
+// per block, 227 KB per block; quoted in NVIDIA/cudnn-frontend PR 1164) and a B200 device query (pytorch/ao
+// PR 4002: 2048 threads and 65536 registers per SM, 228 KB shared memory per SM).
 // Every CC here has 64 Ki 32-bit registers per SM and per block, 255 per thread, allocated 256 per warp.
 SmLimits make(int max_warps, int max_blocks, int sub_partitions, std::vector<int> carveouts_kib,
               int granularity, int reserved, int max_smem_per_block, int l1_smem) {
@@ -40,6 +43,8 @@ const std::vector<std::pair<std::string, SmLimits>>& table() {
       {"8.7", make(48, 16, 4, {0, 8, 16, 32, 64, 100, 132, 164}, 128, KiB, 163 * KiB, 192 * KiB)},
       {"8.9", make(48, 24, 4, {0, 8, 16, 32, 64, 100}, 128, KiB, 99 * KiB, 128 * KiB)},
       {"9.0", make(64, 32, 4, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 128, KiB, 227 * KiB, 256 * KiB)},
+      // [BTG]; 32 blocks per SM and the 128 B granularity as 9.0 (UNSURE: [PG]'s 10.0 column not read here)
+      {"10.0", make(64, 32, 4, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 128, KiB, 227 * KiB, 256 * KiB)},
   };
   return t;
 }

@@ -79,8 +79,10 @@ const Schema& training_scenario_schema() {
                                optional("vocab", positive_int(), "vocabulary size (models that take it)",
                                         "the model's own (gpt requires it)"),
                                required("precision", Schema::one_of(kPrecisionNames.names({Precision::fp32, Precision::tf32, Precision::fp16,
-                                                                         Precision::bf16, Precision::fp8})),
-                                        "precision the model's math runs in; the GPU must have units for it"),
+                                                                         Precision::bf16, Precision::fp8, Precision::mxfp8,
+                                                                         Precision::nvfp4, Precision::mxfp4})),
+                                        "precision the model's math runs in; the GPU must have units for it (fp8, "
+                                        "mxfp8, nvfp4, mxfp4: dense and attention-projection GEMMs in it, the rest in bf16)"),
                                optional("framework", Schema::string(),
                                         "software profile in configs/frameworks, one that trains: dispatch cost, fusion and the defaults below",
                                         "pytorch"),

@@ -2,7 +2,7 @@
 
 namespace hpcsim {
 
-bool keeps_master_weights(Precision p) { return p == Precision::fp16 || p == Precision::bf16 || p == Precision::fp8; }
+bool keeps_master_weights(Precision p) { return p == Precision::fp16 || p == Precision::bf16 || is_narrow_gemm_format(p); }
 
 // fp8 training (Transformer Engine) casts to fp8 per GEMM; the stored weights stay 2-byte.
 double weight_bytes_per_param(Precision p) { return keeps_master_weights(p) ? 2 : bytes_per_element(p); }

@@ -33,9 +33,9 @@ bool multicasts(const GpuSpec& gpu) {
   return gpu.vendor != "amd" && major >= 9;
 }
 
-// Bytes of one output element: fp8 products are written in bf16 (cuBLASLt's usual output type); the rest in
-// their own precision.
-double output_element_bytes(Precision p) { return p == Precision::fp8 ? 2.0 : bytes_per_element(p); }
+// Bytes of one output element: fp8 (and block-scaled mxfp8 / nvfp4 / mxfp4) products are written in bf16
+// (cuBLASLt's usual output type); the rest in their own precision.
+double output_element_bytes(Precision p) { return is_narrow_gemm_format(p) ? 2.0 : bytes_per_element(p); }
 
 // One SM's share of the L2 bandwidth, per clock: the rate a CTA writes (or reads back) its output tile.
 double l2_bytes_per_cycle_per_sm(const GpuSpec& gpu) { return gpu.memory.l2_bandwidth / gpu.sm_count / gpu.boost_clock_hz; }

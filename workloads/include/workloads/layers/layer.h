@@ -45,8 +45,9 @@ struct LayerRun {
 };
 
 // What tensors between GEMMs are kept in: fp8 training (NVIDIA Transformer Engine's recipe) runs only the
-// GEMMs in fp8 and everything else (attention's core, norms, activations, the values layers pass on) in bf16.
-inline Precision between_gemms(Precision p) { return p == Precision::fp8 ? Precision::bf16 : p; }
+// GEMMs in fp8 and everything else (attention's core, norms, activations, the values layers pass on) in bf16;
+// its block-scaled recipes (mxfp8, nvfp4) likewise.
+inline Precision between_gemms(Precision p) { return is_narrow_gemm_format(p) ? Precision::bf16 : p; }
 // Activations a tensor-parallel layer all-reduces over its tp group per pass (bytes per GPU).
 struct TensorParallelTraffic {
   double forward_bytes = 0;   // the output, summed over the group (row-parallel layers)
