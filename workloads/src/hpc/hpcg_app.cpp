@@ -26,26 +26,8 @@ Level level_of(const HpcgConfig& c, const ProcessGrid& g, int level) {
   return l;
 }
 
-SpmdPhase compute(const HpcKernelWork& w) {
-  SpmdPhase p;
-  p.kind = SpmdPhaseKind::compute;
-  p.work = w;
-  return p;
-}
-
-SpmdPhase halo(const std::array<double, 3>& box) {
-  SpmdPhase p;
-  p.kind = SpmdPhaseKind::halo;
-  p.halo = box_halo(box, 1, 8.0, true);
-  return p;
-}
-
-SpmdPhase allreduce() {
-  SpmdPhase p;
-  p.kind = SpmdPhaseKind::allreduce;
-  p.bytes = 8;
-  return p;
-}
+SpmdPhase halo(const std::array<double, 3>& box) { return halo_phase(box_halo(box, 1, 8.0, true)); }
+SpmdPhase allreduce() { return comm_phase(SpmdPhaseKind::allreduce, 8); }
 
 // Symmetric Gauss-Seidel: a forward and a backward sweep, each reading the matrix like an SpMV (4 FLOP per
 // nonzero in all, HPCG's count).
@@ -105,30 +87,30 @@ SpmdProgram hpcg_program(const HpcgConfig& c, int ranks) {
   const Level fine = level_of(c, p.grid, 0);
   const double rows = fine.rows / r, nnz = fine.nonzeros / r;
   // The set's preamble: r = b - Ax (SpMV and a WAXPBY) and the first norm.
-  p.setup = {halo(fine.box), compute(spmv_work(rows, nnz)), compute(axpy_work(rows)), compute(dot_work(rows)), allreduce()};
+  p.setup = {halo(fine.box), compute_phase(spmv_work(rows, nnz)), compute_phase(axpy_work(rows)), compute_phase(dot_work(rows)), allreduce()};
   // One iteration: the preconditioner (multigrid V-cycle), then CG's own kernels.
   for (int level = 0; level < c.levels; ++level) {
     const Level l = level_of(c, p.grid, level);
     const double lr = l.rows / r, lnz = l.nonzeros / r;
     if (level + 1 == c.levels) {
       p.iteration.push_back(halo(l.box));
-      p.iteration.push_back(compute(symgs_work(lr, lnz)));
+      p.iteration.push_back(compute_phase(symgs_work(lr, lnz)));
       break;
     }
     p.iteration.push_back(halo(l.box));
-    p.iteration.push_back(compute(symgs_work(lr, lnz)));  // pre-smoothing
+    p.iteration.push_back(compute_phase(symgs_work(lr, lnz)));  // pre-smoothing
     p.iteration.push_back(halo(l.box));
-    p.iteration.push_back(compute(spmv_work(lr, lnz)));   // residual
+    p.iteration.push_back(compute_phase(spmv_work(lr, lnz)));   // residual
     p.iteration.push_back(halo(l.box));
-    p.iteration.push_back(compute(symgs_work(lr, lnz)));  // post-smoothing (after the coarser levels)
+    p.iteration.push_back(compute_phase(symgs_work(lr, lnz)));  // post-smoothing (after the coarser levels)
   }
   p.iteration.push_back(halo(fine.box));
-  p.iteration.push_back(compute(spmv_work(rows, nnz)));   // Ap
+  p.iteration.push_back(compute_phase(spmv_work(rows, nnz)));   // Ap
   for (int i = 0; i < 3; ++i) {
-    p.iteration.push_back(compute(dot_work(rows)));       // r.z, p.Ap, r.r
+    p.iteration.push_back(compute_phase(dot_work(rows)));       // r.z, p.Ap, r.r
     p.iteration.push_back(allreduce());
   }
-  for (int i = 0; i < 3; ++i) p.iteration.push_back(compute(axpy_work(rows)));  // x, r, p
+  for (int i = 0; i < 3; ++i) p.iteration.push_back(compute_phase(axpy_work(rows)));  // x, r, p
   return p;
 }
 

@@ -27,32 +27,13 @@ constexpr double kIsBuckets = 1024;    // is.c NUM_BUCKETS (2^10) in the MPI ver
 constexpr double kCgInner = 25;        // cg.f cgitmax
 
 SpmdPhase compute(HpcKernel kernel, double flops, double bytes) {
-  SpmdPhase p;
-  p.kind = SpmdPhaseKind::compute;
-  p.work.kernel = kernel;
-  p.work.flops = flops;
-  p.work.bytes = bytes;
-  return p;
+  HpcKernelWork w;
+  w.kernel = kernel;
+  w.flops = flops;
+  w.bytes = bytes;
+  return compute_phase(w);
 }
-SpmdPhase compute(const HpcKernelWork& w) {
-  SpmdPhase p;
-  p.kind = SpmdPhaseKind::compute;
-  p.work = w;
-  return p;
-}
-SpmdPhase comm(SpmdPhaseKind kind, double bytes, long long distance = 1) {
-  SpmdPhase p;
-  p.kind = kind;
-  p.bytes = bytes;
-  p.distance = distance;
-  return p;
-}
-SpmdPhase halo(const std::array<double, 3>& box) {
-  SpmdPhase p;
-  p.kind = SpmdPhaseKind::halo;
-  p.halo = box_halo(box, 1, 8.0, false);
-  return p;
-}
+SpmdPhase halo(const std::array<double, 3>& box) { return halo_phase(box_halo(box, 1, 8.0, false)); }
 int log2_int(long long v) {
   int l = 0;
   while ((1LL << (l + 1)) <= v) ++l;
@@ -74,20 +55,20 @@ SpmdProgram cg_program(const CgClass& c, int ranks) {
   const double n = c.na / static_cast<double>(npcols);
   const double nnz = nonzeros(c) / ranks;
   auto reduce = [&](double bytes) {
-    for (long long d = 1; d < npcols; d *= 2) p.iteration.push_back(comm(SpmdPhaseKind::p2p, bytes, d));
+    for (long long d = 1; d < npcols; d *= 2) p.iteration.push_back(comm_phase(SpmdPhaseKind::p2p, bytes, d));
   };
   auto dot = [&] {
-    p.iteration.push_back(compute(dot_work(n)));
+    p.iteration.push_back(compute_phase(dot_work(n)));
     reduce(8);
   };
   auto spmv = [&] {
-    p.iteration.push_back(compute(spmv_work(c.na / static_cast<double>(nprows), nnz)));
+    p.iteration.push_back(compute_phase(spmv_work(c.na / static_cast<double>(nprows), nnz)));
     double segment = 8 * c.na / static_cast<double>(nprows);
     for (long long d = npcols / 2; d >= 1; d /= 2) {
       segment /= 2;
-      p.iteration.push_back(comm(SpmdPhaseKind::p2p, segment, d));
+      p.iteration.push_back(comm_phase(SpmdPhaseKind::p2p, segment, d));
     }
-    if (npcols > 1 && nprows > 1) p.iteration.push_back(comm(SpmdPhaseKind::p2p, 8 * n / nprows, npcols));
+    if (npcols > 1 && nprows > 1) p.iteration.push_back(comm_phase(SpmdPhaseKind::p2p, 8 * n / nprows, npcols));
   };
   // conj_grad: r = x, p = r (q = z = 0), rho = r.r; 25 iterations; the residual ||x - A z||.
   p.iteration.push_back(compute(HpcKernel::axpy, 0, 8 * n * 5));
@@ -95,10 +76,10 @@ SpmdProgram cg_program(const CgClass& c, int ranks) {
   for (int i = 0; i < kCgInner; ++i) {
     spmv();                                             // q = A p
     dot();                                              // p.q
-    p.iteration.push_back(compute(axpy_work(n)));       // z += alpha p
-    p.iteration.push_back(compute(axpy_work(n)));       // r -= alpha q
+    p.iteration.push_back(compute_phase(axpy_work(n)));       // z += alpha p
+    p.iteration.push_back(compute_phase(axpy_work(n)));       // r -= alpha q
     dot();                                              // r.r
-    p.iteration.push_back(compute(axpy_work(n)));       // p = r + beta p
+    p.iteration.push_back(compute_phase(axpy_work(n)));       // p = r + beta p
   }
   spmv();                                               // r = A z
   dot();                                                // ||x - r||
@@ -171,7 +152,7 @@ void fft3d(std::vector<SpmdPhase>& out, const FtClass& c, int ranks, double poin
     const double m = lengths[d];
     if (d == 2 && ranks > 1) {
       out.push_back(compute(HpcKernel::axpy, 0, 32 * points));
-      out.push_back(comm(SpmdPhaseKind::alltoall, 16 * points / ranks));
+      out.push_back(comm_phase(SpmdPhaseKind::alltoall, 16 * points / ranks));
       out.push_back(compute(HpcKernel::axpy, 0, 32 * points));
     }
     out.push_back(compute(HpcKernel::stencil, 5 * std::log2(m) * points, 32 * points));
@@ -191,7 +172,7 @@ SpmdProgram ft_program(const FtClass& c, int ranks) {
   fft3d(p.setup, c, ranks, points);
   p.iteration.push_back(compute(HpcKernel::axpy, 2 * points, 56 * points));
   fft3d(p.iteration, c, ranks, points);
-  p.iteration.push_back(comm(SpmdPhaseKind::allreduce, 16));
+  p.iteration.push_back(comm_phase(SpmdPhaseKind::allreduce, 16));
   return p;
 }
 
@@ -208,9 +189,9 @@ SpmdProgram is_program(const IsClass& c, int ranks) {
   const double range = std::ldexp(1.0, c.max_key_log2) / ranks;
   p.iteration.push_back(compute(HpcKernel::axpy, 0, 12 * keys));
   if (ranks > 1) {
-    p.iteration.push_back(comm(SpmdPhaseKind::allreduce, 4 * kIsBuckets));
-    p.iteration.push_back(comm(SpmdPhaseKind::alltoall, 4));
-    p.iteration.push_back(comm(SpmdPhaseKind::alltoall, 4 * keys / ranks));
+    p.iteration.push_back(comm_phase(SpmdPhaseKind::allreduce, 4 * kIsBuckets));
+    p.iteration.push_back(comm_phase(SpmdPhaseKind::alltoall, 4));
+    p.iteration.push_back(comm_phase(SpmdPhaseKind::alltoall, 4 * keys / ranks));
   }
   p.iteration.push_back(compute(HpcKernel::axpy, 0, 4 * keys + 12 * range));
   return p;

@@ -181,6 +181,29 @@ ProgramCost program_cost(const std::vector<SpmdPhase>& phases, const ClusterConf
 
 }  // namespace
 
+SpmdPhase compute_phase(const HpcKernelWork& work) {
+  SpmdPhase p;
+  p.kind = SpmdPhaseKind::compute;
+  p.work = work;
+  return p;
+}
+
+SpmdPhase comm_phase(SpmdPhaseKind kind, double bytes, long long distance) {
+  SpmdPhase p;
+  p.kind = kind;
+  p.bytes = bytes;
+  p.distance = distance;
+  return p;
+}
+
+SpmdPhase halo_phase(const HaloMessages& messages, bool overlap) {
+  SpmdPhase p;
+  p.kind = SpmdPhaseKind::halo;
+  p.halo = messages;
+  p.overlap = overlap;
+  return p;
+}
+
 HaloMessages box_halo(const std::array<double, 3>& cells, int ghost, double bytes_per_cell, bool diagonals) {
   HaloMessages h;
   const double g = ghost;

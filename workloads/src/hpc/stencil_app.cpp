@@ -33,20 +33,14 @@ SpmdProgram stencil_program(const StencilConfig& c, int ranks) {
   SpmdPhase halo;
   halo.kind = SpmdPhaseKind::halo;
   halo.overlap = c.overlap;
-  auto compute = [](const HpcKernelWork& w) {
-    SpmdPhase ph;
-    ph.kind = SpmdPhaseKind::compute;
-    ph.work = w;
-    return ph;
-  };
   if (c.method == StencilMethod::sweep) {
     halo.halo = box_halo(box, c.ghost, 8.0 * c.fields, diagonals);
     p.iteration.push_back(halo);
     if (c.overlap) {
-      p.iteration.push_back(compute(stencil_work(interior * c.fields, c.points)));
-      p.iteration.push_back(compute(stencil_work((cells - interior) * c.fields, c.points)));
+      p.iteration.push_back(compute_phase(stencil_work(interior * c.fields, c.points)));
+      p.iteration.push_back(compute_phase(stencil_work((cells - interior) * c.fields, c.points)));
     } else {
-      p.iteration.push_back(compute(stencil_work(cells * c.fields, c.points)));
+      p.iteration.push_back(compute_phase(stencil_work(cells * c.fields, c.points)));
     }
     return p;
   }
@@ -60,21 +54,21 @@ SpmdProgram stencil_program(const StencilConfig& c, int ranks) {
   }();
   p.iteration.push_back(halo);
   if (c.overlap) {
-    p.iteration.push_back(compute(spmv_work(interior_cg, interior_cg * c.points)));
-    p.iteration.push_back(compute(spmv_work(cells - interior_cg, (cells - interior_cg) * c.points)));
+    p.iteration.push_back(compute_phase(spmv_work(interior_cg, interior_cg * c.points)));
+    p.iteration.push_back(compute_phase(spmv_work(cells - interior_cg, (cells - interior_cg) * c.points)));
   } else {
-    p.iteration.push_back(compute(spmv_work(cells, cells * c.points)));
+    p.iteration.push_back(compute_phase(spmv_work(cells, cells * c.points)));
   }
   SpmdPhase reduce;
   reduce.kind = SpmdPhaseKind::allreduce;
   reduce.bytes = 8;
-  p.iteration.push_back(compute(dot_work(cells)));   // p . Ap
+  p.iteration.push_back(compute_phase(dot_work(cells)));   // p . Ap
   p.iteration.push_back(reduce);
-  p.iteration.push_back(compute(axpy_work(cells)));  // x += alpha p
-  p.iteration.push_back(compute(axpy_work(cells)));  // r -= alpha Ap
-  p.iteration.push_back(compute(dot_work(cells)));   // r . r
+  p.iteration.push_back(compute_phase(axpy_work(cells)));  // x += alpha p
+  p.iteration.push_back(compute_phase(axpy_work(cells)));  // r -= alpha Ap
+  p.iteration.push_back(compute_phase(dot_work(cells)));   // r . r
   p.iteration.push_back(reduce);
-  p.iteration.push_back(compute(axpy_work(cells)));  // p = r + beta p
+  p.iteration.push_back(compute_phase(axpy_work(cells)));  // p = r + beta p
   return p;
 }
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
 
 #include "configs/config_error.h"
+#include "configs/units.h"
 #include "workloads/resilience/checkpoint_interval.h"
 
 namespace hpcsim {
@@ -14,12 +14,6 @@ namespace {
 
 Schema time_at_least_zero() { return Schema::quantity(Dimension::time).at_least(0); }
 
-std::string seconds_text(double s) {
-  std::ostringstream out;
-  out.precision(4);
-  out << s << " s";
-  return out.str();
-}
 
 }  // namespace
 
@@ -152,14 +146,14 @@ ResilienceConfig parse_resilience(const ConfigNode& section, const SpecCatalog& 
   c.interval_s = opt_quantity("interval", Dimension::time);
   if (c.interval_s && *c.interval_s < c.io.write_s) {
     throw ConfigError(ck->at("interval").loc(),
-                      "checkpoint interval " + seconds_text(*c.interval_s) + " is shorter than the checkpoint's write " +
-                          seconds_text(c.io.write_s) + " (" + std::to_string(static_cast<long long>(state_bytes)) +
+                      "checkpoint interval " + format_quantity(*c.interval_s, Dimension::time) + " is shorter than the checkpoint's write " +
+                          format_quantity(c.io.write_s, Dimension::time) + " (" + std::to_string(static_cast<long long>(state_bytes)) +
                           " bytes at " + std::to_string(static_cast<long long>(c.io.write_bandwidth)) +
                           " B/s): a checkpoint would start before the last one is written");
   }
   if (c.mode == CheckpointMode::async && c.snapshot_s > c.io.write_s) {
-    throw ConfigError(ck->at("snapshot").loc(), "the snapshot (" + seconds_text(c.snapshot_s) +
-                                                    ") takes longer than the whole write (" + seconds_text(c.io.write_s) +
+    throw ConfigError(ck->at("snapshot").loc(), "the snapshot (" + format_quantity(c.snapshot_s, Dimension::time) +
+                                                    ") takes longer than the whole write (" + format_quantity(c.io.write_s, Dimension::time) +
                                                     "): use mode: sync");
   }
 

@@ -1,19 +1,14 @@
 #include "workloads/serving/max_rate_search.h"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
+
+#include "configs/units.h"
 
 namespace hpcsim {
 
 namespace {
 
-std::string seconds(double s) {
-  std::ostringstream out;
-  out.precision(4);
-  out << s << " s";
-  return out.str();
-}
 
 // Doublings of the top of the bracket before giving up on finding a failing rate (2^40 x capacity).
 constexpr int kMaxDoublings = 40;
@@ -27,13 +22,13 @@ MaxRateSearch max_rate_within_p99(const ServingConfig& config, const BatchServic
   if (config.closed_loop()) throw std::invalid_argument("max_rate_within: a closed loop (concurrency) has no arrival rate");
   if (!(bound_p99_s > 0) || !(rel_tolerance > 0)) throw std::invalid_argument("max_rate_within: the bound and tolerance must be positive");
   MaxRateSearch out;
-  const std::string bound = "the p99 bound of " + seconds(bound_p99_s);
+  const std::string bound = "the p99 bound of " + format_quantity(bound_p99_s, Dimension::time);
   const FrontEnd& fe = config.front_end;
   const double front_end_s = fe.threads > 0 ? fe.per_request_s : 0;
   const double lone = front_end_s + (config.requests_per_batch() > 1 ? config.max_queue_delay_s : 0) +
                       service(config.request_batch);
   if (lone > bound_p99_s) {
-    out.reason = "no rate is within " + bound + ": even a lone request takes " + seconds(lone);
+    out.reason = "no rate is within " + bound + ": even a lone request takes " + format_quantity(lone, Dimension::time);
     return out;
   }
   // Saturated capacity in requests/s: above it the queue grows without bound.
@@ -74,7 +69,7 @@ MaxRateSearch max_rate_within_p99(const ServingConfig& config, const BatchServic
   }
   if (!(pass > 0)) {
     out.reason = "no rate down to " + std::to_string(fail) + " requests/s is within " + bound + " (p99 " +
-                 seconds(trial.latency_p99_s) + ", " + std::to_string(trial.dropped) + " dropped)";
+                 format_quantity(trial.latency_p99_s, Dimension::time) + ", " + std::to_string(trial.dropped) + " dropped)";
     return out;
   }
   out.met = true;

@@ -6,16 +6,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "configs/units.h"
+
 namespace hpcsim {
 
 namespace {
 
-std::string seconds(double s) {
-  std::ostringstream out;
-  out.precision(4);
-  out << s << " s";
-  return out.str();
-}
 
 // The arrival rate the endpoint must keep up with: the process's, or a trace's mean (0: a closed loop).
 double offered_rate(const ServingConfig& config) {
@@ -32,14 +28,14 @@ ReplicaSearch fewest_replicas_for_p99(const ServingConfig& config, const BatchSe
                                       int max_replicas) {
   if (!(target_p99_s > 0) || max_replicas < 1) throw std::invalid_argument("a p99 target and max_replicas must be positive");
   ReplicaSearch out;
-  const std::string target = "the p99 target of " + seconds(target_p99_s);
+  const std::string target = "the p99 target of " + format_quantity(target_p99_s, Dimension::time);
   if (config.offline()) {
     out.reason = "cannot meet " + target + ": the scenario has no load (give serving.rate_rps, a trace or concurrency)";
     return out;
   }
   const double lone = service(config.request_batch);
   if (lone > target_p99_s) {
-    out.reason = "cannot meet " + target + ": even a lone request takes " + seconds(lone) + " (its own batch's service)";
+    out.reason = "cannot meet " + target + ": even a lone request takes " + format_quantity(lone, Dimension::time) + " (its own batch's service)";
     return out;
   }
   // Below this many replicas the queue grows without bound: workers x a full batch's requests per batch time each.
@@ -73,7 +69,7 @@ ReplicaSearch fewest_replicas_for_p99(const ServingConfig& config, const BatchSe
     miss = r;
     if (r == max_replicas) {
       std::ostringstream why;
-      why << "cannot meet " << target << ": " << max_replicas << " replicas give p99 " << seconds(last.latency_p99_s)
+      why << "cannot meet " << target << ": " << max_replicas << " replicas give p99 " << format_quantity(last.latency_p99_s, Dimension::time)
           << " with " << last.dropped << " of " << last.requests << " requests dropped";
       out.reason = why.str();
       out.summary = last;

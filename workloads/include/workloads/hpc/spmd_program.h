@@ -43,6 +43,11 @@ struct SpmdPhase {
   bool overlap = false;    // communication hidden behind the next compute phase
 };
 
+// Phase builders the application models share.
+SpmdPhase compute_phase(const HpcKernelWork& work);
+SpmdPhase comm_phase(SpmdPhaseKind kind, double bytes, long long distance = 1);  // allreduce, alltoall, p2p
+SpmdPhase halo_phase(const HaloMessages& messages, bool overlap = false);
+
 struct SpmdProgram {
   ProcessGrid grid;                  // the decomposition halo phases follow
   std::vector<SpmdPhase> setup;      // once, before the iterations
