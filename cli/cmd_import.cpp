@@ -52,6 +52,10 @@ Action add_import_command(CLI::App& app) {
   kineto->add_option("--device", k->request.device, "Which device's activities (default: the one with the most)");
   kineto->add_option("--gpu", k->request.gpu, "Replay on this GPU spec (configs/gpus), each kernel rescaled by its class");
   kineto->add_option("--recorded-gpu", k->request.recorded_gpu, "The GPU spec the trace was recorded on (needed with --gpu)");
+  kineto->add_option("--platform", k->request.platform,
+                     "Data parallelism: hpcsim YAML file with a cluster: section; the trace's NCCL collectives run on its fabric")
+      ->check(CLI::ExistingFile);
+  kineto->add_option("--dp", k->request.dp, "With --platform: data-parallel ranks, the first N GPUs (default: all)");
   kineto->add_flag("--occupancy", k->occupancy,
                    "Print the occupancy check instead of the report: each distinct launch's stated occupancy against hpcsim's");
   kineto->add_option("--format", k->format, "Output format (--occupancy: table or json)")->check(CLI::IsMember({"table", "json", "csv"}));

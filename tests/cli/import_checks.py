@@ -66,6 +66,42 @@ def check_import_kineto_errors():
         expect_bad_input(hpcsim("import", "kineto", cpu), cpu + ": the trace has no GPU kernel")
 
 
+DDP = {"deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "computeMajor": 8, "computeMinor": 0,
+                              "numSms": 108}],
+       "traceEvents": [
+           {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "ts": 90, "dur": 20,
+            "args": {"External id": 10, "Collective name": "allreduce", "dtype": "BFloat16", "In msg nelems": 50000000,
+                     "Group size": 16}},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 80, "dur": 5, "args": {"correlation": 1}},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 95, "dur": 5, "args": {"correlation": 2}},
+           {"ph": "X", "cat": "kernel", "name": "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_64x3_nn", "ts": 100,
+            "dur": 2000, "args": {"device": 0, "stream": 7, "correlation": 1, "External id": 9}},
+           {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+            "ts": 2100, "dur": 4000, "args": {"device": 0, "stream": 20, "correlation": 2, "External id": 10}}]}
+
+
+def check_import_kineto_dp():
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "ddp.json")
+        with open(trace, "w") as f:
+            json.dump(DDP, f)
+        platform = os.path.join(d, "platform.yaml")
+        with open(platform, "w") as f:
+            f.write("cluster:\n  node: dgx-a100-80gb\n  nodes: 2\n  network: ib-hdr\n")
+        one = json.loads(hpcsim("import", "kineto", trace, "--format", "json").stdout)
+        expect(one["trace"]["nccl_kernels"] == 1 and one["gpus"] == 1, "one GPU as recorded", None)
+        proc = hpcsim("import", "kineto", trace, "--platform", platform, "--format", "json")
+        expect(proc.returncode == 0, "the step replays data-parallel on two DGX A100", proc)
+        doc = json.loads(proc.stdout)
+        expect(doc["gpus"] == 16 and doc["parallelism"]["dp"] == 16, "every GPU of the cluster", proc)
+        expect(doc["predicted"]["collectives_on_fabric"] == 1, "the all-reduce runs on the fabric", proc)
+        eight = json.loads(hpcsim("import", "kineto", trace, "--platform", platform, "--dp", "8", "--format", "json").stdout)
+        expect(eight["step_time_s"] < doc["step_time_s"], "inside one node (NVSwitch) the all-reduce is faster than over HDR",
+               proc)
+        expect_bad_input(hpcsim("import", "kineto", trace, "--platform", platform, "--dp", "17"), "--dp", "2..16")
+        expect_bad_input(hpcsim("import", "kineto", A100, "--platform", platform), "data-parallel replay needs")
+
+
 def check_import_chakra():
     with tempfile.TemporaryDirectory() as d:
         platform = os.path.join(d, "platform.yaml")
@@ -86,4 +122,5 @@ def check_import_chakra():
 
 
 run_check({"import_kineto": check_import_kineto, "import_kineto_gpu": check_import_kineto_gpu,
-           "import_kineto_errors": check_import_kineto_errors, "import_chakra": check_import_chakra})
+           "import_kineto_errors": check_import_kineto_errors, "import_kineto_dp": check_import_kineto_dp,
+           "import_chakra": check_import_chakra})

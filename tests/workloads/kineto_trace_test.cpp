@@ -9,7 +9,12 @@
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/config_node.h"
+#include "configs/loader.h"
+#include "models/collectives/collective_group.h"
+#include "models/collectives/collective_runner.h"
 #include "models/gpu/gpu_spec.h"
+#include "models/platform/cluster_config.h"
+#include "models/platform/platform.h"
 #include "workloads/trace/kernel_rescale.h"
 #include "workloads/trace/kineto_graph.h"
 #include "workloads/trace/kineto_occupancy.h"
@@ -90,8 +95,10 @@ TEST_CASE("a Kineto kernel keeps its launch, resources, stream and CPU op", "[tr
   CHECK(sgemm->smem_per_block == 32768);
   CHECK(sgemm->est_occupancy_percent == 25);
   CHECK(sgemm->stream == 7);
+  // This trace's kernels carry their launch's correlation id as external id: the op is the innermost one on
+  // the launching thread around the cudaLaunchKernel (aten::linear -> aten::addmm).
   REQUIRE(sgemm->cpu_op >= 0);
-  CHECK(t.cpu_ops[static_cast<std::size_t>(sgemm->cpu_op)].external_id == sgemm->external_id);
+  CHECK(t.cpu_ops[static_cast<std::size_t>(sgemm->cpu_op)].name == "aten::addmm");
   // The ROCm trace recorded shapes: an addmm's inputs.
   const KinetoTrace amd = read_kineto_trace(fixture(kMi250));
   CHECK(amd.device.id == 2);
@@ -204,4 +211,59 @@ TEST_CASE("malformed, truncated and GPU-less Kineto traces are errors naming the
   CHECK_THROWS_WITH(read_kineto_trace(cpu), Catch::Contains(cpu + ": the trace has no GPU kernel"));
   CHECK_THROWS_AS(read_kineto_trace(temp_file("none.json", "")), ConfigError);
   for (const std::string& p : {cut, bad, short_gz}) std::remove(p.c_str());
+}
+
+namespace {
+
+// A data-parallel step in miniature: a GEMM, then the gradient all-reduce of 100 MB (fp32) on NCCL's stream,
+// its size on the record_param_comms CPU op as PyTorch 2.x records it, and an elementwise kernel.
+const char* kDdpTrace = R"JSON({"deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "computeMajor": 8, "computeMinor": 0, "numSms": 108}],
+ "distributedInfo": {"rank": 3}, "traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "ts": 90, "dur": 20, "args": {"External id": 10, "Collective name": "allreduce", "dtype": "Float", "In msg nelems": 25000000, "Out msg nelems": 25000000, "Group size": 8}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 80, "dur": 5, "args": {"correlation": 1, "External id": 9}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 95, "dur": 5, "args": {"correlation": 2, "External id": 10}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 101, "dur": 5, "args": {"correlation": 3, "External id": 11}},
+ {"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_nn", "ts": 100, "dur": 1000, "args": {"device": 0, "stream": 7, "correlation": 1, "External id": 9}},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", "ts": 1200, "dur": 5000, "args": {"device": 0, "stream": 20, "correlation": 2, "External id": 10}},
+ {"ph": "X", "cat": "kernel", "name": "void at::native::vectorized_elementwise_kernel<4>", "ts": 1100, "dur": 500, "args": {"device": 0, "stream": 7, "correlation": 3, "External id": 11}}
+]})JSON";
+
+}  // namespace
+
+TEST_CASE("an NCCL kernel's collective and size come from its CPU op, and run on a fabric under data parallelism", "[trace]") {
+  const KinetoTrace t = read_kineto_trace(temp_file("ddp.json", kDdpTrace));
+  CHECK(t.rank == 3);
+  const auto nccl = std::find_if(t.activities.begin(), t.activities.end(), [](const GpuActivity& a) { return a.nccl; });
+  REQUIRE(nccl != t.activities.end());
+  CHECK(nccl->collective_name == "allreduce");
+  CHECK(nccl->collective_bytes == 1e8);
+  CHECK(nccl->collective_group == 8);
+  CHECK(kineto_recorded(t).collective_busy_s == Approx(5e-3));
+  const double latency = kineto_launch_latency_s(t);
+  const TraceGraph single = kineto_graph(t, recorded_durations(t), latency);
+  for (const TraceOp& op : single.ops) CHECK_FALSE(op.collective.has_value());
+  const TraceGraph dp = kineto_graph(t, recorded_durations(t), latency, true);
+  const auto coll = std::find_if(dp.ops.begin(), dp.ops.end(), [](const TraceOp& op) { return op.collective.has_value(); });
+  REQUIRE(coll != dp.ops.end());
+  CHECK(*coll->collective == CollectiveOp::allreduce);
+  CHECK(coll->bytes == 1e8);
+
+  const ClusterConfig cluster = parse_cluster(parse_config_text("cluster: {node: dgx-a100-80gb, nodes: 1}", "p.yaml").at("cluster"),
+                                              SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR));
+  Platform platform(cluster);
+  TraceFabric fabric{&platform, CollectiveGroup::first(platform.fabric(), 8)};
+  const TraceReplayResult r = replay_trace(dp, &fabric);
+  // The all-reduce takes what the same collective takes alone on the same machine.
+  Platform alone(cluster);
+  double alone_s = 0;
+  CollectiveRequest request;
+  request.bytes = 1e8;
+  start_collective(alone.sim(), alone.fair_share(), alone.fabric(), CollectiveGroup::first(alone.fabric(), 8), request,
+                   [&](const CollectiveStats& s) { alone_s = (s.end - s.start).to_seconds(); });
+  alone.sim().run();
+  const std::size_t i = static_cast<std::size_t>(coll - dp.ops.begin());
+  CHECK(r.end_s[i] - r.start_s[i] == Approx(alone_s).epsilon(1e-9));
+  CHECK(alone_s > 1e-4);
+  CHECK(alone_s < 5e-3);  // NVSwitch beats the recorded 5 ms
+  CHECK(r.collective_busy_s == Approx(alone_s).epsilon(1e-9));
 }

@@ -27,6 +27,16 @@ GpuSpec gpu_named(const SpecCatalog& catalog, const std::string& name, const std
 
 double relative(double a, double b) { return b > 0 ? (a - b) / b : 0.0; }
 
+// The cluster: section of a platform file, checked against the GPU count limit.
+ClusterConfig cluster_of(const std::string& path, const SpecCatalog& catalog) {
+  const ConfigNode root = load_config(path, {});
+  if (!root.has("cluster")) throw ConfigError(root.loc(), "the platform file needs a cluster: section");
+  const ConfigNode& section = root.at("cluster");
+  ClusterConfig cluster = parse_cluster(section, catalog);
+  check_count(CountLimit::gpus, static_cast<double>(cluster.nodes) * cluster.gpus_per_node, section.loc(), "the cluster");
+  return cluster;
+}
+
 }  // namespace
 
 KinetoImportRun run_kineto_import(const KinetoImportRequest& q, const SpecCatalog& catalog) {
@@ -46,10 +56,31 @@ KinetoImportRun run_kineto_import(const KinetoImportRequest& q, const SpecCatalo
 
   const TraceReplayResult as_recorded = replay_trace(kineto_graph(trace, recorded_durations(trace), latency));
   std::optional<Rescaled> rescaled;
+  if (to) rescaled = rescale_to_gpu(trace, *from, *to);
+  const std::vector<double> durations = rescaled ? rescaled->durations_s : recorded_durations(trace);
   std::optional<TraceReplayResult> predicted;
-  if (to) {
-    rescaled = rescale_to_gpu(trace, *from, *to);
-    predicted = replay_trace(kineto_graph(trace, rescaled->durations_s, latency));
+  int dp = 1;
+  std::int64_t on_fabric = 0;
+  if (!q.platform.empty()) {
+    const ClusterConfig cluster = cluster_of(q.platform, catalog);
+    Platform platform(cluster);
+    const int gpus = platform.fabric().gpus();
+    dp = q.dp.value_or(gpus);
+    if (dp < 2 || dp > gpus) {
+      throw ConfigError(SourceLoc{"--dp"}, "must be 2.." + std::to_string(gpus) + " for this cluster, got " + std::to_string(dp));
+    }
+    const TraceGraph graph = kineto_graph(trace, durations, latency, true);
+    for (const TraceOp& op : graph.ops) on_fabric += op.collective && op.bytes > 0;
+    if (on_fabric == 0) {
+      throw ConfigError(SourceLoc{q.trace}, "data-parallel replay needs the trace's gradient collectives: it has " +
+                                                std::to_string(recorded.nccl_kernels) +
+                                                " NCCL kernels and none records its collective and size (record the step "
+                                                "with DDP under torch.profiler, PyTorch 2.1 or later)");
+    }
+    TraceFabric fabric{&platform, CollectiveGroup::first(platform.fabric(), dp)};
+    predicted = replay_trace(graph, &fabric);
+  } else if (to) {
+    predicted = replay_trace(kineto_graph(trace, durations, latency));
   }
   const TraceReplayResult& r = predicted ? *predicted : as_recorded;
 
@@ -68,8 +99,8 @@ KinetoImportRun run_kineto_import(const KinetoImportRequest& q, const SpecCatalo
   add("breakdown_s.communication_exposed", r.communication_exposed_s, "s");
   add("breakdown_s.other", other, "s");
   add("gpu_busy_s", r.busy_s, "s");
-  add("gpus", 1.0, "count");
-  add("parallelism.dp", 1.0, "count");
+  add("gpus", dp, "count");
+  add("parallelism.dp", dp, "count");
   add("trace.kernels", static_cast<double>(recorded.kernels), "count");
   add("trace.memcpys", static_cast<double>(recorded.memcpys), "count");
   add("trace.memsets", static_cast<double>(recorded.memsets), "count");
@@ -85,9 +116,10 @@ KinetoImportRun run_kineto_import(const KinetoImportRequest& q, const SpecCatalo
   add("as_recorded.gpu_busy_s", as_recorded.busy_s, "s");
   add("as_recorded.gpu_busy_error", relative(as_recorded.busy_s, recorded.busy_s), "ratio");
   add("as_recorded.step_time_error", relative(as_recorded.makespan_s, recorded.span_s), "ratio");
+  if (predicted) add("predicted.gpu_busy_s", predicted->busy_s, "s");
+  if (predicted) add("predicted.speedup", predicted->makespan_s > 0 ? as_recorded.makespan_s / predicted->makespan_s : 0.0, "ratio");
+  if (!q.platform.empty()) add("predicted.collectives_on_fabric", static_cast<double>(on_fabric), "count");
   if (rescaled) {
-    add("predicted.gpu_busy_s", predicted->busy_s, "s");
-    add("predicted.speedup", predicted->makespan_s > 0 ? as_recorded.makespan_s / predicted->makespan_s : 0.0, "ratio");
     for (int c = 0; c < kKernelClassCount; ++c) {
       const std::string k = "predicted.classes." + std::string(to_string(static_cast<KernelClass>(c)));
       add(k + ".activities", static_cast<double>(rescaled->counts[c]), "count");
@@ -104,11 +136,7 @@ KinetoImportRun run_kineto_import(const KinetoImportRequest& q, const SpecCatalo
 
 Report run_chakra_import(const ChakraImportRequest& q, const SpecCatalog& catalog) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const ConfigNode root = load_config(q.platform, {});
-  if (!root.has("cluster")) throw ConfigError(root.loc(), "the platform file needs a cluster: section");
-  const ConfigNode& section = root.at("cluster");
-  const ClusterConfig cluster = parse_cluster(section, catalog);
-  check_count(CountLimit::gpus, static_cast<double>(cluster.nodes) * cluster.gpus_per_node, section.loc(), "the cluster");
+  const ClusterConfig cluster = cluster_of(q.platform, catalog);
   const ChakraTrace trace = read_chakra_trace(q.trace);
   const ChakraGraphCheck check = check_chakra_graph(trace);
   const TraceGraph graph = chakra_graph(trace);

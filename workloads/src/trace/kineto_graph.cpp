@@ -1,6 +1,7 @@
 #include "workloads/trace/kineto_graph.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <unordered_map>
 
@@ -97,7 +98,21 @@ std::vector<double> recorded_durations(const KinetoTrace& t) {
   return d;
 }
 
-TraceGraph kineto_graph(const KinetoTrace& t, const std::vector<double>& durations_s, double launch_latency_s) {
+std::optional<CollectiveOp> kineto_collective(const std::string& name) {
+  std::string n;
+  for (const char c : name) {
+    if (c != '_' && c != ' ') n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (n.find("allreduce") != std::string::npos) return CollectiveOp::allreduce;
+  if (n.find("reducescatter") != std::string::npos) return CollectiveOp::reducescatter;
+  if (n.find("allgather") != std::string::npos) return CollectiveOp::allgather;
+  if (n.find("alltoall") != std::string::npos) return CollectiveOp::alltoall;
+  if (n.find("broadcast") != std::string::npos) return CollectiveOp::broadcast;
+  if (n == "reduce") return CollectiveOp::reduce;
+  return std::nullopt;
+}
+
+TraceGraph kineto_graph(const KinetoTrace& t, const std::vector<double>& durations_s, double launch_latency_s, bool collectives) {
   TraceGraph g;
   g.ops.reserve(t.activities.size());
   for (std::size_t i = 0; i < t.activities.size(); ++i) {
@@ -107,6 +122,10 @@ TraceGraph kineto_graph(const KinetoTrace& t, const std::vector<double>& duratio
     op.stream = static_cast<std::uint32_t>(a.stream);
     op.release_s = a.launch_s ? std::min(a.start_s, *a.launch_s + launch_latency_s) : a.start_s;
     op.duration_s = durations_s.at(i);
+    if (collectives && a.nccl && a.collective_bytes > 0) {
+      op.collective = kineto_collective(a.collective_name);
+      if (op.collective) op.bytes = a.collective_bytes;
+    }
     g.ops.push_back(op);
   }
   g.deps = wait_edges(t);

@@ -3,6 +3,7 @@
 #include "workloads/trace/kineto_trace.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -44,10 +45,12 @@ std::optional<std::int64_t> micros_text_to_ns(std::string_view s) {
 struct RawEvent {
   std::string ph, cat, name;
   std::optional<std::int64_t> ts_ns, dur_ns;
-  std::optional<std::int64_t> external_id, correlation, stream, device, wait_on_stream, rank;
+  std::optional<std::int64_t> external_id, correlation, stream, device, wait_on_stream, rank, tid;
   std::optional<double> registers, smem, occupancy, bytes;
   std::array<int, 3> grid{0, 0, 0}, block{0, 0, 0};
   std::string sync_kind, copy_kind;
+  std::string collective_name, dtype;
+  std::optional<double> in_nelems, out_nelems, group_size;
   std::vector<std::vector<std::int64_t>> input_dims;
   std::vector<std::string> input_types;
   bool has_grid = false, has_block = false;
@@ -94,6 +97,8 @@ class Reader {
       const std::string& k = stack_[3].key;
       if (k == "cuda_sync_kind") ev_.sync_kind = s;
       else if (k == "kind") ev_.copy_kind = s;
+      else if (k == "Collective name") ev_.collective_name = s;
+      else if (k == "dtype") ev_.dtype = s;
     } else if (in_event() && d == 5 && stack_[3].key == "Input type") {
       ev_.input_types.push_back(s);
     } else if (in_device() && d == 3 && stack_[2].key == "name") {
@@ -160,6 +165,7 @@ class Reader {
       const std::string& k = stack_[2].key;
       if (k == "ts") ev_.ts_ns = micros_text_to_ns(text);
       else if (k == "dur") ev_.dur_ns = micros_text_to_ns(text);
+      else if (k == "tid") ev_.tid = as_int();
     } else if (in_event() && d == 4) {
       const std::string& k = stack_[3].key;
       if (k == "External id") ev_.external_id = as_int();
@@ -171,6 +177,9 @@ class Reader {
       else if (k == "shared memory") ev_.smem = v;
       else if (k == "est. achieved occupancy %") ev_.occupancy = v;
       else if (k == "bytes") ev_.bytes = v;
+      else if (k == "In msg nelems") ev_.in_nelems = v;
+      else if (k == "Out msg nelems") ev_.out_nelems = v;
+      else if (k == "Group size") ev_.group_size = v;
     } else if (in_event() && d == 5) {
       const Frame& f = stack_[4];
       const std::string& k = stack_[3].key;
@@ -211,6 +220,7 @@ class Reader {
         RawEvent r;
         r.correlation = ev_.correlation;
         r.ts_ns = ev_.ts_ns;
+        r.tid = ev_.tid;
         runtime.push_back(std::move(r));
       }
     } else if (ev_.cat == "cpu_op") {
@@ -220,6 +230,31 @@ class Reader {
     }
   }
 };
+
+// Bytes of one element of a PyTorch dtype name as record_param_comms writes it ("Float", "BFloat16", ...).
+double dtype_bytes(const std::string& d) {
+  if (d == "Double" || d == "Long" || d == "ComplexFloat") return 8;
+  if (d == "Float" || d == "Int") return 4;
+  if (d == "Half" || d == "BFloat16" || d == "Short") return 2;
+  if (d == "Byte" || d == "Char" || d == "Bool" || d.rfind("Float8", 0) == 0) return 1;
+  return 0;
+}
+
+struct CollectiveMeta {
+  std::string name;
+  double bytes = 0;
+  int group = 0;
+};
+
+CollectiveMeta collective_meta(const RawEvent& e) {
+  CollectiveMeta m;
+  m.name = e.collective_name;
+  const bool gather = m.name.find("gather") != std::string::npos;
+  const std::optional<double> n = gather && e.out_nelems ? e.out_nelems : e.in_nelems;
+  if (n && *n > 0) m.bytes = *n * dtype_bytes(e.dtype);
+  if (e.group_size) m.group = static_cast<int>(*e.group_size);
+  return m;
+}
 
 GpuActivityKind kind_of(const std::string& cat) {
   if (cat == "gpu_memcpy") return GpuActivityKind::memcpy;
@@ -285,16 +320,37 @@ KinetoTrace read_kineto_trace(const std::string& path, std::optional<int> device
   }
   if (t.device.registers_per_sm == 0) t.device.registers_per_sm = t.device.registers_per_block;
 
-  std::unordered_map<std::int64_t, std::int64_t> launch_ns;  // correlation -> host call start
-  launch_ns.reserve(reader.runtime.size());
-  for (const RawEvent& r : reader.runtime) launch_ns.emplace(*r.correlation, *r.ts_ns);
+  std::unordered_map<std::int64_t, const RawEvent*> launch_call;  // correlation -> host call
+  launch_call.reserve(reader.runtime.size());
+  for (const RawEvent& r : reader.runtime) launch_call.emplace(*r.correlation, &r);
   std::unordered_map<std::int64_t, std::int64_t> op_by_external;  // the last (innermost) op with the id
   op_by_external.reserve(reader.cpu.size());
+  // Each host thread's ops as (start, end, index) by start, for traces whose kernels carry the launch's
+  // correlation id as their external id (older Kineto): the op is then the innermost one around the launch.
+  std::map<std::int64_t, std::vector<std::array<std::int64_t, 3>>> ops_by_thread;
   for (RawEvent& c : reader.cpu) {
+    if (c.ts_ns && c.dur_ns) {
+      ops_by_thread[c.tid.value_or(0)].push_back({*c.ts_ns, *c.ts_ns + *c.dur_ns, static_cast<std::int64_t>(t.cpu_ops.size())});
+    }
     op_by_external[*c.external_id] = static_cast<std::int64_t>(t.cpu_ops.size());
-    t.cpu_ops.push_back(KinetoCpuOp{std::move(c.name), *c.external_id, std::move(c.input_dims), std::move(c.input_types)});
+    const CollectiveMeta m = collective_meta(c);
+    t.cpu_ops.push_back(KinetoCpuOp{std::move(c.name), *c.external_id, std::move(c.input_dims), std::move(c.input_types), m.name,
+                                    m.bytes, m.group});
   }
 
+  for (auto& [tid, ops] : ops_by_thread) std::sort(ops.begin(), ops.end());
+  const auto enclosing_op = [&](const RawEvent& call) -> std::int64_t {
+    const auto it = ops_by_thread.find(call.tid.value_or(0));
+    if (it == ops_by_thread.end()) return -1;
+    const auto& ops = it->second;
+    const std::int64_t at = *call.ts_ns;
+    auto i = std::upper_bound(ops.begin(), ops.end(), std::array<std::int64_t, 3>{at, std::numeric_limits<std::int64_t>::max(), 0});
+    for (int steps = 0; i != ops.begin() && steps < 256; ++steps) {  // the latest-starting op that contains it
+      --i;
+      if ((*i)[1] >= at) return (*i)[2];
+    }
+    return -1;
+  };
   std::int64_t origin = std::numeric_limits<std::int64_t>::max();
   std::size_t index = 0;
   for (const RawEvent& e : reader.gpu) {
@@ -324,10 +380,21 @@ KinetoTrace read_kineto_trace(const std::string& path, std::optional<int> device
     a.nccl = a.kind == GpuActivityKind::kernel && is_nccl_kernel(a.name);
     a.bytes = e.bytes.value_or(0);
     if (a.kind == GpuActivityKind::memcpy) a.copy_kind = copy_kind_of(e);
-    if (const auto it = op_by_external.find(a.external_id); it != op_by_external.end()) a.cpu_op = it->second;
-    if (const auto it = launch_ns.find(a.correlation); it != launch_ns.end()) {
-      a.launch_s = static_cast<double>(it->second - origin) * 1e-9;
+    const auto call = launch_call.find(a.correlation);
+    if (const auto it = op_by_external.find(a.external_id); it != op_by_external.end()) {
+      a.cpu_op = it->second;
+    } else if (call != launch_call.end()) {
+      a.cpu_op = enclosing_op(*call->second);
     }
+    if (a.nccl) {
+      const CollectiveMeta m = collective_meta(e);
+      a.collective_name = m.name, a.collective_bytes = m.bytes, a.collective_group = m.group;
+      if (a.collective_bytes <= 0 && a.cpu_op >= 0) {  // older traces: only the CPU op carries it
+        const KinetoCpuOp& op = t.cpu_ops[static_cast<std::size_t>(a.cpu_op)];
+        a.collective_name = op.collective_name, a.collective_bytes = op.collective_bytes, a.collective_group = op.collective_group;
+      }
+    }
+    if (call != launch_call.end()) a.launch_s = static_cast<double>(*call->second->ts_ns - origin) * 1e-9;
     t.activities.push_back(std::move(a));
   }
   std::stable_sort(t.activities.begin(), t.activities.end(), [](const GpuActivity& x, const GpuActivity& y) {

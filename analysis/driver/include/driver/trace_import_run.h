@@ -1,6 +1,7 @@
 #pragma once
 // `hpcsim import kineto`: a PyTorch profiler trace read, checked and replayed (docs/traces.md): as
-// recorded, and with --gpu on another GPU (each activity rescaled through the kernel model by its class).
+// recorded, with --gpu on another GPU (each activity rescaled through the kernel model by its class), and
+// with --platform under data parallelism on a cluster (the trace's NCCL collectives on its fabric).
 // The report has `hpcsim run`'s keys where they mean the same (step_time_s, breakdown_s.*, gpus,
 // parallelism.dp, sim_wall_s, events) plus the trace's own (trace.*, recorded.*, replay.*, occupancy.*).
 #include <optional>
@@ -17,6 +18,10 @@ struct KinetoImportRequest {
   std::optional<int> device;  // which device's activities (default: the busiest)
   std::string gpu;            // replay on this GPU spec ("" = as recorded only)
   std::string recorded_gpu;   // the GPU spec the trace was recorded on (required with gpu)
+  // Data parallelism: the step on each of `dp` GPUs of this cluster (YAML file with a cluster: section),
+  // its NCCL kernels (gradient buckets) run as collectives over those GPUs on the cluster's fabric.
+  std::string platform;
+  std::optional<int> dp;  // default: every GPU of the platform
 };
 
 struct KinetoImportRun {

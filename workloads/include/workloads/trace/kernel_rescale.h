@@ -34,8 +34,8 @@ struct Rescaled {
   std::array<double, kKernelClassCount> recorded_s{}, rescaled_s{};  // summed durations per class
 };
 
-// Throws ConfigError only through nothing; a launch the target cannot run (more shared memory than it
-// has) is timed with the target's default launch instead.
+// Every activity gets a duration: a launch the target cannot run (more shared memory than it has) is timed
+// with hpcsim's default launch of the same grid instead, and a precision either GPU lacks falls back to fp32.
 Rescaled rescale_to_gpu(const KinetoTrace& trace, const GpuSpec& recorded_on, const GpuSpec& target);
 
 }  // namespace hpcsim

@@ -2,6 +2,8 @@
 // A Kineto trace as a TraceGraph: one op per GPU activity on its stream (stream order), cross-stream
 // dependencies from the trace's "Stream Wait Event" records, and each op released at the host call that
 // launched it plus the trace's launch latency, so a replay keeps the host's recorded pace.
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "workloads/trace/kineto_trace.h"
@@ -28,9 +30,15 @@ double kineto_launch_latency_s(const KinetoTrace& trace);
 // The op class of an activity: NCCL kernels are collectives, memcpy and memset memory, other kernels compute.
 TraceOpClass kineto_op_class(const GpuActivity& activity);
 
+// The collective an NCCL kernel's recorded name stands for ("allreduce", "all_gather_into_tensor", ...);
+// empty for names hpcsim has no collective for.
+std::optional<CollectiveOp> kineto_collective(const std::string& collective_name);
+
 // The graph with these durations (one per activity, in trace order). An activity with no launch call is
-// released at its recorded start.
-TraceGraph kineto_graph(const KinetoTrace& trace, const std::vector<double>& durations_s, double launch_latency_s);
+// released at its recorded start. With `collectives`, NCCL kernels whose trace records a collective hpcsim
+// knows and its size become collective ops (replay_trace runs them on a fabric); the rest keep durations.
+TraceGraph kineto_graph(const KinetoTrace& trace, const std::vector<double>& durations_s, double launch_latency_s,
+                        bool collectives = false);
 
 // The recorded durations.
 std::vector<double> recorded_durations(const KinetoTrace& trace);

@@ -47,7 +47,16 @@ struct GpuActivity {
   bool nccl = false;                              // an NCCL collective kernel
   double bytes = 0;                               // memcpy / memset bytes (0 when not recorded)
   std::string copy_kind;                          // memcpy: HtoD, DtoH, DtoD, ...
-  std::int64_t cpu_op = -1;      // index into KinetoTrace::cpu_ops of the innermost op with this external id
+  // NCCL kernels: what the trace says of the collective (PyTorch's record_param_comms metadata, on the
+  // kernel or its CPU op): its name ("allreduce", ...), the message size in bytes (input elements times the
+  // element size; all-gather: output elements, the nccl-tests convention) and the group size; 0 / empty
+  // when not recorded.
+  std::string collective_name;
+  double collective_bytes = 0;
+  int collective_group = 0;
+  // Index into KinetoTrace::cpu_ops: the op with this external id, else (older traces, whose kernels carry
+  // their launch's correlation id there) the innermost op on the launching thread around the launch call.
+  std::int64_t cpu_op = -1;
   std::optional<double> launch_s;  // the launching host call's start, same origin as start_s (may be < 0)
 };
 
@@ -57,6 +66,10 @@ struct KinetoCpuOp {
   std::int64_t external_id = -1;
   std::vector<std::vector<std::int64_t>> input_dims;
   std::vector<std::string> input_types;
+  // record_param_comms / nccl:* ops: the collective's metadata (see GpuActivity).
+  std::string collective_name;
+  double collective_bytes = 0;
+  int collective_group = 0;
 };
 
 // "Stream Wait Event": work issued to `stream` after this wait waits for the work issued to `on_stream`
