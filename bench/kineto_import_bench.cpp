@@ -6,6 +6,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <string>
 
@@ -90,7 +92,7 @@ std::string synthetic_trace(int kernels) {
 
 const std::string& trace_file() {
   static const std::string path = [] {
-    const std::string p = std::string(std::tmpnam(nullptr)) + "-kineto-100k.json";
+    const std::string p = (std::filesystem::temp_directory_path() / ("hpcsim-kineto-100k-" + std::to_string(::getpid()) + ".json")).string();
     std::ofstream(p) << synthetic_trace(100'000);
     return p;
   }();

@@ -2,6 +2,8 @@
 // repository's tests/data/feeder_tests_trace.tar.gz member gzip-compressed; Apache-2.0, LICENSE.md).
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <iterator>
 #include <zlib.h>
@@ -78,10 +80,11 @@ TEST_CASE("a truncated or foreign Chakra file is an error naming it", "[trace]")
   int n = 0;
   while ((n = gzread(f, buf, sizeof buf)) > 0) raw.append(buf, static_cast<std::size_t>(n));
   gzclose(f);
-  const std::string cut = std::string(std::tmpnam(nullptr)) + "-cut.et";
+  const std::string base = (std::filesystem::temp_directory_path() / ("hpcsim-chakra-" + std::to_string(::getpid()))).string();
+  const std::string cut = base + "-cut.et";
   std::ofstream(cut, std::ios::binary) << raw.substr(0, raw.size() / 3);
   CHECK_THROWS_WITH(read_chakra_trace(cut), Catch::Contains(cut + ": truncated Chakra trace") && Catch::Contains("at byte"));
-  const std::string text = std::string(std::tmpnam(nullptr)) + "-text.et";
+  const std::string text = base + "-text.et";
   std::ofstream(text) << "this is not protobuf\n";
   CHECK_THROWS_AS(read_chakra_trace(text), ConfigError);
   std::remove(cut.c_str());

@@ -2,6 +2,8 @@
 // MIT), the graph, the replay as recorded, the occupancy check, rescaling, and malformed input.
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 #include <fstream>
 #include <string>
 #include <zlib.h>
@@ -36,7 +38,7 @@ GpuSpec gpu(const std::string& name) {
 }
 
 std::string temp_file(const std::string& name, const std::string& content) {
-  const std::string path = std::string(std::tmpnam(nullptr)) + "-" + name;
+  const std::string path = (std::filesystem::temp_directory_path() / ("hpcsim-kineto-" + std::to_string(::getpid()) + "-" + name)).string();
   std::ofstream(path, std::ios::binary) << content;
   return path;
 }
