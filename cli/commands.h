@@ -52,6 +52,10 @@ int run_loaded_serve(const LoadedScenario& loaded, const ScenarioRequest& reques
                      const std::string& format, const std::string& command);
 Action add_microbench_command(CLI::App& app);
 Action add_replay_command(CLI::App& app);
+Action add_import_command(CLI::App& app);
+// `hpcsim import chakra` (cmd_import_chakra.cpp), registered on the import command; without protobuf at
+// build time it registers nothing and its action is never run.
+Action add_chakra_import(CLI::App& import_command);
 
 // The --db store of a command that stores, opened and checked before anything is simulated (--no-db: none).
 // False when it is unusable (not an hpcsim store, too new, unreadable, read-only, a folder): the reason is

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   add(add_serve_command);
   add(add_microbench_command);
   add(add_replay_command);
+  add(add_import_command);
   // --limit NAME=N on every command: the one way to raise a count limit (configs/count_limits.h).
   const CLI::Validator set_limit(
       [](std::string& text) -> std::string {

@@ -4,6 +4,8 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           libboost-graph-dev libeigen3-dev libyaml-cpp-dev libsqlite3-dev libcli11-dev catch2
           libbenchmark-dev python3 libopenmpi-dev openmpi-bin python3-matplotlib
+          nlohmann-json3-dev zlib1g-dev      # PyTorch profiler (Kineto) traces, .json.gz
+          libprotobuf-dev protobuf-compiler  # Chakra execution traces (optional: skipped by CMake without them)
           chromium)  # chromium (~100 MB): only the test that renders `hpcsim report`'s HTML needs it
 missing=()
 for p in "${packages[@]}"; do
