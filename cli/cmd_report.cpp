@@ -26,7 +26,8 @@ struct ReportOptions {
 // Everything a report writes: cleared first, so a folder reused for another store holds no stale figure.
 constexpr const char* kOutputFiles[] = {"report.html",        "runs.csv",       "scaling.csv",
                                         "throughput.png",     "scaling_efficiency.png", "step_breakdown.csv",
-                                        "step_breakdown.png", "pareto.csv",     "pareto.png"};
+                                        "step_breakdown.png", "pareto.csv",     "pareto.png",
+                                        "checkpoint_interval.csv", "checkpoint_interval.png"};
 
 struct IoError {
   std::string message;
@@ -86,14 +87,16 @@ int run(const ReportOptions& o) {
     const bool scaling = !data.scaling.lines.empty();
     const bool breakdown = !data.breakdown.bars.empty();
     const bool pareto = !data.pareto.empty();
+    const bool interval = !data.interval.points.empty();
     write("runs.csv", runs_csv(data.runs));
     if (scaling) write("scaling.csv", scaling_csv(data.scaling));
     if (breakdown) write("step_breakdown.csv", breakdown_csv(data.breakdown));
     if (pareto) write("pareto.csv", pareto_csv(data.pareto));
+    if (interval) write("checkpoint_interval.csv", interval_csv(data.interval));
 
     std::vector<ReportFigure> figures;
     std::vector<std::string> notes;
-    if (scaling || breakdown || pareto) {
+    if (scaling || breakdown || pareto || interval) {
       const FigureScriptResult drawn = run_figure_script(folder.string());
       if (drawn.outcome == FigureScriptOutcome::no_matplotlib) {
         std::cerr << "hpcsim report: the figures need python3 with matplotlib (tried " << drawn.detail
@@ -142,6 +145,18 @@ int run(const ReportOptions& o) {
     } else {
       notes.push_back("No Pareto front: the store holds no plan run (hpcsim plan).");
     }
+    if (interval) {
+      figures.push_back(figure(folder, "Checkpoint interval: time to train with failures",
+                               "Time to train (mean, p5 to p95 over the replicas) and the time lost to checkpoints and "
+                               "to recomputation against the checkpoint interval, for " + data.interval.label +
+                                   ", with Young's and Daly's optima; at each interval the latest ok run.",
+                               "checkpoint_interval.png", "checkpoint_interval.csv"));
+      written.push_back((folder / "checkpoint_interval.png").string());
+    } else {
+      notes.push_back("No checkpoint-interval figure: no two ok training runs with a resilience section differ only in "
+                      "resilience.checkpoint.interval (hpcsim sweep SCENARIO --vary "
+                      "resilience.checkpoint.interval=300,600,1200 stores such runs).");
+    }
     write("report.html", report_html(fs::path(o.db).filename().string(), figures, notes, data.runs));
     for (const std::string& f : written) std::cout << f << "\n";
     std::cout << (folder / "report.html").string() << ": " << counted(figures.size(), "figure") << ", "
@@ -160,7 +175,7 @@ int run(const ReportOptions& o) {
 
 Action add_report_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "report", "Write an HTML report of a results database: scaling, step-time breakdown and Pareto figures "
+      "report", "Write an HTML report of a results database: scaling, step-time breakdown, Pareto and checkpoint-interval figures "
                 "(PNG, with the CSV behind each) and the table of runs");
   auto o = std::make_shared<ReportOptions>();
   cmd->add_option("database", o->db, "SQLite results file, e.g. results.db")->required();

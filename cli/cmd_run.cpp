@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <tuple>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
+#include "workloads/resilience/replica_timeline.h"
 #include "workloads/scenario/training_scenario.h"
 #include "workloads/scenario/scenario_kind.h"
 #include "workloads/scenario/simulate_scenario.h"
@@ -34,6 +36,7 @@ struct RunOptions {
   bool no_db = false;
   std::string format = "table";
   std::string trace;  // Chrome trace-event JSON of the step's timeline
+  std::string replica_trace;  // Chrome trace-event JSON of replica 0 of the resilience run
   std::string scale;  // GPU counts, e.g. "8,16,32"
   bool exact = false;  // every data-parallel group in full, no symmetry classes
 };
@@ -66,14 +69,22 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
-  // The store and the trace file are opened before simulating, so that a bad one costs no simulation.
+  if (!o.replica_trace.empty() && !scenario.resilience) {
+    std::cerr << ConfigError(loaded.root.loc(), "--replica-trace draws a run with failures: the scenario needs a "
+                                                "resilience: section (docs/resilience.md)")
+                     .what()
+              << "\n";
+    return kExitBadInput;
+  }
+  // The store and the trace files are opened before simulating, so that a bad one costs no simulation.
   std::optional<ResultsStore> store;
   if (!open_store(o.db, o.no_db, "run", store)) return kExitBadInput;
-  std::ofstream trace;
-  if (!o.trace.empty()) {
-    trace.open(o.trace, std::ios::binary | std::ios::trunc);
-    if (!trace) {
-      std::cerr << "hpcsim run: --trace " << o.trace << ": cannot write the file: " << std::strerror(errno) << "\n";
+  std::ofstream trace, replica_trace;
+  for (const auto& [flag, path, file] : {std::tuple{"--trace", &o.trace, &trace}, {"--replica-trace", &o.replica_trace, &replica_trace}}) {
+    if (path->empty()) continue;
+    file->open(*path, std::ios::binary | std::ios::trunc);
+    if (!*file) {
+      std::cerr << "hpcsim run: " << flag << " " << *path << ": cannot write the file: " << std::strerror(errno) << "\n";
       return kExitFailure;
     }
   }
@@ -89,6 +100,16 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
     trace.close();
     if (!trace) {
       std::cerr << "hpcsim run: --trace " << o.trace << ": writing the file failed\n";
+      return kExitFailure;
+    }
+  }
+  if (replica_trace.is_open()) {  // replica 0 again, its phases recorded: the same draws as in the summary
+    const ResilienceConfig& r = *scenario.resilience;
+    replica_trace << chrome_trace_json(scenario.name + ": replica 0 of seed " + std::to_string(r.seed),
+                                       long_run_replica_timeline(r.model(run.training->step.result.step_time_s), r.seed, 0));
+    replica_trace.close();
+    if (!replica_trace) {
+      std::cerr << "hpcsim run: --replica-trace " << o.replica_trace << ": writing the file failed\n";
       return kExitFailure;
     }
   }
@@ -184,6 +205,12 @@ int run_file(const RunOptions& o, bool scale) {
   }
   for (const std::string& note : loaded.notes) std::cerr << "note: " << note << "\n";
   const ConfigNode& root = loaded.root;
+  if (!o.replica_trace.empty() && loaded.kind != ScenarioKind::training) {
+    std::cerr << ConfigError(root.at("kind").loc(), "--replica-trace is for training scenarios with a resilience: "
+                                                    "section").what()
+              << "\n";
+    return kExitBadInput;
+  }
   switch (loaded.kind) {
     case ScenarioKind::training:
       return scale ? run_scale(o, loaded) : run_training(o, loaded);
@@ -236,11 +263,17 @@ Action add_run_command(CLI::App& app) {
   auto* trace = cmd->add_option("--trace", o->trace,
                                 "Write the step's timeline as Chrome trace-event JSON (chrome://tracing, Perfetto)")
                     ->type_name("FILE");
+  auto* replica_trace =
+      cmd->add_option("--replica-trace", o->replica_trace,
+                      "Write replica 0 of the run with failures (the scenario's resilience: section) as Chrome "
+                      "trace-event JSON (Perfetto): compute, checkpoints, failures, detection, restarts, restores")
+          ->type_name("FILE");
   auto* scale = cmd->add_option("--scale", o->scale,
                   "Re-run at each GPU count with only data parallelism changed; prints throughput, speed-up "
                   "and scaling efficiency per count")
       ->type_name("N1,N2,...")
       ->excludes(trace)
+      ->excludes(replica_trace)
       ->excludes(exact);  // the sweep's points run through the study, which has no --exact
   // count(), not an empty string: "--scale ''" is a list to reject, not a plain run.
   return [o, scale] { return run_file(*o, scale->count() > 0); };

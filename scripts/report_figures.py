@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws the figures of `hpcsim report` from the CSVs it wrote: scaling.csv -> throughput.png and
-scaling_efficiency.png, step_breakdown.csv -> step_breakdown.png, pareto.csv -> pareto.png (each only when its
-CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
+scaling_efficiency.png, step_breakdown.csv -> step_breakdown.png, pareto.csv -> pareto.png,
+checkpoint_interval.csv -> checkpoint_interval.png (each only when its CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
 fonts and sizes, no metadata). Exit 3 when matplotlib is missing, so hpcsim can try another python3."""
 import csv
 import os
@@ -150,9 +150,44 @@ def plot_pareto(rows, path):
     save(fig, path)
 
 
+# THE CHECKPOINT-INTERVAL TRADE-OFF (docs/resilience.md): checkpoint_interval.csv, one row per interval of a
+# training run with failures. Top: time to train (mean, p5..p95 band); bottom: hours lost to checkpoints and to
+# recomputation; Young's and Daly's optima as vertical lines on both.
+def plot_interval(rows, path):
+    rows = sorted(rows, key=lambda r: float(r["interval_s"]))
+    x = [float(r["interval_s"]) for r in rows]
+    day, hour = 86400.0, 3600.0
+    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(8, 7), gridspec_kw={"height_ratios": [3, 2]})
+    top.fill_between(x, [float(r["p5_s"]) / day for r in rows], [float(r["p95_s"]) / day for r in rows],
+                     color=COLOURS[0], alpha=0.2, label="p5 .. p95 over replicas")
+    top.plot(x, [float(r["time_to_train_s"]) / day for r in rows], color=COLOURS[0], marker="o", linewidth=2,
+             label="mean")
+    bottom.plot(x, [float(r["lost_checkpoint_s"]) / hour for r in rows], color=COLOURS[2], marker="s", linewidth=2,
+                label="checkpoints")
+    bottom.plot(x, [float(r["lost_recompute_s"]) / hour for r in rows], color=COLOURS[1], marker="^", linewidth=2,
+                label="recomputation")
+    best = min(rows, key=lambda r: float(r["time_to_train_s"]))
+    top.scatter([float(best["interval_s"])], [float(best["time_to_train_s"]) / day], marker="*", s=250, zorder=4,
+                color=COLOURS[3], label=f"simulated best ({float(best['interval_s']):.0f} s)")
+    for ax in (top, bottom):
+        for column, name, style in (("young_s", "Young", ":"), ("daly_s", "Daly", "--")):
+            value = float(rows[0][column])
+            ax.axvline(value, color="black", linestyle=style, linewidth=1,
+                       label=f"{name} ({value:.0f} s)" if ax is top else None)
+    top.set_xscale("log")
+    top.set_ylabel("Time to train (days)")
+    top.set_title(f"Checkpoint interval trade-off: {rows[0]['label']}")
+    top.legend(fontsize=9)
+    bottom.set_ylabel("Time lost (h)")
+    bottom.set_xlabel("Checkpoint interval (s of compute, log scale)")
+    bottom.legend(fontsize=9)
+    save(fig, path)
+
+
 FIGURES = [("scaling.csv", [(plot_throughput, "throughput.png"), (plot_efficiency, "scaling_efficiency.png")]),
            ("step_breakdown.csv", [(plot_breakdown, "step_breakdown.png")]),
-           ("pareto.csv", [(plot_pareto, "pareto.png")])]
+           ("pareto.csv", [(plot_pareto, "pareto.png")]),
+           ("checkpoint_interval.csv", [(plot_interval, "checkpoint_interval.png")])]
 
 
 def main():

@@ -189,3 +189,55 @@ TEST_CASE("the HTML report embeds each figure as a data URI and counts the loade
   CHECK(html == report_html("results.db", {{"Throughput", "caption", "\x89PNG", "scaling.csv"}}, {"No Pareto front."},
                             {row}));  // deterministic: no clock in the page
 }
+
+namespace {
+
+std::string resilient(const std::string& name, const std::string& interval) {
+  return "name: " + name + "\ncluster:\n  node: dgx-a100-80gb\n  nodes: 2\nresilience:\n  compute_time: 168 h\n"
+         "  checkpoint:\n" + (interval.empty() ? std::string("    mode: sync\n") : "    interval: " + interval + "\n    mode: sync\n");
+}
+
+void add_resilient(Runs& r, const std::string& text, double interval_s, double mean_s) {
+  r.add(text, 16, 100);
+  auto& m = r.metrics.back();
+  m.push_back({"resilience.checkpoint.interval_s", interval_s, "s"});
+  m.push_back({"resilience.time_to_train_s.mean", mean_s, "s"});
+  m.push_back({"resilience.time_to_train_s.p5", mean_s - 1, "s"});
+  m.push_back({"resilience.time_to_train_s.p95", mean_s + 1, "s"});
+  m.push_back({"resilience.lost_s.recompute", interval_s / 2, "s"});
+  m.push_back({"resilience.checkpoint.young_interval_s", 600, "s"});
+  m.push_back({"resilience.checkpoint.daly_interval_s", 590, "s"});
+}
+
+}  // namespace
+
+TEST_CASE("the checkpoint-interval figure: runs that differ only in their interval", "[analysis][report]") {
+  Runs r;
+  add_resilient(r, resilient("a", "60 s"), 60, 1000);
+  add_resilient(r, resilient("a", "10 min"), 600, 900);
+  add_resilient(r, resilient("a", ""), 590, 899);        // Daly's: the same scenario without an interval
+  add_resilient(r, resilient("b", "60 s"), 60, 50);      // another scenario, fewer intervals
+  add_resilient(r, resilient("b", "1 h"), 3600, 60);
+  add_resilient(r, resilient("a", "60 s"), 60, 1001);    // a later run of an interval replaces the first
+  r.add(resilient("a", "2 h"), 16, 100);                 // no resilience metrics: not a point
+  add_resilient(r, resilient("a", "3 h"), 10800, 2000);
+  r.runs.back().status = "oom";                          // not ok: not a point
+
+  const IntervalFigure figure = interval_figure(r.runs, r.metrics);
+  CHECK(figure.label == "a");
+  CHECK(figure.young_s == 600);
+  CHECK(figure.daly_s == 590);
+  REQUIRE(figure.points.size() == 3);
+  CHECK(figure.points[0].interval_s == 60);
+  CHECK(figure.points[0].run_id == 6);
+  CHECK(figure.points[0].time_to_train_s == 1001);
+  CHECK(figure.points[1].interval_s == 590);
+  CHECK(figure.points[1].p95_s == 900);
+  CHECK(figure.points[2].lost_recompute_s == 300);
+  const std::string csv = interval_csv(figure);
+  CHECK(csv.rfind("run_id,label,interval_s,time_to_train_s,p5_s,p95_s,ettr,lost_checkpoint_s,lost_recompute_s,young_s,daly_s\n6,a,60,1001,1000,1002,0,0,30,600,590\n", 0) == 0);
+
+  Runs one;  // a single interval is no trade-off
+  add_resilient(one, resilient("a", "60 s"), 60, 1000);
+  CHECK(interval_figure(one.runs, one.metrics).points.empty());
+}

@@ -98,5 +98,40 @@ def check_plan_errors():
         expect_bad_input(hpcsim("run", PLAN, "--no-db"), "hpcsim plan")
 
 
-run_check({"plan_json": check_plan_json, "plan_ranking": check_plan_ranking, "plan_store": check_plan_store,
+def check_plan_goodput():
+    """A plan with a resilience: section ranks by the whole run with failures: every configuration simulated in
+    full reports its ETTR, and its time to train is its failure-free time over its ETTR."""
+    goodput = os.path.join(SOURCE, "examples", "resilience", "gpt3-plan-goodput.yaml")
+    proc = hpcsim("plan", goodput, "--no-db", "--format", "json", "--set", "resilience.replicas=100",
+                  "--set", "search.full_simulations=4")
+    expect(proc.returncode == 0, "goodput plan should succeed", proc)
+    doc = json.loads(proc.stdout)
+    ok = [c for c in doc["candidates"] if c["simulated"] and c["status"] == "ok"]
+    expect(ok, "configurations simulated in full", proc)
+    for c in ok:
+        expect(0 < c["ettr"] < 1, f"ETTR in (0, 1): {c['ettr']}", proc)
+        expect(abs(c["time_to_train_s"] * c["ettr"] - c["failure_free_time_to_train_s"]) < 1e-6 * c["time_to_train_s"],
+               "time to train = failure-free time / ETTR", proc)
+    for c in doc["candidates"]:
+        expect(("ettr" in c) == (c["simulated"] and c["status"] == "ok"), "ETTR only where simulated", proc)
+    plain, _ = plan("--set", "search.full_simulations=4")
+    expect(all("ettr" not in c for c in plain["candidates"]), "no resilience section, no ETTR")
+    # The same configuration costs more with failures than without.
+    key = lambda c: (c["node"], c["nodes"], c["network"], json.dumps(c["parallelism"], sort_keys=True))
+    without = {key(c): c for c in plain["candidates"] if c["simulated"] and c["status"] == "ok"}
+    both = [c for c in ok if key(c) in without]
+    expect(both, "a configuration simulated in both plans", proc)
+    for c in both:
+        w = without[key(c)]
+        expect(c["failure_free_time_to_train_s"] == w["time_to_train_s"], "the same failure-free time", proc)
+        expect(c["cost_usd"] > w["cost_usd"] and c["time_to_train_s"] > w["time_to_train_s"], "failures cost", proc)
+    # Hostile: the run's length is the plan's; spares beyond the smallest job; a bad rate of replicas.
+    bad = lambda *sets: hpcsim("plan", goodput, "--no-db", *[a for s in sets for a in ("--set", s)])
+    expect_bad_input(bad("resilience.tokens=1e9"), "--set resilience.tokens=1e9:", "train: section")
+    expect_bad_input(bad("resilience.spares=100", "resilience.spare_swap=5 min", "resilience.repair=24 h"), "more than the job's 64 nodes")
+    expect_bad_input(bad("resilience.replicas=0"), "replicas")
+    expect_bad_input(bad("resilience.checkpoint.interval=1 s"), "shorter than the checkpoint's write")
+
+
+run_check({"plan_json": check_plan_json, "plan_goodput": check_plan_goodput, "plan_ranking": check_plan_ranking, "plan_store": check_plan_store,
            "plan_errors": check_plan_errors})

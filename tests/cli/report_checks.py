@@ -187,5 +187,39 @@ def check_report_errors():
         expect("scripts/setup.sh" in proc.stderr and "python3-matplotlib" in proc.stderr, "names the fix", proc)
 
 
-run_check({"report_files": check_report_files, "report_chromium": check_report_chromium,
+def check_report_interval():
+    """A sweep of the checkpoint interval of a run with failures: checkpoint_interval.csv holds the stored
+    resilience.* numbers of each interval, and the trade-off shows (the ends cost more than the middle)."""
+    small = os.path.join(DATA, "resilience", "small.yaml")
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "results.db"), os.path.join(tmp, "report")
+        proc = hpcsim("sweep", small, "--vary", "resilience.checkpoint.interval=60 s,30 min,24 h", "--db", db,
+                      "--format", "json")
+        expect(proc.returncode == 0, "resilience sweep should succeed", proc)
+        proc = hpcsim("run", small, "--db", db, "--set", "name=another-job")  # a different scenario: not a point
+        expect(proc.returncode == 0, "run should succeed", proc)
+        proc = report(db, out)
+        for name in ["checkpoint_interval.csv", "checkpoint_interval.png"]:
+            expect(os.path.join(out, name) in proc.stdout, f"{name} listed on stdout", proc)
+        with open(os.path.join(out, "checkpoint_interval.png"), "rb") as f:
+            expect(f.read(8) == b"\x89PNG\r\n\x1a\n", "checkpoint_interval.png is a PNG")
+        runs, metrics = store_metrics(db)
+        rows = read_csv(os.path.join(out, "checkpoint_interval.csv"))
+        expect([float(r["interval_s"]) for r in rows] == [60, 1800, 86400], f"one row per interval: {rows}")
+        for r in rows:
+            m = metrics[int(r["run_id"])]
+            expect(r["label"] == "resilience-small", f"the sweep's scenario: {r['label']}")
+            expect(float(r["interval_s"]) == m["resilience.checkpoint.interval_s"], "interval")
+            for column, name in [("time_to_train_s", "time_to_train_s.mean"), ("p5_s", "time_to_train_s.p5"),
+                                 ("p95_s", "time_to_train_s.p95"), ("ettr", "ettr"),
+                                 ("lost_checkpoint_s", "lost_s.checkpoint"), ("lost_recompute_s", "lost_s.recompute"),
+                                 ("young_s", "checkpoint.young_interval_s"), ("daly_s", "checkpoint.daly_interval_s")]:
+                expect(float(r[column]) == m["resilience." + name], f"{column} of run {r['run_id']}")
+        t = [float(r["time_to_train_s"]) for r in rows]
+        expect(t[1] < t[0] and t[1] < t[2], f"30 min beats checkpoints every minute and once a day: {t}")
+        with open(os.path.join(out, "report.html")) as f:
+            expect("Checkpoint interval" in f.read(), "the figure is on the page")
+
+
+run_check({"report_files": check_report_files, "report_interval": check_report_interval, "report_chromium": check_report_chromium,
            "report_errors": check_report_errors})

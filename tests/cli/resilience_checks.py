@@ -60,4 +60,75 @@ def check_resilience_errors():
             expect_bad_input(proc, "h200-crusoe.yaml:", "must be > 0")
 
 
-run_check({"resilience_run": check_resilience_run, "resilience_errors": check_resilience_errors})
+def check_resilience_timeline():
+    """--replica-trace: replica 0 as Chrome trace-event JSON, its phases adding up to the run's figures."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "replica.json")
+        proc = hpcsim("run", SMALL, "--no-db", "--format", "json", "--set", "resilience.replicas=1", "--set", "resilience.compute_time=20000 h",
+                      "--replica-trace", path)
+        expect(proc.returncode == 0, "run with --replica-trace should succeed", proc)
+        r = json.loads(proc.stdout)["resilience"]
+        events = json.load(open(path))["traceEvents"]
+        ops = [e for e in events if e["ph"] == "X"]
+        lanes = {e["args"]["name"]: e["tid"] for e in events if e["name"] == "thread_name"}
+        expect({"job", "failures"} <= set(lanes), f"job and failure lanes: {sorted(lanes)}")
+        failures = [e for e in ops if e["tid"] == lanes["failures"]]
+        expect(len(failures) == r["interruptions"]["total"], "one mark per interruption (one replica)")
+        job = [e for e in ops if e["tid"] == lanes["job"]]
+        end_us = job[-1]["ts"] + job[-1]["dur"]
+        expect(abs(end_us / 1e6 / r["time_to_train_s"]["mean"] - 1) < 1e-8, "the timeline ends when the replica does")
+        compute = sum(e["dur"] for e in job if e["cat"] == "compute") / 1e6
+        expect(abs(compute / (r["work_s"] + r["lost_s"]["recompute"]) - 1) < 1e-8, "compute = work + recomputation")
+        names = {e["name"] for e in job}
+        expect({"compute", "checkpoint", "detection", "restore"} <= names, f"phases named: {sorted(names)}")
+    # Hostile: no resilience section, a serve scenario, an unwritable file.
+    plain = hpcsim("run", os.path.join(SOURCE, "examples", "quickstart.yaml"), "--no-db", "--replica-trace", "x.json")
+    expect_bad_input(plain, "quickstart.yaml:", "resilience: section")
+    expect(not os.path.exists("x.json"), "no file for a refused run")
+    proc = hpcsim("run", SMALL, "--no-db", "--replica-trace", "/nonexistent/dir/r.json")
+    expect(proc.returncode == 1 and "--replica-trace" in proc.stderr, "an unwritable file names the flag", proc)
+
+
+def check_stragglers():
+    """stragglers: the slowest rank sets the step; the expected step weighs the slowed steps by their odds."""
+    path = os.path.join(SOURCE, "tests", "data", "cli", "resilience", "stragglers.yaml")
+    proc = hpcsim("run", path, "--no-db", "--format", "json")
+    expect(proc.returncode == 0, "run with stragglers should succeed", proc)
+    out = json.loads(proc.stdout)
+    g = out["stragglers"]
+    plain = hpcsim("run", os.path.join(SOURCE, "examples", "quickstart.yaml"), "--no-db", "--format", "json")
+    base = json.loads(plain.stdout)["step_time_s"]
+    expect(out["step_time_s"] == base, "the step without stragglers is unchanged", proc)
+    gpus, nodes = out["gpus"], 2
+    expect(abs(g["p_slow_gpu"] / (1 - 0.99 ** gpus) - 1) < 1e-8, f"P(a slow GPU among {gpus}): {g['p_slow_gpu']}", proc)
+    expect(abs(g["p_slow_link"] / (1 - 0.9 ** nodes) - 1) < 1e-8, "P(a degraded link among 2 nodes)", proc)
+    s = g["step_time_s"]
+    expect(base < s["slow_gpu"] < 2 * base, f"half clocks: slower, not twice (memory-bound work): {s}", proc)
+    expect(s["slow_link"] >= base and s["both"] >= max(s["slow_gpu"], s["slow_link"]) * (1 - 1e-9), f"{s}", proc)
+    pg, pl = g["p_slow_gpu"], g["p_slow_link"]
+    expected = ((1 - pg) * (1 - pl) * base + pg * (1 - pl) * s["slow_gpu"] + (1 - pg) * pl * s["slow_link"] +
+                pg * pl * s["both"])
+    expect(abs(s["expected"] - expected) < 1e-8 * expected, "expected step weighs the cases", proc)
+    expect(abs(g["step_time_ratio"] / (s["expected"] / base) - 1) < 1e-8, "ratio", proc)
+    # Only the GPUs: no link keys.
+    proc = hpcsim("run", path, "--no-db", "--format", "json", "--set", "stragglers.slow_links=0")
+    expect(proc.returncode == 0 and "p_slow_link" not in json.loads(proc.stdout)["stragglers"], "links off", proc)
+    # Hostile input: at the key, exit 2.
+    bad = lambda *sets: hpcsim("run", path, "--no-db", *[a for s in sets for a in ("--set", s)])
+    expect_bad_input(bad("stragglers.slow_gpus=1.5"), "slow_gpus")
+    expect_bad_input(bad("stragglers.slow_gpus=-0.01"), "slow_gpus")
+    expect_bad_input(bad("stragglers.gpu_clock=0"), "gpu_clock")
+    expect_bad_input(bad("stragglers.gpu_clock=1.2"), "gpu_clock")
+    expect_bad_input(bad("stragglers.link_bandwidth=nan"), "link_bandwidth")
+    expect_bad_input(bad("stragglers.slow_gpus=0", "stragglers.slow_links=0"), "stragglers.yaml:", "nothing is slow")
+    no_clock = os.path.join(os.path.dirname(path), "..", "..", "..", "..", "examples", "quickstart.yaml")
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        lone = os.path.join(tmp, "lone.yaml")
+        open(lone, "w").write("extends: " + os.path.abspath(no_clock) + "\nstragglers:\n  slow_gpus: 0.01\n")
+        expect_bad_input(hpcsim("run", lone, "--no-db"), "lone.yaml:3:", "needs stragglers.gpu_clock")
+
+
+run_check({"resilience_run": check_resilience_run, "stragglers": check_stragglers, "resilience_errors": check_resilience_errors,
+           "resilience_timeline": check_resilience_timeline})

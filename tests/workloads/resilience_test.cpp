@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <numeric>
 
 #include "configs/config_error.h"
@@ -12,6 +13,8 @@
 #include "workloads/resilience/checkpoint_io.h"
 #include "workloads/resilience/long_run.h"
 #include "workloads/resilience/reliability_spec.h"
+#include "workloads/resilience/replica_timeline.h"
+#include "workloads/stragglers/straggler_config.h"
 
 using namespace hpcsim;
 
@@ -160,4 +163,62 @@ TEST_CASE("resilience: checkpoint write and read from the storage's aggregate ba
   const CheckpointIo nvme = checkpoint_io(8e11, 4, &local, std::nullopt, std::nullopt);
   CHECK(nvme.write_s == 100.0);  // each of 4 nodes writes its quarter at 2 GB/s
   CHECK(nvme.read_s == 50.0);
+}
+
+TEST_CASE("resilience: one replica's timeline is its history, phase by phase", "[resilience]") {
+  LongRunModel m = daly_model();
+  m.work_s = 30 * 86400.0;
+  m.detection_s = 120, m.restore_s = 240, m.requeue_s = 1800, m.spare_swap_s = 300, m.repair_s = 86400;
+  m.spares = 1;
+  m.modes = {{"node", 1.0 / (6 * 3600.0), 1}, {"leaf", 1.0 / (240 * 3600.0), 4}, {"job", 1.0 / (8 * 3600.0), 0}};
+  for (CheckpointMode mode : {CheckpointMode::sync, CheckpointMode::async}) {
+    m.mode = mode;
+    m.snapshot_s = 10;
+    const LongRunReplica r = simulate_long_run_replica(m, 5, 2);
+    const std::vector<TimelineOp> timeline = long_run_replica_timeline(m, 5, 2);
+    double end = 0, compute = 0, checkpoint = 0, recovery = 0, writes = 0;
+    std::int64_t failures = 0, stalls = 0;
+    std::map<std::string, std::int64_t> by_name;
+    for (const TimelineOp& op : timeline) {
+      if (op.lane == "failures") {
+        CHECK(op.category == "failure");
+        CHECK(op.start_s == op.end_s);
+        ++failures, ++by_name[op.name];
+        continue;
+      }
+      if (op.lane == "checkpoint writes") {
+        CHECK(mode == CheckpointMode::async);
+        writes += op.end_s - op.start_s;
+        continue;
+      }
+      REQUIRE(op.lane == "job");
+      CHECK(op.start_s == Approx(end).margin(1e-6));  // the job's phases follow one another without a gap
+      end = op.end_s;
+      (op.category == "compute" ? compute : op.category == "checkpoint" ? checkpoint : recovery) += op.end_s - op.start_s;
+      if (op.category == "checkpoint" && op.name == (mode == CheckpointMode::sync ? "checkpoint" : "snapshot")) ++stalls;
+    }
+    CHECK(end == Approx(r.wall.to_seconds()).epsilon(1e-12));
+    CHECK(compute == Approx((r.work + r.recompute).to_seconds()).epsilon(1e-9));
+    CHECK(checkpoint == Approx(r.checkpoint.to_seconds()).epsilon(1e-9));
+    CHECK(recovery == Approx((r.detection + r.restart + r.spare_wait + r.restore).to_seconds()).epsilon(1e-9));
+    CHECK(stalls >= r.checkpoints);  // every completed checkpoint, and those a failure cut short
+    CHECK(failures == std::accumulate(r.interruptions.begin(), r.interruptions.end(), std::int64_t{0}));
+    for (std::size_t i = 0; i < m.modes.size(); ++i) CHECK(by_name[m.modes[i].name] == r.interruptions[i]);
+    CHECK((mode == CheckpointMode::async) == (writes > 0));
+  }
+}
+
+TEST_CASE("stragglers: the chance a job holds a slow GPU grows with its size", "[resilience][stragglers]") {
+  StragglerConfig c;
+  c.slow_gpus = 0.01, c.gpu_clock = 0.8, c.slow_links = 0.001, c.link_bandwidth = 0.5;
+  CHECK(straggler_odds(c, 1, 1).slow_gpu == Approx(0.01).epsilon(1e-14));
+  CHECK(straggler_odds(c, 8, 1).slow_gpu == Approx(1 - std::pow(0.99, 8)).epsilon(1e-13));
+  CHECK(straggler_odds(c, 1024, 128).slow_gpu == Approx(1 - std::pow(0.99, 1024)).epsilon(1e-13));
+  CHECK(straggler_odds(c, 1024, 128).slow_link == Approx(1 - std::pow(0.999, 128)).epsilon(1e-13));
+  c.slow_gpus = 1e-12;  // accurate where 1 - (1 - f)^n would cancel
+  CHECK(straggler_odds(c, 16384, 1).slow_gpu == Approx(16384e-12).epsilon(1e-6));
+  c.slow_gpus = 1;
+  CHECK(straggler_odds(c, 3, 1).slow_gpu == 1);
+  c.slow_gpus = 0;
+  CHECK(straggler_odds(c, 16384, 1).slow_gpu == 0);
 }

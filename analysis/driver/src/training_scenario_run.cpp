@@ -5,6 +5,7 @@
 
 #include "report/resilience_report.h"
 #include "report/step_report.h"
+#include "report/straggler_report.h"
 #include "configs/yaml_text.h"
 #include "workloads/scenario/scenario_kind.h"
 
@@ -28,6 +29,9 @@ TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, cons
     const ResilienceConfig& r = *scenario.resilience;
     const LongRunSummary summary = simulate_long_run(r.model(result.step_time_s), r.replicas, r.seed);
     for (Metric& m : resilience_metrics(r, summary, r.work_s(result.step_time_s))) record.report.metrics.push_back(std::move(m));
+  }
+  if (scenario.stragglers) {  // slow GPUs and degraded links: the slowed steps beside this one
+    for (Metric& m : straggler_metrics(straggler_steps(scenario, result.step_time_s))) record.report.metrics.push_back(std::move(m));
   }
   record.scenario_text = to_yaml_text(root);
   record.tool_version = tool_version;

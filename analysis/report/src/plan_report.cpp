@@ -1,7 +1,9 @@
 #include "report/plan_report.h"
 
 #include <cstdio>
+#include <cstring>
 #include <sstream>
+#include <string_view>
 
 #include "configs/json_writer.h"
 #include "report_format.h"
@@ -41,7 +43,9 @@ std::string candidate_json(const PlanSpec& plan, const PlanCandidate& c, std::si
     << ", \"simulated\": " << (c.simulated ? "true" : "false") << ", \"source\": \""
     << (c.simulated ? "simulation" : "screen") << "\", \"status\": " << quote(c.status)
     << ", \"meets_constraints\": " << (c.meets_constraints ? "true" : "false")
-    << ", \"message\": " << quote(c.message) << "}";
+    << ", \"message\": " << quote(c.message);
+  if (o.ettr) s << ", \"ettr\": " << num(*o.ettr) << ", \"failure_free_time_to_train_s\": " << num(o.failure_free_s);
+  s << "}";
   return s.str();
 }
 
@@ -52,6 +56,7 @@ std::string row(const PlanSpec& plan, const PlanCandidate& c, std::size_t rank) 
                 plan.nodes[c.node].spec.name.c_str(), c.layout.nodes, plan.networks[c.network].spec.name.c_str(),
                 layout_text(plan, c.layout).c_str(), o.time_to_train_s / 3600.0, o.cost_usd, o.energy_kwh,
                 c.simulated ? c.status.c_str() : "screened", c.meets_constraints ? "yes" : "no");
+  if (o.ettr) return std::string(buf, std::strlen(buf) - 1) + report_format::format("  ETTR %.1f %%\n", 100 * *o.ettr);
   return buf;
 }
 
@@ -103,6 +108,11 @@ std::string plan_to_table(const PlanSpec& plan, const PlanResult& r) {
   bool example = false;
   for (const PlanNode& n : plan.nodes) example = example || n.price.example;
   if (example) s << "note: some prices are marked as examples in configs/prices, not sourced list prices\n";
+  if (plan.resilience) {
+    s << "with failures (resilience: section): a simulated configuration's time to train, cost and energy are the "
+         "mean of its whole run with failures, checkpoints and restarts (ETTR: failure-free time / that); the "
+         "screen ignores failures\n";
+  }
 
   s << "\ncheapest configurations that meet the constraints (simulated in full):\n" << header();
   int shown = 0;
@@ -163,9 +173,11 @@ RunRecord plan_record(const PlanSpec& plan, const PlanResult& r, std::string pla
       {"dp", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.layout.dp); }},
       {"tp", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.layout.tp); }},
       {"pp", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.layout.pp); }},
+      {"ettr", "ratio", [](const PlanSpec&, const PlanCandidate& c) { return c.outcome().ettr.value_or(-1.0); }},
   };
   // Parallel arrays, one entry per front point in time order (names "pareto.cost_usd[0]", ...).
   for (const Column& col : columns) {
+    if (!plan.resilience && std::string_view(col.name) == "ettr") continue;  // failure-free: no ETTR
     for (std::size_t i = 0; i < r.pareto.size(); ++i) {
       m.push_back({std::string("pareto.") + col.name + "[" + std::to_string(i) + "]", col.get(plan, r.candidates[r.pareto[i]]),
                    col.unit});

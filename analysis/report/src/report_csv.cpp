@@ -57,6 +57,16 @@ std::string pareto_csv(const std::vector<ParetoRow>& rows) {
   return out;
 }
 
+std::string interval_csv(const IntervalFigure& figure) {
+  std::string out =
+      "run_id,label,interval_s,time_to_train_s,p5_s,p95_s,ettr,lost_checkpoint_s,lost_recompute_s,young_s,daly_s\n";
+  for (const IntervalPoint& p : figure.points)
+    out += row({std::to_string(p.run_id), csv_field(figure.label), csv_number(p.interval_s), csv_number(p.time_to_train_s),
+                csv_number(p.p5_s), csv_number(p.p95_s), csv_number(p.ettr), csv_number(p.lost_checkpoint_s),
+                csv_number(p.lost_recompute_s), csv_number(figure.young_s), csv_number(figure.daly_s)});
+  return out;
+}
+
 std::string runs_csv(const std::vector<RunRow>& rows) {
   std::string out =
       "id,started_at,scenario,kind,status,gpus,step_time_s,samples_per_s,wall_s,scenario_hash,message,study_point\n";

@@ -261,6 +261,53 @@ std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std
   return {};
 }
 
+IntervalFigure interval_figure(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics) {
+  struct Group {
+    std::string name;
+    std::map<double, std::size_t> by_interval;  // interval -> index of the latest run
+    std::size_t latest = 0;
+  };
+  std::vector<Group> groups;
+  std::map<std::string, std::size_t> group_of;  // scenario text without the interval -> group
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto interval = metric_value(metrics[i], "resilience.checkpoint.interval_s");
+    if (!is_ok_training(runs[i]) || !interval || !metric_value(metrics[i], "resilience.time_to_train_s.mean")) continue;
+    std::optional<ConfigNode> root;
+    try {
+      root = parse_config_text(runs[i].scenario_text, "run " + std::to_string(runs[i].id));
+    } catch (const ConfigError&) {
+      continue;
+    }
+    if (!root->is_map()) continue;
+    if (ConfigNode* r = root->find("resilience"); r != nullptr && r->is_map())
+      if (ConfigNode* c = r->find("checkpoint"); c != nullptr && c->is_map()) c->erase("interval");
+    const auto [it, added] = group_of.emplace(to_yaml_text(*root), groups.size());
+    if (added) {
+      const ConfigNode* name = root->find("name");
+      groups.push_back({name != nullptr && name->is_scalar() ? name->text() : "run " + std::to_string(runs[i].id), {}, i});
+    }
+    groups[it->second].by_interval[*interval] = i;  // runs come by id: the latest run of an interval wins
+    groups[it->second].latest = i;
+  }
+  const Group* best = nullptr;
+  for (const Group& g : groups)
+    if (g.by_interval.size() >= 2 && (best == nullptr || g.by_interval.size() > best->by_interval.size() ||
+                                      (g.by_interval.size() == best->by_interval.size() && g.latest > best->latest)))
+      best = &g;
+  IntervalFigure figure;
+  if (best == nullptr) return figure;
+  figure.label = best->name;
+  const auto value = [&](std::size_t i, const char* name) { return metric_value(metrics[i], name).value_or(0.0); };
+  figure.young_s = value(best->latest, "resilience.checkpoint.young_interval_s");
+  figure.daly_s = value(best->latest, "resilience.checkpoint.daly_interval_s");
+  for (const auto& [interval, i] : best->by_interval)
+    figure.points.push_back({runs[i].id, interval, value(i, "resilience.time_to_train_s.mean"),
+                             value(i, "resilience.time_to_train_s.p5"), value(i, "resilience.time_to_train_s.p95"),
+                             value(i, "resilience.ettr"), value(i, "resilience.lost_s.checkpoint"),
+                             value(i, "resilience.lost_s.recompute")});
+  return figure;
+}
+
 ReportData collect_report_data(const ResultsStore& store) {
   ReportData data;
   const std::vector<StoredRun> runs = store.runs();
@@ -269,6 +316,7 @@ ReportData collect_report_data(const ResultsStore& store) {
   data.scaling = scaling_figure(runs, metrics);
   data.breakdown = breakdown_figure(store, runs, metrics);
   data.pareto = pareto_rows(runs, metrics);
+  data.interval = interval_figure(runs, metrics);
   std::map<std::int64_t, std::string> points_of;  // run id -> the study points it is linked to
   for (const StoredStudy& study : store.studies()) {
     for (const StoredStudyPoint& p : store.study_points(study.id)) {

@@ -111,6 +111,20 @@ double screen_correction(const std::vector<PlanCandidate>& all) {
   return n % 2 == 1 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]);
 }
 
+// A failure-free outcome made that of the whole run with failures: the job holds its nodes (and pays for its
+// hot spares) for the mean wall time over the replicas, drawing its training power throughout (an upper
+// bound: a job waiting on detection or a re-queue draws less).
+void with_failures(const PlanSpec& plan, const PlanNode& node, const LongRunSummary& s, PlanOutcome& o) {
+  const double scale = s.mean_wall_s / o.time_to_train_s;
+  o.failure_free_s = o.time_to_train_s;
+  o.ettr = s.ettr;
+  o.time_to_train_s = s.mean_wall_s;
+  o.energy_kwh *= scale;
+  o.cost_usd *= scale;
+  const double per_node_hour = plan.pricing == Pricing::cloud ? node.price.cloud_per_hour : node.price.purchase_per_hour();
+  o.cost_usd += plan.spares * per_node_hour * s.mean_wall_s / kSecondsPerHour;
+}
+
 void simulate_in_full(const PlanSpec& plan, const SpecCatalog& catalog, PlanCandidate& c) {
   const PlanNode& node = plan.nodes[c.node];
   const PlanNetwork& net = plan.networks[c.network];
@@ -124,6 +138,11 @@ void simulate_in_full(const PlanSpec& plan, const SpecCatalog& catalog, PlanCand
     const double busy = r.breakdown.compute + r.breakdown.optimizer;
     c.simulated_outcome = plan_outcome(plan, node, c.layout.nodes, c.switches, net.network_switch, r.step_time_s,
                                        r.step_time_s > 0 ? busy / r.step_time_s : 0);
+    if (scenario.resilience && r.fits_in_memory) {  // the whole run with failures, from the simulated step
+      const ResilienceConfig& rc = *scenario.resilience;
+      with_failures(plan, node, simulate_long_run(rc.model(r.step_time_s), rc.replicas, rc.seed),
+                    c.simulated_outcome);
+    }
     c.status = r.fits_in_memory ? "ok" : "oom";
     if (!r.fits_in_memory) {
       c.message = "needs " + std::to_string(r.memory_per_gpu_bytes / (1024.0 * 1024 * 1024)) + " GiB per GPU";
@@ -196,6 +215,7 @@ ConfigNode candidate_scenario(const PlanSpec& plan, const PlanCandidate& c, cons
   parallelism.set("zero", number(c.layout.zero));
   parallelism.set("schedule", scalar(std::string(kPipelineScheduleNames.name(plan.schedule))));
   root.set("parallelism", parallelism);
+  if (plan.resilience) root.set("resilience", *plan.resilience);
   return root;
 }
 

@@ -1,11 +1,13 @@
 #include "workloads/planning/plan_spec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "configs/config_error.h"
 #include "configs/count_limits.h"
 #include "configs/loader.h"
+#include "workloads/resilience/checkpoint_state.h"
 #include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
@@ -95,6 +97,10 @@ const Schema& plan_schema() {
                                            "the most energy the run may use, in kWh", "no limit"),
                               }),
                "what a configuration must meet to be ranked", "none: every configuration qualifies"),
+      optional("resilience", resilience_schema(),
+               "rank by goodput: the whole run with failures, checkpoints and restarts, as a training scenario's "
+               "resilience: section without its length (the plan's train: sets it; docs/resilience.md)",
+               "none: failure-free"),
       optional("search", Schema::map({optional("full_simulations", Schema::integer().at_least(1),
                                                "screened configurations simulated in full", "12"),
                                       optional("top", Schema::integer().at_least(1),
@@ -201,6 +207,28 @@ PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::str
     if (c->has("max_time_to_train")) p.max_time_to_train_s = c->get_quantity("max_time_to_train", Dimension::time);
     if (c->has("budget")) p.budget_usd = parse_usd(c->at("budget"), "constraints.budget");
     if (c->has("max_energy")) p.max_energy_kwh = c->get_number("max_energy");
+  }
+  if (const ConfigNode* r = root.find("resilience")) {
+    for (const char* key : {"steps", "tokens", "compute_time"}) {
+      if (r->has(key)) {
+        throw ConfigError(r->at(key).loc(), std::string("resilience.") + key +
+                                                ": a plan's run is as long as its train: section says; leave it out");
+      }
+    }
+    ConfigNode section = *r;
+    const double steps = std::ceil(p.samples_to_train / static_cast<double>(p.global_batch));
+    section.set("steps", ConfigNode::make_scalar(std::to_string(static_cast<std::int64_t>(steps)), r->loc()));
+    // Checked once against the smallest job the plan considers, so that a bad value (more spares than nodes,
+    // an interval shorter than the checkpoint's write) is an error at its key before anything is simulated.
+    ResilienceJob job;
+    job.nodes = *std::min_element(p.node_counts.begin(), p.node_counts.end());
+    int fewest_gpus = p.nodes.front().spec.gpus;
+    for (const PlanNode& node : p.nodes) fewest_gpus = std::min(fewest_gpus, node.spec.gpus);
+    job.gpus = job.nodes * fewest_gpus;
+    job.node_leaf.assign(static_cast<std::size_t>(job.nodes), 0);
+    job.state_bytes = checkpoint_state_bytes(p.workload);
+    p.spares = parse_resilience(section, catalog, job).spares;
+    p.resilience = std::move(section);
   }
   if (const ConfigNode* s = root.find("search")) {
     p.full_simulations = static_cast<int>(s->get_int_or("full_simulations", p.full_simulations));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim-core/random.h"
+#include "workloads/resilience/replica_timeline.h"
 #include "workloads/serving/serving_summary.h"
 
 namespace hpcsim {
@@ -35,6 +36,9 @@ class Replica {
     out_.interruptions.assign(m_.modes.size(), 0);
   }
 
+  // Every phase also goes to `timeline` (nullptr: none; the draws are the same either way).
+  void record_into(std::vector<TimelineOp>* timeline) { timeline_ = timeline; }
+
   LongRunReplica run() {
     Time durable = Time::zero();
     next_fail_ = draw_failure();
@@ -43,17 +47,21 @@ class Replica {
       const Time target = std::min(next_boundary, work_);
       if (next_fail_ < now_ + (target - done_)) {  // a failure while computing
         done_ += next_fail_ - now_;
+        mark("job", "compute", "compute", now_, next_fail_);
         now_ = next_fail_;
         settle_write(durable);
         recover(durable);
         next_boundary = durable + interval_;
         continue;
       }
+      mark("job", "compute", "compute", now_, now_ + (target - done_));
       now_ += target - done_;
       done_ = target;
       settle_write(durable);
       if (done_ >= work_) break;
+      const char* stall = m_.mode == CheckpointMode::sync ? "checkpoint" : "snapshot";
       if (next_fail_ < now_ + stall_) {  // a failure while checkpointing
+        mark("job", stall, "checkpoint", now_, next_fail_);
         out_.checkpoint += next_fail_ - now_;
         now_ = next_fail_;
         settle_write(durable);
@@ -61,6 +69,7 @@ class Replica {
         next_boundary = durable + interval_;
         continue;
       }
+      mark("job", stall, "checkpoint", now_, now_ + stall_);
       now_ += stall_;
       out_.checkpoint += stall_;
       ++out_.checkpoints;
@@ -68,6 +77,7 @@ class Replica {
         durable = done_;
       } else {
         pending_ = true, pending_progress_ = done_, pending_at_ = now_ + write_;
+        pending_from_ = now_;
       }
       next_boundary = done_ + interval_;
     }
@@ -94,9 +104,16 @@ class Replica {
     return m_.modes.size() - 1;
   }
 
+  void mark(const char* lane, const std::string& name, const char* category, Time from, Time to) {
+    if (timeline_ != nullptr) timeline_->push_back({name, lane, category, from.to_seconds(), to.to_seconds()});
+  }
+
   // An asynchronous write that finished by now makes its checkpoint the one to roll back to.
   void settle_write(Time& durable) {
-    if (pending_ && pending_at_ <= now_) durable = pending_progress_, pending_ = false;
+    if (pending_ && pending_at_ <= now_) {
+      durable = pending_progress_, pending_ = false;
+      mark("checkpoint writes", "checkpoint write", "checkpoint", pending_from_, pending_at_);
+    }
   }
 
   // Nodes lost at now_: spares take their place when enough are free, or when waiting for repaired ones and
@@ -104,6 +121,7 @@ class Replica {
   // re-queues onto other nodes and the pool is untouched. Sets the wait and returns the relaunch time.
   Time replace_nodes(int nodes, Time& wait) {
     wait = Time::zero();
+    swapped_ = false;
     if (m_.spares < nodes) return requeue_;
     std::erase_if(in_repair_, [&](Time t) { return t <= now_; });
     std::sort(in_repair_.begin(), in_repair_.end());
@@ -112,6 +130,7 @@ class Replica {
     if (until + swap_ >= requeue_) return requeue_;
     wait = until;
     for (int i = 0; i < nodes; ++i) in_repair_.push_back(now_ + repair_);
+    swapped_ = true;
     return swap_;
   }
 
@@ -119,10 +138,12 @@ class Replica {
   void recover(Time durable) {
     out_.recompute += done_ - durable;
     done_ = durable;
+    if (pending_) mark("checkpoint writes", "checkpoint write (lost)", "checkpoint", pending_from_, now_);
     pending_ = false;
     while (true) {
       const std::size_t cause = draw_cause();
       ++out_.interruptions[cause];
+      mark("failures", m_.modes[cause].name, "failure", now_, now_);
       const int lost = m_.modes[cause].nodes_lost;
       Time wait = Time::zero();
       const Time relaunch = lost > 0 ? replace_nodes(lost, wait) : restart_;
@@ -130,8 +151,12 @@ class Replica {
       // The phases in order; a failure inside one ends the recovery there.
       const Time phases[4] = {detection_, wait, relaunch, restore_};
       Time* buckets[4] = {&out_.detection, &out_.spare_wait, &out_.restart, &out_.restore};
+      const char* names[4] = {"detection", "spare wait",
+                              lost == 0 ? "restart" : swapped_ ? "spare swap" : "re-queue",
+                              "restore"};
       bool struck = false;
       for (int i = 0; i < 4 && !struck; ++i) {
+        if (phases[i] > Time::zero()) mark("job", names[i], "recovery", now_, std::min(now_ + phases[i], next_fail_));
         if (next_fail_ < now_ + phases[i]) {
           *buckets[i] += next_fail_ - now_;
           now_ = next_fail_;
@@ -151,7 +176,9 @@ class Replica {
   Time work_, interval_, write_, stall_, detection_, restart_, requeue_, swap_, repair_, restore_;
   Time now_ = Time::zero(), done_ = Time::zero(), next_fail_ = Time::zero();
   bool pending_ = false;
-  Time pending_progress_ = Time::zero(), pending_at_ = Time::zero();
+  Time pending_progress_ = Time::zero(), pending_at_ = Time::zero(), pending_from_ = Time::zero();
+  bool swapped_ = false;  // the last replace_nodes swapped spares in (for the timeline's name)
+  std::vector<TimelineOp>* timeline_ = nullptr;
   std::vector<Time> in_repair_;
   LongRunReplica out_;
 };
@@ -162,6 +189,14 @@ double mean_s(Time total, std::int64_t n) { return total.to_seconds() / static_c
 
 LongRunReplica simulate_long_run_replica(const LongRunModel& model, std::uint64_t seed, std::int64_t replica) {
   return Replica(model, seed, replica).run();
+}
+
+std::vector<TimelineOp> long_run_replica_timeline(const LongRunModel& model, std::uint64_t seed, std::int64_t replica) {
+  std::vector<TimelineOp> timeline;
+  Replica one(model, seed, replica);
+  one.record_into(&timeline);
+  one.run();
+  return timeline;
 }
 
 LongRunSummary simulate_long_run(const LongRunModel& model, std::int64_t replicas, std::uint64_t seed) {

@@ -10,6 +10,7 @@
 #include "configs/count_limits.h"
 #include "configs/overrides.h"
 #include "models/network/topology.h"
+#include "workloads/resilience/checkpoint_state.h"
 #include "workloads/scenario/scenario_kind.h"
 #include "workloads/scheduling/node_leaves.h"
 #include "workloads/training/training_memory.h"
@@ -192,6 +193,9 @@ const Schema& training_scenario_schema() {
                "a published measurement the prediction is validated against", "none"),
       optional("resilience", resilience_schema(),
                "the whole run with failures, checkpoints and restarts (docs/resilience.md)", "none: one step"),
+      optional("stragglers", straggler_schema(),
+               "slow GPUs and degraded links among the fleet the job is drawn from: the step with them and the "
+               "expected step (docs/resilience.md)", "none"),
   });
   return schema;
 }
@@ -615,15 +619,18 @@ TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatal
     job.nodes = s.cluster.nodes;
     job.gpus = s.cluster.gpus();
     job.node_leaf = node_leaves(s.cluster);
-    // The checkpoint holds the weights and the optimizer state (moments, fp32 master weights), once.
-    job.state_bytes = static_cast<double>(s.workload.built.params()) *
-                      (weight_bytes_per_param(s.workload.precision) +
-                       optimizer_state_bytes_per_param(s.workload.optimizer, s.workload.precision));
+    job.state_bytes = checkpoint_state_bytes(s.workload);
     if (s.workload.params.seq_len) {
       job.tokens_per_step = static_cast<double>(s.global_batch()) * static_cast<double>(*s.workload.params.seq_len);
     }
     job.storage = s.storage_spec ? &*s.storage_spec : nullptr;
     s.resilience = parse_resilience(*r, catalog, job);
+  }
+  if (const ConfigNode* g = root.find("stragglers")) {
+    s.stragglers = parse_stragglers(*g);
+    if (s.stragglers->slow_links > 0 && !s.cluster.network) {
+      throw ConfigError(g->at("slow_links").loc(), "stragglers.slow_links: the cluster has no network (cluster.network)");
+    }
   }
   return s;
 }

@@ -19,6 +19,10 @@ std::string breakdown_csv(const BreakdownFigure& figure);
 // run_id,time_to_train_s,cost_usd,energy_kwh
 std::string pareto_csv(const std::vector<ParetoRow>& rows);
 
+// run_id,label,interval_s,time_to_train_s,p5_s,p95_s,ettr,lost_checkpoint_s,lost_recompute_s,young_s,daly_s:
+// one row per interval; label, young_s and daly_s repeat on every row so the file stands alone.
+std::string interval_csv(const IntervalFigure& figure);
+
 // id,started_at,scenario,kind,status,gpus,step_time_s,samples_per_s,wall_s,scenario_hash,message
 std::string runs_csv(const std::vector<RunRow>& rows);
 

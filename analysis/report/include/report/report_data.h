@@ -1,6 +1,6 @@
 #pragma once
 // What `hpcsim report` plots, read from a results store: the scaling lines (throughput and scaling
-// efficiency against GPU count), the step-time breakdown bars, a plan's Pareto front and the table of runs.
+// efficiency against GPU count), the step-time breakdown bars, a plan's Pareto front, the checkpoint-interval trade-off and the table of runs.
 // Rendering lives elsewhere (report_csv.h for the CSV behind each figure, scripts/report_figures.py for the
 // PNGs, report_html.h for the page); this is only the choice of which runs and numbers go where.
 #include <cstdint>
@@ -58,6 +58,25 @@ struct ParetoRow {
   std::string label;
 };
 
+// One checkpoint interval of a training run with a `resilience:` section (docs/resilience.md): its
+// resilience.* metrics, in seconds.
+struct IntervalPoint {
+  std::int64_t run_id = 0;
+  double interval_s = 0.0;
+  double time_to_train_s = 0.0, p5_s = 0.0, p95_s = 0.0;  // mean and nearest-rank percentiles over replicas
+  double ettr = 0.0;
+  double lost_checkpoint_s = 0.0, lost_recompute_s = 0.0;
+};
+
+// The checkpoint-interval trade-off: ok training runs with resilience metrics whose scenarios differ only in
+// resilience.checkpoint.interval (absent: Daly's), by interval; the group with the most intervals (the latest
+// on a tie), at each interval the latest run. Empty when no two such runs differ in their interval.
+struct IntervalFigure {
+  std::string label;  // the scenario's name
+  double young_s = 0.0, daly_s = 0.0;  // Young's and Daly's optima (the latest point's)
+  std::vector<IntervalPoint> points;
+};
+
 // One line of the runs table: every run of every kind.
 struct RunRow {
   StoredRun run;
@@ -71,6 +90,7 @@ struct ReportData {
   ScalingFigure scaling;
   BreakdownFigure breakdown;
   std::vector<ParetoRow> pareto;
+  IntervalFigure interval;
   std::vector<RunRow> runs;
 };
 
@@ -80,6 +100,8 @@ ReportData collect_report_data(const ResultsStore& store);
 // The scaling lines among `runs` (metrics[i] are runs[i]'s): only ok training runs whose scenario text
 // parses and that have the gpus and throughput.samples_per_s metrics count. Lines in order of their first run.
 ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics);
+
+IntervalFigure interval_figure(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics);
 
 // The Pareto front of the latest ok run of kind "plan" (`hpcsim plan`), from its metrics
 // "pareto.time_to_train_s[i]", "pareto.cost_usd[i]" and "pareto.energy_kwh[i]" (analysis/plan_report.h).

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ struct PlanOutcome {
   double energy_kwh = 0;
   double power_kw = 0;  // facility draw while training
   double gpu_activity = 0;
+  // With the plan's resilience: section: the effective training time ratio, and the failure-free time to
+  // train the other figures were scaled from (time_to_train_s is then the mean over the replicas).
+  std::optional<double> ettr;
+  double failure_free_s = 0;
 };
 
 struct PlanCandidate {

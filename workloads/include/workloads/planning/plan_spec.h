@@ -47,6 +47,11 @@ struct PlanSpec {
   std::optional<double> max_time_to_train_s;
   std::optional<double> budget_usd;
   std::optional<double> max_energy_kwh;
+  // The plan's resilience: section (docs/resilience.md) with its length set to the plan's steps: each
+  // simulated configuration's scenario gets a copy, resolved against that configuration's job, and its time
+  // to train, cost and energy become those of the whole run with failures (the mean over the replicas).
+  std::optional<ConfigNode> resilience;
+  int spares = 0;  // the section's hot spare nodes, paid for at the node price beside the job's
   int full_simulations = 12;  // screened configurations simulated in full (0: screen only)
   int top = 5;                // cheapest configurations printed
 };
