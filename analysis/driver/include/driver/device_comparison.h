@@ -9,12 +9,16 @@
 #include "driver/device_measurements.h"
 #include "report/device_comparison_report.h"
 #include "models/gpu/gpu_spec.h"
+#include "models/network/network_spec.h"
 
 namespace hpcsim {
 
 // std::invalid_argument naming --gpu when the spec cannot be the measured GPU (another compute capability
 // or SM count than the CSV's header says); ConfigError at the row's line for a row of a modelled benchmark
-// that lacks a param, has one out of range, or gives a metric in another unit.
-DeviceComparison compare_device_measurements(const DeviceMeasurements& measured, const GpuSpec& gpu);
+// that lacks a param, has one out of range, or gives a metric in another unit. `host_link` is the PCIe
+// generation the GPU spec names (configs/networks/pcie<N>.yaml): host copies are predicted over it; without
+// it they are shown unmodelled.
+DeviceComparison compare_device_measurements(const DeviceMeasurements& measured, const GpuSpec& gpu,
+                                             const NetworkSpec* host_link = nullptr);
 
 }  // namespace hpcsim
