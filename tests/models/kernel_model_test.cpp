@@ -234,7 +234,7 @@ TEST_CASE("a kernel's blocks' fixed latencies are the part of its math time name
   CHECK(some.compute_s - none.compute_s == Approx(some.block_s).epsilon(1e-12));
 }
 
-TEST_CASE("host transfers: pinned copies at the PCIe payload rate; two streams overlap only from pinned memory", "[gpu][host]") {
+TEST_CASE("host transfers: pinned copies at the PCIe payload rate, two streams overlap only from pinned memory", "[gpu][host]") {
   NetworkSpec pcie5;  // PCIe 5.0 x16 as configs/networks/pcie5.yaml: 512 Gb/s, 128b/130b, 256 B payload + 24 B
   pcie5.rate = 64e9;
   pcie5.lanes = 16;
