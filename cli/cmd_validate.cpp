@@ -1,9 +1,11 @@
 // `hpcsim validate [DIR]`: every case of the validation set predicted and compared with its measurement;
 // `hpcsim validate --measured FILE --gpu NAME`: the GPU model beside a CSV our CUDA suite measured.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "driver/calibration.h"
@@ -46,7 +48,15 @@ int run_measured(const ValidateOptions& o) {
     const SpecCatalog catalog(config_root());
     const GpuSpec gpu = gpu_from_flag(catalog, o.gpu);
     const DeviceMeasurements measured = read_device_measurements(o.measured);
-    std::cout << render_device_comparison(compare_device_measurements(measured, gpu), format_of(o.format));
+    // The host link: the PCIe generation the GPU spec names, when the catalog has its link spec.
+    std::optional<NetworkSpec> pcie;
+    const std::string link = "pcie" + std::to_string(gpu.pcie_generation);
+    const std::vector<std::string> networks = catalog.names("networks");
+    if (gpu.pcie_generation > 0 && std::find(networks.begin(), networks.end(), link) != networks.end()) {
+      pcie = parse_network_spec(catalog.load("networks", ConfigNode::make_scalar(link, SourceLoc{gpu.name, 0, 0}), "link"), link);
+    }
+    std::cout << render_device_comparison(compare_device_measurements(measured, gpu, pcie ? &*pcie : nullptr),
+                                          format_of(o.format));
     return kExitOk;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";

@@ -84,7 +84,7 @@ void run_overlap(Context& ctx) {
     const double both_us = median_wall_us(ctx, [&] { copy_from(m.host); compute(iters); wait_both(); });
     // The share of the shorter activity hidden under the longer: 1 is full overlap, 0 none.
     const double hidden = (copy_us + compute_us - both_us) / std::min(copy_us, compute_us);
-    const Params params = Params().add("memory", m.name);
+    const Params params = Params().add("memory", m.name).add("bytes", static_cast<long long>(bytes));
     ctx.out->row("overlap", params, "copy_us", copy_us, "us");
     ctx.out->row("overlap", params, "compute_us", compute_us, "us");
     ctx.out->row("overlap", params, "both_us", both_us, "us");

@@ -16,6 +16,7 @@
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "models/gpu/gpu_spec.h"
+#include "models/network/network_spec.h"
 #include "models/gpu/ops/elementwise.h"
 #include "models/gpu/ops/gemm.h"
 #include "models/gpu/ops/op_kernel.h"
@@ -289,4 +290,45 @@ TEST_CASE("device comparison: special-function rates, PyTorch's products by prec
     CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + row), v100), Catch::Matchers::Contains(":7:1: ") &&
                                                                                         Catch::Matchers::Contains("needs"));
   }
+}
+
+TEST_CASE("device comparison: host copies over the PCIe link and the overlap case's two streams", "[device]") {
+  static const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const NetworkSpec pcie3 =
+      parse_network_spec(catalog.load("networks", ConfigNode::make_scalar("pcie3", SourceLoc{"test", 0, 0}), "link"), "pcie3");
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  REQUIRE(v100.pcie_lanes == 16);
+  const DeviceMeasurements m = read_text(kV100Header +
+                                         "pcie,direction=h2d;bytes=268435456,gbps,11,GB/s\n"
+                                         "overlap,memory=pinned,copy_us,25000,us\n"
+                                         "overlap,memory=pinned,compute_us,20000,us\n"
+                                         "overlap,memory=pinned,both_us,26000,us\n"
+                                         "overlap,memory=pinned,overlap_fraction,0.95,fraction\n"
+                                         "overlap,memory=pageable;bytes=1048576,copy_us,90000,us\n"
+                                         "overlap,memory=pageable;bytes=1048576,compute_us,20000,us\n"
+                                         "overlap,memory=pageable;bytes=1048576,both_us,108000,us\n");
+  const DeviceComparison c = compare_device_measurements(m, v100, &pcie3);
+  REQUIRE(c.rows.size() == 8);
+  // PCIe 3.0 x16: 16 GB/s after 128b/130b, times 256 payload bytes per 280 on the wire, plus the 2 us per copy.
+  const double payload = 16e9 * 128 / 130 * 256 / 280;
+  const double copy_s = 2e-6 + 268435456.0 / payload;
+  REQUIRE(c.rows[0].predicted);
+  CHECK(*c.rows[0].predicted == Approx(268435456.0 / copy_s / 1e9));
+  CHECK(c.rows[0].in_mape);
+  CHECK(*c.rows[1].predicted == Approx(copy_s * 1e6));  // an overlap row without bytes: the full run's 256 MiB
+  CHECK_FALSE(c.rows[1].in_mape);
+  CHECK_FALSE(c.rows[2].predicted);  // the bench sizes its kernel to the pinned copy
+  // Pinned: the copy engine and the SMs at once, so both take the longer; pageable: one after the other.
+  CHECK(*c.rows[3].predicted == Approx(25000));
+  CHECK(c.rows[3].in_mape);
+  CHECK(*c.rows[4].predicted == Approx(1.0));
+  CHECK_FALSE(c.rows[5].predicted);  // a pageable copy runs at the host's staging rate
+  CHECK(*c.rows[7].predicted == Approx(110000));
+  CHECK(c.mape_rows == 3);
+  CHECK(c.mape == Approx((std::abs(*c.rows[0].predicted / 11 - 1) + 1000.0 / 26000 + 2000.0 / 108000) / 3));
+  // Without the link spec the copies are shown, not predicted; the stream model still composes the case.
+  const DeviceComparison without = compare_device_measurements(m, v100);
+  CHECK_FALSE(without.rows[0].predicted);
+  CHECK(without.rows[3].predicted);
+  CHECK_THROWS_AS(compare_device_measurements(read_text(kV100Header + "overlap,memory=managed,both_us,1,us\n"), v100), ConfigError);
 }

@@ -1,6 +1,7 @@
 // Predictions for the rows of a hpcsim-cuda-bench CSV, from the GPU spec alone: GEMMs and streaming
 // kernels through the kernel model, the launch through the spec's launch overhead, occupancy through the
-// CUDA rules. Host-side rows (launch host time, PCIe copies) need more than a GPU and are shown unmodelled.
+// CUDA rules; host copies through the GPU's PCIe link spec, and the overlap case's two streams through the
+// stream model (models/gpu/host_transfer.h). The launch host time is the framework's, shown unmodelled.
 #include "driver/device_comparison.h"
 
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include "configs/config_error.h"
 #include "driver/pointer_chase_plateaus.h"
+#include "models/gpu/host_transfer.h"
 #include "models/gpu/kernel_model.h"
 #include "models/gpu/occupancy.h"
 #include "models/gpu/ops/attention.h"
@@ -43,7 +45,9 @@ constexpr MetricRule kRules[] = {
     {"copy", "gbps", "GB/s", true},        {"copy", "time_us", "us", false},
     {"triad", "gbps", "GB/s", true},       {"triad", "time_us", "us", false},
     {"gemm", "tflops", "TFLOP/s", true},   {"gemm", "time_us", "us", false},
-    {"pcie", "gbps", "GB/s", false},       {"occupancy", "blocks_per_sm", "blocks", false},
+    {"pcie", "gbps", "GB/s", true},        {"occupancy", "blocks_per_sm", "blocks", false},
+    {"overlap", "both_us", "us", true},    {"overlap", "copy_us", "us", false},
+    {"overlap", "compute_us", "us", false}, {"overlap", "overlap_fraction", "fraction", false},
     {"pointer-chase", "latency", "cycles", false},
     {"bank-conflicts", "cycles_per_access", "cycles", false},
     {"special-functions", "results_per_sm_per_clock", "1/cycle", false},
@@ -214,7 +218,61 @@ void predict_special_function(const DeviceMeasurements& file, const GpuSpec& gpu
   }
 }
 
-void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
+// The bytes a host copy row moves: its param, or for an overlap row written before the suite named it, the
+// full run's 256 MiB (bench/cuda/overlap_bench.cu; --quick runs 64 MiB and names it).
+double host_copy_bytes(const DeviceMeasurements& file, const DeviceMeasurement& row) {
+  if (row.param("bytes") || row.benchmark != "overlap") return static_cast<double>(device_int_param(file, row, "bytes", 1));
+  return 256.0 * (1 << 20);
+}
+
+// The same case's measured value of another metric (an overlap row's copy_us beside its both_us), if any.
+std::optional<double> case_metric(const DeviceMeasurements& file, const DeviceMeasurement& row, const char* metric) {
+  for (const DeviceMeasurement& other : file.rows) {
+    if (other.benchmark == row.benchmark && other.params == row.params && other.metric == metric) return other.value;
+  }
+  return std::nullopt;
+}
+
+// Host-to-device copies over the GPU's PCIe link (pinned memory, the `pcie` rows and the overlap case's pinned
+// copy), and the overlap case's two streams: its both_us from its own copy and kernel times by the stream
+// model (the longer from pinned memory, the sum from pageable). A pageable copy's time is the host thread's
+// staging rate, a property of the host, and the kernel is sized by the bench to the pinned copy: neither is
+// predicted from the GPU spec.
+void predict_host_copy(const DeviceMeasurements& file, const GpuSpec& gpu, const NetworkSpec* link, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const std::string* memory = row.benchmark == "overlap" ? row.param("memory") : nullptr;
+  if (row.benchmark == "overlap" && (!memory || (*memory != "pinned" && *memory != "pageable"))) {
+    throw device_row_error(file, row, "needs the param memory=pinned or memory=pageable");
+  }
+  const bool pinned = !memory || *memory == "pinned";
+  if (row.metric == "both_us" || row.metric == "overlap_fraction") {
+    const std::optional<double> copy = case_metric(file, row, "copy_us"), kernel = case_metric(file, row, "compute_us");
+    if (!copy || !kernel) {
+      out.note = "needs the case's copy_us and compute_us";
+      return;
+    }
+    const double both = copy_then_kernel_s(pinned ? HostMemory::pinned : HostMemory::pageable, *copy, *kernel);
+    out.predicted = row.metric == "both_us" ? both : overlap_fraction(*copy, *kernel, both);
+    out.note = "the case's measured copy and kernel, composed by the stream model";
+    return;
+  }
+  if (row.metric == "compute_us") {
+    out.note = "the bench sizes the kernel to the pinned copy";
+    return;
+  }
+  if (!pinned) {
+    out.note = "pageable: staged at the host's copy rate, not in a spec";
+    return;
+  }
+  if (!link || gpu.pcie_lanes < 1) {
+    out.note = "the " + gpu.name + " spec gives no PCIe link";
+    return;
+  }
+  const double seconds = pinned_copy_s(*link, gpu.pcie_lanes, host_copy_bytes(file, row));
+  out.predicted = row.metric == "gbps" ? host_copy_bytes(file, row) / seconds / 1e9 : seconds * 1e6;
+}
+
+void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, const NetworkSpec* link, DeviceComparisonRow& out) {
   const DeviceMeasurement& row = out.measured;
   const MetricRule* rule = rule_of(row);
   if (!rule) {
@@ -268,9 +326,8 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
     predict_chase_latency(file, gpu, out);
   } else if (b == "bank-conflicts") {
     out.predicted = shared_access_cycles(file, row, gpu);
-  } else if (b == "pcie") {
-    out.note = "host link: needs a node spec, not a GPU spec";
-    return;
+  } else if (b == "pcie" || b == "overlap") {
+    predict_host_copy(file, gpu, link, out);
   } else {  // occupancy
     if (gpu.compute_capability.empty()) {
       out.note = "no CUDA occupancy rules for a " + gpu.vendor + " GPU";
@@ -306,7 +363,7 @@ void check_same_gpu(const DeviceMeasurements& m, const GpuSpec& gpu) {
 
 }  // namespace
 
-DeviceComparison compare_device_measurements(const DeviceMeasurements& measured, const GpuSpec& gpu) {
+DeviceComparison compare_device_measurements(const DeviceMeasurements& measured, const GpuSpec& gpu, const NetworkSpec* host_link) {
   check_same_gpu(measured, gpu);
   DeviceComparison c;
   c.gpu_spec = gpu.name;
@@ -316,7 +373,7 @@ DeviceComparison compare_device_measurements(const DeviceMeasurements& measured,
   for (const DeviceMeasurement& row : measured.rows) {
     DeviceComparisonRow out;
     out.measured = row;
-    predict(measured, gpu, host_s, out);
+    predict(measured, gpu, host_s, host_link, out);
     if (out.exact) {
       ++c.occupancy_rows;
       if (out.predicted && *out.predicted == row.value) ++c.occupancy_matches;
