@@ -100,7 +100,8 @@ TEST_CASE("run: settings that do not apply or do not move the prediction are not
   // data-parallel reduce (no overlap); attention is listed only if its alternative moves the step by 3 %.
   const Run gpt = run_text(R"(name: gpt
 cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 1}
-workload: {model: gpt, layers: 4, hidden: 1024, heads: 16, seq_len: 2048, vocab: 50257, batch_per_gpu: 4, precision: bf16}
+workload: {model: gpt, layers: 4, hidden: 1024, heads: 16, seq_len: 2048, vocab: 50257, batch_per_gpu: 4, precision: bf16,
+           optimizer: adamw}
 parallelism: {}
 )");
   REQUIRE(gpt.run.assumptions);
@@ -113,7 +114,7 @@ parallelism: {}
   const Run all = run_text(R"(name: gpt-stated
 cluster: {node: dgx-a100-80gb, nodes: 2, network: ib-hdr}
 workload: {model: gpt, layers: 4, hidden: 1024, heads: 16, seq_len: 2048, vocab: 50257, batch_per_gpu: 4, precision: bf16,
-           attention: flash, overlap_gradient_reduce: true}
+           optimizer: adamw, attention: flash, overlap_gradient_reduce: true}
 parallelism: {tp: 2, sequence_parallel: false}
 )");
   REQUIRE(all.run.assumptions);
