@@ -136,3 +136,78 @@ TEST_CASE("run: a study point and other reports carry no assumptions key", "[ass
   CHECK_FALSE(point.assumptions);
   CHECK(render_report(point.record.report, "json").find("assumptions") == std::string::npos);
 }
+
+TEST_CASE("run: a setting the framework fixes is never an alternative", "[assumptions]") {
+  // Megatron-Core / NeMo always run fused attention: unfused attention moves this step by more than 3 %, but
+  // a megatron run does not offer it. PyTorch DDP always overlaps its gradient reduce: not offered either.
+  const std::string megatron = R"(name: gpt-megatron
+cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 2}
+workload: {model: gpt, layers: 4, hidden: 1024, heads: 16, seq_len: 2048, vocab: 50257, batch_per_gpu: 4, precision: bf16,
+           optimizer: adamw, framework: megatron, overlap_gradient_reduce: false}
+parallelism: {tp: 2, sequence_parallel: false}
+)";
+  const Run m = run_text(megatron);
+  REQUIRE(m.run.assumptions);
+  CHECK(m.run.assumptions->empty());
+  std::string unfused = megatron;
+  unfused.replace(unfused.find("framework: megatron"), 19, "framework: megatron, attention: unfused");
+  const double moved = run_text(unfused).run.step.result.step_time_s / m.run.step.result.step_time_s - 1;
+  CHECK(std::abs(moved) > kAssumptionThreshold);  // it would have been listed, were it open
+
+  // The same transformer under PyTorch, data-parallel over 16 GPUs: the reduce lasts more than the screen, the
+  // attention kernel is open (listed only if it moves the step), the overlap is not.
+  const Run p = run_text(R"(name: gpt-ddp
+cluster: {node: dgx-a100-80gb, nodes: 2, network: ib-hdr}
+workload: {model: gpt, layers: 4, hidden: 1024, heads: 16, seq_len: 2048, vocab: 50257, batch_per_gpu: 4, precision: bf16,
+           optimizer: adamw, framework: pytorch}
+parallelism: {}
+)");
+  REQUIRE(p.run.assumptions);
+  CHECK(p.run.step.allreduce_time_s >= kAssumptionScreen * p.run.step.result.step_time_s);
+  CHECK(find(*p.run.assumptions, "workload.overlap_gradient_reduce") == nullptr);
+  CHECK_FALSE(open_settings("pytorch").overlap_gradient_reduce);
+  CHECK_FALSE(open_settings("megatron").attention);
+  CHECK(open_settings("megatron").overlap_gradient_reduce);
+  CHECK(open_settings("megatron").sequence_parallel);
+}
+
+TEST_CASE("run: on a large run a compute-only alternative is estimated from one replica, and says so", "[assumptions]") {
+  // GPT under PyTorch over 4 DGX A100 nodes; the attention kernel is open. Simulated in full, and estimated
+  // (the run's step plus one replica's change) as a run over full_simulation_gpus GPUs would be.
+  const std::string text = R"(name: gpt-ddp
+cluster: {node: dgx-a100-80gb, nodes: 4, network: ib-hdr}
+workload: {model: gpt, layers: 4, hidden: 1024, heads: 16, seq_len: 2048, vocab: 50257, batch_per_gpu: 8, precision: bf16,
+           optimizer: adamw, framework: pytorch}
+parallelism: {}
+)";
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const ConfigNode root = parse_config_text(text, "scenario.yaml");
+  const TrainingScenario s = parse_training_scenario(root, catalog, "s");
+  const TrainingStepReport step = simulate_scenario(s);
+  const std::vector<Assumption> full = unstated_assumptions(s, root, step, false, 1 << 20);
+  const std::vector<Assumption> estimated = unstated_assumptions(s, root, step, false, 16);
+  const Assumption* f = find(full, "workload.attention");
+  const Assumption* e = find(estimated, "workload.attention");
+  REQUIRE(f != nullptr);
+  REQUIRE(e != nullptr);
+  const AssumptionAlternative& fa = f->alternatives.at(0);
+  const AssumptionAlternative& ea = e->alternatives.at(0);
+  CHECK_FALSE(fa.estimated);
+  CHECK(ea.estimated);
+  CHECK(ea.value == fa.value);
+  std::printf("gpt 32 x A100 attention %s: simulated %.4f s (%+.1f %%), estimated %.4f s (%+.1f %%)\n", fa.value.c_str(),
+              fa.step_time_s, fa.change * 100, ea.step_time_s, ea.change * 100);
+  // The replica's change added at full: within 2 % of the step of the full simulation here, and never smaller.
+  CHECK(std::abs(ea.step_time_s - fa.step_time_s) <= 0.02 * step.result.step_time_s);
+  CHECK(std::abs(ea.change) >= std::abs(fa.change) - 1e-9);
+
+  // The full simulation is what the run gives with the key stated.
+  std::string stated = text;
+  stated.replace(stated.find("framework: pytorch"), 18, "framework: pytorch, attention: " + fa.value);
+  CHECK(run_text(stated).run.step.result.step_time_s == fa.step_time_s);
+
+  // Printed as an estimate.
+  Report report{"s", "training", {}, estimated};
+  CHECK(render_report(report, "json").find("\"estimated\": true") != std::string::npos);
+  CHECK(render_report(report, "table").find("estimated from one replica") != std::string::npos);
+}

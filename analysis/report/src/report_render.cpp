@@ -67,7 +67,8 @@ std::string assumptions_json(const std::vector<Assumption>& assumptions) {
     for (std::size_t j = 0; j < a.alternatives.size(); ++j) {
       const AssumptionAlternative& alt = a.alternatives[j];
       out += std::string(j == 0 ? "" : ", ") + "{\"value\": " + json::quote(alt.value) +
-             ", \"step_time_s\": " + json::number(alt.step_time_s) + ", \"change\": " + json::number(alt.change) + "}";
+             ", \"step_time_s\": " + json::number(alt.step_time_s) + ", \"change\": " + json::number(alt.change) +
+             ", \"estimated\": " + (alt.estimated ? "true" : "false") + "}";
     }
     out += "]}";
   }
@@ -80,9 +81,9 @@ std::string assumptions_table(const std::vector<Assumption>& assumptions) {
   for (const Assumption& a : assumptions) {
     out += "  " + a.setting + " = " + a.assumed + " (" + a.default_of + ")";
     for (const AssumptionAlternative& alt : a.alternatives) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "; %s: %s (%+.1f %%)", alt.value.c_str(), human({"", alt.step_time_s, "s"}).c_str(),
-                    alt.change * 100);
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "; %s: %s (%+.1f %%%s)", alt.value.c_str(), human({"", alt.step_time_s, "s"}).c_str(),
+                    alt.change * 100, alt.estimated ? ", estimated from one replica" : "");
       out += buf;
     }
     out += "\n";

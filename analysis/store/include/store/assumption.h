@@ -10,6 +10,10 @@ struct AssumptionAlternative {
   std::string value;       // as the scenario key would take it, e.g. "nhwc"
   double step_time_s = 0;  // the predicted step time with the key set to `value`
   double change = 0;       // step_time_s over the run's prediction, minus 1
+  // false: step_time_s is the alternative simulated in full (what `hpcsim run --set KEY=VALUE` gives).
+  // true: estimated, on a run too large to simulate again: the run's step plus the change the setting
+  // makes to one data-parallel replica (driver/assumptions.h says when and how close that is).
+  bool estimated = false;
 };
 
 struct Assumption {
