@@ -11,6 +11,8 @@
 // Measured 2026-12-05 on the shared 2-core machine (load 16-20; CPU s = user + system, median of 3, with the
 // build before at 433ac29 in the same loop): 2,048 nodes 0.58 s / 54 MiB (before 1.73 s / 138 MiB); 16,384
 // nodes 2.18 s / 250 MiB (before 6.66 s / 549 MiB); step times unchanged (0.498150029 s, 3.507046175 s).
+// --run / --assumptions at 16,384 nodes, 2026-12-05 (load 11-13, alternated, median of 5): 2.60 s / 2.22 s
+// CPU, 250 MiB each: the list's one alternative there (attention) is estimated from one replica.
 #include <sys/resource.h>
 
 #include <chrono>
