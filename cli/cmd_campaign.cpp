@@ -77,7 +77,7 @@ int run(const CampaignOptions& o) {
   }
   if (!store) return kExitOk;
   RunRecord record;
-  record.report = Report{spec.name, "campaign", campaign_metrics(summary)};
+  record.report = Report{spec.name, "campaign", campaign_metrics(summary), std::nullopt};
   record.scenario_text = to_yaml_text(root);
   record.tool_version = HPCSIM_VERSION;
   record.started_at = started_at;

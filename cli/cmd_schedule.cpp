@@ -138,7 +138,7 @@ int run(const ScheduleOptions& o) {
     if (!store) return kExitOk;
     RunRecord record;
     record.report = Report{std::filesystem::path(o.jobs).stem().string() + " " + o.policy, "schedule",
-                           schedule_metrics(summary)};
+                           schedule_metrics(summary), std::nullopt};
     std::ostringstream text;
     text << "jobs: " << o.jobs << "\nnodes: " << nodes << "\npolicy: " << o.policy << "\nmax_jobs: " << o.max_jobs
          << "\ncores_per_node: " << o.cores_per_node << "\n";

@@ -120,7 +120,12 @@ int run(const ValidateOptions& o) {
       return kExitOk;
     }
     if (o.intervals) {
-      std::cout << IntervalTable::derive(cross_validate(dir, catalog)).to_yaml();
+      const CrossValidation cv = cross_validate(dir, catalog);
+      const IntervalTable table = IntervalTable::derive(cv);
+      std::cout << table.to_yaml();
+      const IntervalCoverage c = table.coverage(cv);  // on stderr: stdout is the table file
+      std::cerr << "interval coverage over " << c.rows << " training rows: in-sample " << c.in_sample
+                << ", family-out (each interval derived without the row's source family) " << c.family_out << "\n";
       return kExitOk;
     }
     if (o.cv) {

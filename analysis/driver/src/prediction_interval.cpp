@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "configs/config_error.h"
 #include "configs/loader.h"
@@ -45,16 +46,26 @@ std::string precision_group(Precision p) {
 
 std::string kind_entry(const std::string& cls) { return cls.substr(0, cls.find('/')) + "/*"; }
 
-IntervalEntry entry_of(const std::string& cls, std::vector<double> ratios) {
+struct Residuals {
+  std::vector<double> ratios;
+  std::set<std::string> families;
+};
+
+IntervalEntry entry_of(const std::string& cls, Residuals r) {
+  std::vector<double>& ratios = r.ratios;
   std::sort(ratios.begin(), ratios.end());
   const auto n = static_cast<double>(ratios.size());
   const auto rank = [&](double q) { return static_cast<std::size_t>(std::max(1.0, std::ceil(q * n))) - 1; };
-  return {cls, static_cast<int>(ratios.size()), ratios[rank((1 - kCoverage) / 2)], ratios[rank((1 + kCoverage) / 2)]};
+  return {cls, static_cast<int>(ratios.size()), static_cast<int>(r.families.size()), ratios[rank((1 - kCoverage) / 2)],
+          ratios[rank((1 + kCoverage) / 2)]};
 }
+
+bool inside(const std::optional<IntervalEntry>& e, double ratio) { return e && ratio >= e->low_ratio && ratio <= e->high_ratio; }
 
 const Schema& table_schema() {
   static const Schema schema = Schema::map({required(
       "intervals", Schema::list(Schema::map({required("class", Schema::string()), required("rows", Schema::integer().at_least(1)),
+                                              required("families", Schema::integer().at_least(1)),
                                               required("low_ratio", Schema::number().positive()),
                                               required("high_ratio", Schema::number().positive())})))});
   return schema;
@@ -67,20 +78,23 @@ std::string prediction_class(const TrainingScenario& scenario) {
 }
 
 IntervalTable IntervalTable::derive(const CrossValidation& cv) {
-  std::map<std::string, std::vector<double>> ratios;  // ordered: the table is deterministic
+  std::map<std::string, Residuals> residuals;  // ordered: the table is deterministic
   const std::vector<ValidationRow>& rows = cv.in_sample.rows;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].interval_class.empty()) continue;  // microbenchmarks are not step predictions
     ValidationRow left_out = rows[i];
     left_out.predicted = cv.predicted[i];
     const double ratio = left_out.time_ratio();
-    ratios[rows[i].interval_class].push_back(ratio);
-    ratios[kind_entry(rows[i].interval_class)].push_back(ratio);
-    ratios["*"].push_back(ratio);
+    for (const std::string& key : {rows[i].interval_class, kind_entry(rows[i].interval_class), std::string("*")}) {
+      residuals[key].ratios.push_back(ratio);
+      residuals[key].families.insert(rows[i].family);
+    }
   }
   IntervalTable table;
-  for (const auto& [cls, r] : ratios) {
-    if (static_cast<int>(r.size()) >= kMinRows) table.entries_.push_back(entry_of(cls, r));
+  for (auto& [cls, r] : residuals) {
+    if (static_cast<int>(r.ratios.size()) >= kMinRows && static_cast<int>(r.families.size()) >= kMinFamilies) {
+      table.entries_.push_back(entry_of(cls, std::move(r)));
+    }
   }
   return table;
 }
@@ -92,8 +106,8 @@ IntervalTable IntervalTable::load(const std::filesystem::path& config_root) {
   const ConfigNode root = load_config_file(file);
   table_schema().validate(root);
   for (const ConfigNode& e : root.at("intervals").items()) {
-    IntervalEntry entry{e.get_string("class"), static_cast<int>(e.get_int("rows")), e.get_number("low_ratio"),
-                        e.get_number("high_ratio")};
+    IntervalEntry entry{e.get_string("class"), static_cast<int>(e.get_int("rows")), static_cast<int>(e.get_int("families")),
+                        e.get_number("low_ratio"), e.get_number("high_ratio")};
     if (entry.low_ratio > entry.high_ratio) throw ConfigError(e.at("low_ratio").loc(), "low_ratio is above high_ratio");
     table.entries_.push_back(entry);
   }
@@ -118,18 +132,40 @@ std::optional<PredictionInterval> IntervalTable::interval(const std::string& cls
 std::string IntervalTable::to_yaml() const {
   std::string out =
       "# Prediction intervals: for each prediction class (workload kind / precision group), its kind (\"cnn/*\")\n"
-      "# and all rows (\"*\"), the central 90 % (nearest rank) of the cross-validated ratios of predicted to\n"
-      "# measured step time of the validation rows; hpcsim run reports true step time in\n"
-      "# [predicted / high_ratio, predicted / low_ratio]. Classes with fewer than 5 rows fall back to their kind.\n"
+      "# and all rows (\"*\"), the central 90 % (nearest rank) of the cross-validated (family-out) ratios of\n"
+      "# predicted to measured step time of the validation rows; hpcsim run reports true step time in\n"
+      "# [predicted / high_ratio, predicted / low_ratio], widened to cover its assumptions. Classes with fewer\n"
+      "# than 5 rows or rows from fewer than 2 source families fall back to their kind, then to \"*\".\n"
       "# Derived, not edited: `hpcsim validate --intervals > configs/prediction-intervals.yaml` (a test checks it).\n"
       "intervals:\n";
   char line[256];
   for (const IntervalEntry& e : entries_) {
-    std::snprintf(line, sizeof line, "  - {class: \"%s\", rows: %d, low_ratio: %.4f, high_ratio: %.4f}\n", e.cls.c_str(),
-                  e.rows, e.low_ratio, e.high_ratio);
+    std::snprintf(line, sizeof line, "  - {class: \"%s\", rows: %d, families: %d, low_ratio: %.4f, high_ratio: %.4f}\n",
+                  e.cls.c_str(), e.rows, e.families, e.low_ratio, e.high_ratio);
     out += line;
   }
   return out;
+}
+
+IntervalCoverage IntervalTable::coverage(const CrossValidation& cv) const {
+  IntervalCoverage c;
+  const std::vector<ValidationRow>& rows = cv.in_sample.rows;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ValidationRow& row = rows[i];
+    if (row.interval_class.empty()) continue;  // microbenchmarks carry no step-time interval
+    ++c.rows;
+    if (inside(lookup(row.interval_class), row.time_ratio())) ++c.in_sample;
+    CrossValidation others;
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+      if (rows[j].family == row.family) continue;
+      others.in_sample.rows.push_back(rows[j]);
+      others.predicted.push_back(cv.predicted[j]);
+    }
+    ValidationRow left_out = row;
+    left_out.predicted = cv.predicted[i];
+    if (inside(derive(others).lookup(row.interval_class), left_out.time_ratio())) ++c.family_out;
+  }
+  return c;
 }
 
 }  // namespace hpcsim

@@ -151,7 +151,7 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
     return std::move(run.record);
   } catch (const ConfigError& e) {
     RunRecord record;
-    record.report = Report{name, "training", {}};
+    record.report = Report{name, "training", {}, std::nullopt};
     record.scenario_text = text.empty() ? "# " + label + "\n" : text;
     record.tool_version = tool_version;
     record.status = "error";

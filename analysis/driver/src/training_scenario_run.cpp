@@ -3,6 +3,7 @@
 #include <chrono>
 #include <utility>
 
+#include "driver/assumptions.h"
 #include "report/resilience_report.h"
 #include "report/step_report.h"
 #include "report/straggler_report.h"
@@ -12,7 +13,8 @@
 namespace hpcsim {
 
 TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
-                                  const std::string& tool_version, bool record_timeline, bool exact) {
+                                  const std::string& tool_version, bool record_timeline, bool exact,
+                                  bool check_assumptions) {
   using Clock = std::chrono::steady_clock;
   TrainingScenarioRun run;
   RunRecord& record = run.record;
@@ -23,8 +25,12 @@ TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, cons
 
   const TrainingStepResult& result = run.step.result;
   run.interval = intervals.interval(prediction_class(scenario), result.step_time_s);
+  if (check_assumptions) {
+    run.assumptions = unstated_assumptions(scenario, root, run.step, exact);
+    if (run.interval) run.interval = cover_assumptions(*run.interval, *run.assumptions);
+  }
   record.report = Report{scenario.name, std::string(to_string(ScenarioKind::training)),
-                         training_step_metrics(result, record.wall_s, run.interval)};
+                         training_step_metrics(result, record.wall_s, run.interval), run.assumptions};
   if (scenario.resilience) {  // the whole run with failures, from the simulated step time
     const ResilienceConfig& r = *scenario.resilience;
     const LongRunSummary summary = simulate_long_run(r.model(result.step_time_s), r.replicas, r.seed);

@@ -32,7 +32,7 @@ std::vector<Metric> hpl_metrics(const MpiScenario& s, const HplResult& r) {
 }
 
 Report hpl_report(const MpiScenario& s, const HplResult& r) {
-  return Report{s.name, std::string(to_string(ScenarioKind::mpi)), hpl_metrics(s, r)};
+  return Report{s.name, std::string(to_string(ScenarioKind::mpi)), hpl_metrics(s, r), std::nullopt};
 }
 
 }  // namespace hpcsim

@@ -58,6 +58,39 @@ std::string human(const Metric& m) {
   return buf;
 }
 
+std::string assumptions_json(const std::vector<Assumption>& assumptions) {
+  std::string out = ",\n  \"assumptions\": [";
+  for (std::size_t i = 0; i < assumptions.size(); ++i) {
+    const Assumption& a = assumptions[i];
+    out += std::string(i == 0 ? "" : ",") + "\n    {\"setting\": " + json::quote(a.setting) + ", \"assumed\": " +
+           json::quote(a.assumed) + ", \"default_of\": " + json::quote(a.default_of) + ", \"alternatives\": [";
+    for (std::size_t j = 0; j < a.alternatives.size(); ++j) {
+      const AssumptionAlternative& alt = a.alternatives[j];
+      out += std::string(j == 0 ? "" : ", ") + "{\"value\": " + json::quote(alt.value) +
+             ", \"step_time_s\": " + json::number(alt.step_time_s) + ", \"change\": " + json::number(alt.change) +
+             ", \"estimated\": " + (alt.estimated ? "true" : "false") + "}";
+    }
+    out += "]}";
+  }
+  return out + (assumptions.empty() ? "]" : "\n  ]");
+}
+
+std::string assumptions_table(const std::vector<Assumption>& assumptions) {
+  if (assumptions.empty()) return "assumptions: none (no unstated default moves the step time by more than 3 %)\n";
+  std::string out = "assumptions: unstated settings whose default moves the step time by more than 3 % (the interval covers them)\n";
+  for (const Assumption& a : assumptions) {
+    out += "  " + a.setting + " = " + a.assumed + " (" + a.default_of + ")";
+    for (const AssumptionAlternative& alt : a.alternatives) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "; %s: %s (%+.1f %%%s)", alt.value.c_str(), human({"", alt.step_time_s, "s"}).c_str(),
+                    alt.change * 100, alt.estimated ? ", estimated from one replica" : "");
+      out += buf;
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_report(const Report& report, const std::string& format) {
@@ -109,6 +142,7 @@ std::string report_to_json(const Report& report) {
     open.pop_back();
     out << "\n" << std::string(2 * (open.size() + 1), ' ') << "}";
   }
+  if (report.assumptions) out << assumptions_json(*report.assumptions);
   out << "\n}\n";
   return out.str();
 }
@@ -135,6 +169,7 @@ std::string report_to_table(const Report& report) {
     }
     out << "\n";
   }
+  if (report.assumptions) out << assumptions_table(*report.assumptions);
   return out.str();
 }
 

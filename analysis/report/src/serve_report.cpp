@@ -42,7 +42,7 @@ std::vector<Metric> serve_metrics(const ServingSummary& s, std::optional<double>
 
 Report serve_report(const std::string& scenario, const ServingSummary& summary,
                     std::optional<double> usd_per_replica_hour) {
-  return Report{scenario, "serve", serve_metrics(summary, usd_per_replica_hour)};
+  return Report{scenario, "serve", serve_metrics(summary, usd_per_replica_hour), std::nullopt};
 }
 
 std::vector<Metric> load_sweep_metrics(const std::vector<LoadPoint>& points, std::optional<double> usd_per_replica_hour) {

@@ -50,7 +50,7 @@ std::vector<Metric> spmd_metrics(const MpiScenario& s, const SpmdResult& r) {
 }
 
 Report spmd_report(const MpiScenario& s, const SpmdResult& r) {
-  return Report{s.name, std::string(to_string(ScenarioKind::mpi)), spmd_metrics(s, r)};
+  return Report{s.name, std::string(to_string(ScenarioKind::mpi)), spmd_metrics(s, r), std::nullopt};
 }
 
 }  // namespace hpcsim

@@ -364,7 +364,7 @@ std::vector<Metric> ResultsStore::metrics(std::int64_t run_id) const {
 }
 
 Report ResultsStore::report(const StoredRun& run) const {
-  return Report{run.scenario_name, run.kind, metrics(run.id)};
+  return Report{run.scenario_name, run.kind, metrics(run.id), std::nullopt};
 }
 
 std::vector<StoredStudy> ResultsStore::studies() const {

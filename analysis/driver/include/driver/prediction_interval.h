@@ -18,16 +18,30 @@ namespace hpcsim {
 // (fp32, tf32), half (fp16, bf16) or fp8.
 std::string prediction_class(const TrainingScenario& scenario);
 
-// Predicted over true step time: the central 90 % (nearest rank) of a class's cross-validated ratios.
+// Predicted over true step time: the central 90 % (nearest rank) of a class's cross-validated ratios. Each
+// ratio is a family-out residual: the row predicted with the calibrated parameters refitted without its
+// source family (`hpcsim validate --cv`).
 struct IntervalEntry {
   std::string cls;   // a prediction class, a kind ("cnn/*") or "*" for every row
   int rows = 0;
+  int families = 0;  // source families among the rows
   double low_ratio = 1, high_ratio = 1;
+};
+
+// How often the measured value lies inside its row's interval, over the training rows that carry one.
+struct IntervalCoverage {
+  int rows = 0;
+  int in_sample = 0;   // the row's in-sample prediction inside the interval of `table`
+  int family_out = 0;  // its cross-validated prediction inside the interval derived without its family
 };
 
 class IntervalTable {
  public:
-  static constexpr int kMinRows = 5;  // fewer rows than this: the class falls back to its kind, then to "*"
+  // A class (or kind) with fewer rows, or rows from fewer source families, than these falls back to its
+  // kind, then to "*": a band from one family is that family's spread, not what a new source will see
+  // (the calibration's own rule: nothing drawn from fewer than two sources).
+  static constexpr int kMinRows = 5;
+  static constexpr int kMinFamilies = 2;
 
   // From the cross-validation: an entry per class, per kind and for all rows with kMinRows rows or more.
   static IntervalTable derive(const CrossValidation& cv);
@@ -40,6 +54,9 @@ class IntervalTable {
   std::optional<PredictionInterval> interval(const std::string& cls, double predicted_step_time_s) const;
   // The YAML text of prediction-intervals.yaml.
   std::string to_yaml() const;
+  // Coverage of `cv`'s rows: in-sample against this table, and family-out (each row's interval derived
+  // from the other families' rows alone, its own prediction the cross-validated one).
+  IntervalCoverage coverage(const CrossValidation& cv) const;
 
  private:
   std::vector<IntervalEntry> entries_;

@@ -75,7 +75,7 @@ ScenarioOutcome run_scenario(const LoadedScenario& scenario, const ScenarioReque
                              const IntervalTable& intervals, const std::string& tool_version);
 
 // A training scenario already parsed from `loaded` (so a caller can refuse bad input before it prepares
-// anything), simulated once.
+// anything), simulated once, with the unstated settings that move it (driver/assumptions.h).
 ScenarioOutcome run_loaded_training(const TrainingScenario& scenario, const LoadedScenario& loaded,
                                       const ScenarioRequest& request, const IntervalTable& intervals,
                                       const std::string& tool_version);

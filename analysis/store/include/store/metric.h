@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "store/assumption.h"
+
 namespace hpcsim {
 
 // Dotted names are nested JSON keys ("throughput.samples_per_s"); adjacent "name[0]", "name[1]" an array.
@@ -20,6 +22,9 @@ struct Report {
   std::string scenario;          // the scenario's name
   std::string kind = "training";  // the scenario kind's name (workloads/scenario/scenario_kind.h)
   std::vector<Metric> metrics;   // names unique within a report
+  // `hpcsim run` of a training scenario: the unstated settings that move its prediction (empty: none does);
+  // unset for every other report. Printed, not stored.
+  std::optional<std::vector<Assumption>> assumptions;
 };
 
 }  // namespace hpcsim
