@@ -10,6 +10,7 @@
 
 #include "driver/calibration.h"
 #include "driver/prediction_interval.h"
+#include "driver/serve_intervals.h"
 #include "driver/device_comparison.h"
 #include "driver/device_measurements.h"
 #include "driver/validation.h"
@@ -30,6 +31,7 @@ struct ValidateOptions {
   bool fit = false;      // refit the calibrated parameters over every row
   bool cv = false;       // cross-validate them, one source family left out at a time
   bool intervals = false;  // the prediction-interval table derived from the cross-validation
+  bool serve_intervals = false;  // the serving one, derived from the serving rows
 };
 
 int bad(const std::string& message) {
@@ -68,7 +70,7 @@ int run_measured(const ValidateOptions& o) {
 
 // The serving cases beside the training set (their own rows and MAPE per category): after the training
 // table, or as more CSV rows under the same header.
-void print_serve_cases(const ValidationReport& serve, ValidationFormat format) {
+void print_serve_cases(const ValidationReport& serve, const IntervalTable& intervals, ValidationFormat format) {
   if (serve.rows.empty() && serve.unscored.empty()) return;
   std::string text = render_validation(serve, format);
   if (format == ValidationFormat::csv) {
@@ -81,6 +83,13 @@ void print_serve_cases(const ValidationReport& serve, ValidationFormat format) {
   for (const CategoryScore& c : score_by_category(serve.rows, errors)) {
     std::printf("%-10s %3d cases  MAPE %5.1f %%  worst %+6.1f %%\n", c.category.c_str(), c.rows, 100 * c.mape,
                 100 * c.worst);
+  }
+  std::cout << "Cross-validated (one source family left out): the same figures, as no parameter is fitted on "
+               "serving rows.\n";
+  for (const ServeIntervalCoverage& c : serve_interval_coverage(serve, intervals)) {
+    std::printf("%-10s interval coverage: in-sample %d of %d (%.0f %%), family-out %d (%.0f %%)\n",
+                c.category == "*" ? "all" : c.category.c_str(), c.in_sample, c.rows, 100.0 * c.in_sample / c.rows,
+                c.family_out, 100.0 * c.family_out / c.rows);
   }
   for (const auto& [id, why] : serve.unscored) std::cout << "not scored: " << id << " (" << why << ")\n";
 }
@@ -105,9 +114,15 @@ void print_hpc_cases(const ValidationReport& hpc, ValidationFormat format) {
 
 int run(const ValidateOptions& o) {
   if ((o.fit || o.cv) && !o.measured.empty()) return bad("--fit and --cv work on the validation folder, not on --measured");
-  if (int(o.fit) + int(o.cv) + int(o.intervals) > 1) return bad("--fit, --cv and --intervals are separate reports: give one");
-  if (o.intervals && !o.measured.empty()) return bad("--intervals works on the validation folder, not on --measured");
-  if (o.intervals && o.format != "table") return bad("--intervals prints YAML: it takes no --format");
+  if (int(o.fit) + int(o.cv) + int(o.intervals) + int(o.serve_intervals) > 1) {
+    return bad("--fit, --cv, --intervals and --serve-intervals are separate reports: give one");
+  }
+  if ((o.intervals || o.serve_intervals) && !o.measured.empty()) {
+    return bad(std::string(o.intervals ? "--intervals" : "--serve-intervals") + " works on the validation folder, not on --measured");
+  }
+  if ((o.intervals || o.serve_intervals) && o.format != "table") {
+    return bad(std::string(o.intervals ? "--intervals" : "--serve-intervals") + " prints YAML: it takes no --format");
+  }
   if (o.format == "json" && !o.cv) return bad("--format json goes with --cv (the plain table has csv and markdown)");
   if (o.cv && (o.format == "csv" || o.format == "markdown")) return bad("--cv prints a table or --format json");
   if (!o.measured.empty()) return run_measured(o);
@@ -128,6 +143,10 @@ int run(const ValidateOptions& o) {
                 << ", family-out (each interval derived without the row's source family) " << c.family_out << "\n";
       return kExitOk;
     }
+    if (o.serve_intervals) {
+      std::cout << serve_intervals_yaml(derive_serve_intervals(run_serve_validation(dir, catalog)));
+      return kExitOk;
+    }
     if (o.cv) {
       std::cout << render_cross_validation(cross_validate(dir, catalog), o.format == "json" ? CrossValidationFormat::json
                                                                                            : CrossValidationFormat::table);
@@ -141,7 +160,7 @@ int run(const ValidateOptions& o) {
                                               "inference/, llm-serve/ and hpc/ folders)");
     }
     std::cout << render_validation(report, format_of(o.format));
-    print_serve_cases(serve, format_of(o.format));
+    print_serve_cases(serve, load_serve_intervals(catalog.root()), format_of(o.format));
     print_hpc_cases(hpc, format_of(o.format));
     return kExitOk;
   } catch (const ConfigError& e) {
@@ -170,6 +189,9 @@ Action add_validate_command(CLI::App& app) {
   cmd->add_flag("--intervals", o->intervals,
                 "Print the prediction-interval table (configs/prediction-intervals.yaml) derived from the "
                 "cross-validated errors");
+  cmd->add_flag("--serve-intervals", o->serve_intervals,
+                "Print the serving prediction-interval table (configs/serving-intervals.yaml) derived from the serving "
+                "cases' errors");
   cmd->add_option("--format", o->format, "Output format (json only with --cv)")
       ->check(CLI::IsMember({"table", "csv", "markdown", "json"}));
   return [o] { return run(*o); };

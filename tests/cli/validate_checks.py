@@ -39,6 +39,10 @@ def check_validate_table():
     for category in ["npb ", "p2p "]:
         expect(any(line.startswith(category) and "MAPE" in line for line in proc.stdout.splitlines()),
                f"the HPC cases score the {category.strip()} category", proc)
+    # The serving section gives each category's interval coverage, in-sample and family-out (issue 37).
+    for category in ["cpu-infer", "gpu-infer", "llm-serve", "all"]:
+        expect(any(line.startswith(category + " ") and "interval coverage: in-sample" in line and "family-out" in line
+                   for line in proc.stdout.splitlines()), f"the serving cases give {category}'s interval coverage", proc)
 
 
 def check_validate_formats():
@@ -142,6 +146,12 @@ def check_cv_on(folder):
     derived = hpcsim("validate", folder, "--intervals")
     expect(derived.returncode == 0 and derived.stdout.startswith("# Prediction intervals"), "--intervals prints the table",
            derived)
+    served = hpcsim("validate", "--serve-intervals")
+    with open(os.path.join(VALIDATION, "..", "serving-intervals.yaml")) as shipped:
+        expect(served.returncode == 0 and served.stdout == shipped.read(),
+               "--serve-intervals prints configs/serving-intervals.yaml as shipped", served)
+    expect_bad_input(hpcsim("validate", "--serve-intervals", "--intervals"), "separate reports")
+    expect_bad_input(hpcsim("validate", "--serve-intervals", "--format", "csv"), "--serve-intervals prints YAML")
 
 
 run_check({"validate_table": check_validate_table, "validate_formats": check_validate_formats,

@@ -99,9 +99,11 @@ IntervalTable IntervalTable::derive(const CrossValidation& cv) {
   return table;
 }
 
-IntervalTable IntervalTable::load(const std::filesystem::path& config_root) {
+IntervalTable IntervalTable::load(const std::filesystem::path& config_root) { return load(config_root, kFile); }
+
+IntervalTable IntervalTable::load(const std::filesystem::path& config_root, const std::string& file_name) {
   IntervalTable table;
-  const std::filesystem::path file = config_root / kFile;
+  const std::filesystem::path file = config_root / file_name;
   if (!std::filesystem::exists(file)) return table;
   const ConfigNode root = load_config_file(file);
   table_schema().validate(root);

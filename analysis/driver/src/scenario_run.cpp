@@ -9,6 +9,7 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
+#include "driver/serve_intervals.h"
 #include "driver/serve_run.h"
 #include "report/hpl_report.h"
 #include "report/spmd_report.h"
@@ -104,6 +105,8 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
   } else {
     run = serve_once(scenario, request.serve_after_each);
   }
+  // The band each headline metric is expected in (configs/serving-intervals.yaml), as training's step time.
+  add_serve_intervals(run.report, scenario, load_serve_intervals(catalog.root()));
   ScenarioOutcome out;
   out.cannot_meet = run.cannot_meet;
   out.record.report = std::move(run.report);

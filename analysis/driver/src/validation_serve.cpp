@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "driver/serve_intervals.h"
 #include "driver/serve_run.h"
 #include "driver/validation.h"
 #include "validation_cases.h"
@@ -47,6 +48,7 @@ ValidationRow serve_case(const std::filesystem::path& file, const SpecCatalog& c
   row.category = s.measured->category;
   row.family = s.measured->family;
   row.file = file.filename().string();
+  row.interval_class = serve_interval_class(s);
   // Rows that need no queue (a single stream's batch latency, offline throughput at the best batch) read
   // the cost model directly; the others run the endpoint.
   const std::optional<double> direct = predict_without_queue(s);

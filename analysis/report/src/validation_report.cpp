@@ -8,13 +8,11 @@ bool ValidationRow::within_band() const { return std::abs(error) <= band; }
 
 double validation_error_band(std::string_view trust) { return trust == "high" ? 0.25 : 0.35; }
 
-namespace {
-
 bool is_time_metric(const std::string& metric) {
-  return metric == "time_ms" || metric == "step_time_s" || metric == "s_per_kimg";
+  // Serve latencies are <name>_s.<statistic> (latency_s.p99, ttft_s.p99, tpot_s.mean, queue_s.p50); no rate's
+  // name has "_s." (samples_per_s, throughput_rps, output_tokens_per_s, max_rate.rate_rps).
+  return metric == "time_ms" || metric == "step_time_s" || metric == "s_per_kimg" || metric.find("_s.") != std::string::npos;
 }
-
-}  // namespace
 
 double ValidationRow::time_ratio() const {
   return is_time_metric(metric) ? predicted / measured : measured / predicted;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "driver/calibration.h"
@@ -47,6 +48,10 @@ class IntervalTable {
   static IntervalTable derive(const CrossValidation& cv);
   // Reads <config_root>/prediction-intervals.yaml; an empty table when the file is absent.
   static IntervalTable load(const std::filesystem::path& config_root);
+  // The same for another table of the same form (the serving one: serve_intervals.h).
+  static IntervalTable load(const std::filesystem::path& config_root, const std::string& file_name);
+  IntervalTable() = default;
+  explicit IntervalTable(std::vector<IntervalEntry> entries) : entries_(std::move(entries)) {}
 
   const std::vector<IntervalEntry>& entries() const { return entries_; }
   // The entry for `cls`, else its kind's, else "*"'s; nullopt when the table is empty.

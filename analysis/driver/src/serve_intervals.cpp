@@ -1,0 +1,121 @@
+// Prediction intervals for serve predictions, from the serving validation rows' errors by class.
+#include "driver/serve_intervals.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace hpcsim {
+
+namespace {
+
+// A class's first fallback, as IntervalTable::lookup tries it after the class itself ("serve/*").
+std::string kind_entry(const std::string& cls) { return cls.substr(0, cls.find('/')) + "/*"; }
+
+// Source families among the rows each entry of the table is drawn from (the class, its category, "*").
+std::map<std::string, std::set<std::string>> families_by_entry(const std::vector<ValidationRow>& rows) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const ValidationRow& row : rows) {
+    if (row.interval_class.empty()) continue;
+    for (const std::string& key : {row.interval_class, kind_entry(row.interval_class), std::string("*")}) {
+      out[key].insert(row.family);
+    }
+  }
+  return out;
+}
+
+bool inside(const std::optional<IntervalEntry>& e, double ratio) { return e && ratio >= e->low_ratio && ratio <= e->high_ratio; }
+
+// Metrics whose value the run predicts as a time (any run) or as a rate (only where the run does not read
+// back the offered rate).
+constexpr const char* kTimeHeadlines[] = {"latency_s.p99", "latency_s.mean", "ttft_s.p99", "tpot_s.mean"};
+constexpr const char* kRateHeadlines[] = {"throughput_rps", "output_tokens_per_s"};
+
+}  // namespace
+
+std::string serve_category(const ServeScenario& s) {
+  if (s.llm) return "llm-serve";
+  return s.setup.on_gpu() ? "gpu-infer" : "cpu-infer";
+}
+
+std::string serve_interval_class(const ServeScenario& s) { return "serve/" + serve_category(s); }
+
+CrossValidation serve_cross_validation(const ValidationReport& serve) {
+  CrossValidation cv;
+  cv.in_sample = serve;
+  for (const ValidationRow& row : serve.rows) {
+    cv.predicted.push_back(row.predicted);
+    cv.error.push_back(row.error);
+  }
+  cv.mape = serve.mape;
+  cv.worst = serve.worst;
+  return cv;
+}
+
+IntervalTable derive_serve_intervals(const ValidationReport& serve) {
+  const std::map<std::string, std::set<std::string>> families = families_by_entry(serve.rows);
+  std::vector<IntervalEntry> kept;
+  const IntervalTable all = IntervalTable::derive(serve_cross_validation(serve));
+  for (const IntervalEntry& e : all.entries()) {
+    const auto it = families.find(e.cls);
+    if (it != families.end() && static_cast<int>(it->second.size()) >= kServeMinFamilies) kept.push_back(e);
+  }
+  return IntervalTable(std::move(kept));
+}
+
+IntervalTable load_serve_intervals(const std::filesystem::path& config_root) {
+  return IntervalTable::load(config_root, kServeIntervalFile);
+}
+
+std::string serve_intervals_yaml(const IntervalTable& table) {
+  // The entries as the training table writes them, under this table's own header.
+  const std::string text = table.to_yaml();
+  return "# Serve prediction intervals: for each serving class (serve/<category>: cpu-infer, gpu-infer, llm-serve)\n"
+         "# and all serving rows (\"serve/*\", and \"*\" the same rows), the central 90 % (nearest rank) of the serving\n"
+         "# validation rows' ratios of predicted to measured time (a rate's ratio turned over); hpcsim serve reports a\n"
+         "# time in [predicted / high_ratio, predicted / low_ratio] and a rate in [predicted x low_ratio, predicted x\n"
+         "# high_ratio] (<metric>_interval). An entry needs 5 rows from 2 source families or more; a class without one\n"
+         "# falls back to \"serve/*\". Nothing is fitted on serving rows: these ratios are the family-out ones too.\n"
+         "# Derived, not edited: `hpcsim validate --serve-intervals > configs/serving-intervals.yaml` (a test checks it).\n" +
+         text.substr(text.find("intervals:\n"));
+}
+
+std::vector<ServeIntervalCoverage> serve_interval_coverage(const ValidationReport& serve, const IntervalTable& table) {
+  std::vector<ServeIntervalCoverage> out;
+  for (const char* category : {"cpu-infer", "gpu-infer", "llm-serve", "*"}) {
+    ServeIntervalCoverage c{category};
+    for (const ValidationRow& row : serve.rows) {
+      if (row.interval_class.empty() || (c.category != "*" && row.category != c.category)) continue;
+      ++c.rows;
+      c.in_sample += inside(table.lookup(row.interval_class), row.time_ratio()) ? 1 : 0;
+      ValidationReport others;
+      for (const ValidationRow& r : serve.rows) {
+        if (r.family != row.family) others.rows.push_back(r);
+      }
+      c.family_out += inside(derive_serve_intervals(others).lookup(row.interval_class), row.time_ratio()) ? 1 : 0;
+    }
+    if (c.rows > 0) out.push_back(c);
+  }
+  return out;
+}
+
+void add_serve_intervals(Report& report, const ServeScenario& s, const IntervalTable& table) {
+  const bool predicts_rate = s.serving.offline() || s.serving.closed_loop();
+  std::vector<std::string> names(std::begin(kTimeHeadlines), std::end(kTimeHeadlines));
+  if (predicts_rate) names.insert(names.end(), std::begin(kRateHeadlines), std::end(kRateHeadlines));
+  names.push_back("max_rate.rate_rps");  // a searched rate: the model's prediction (no value when not met)
+  for (const std::string& name : names) {
+    auto it = std::find_if(report.metrics.begin(), report.metrics.end(), [&](const Metric& m) { return m.name == name; });
+    if (it == report.metrics.end() || !it->value) continue;
+    const std::optional<IntervalEntry> e = table.lookup(serve_interval_class(s));
+    if (!e) continue;
+    const double v = *it->value;
+    const bool time = is_time_metric(name);
+    const double low = time ? v / e->high_ratio : v * e->low_ratio;
+    const double high = time ? v / e->low_ratio : v * e->high_ratio;
+    const std::string unit = it->unit;
+    report.metrics.insert(it + 1, {{name + "_interval[0]", low, unit}, {name + "_interval[1]", high, unit}});
+  }
+}
+
+}  // namespace hpcsim
