@@ -23,7 +23,7 @@ bool takes_shared_file_locks(FileSystemType type) {
 
 double FileSystemSpec::server_device_bandwidth(IoOp op) const {
   const double raw = data.devices * data.device.bandwidth(op);
-  return op == IoOp::write ? raw * data.protection.write_efficiency() : raw;
+  return op == IoOp::write ? raw * data.protection.write_efficiency() / data.replicas : raw;
 }
 
 const Schema& filesystem_spec_schema() {
@@ -48,6 +48,8 @@ const Schema& filesystem_spec_schema() {
                                 required("parity", Schema::integer().at_least(0), "parity chunks per group"),
                             }),
                             "RAID or erasure coding over the devices (RAID-6 8+2: data 8, parity 2)", "none"),
+                   optional("replicas", Schema::integer().at_least(1),
+                            "servers each written byte is stored on (a Ceph pool's size); at most the servers", "1"),
                }),
                "the data servers"),
       required("metadata_servers",
@@ -112,6 +114,13 @@ FileSystemSpec parse_filesystem_spec(const ConfigNode& node, std::string name, c
     if (group > s.data.devices / s.data.targets)
       throw ConfigError(protection->loc(), "a parity group of " + std::to_string(group) + " devices does not fit a target of " +
                                                std::to_string(s.data.devices / s.data.targets) + " devices");
+  }
+
+  if (const ConfigNode* replicas = data.find("replicas")) {
+    s.data.replicas = static_cast<int>(data.get_int("replicas"));
+    if (s.data.replicas > s.data.count)
+      throw ConfigError(replicas->loc(), std::to_string(s.data.replicas) + " replicas need as many servers; there are " +
+                                             std::to_string(s.data.count));
   }
 
   const ConfigNode& md = node.at("metadata_servers");

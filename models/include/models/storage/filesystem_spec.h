@@ -52,6 +52,7 @@ struct DataServers {
   std::string device_name;  // the configs/storage local spec the device comes from
   DeviceSpec device;        // one device
   Protection protection;
+  int replicas = 1;         // servers each written byte is stored on (Ceph pool size; 1: no replication)
 };
 
 struct MetadataServers {
@@ -80,7 +81,7 @@ struct FileSystemSpec {
   double lock_handoff_s = 0;  // shared-file writes of a locking type: one lock revoke and grant
 
   int total_targets() const { return data.count * data.targets; }
-  // One data server's device bandwidth for `op` (writes pay the protection's parity bytes).
+  // One data server's device bandwidth for `op` (writes pay the protection's parity bytes and the replicas).
   double server_device_bandwidth(IoOp op) const;
   double server_port_bandwidth() const { return network.payload_bandwidth() * data.ports; }
 };
