@@ -68,6 +68,7 @@ const Schema& filesystem_spec_schema() {
                Schema::map({
                    required("rpc_size", Schema::quantity(Dimension::bytes).at_least(4096), "bytes per data request"),
                    required("rpcs_in_flight", Schema::integer().at_least(1), "data requests one process keeps in flight"),
+                   optional("ports", Schema::integer().at_least(1), "network ports of `network` on each client node", "1"),
                }),
                "the client's request pipeline, per process"),
       required("striping",
@@ -133,6 +134,7 @@ FileSystemSpec parse_filesystem_spec(const ConfigNode& node, std::string name, c
   const ConfigNode& client = node.at("client");
   s.client.rpc_size = client.get_quantity("rpc_size", Dimension::bytes);
   s.client.rpcs_in_flight = static_cast<int>(client.get_int("rpcs_in_flight"));
+  s.client.ports = static_cast<int>(client.get_int_or("ports", 1));
 
   const ConfigNode& striping = node.at("striping");
   s.stripe_count = static_cast<int>(striping.get_int("count"));

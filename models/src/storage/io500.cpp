@@ -114,7 +114,7 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   const double rtt = round_trip_s(fs.network);
 
   PhaseRun run;
-  const Stage& clients = run.stage("client ports", c.nodes, port);
+  const Stage& clients = run.stage("client ports", c.nodes, port * fs.client.ports);
   const Stage& server_ports = run.stage("server ports", servers, fs.server_port_bandwidth());
   const Stage& devices = run.stage("devices", servers, fs.server_device_bandwidth(op));
   // ior-hard: every record is one request to a target. A write smaller than a parity group's stripe

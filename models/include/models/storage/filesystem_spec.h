@@ -67,12 +67,13 @@ struct MetadataServers {
 struct ClientSide {
   double rpc_size = 0;   // bytes
   int rpcs_in_flight = 0;
+  int ports = 1;         // network ports of each client node
 };
 
 struct FileSystemSpec {
   std::string name;
   FileSystemType type = FileSystemType::lustre;
-  NetworkSpec network;      // clients' and servers' ports (one port per client node)
+  NetworkSpec network;      // clients' and servers' ports (client.ports per client node)
   DataServers data;
   MetadataServers metadata;
   ClientSide client;
