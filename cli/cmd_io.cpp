@@ -283,7 +283,7 @@ int run_mlperf(const IoOptions& o) {
   try {
     if (o.accelerators)
       check_count(CountLimit::readers, static_cast<double>(*o.accelerators) * w->read_threads,
-                  SourceLoc{"--accelerators " + std::to_string(*o.accelerators)}, "the readers");
+                  SourceLoc{"--accelerators " + std::to_string(*o.accelerators)}, "the run");
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
