@@ -42,7 +42,7 @@ TEST_CASE("DLIO workloads: the MLPerf Storage v1.0 definitions") {
   CHECK(dlio_workloads().size() == 6);
 }
 
-TEST_CASE("DLIO: AU is delivered over asked; the largest passing count is the binding stage over the threshold") {
+TEST_CASE("DLIO: AU is delivered over asked, the largest passing count the binding stage over the threshold") {
   const DlioWorkload w = *find_dlio_workload("unet3d", "h100");
   const FileSystemSpec one = filesystem(1);
   // One host: its one EDR port is the narrowest stage.

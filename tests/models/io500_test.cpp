@@ -57,7 +57,7 @@ TEST_CASE("ior-easy: the slowest stage sets the rate") {
   CHECK(two.rate == Approx(2 * fast.network.payload_bandwidth()).epsilon(1e-3));
 }
 
-TEST_CASE("replicated writes store every byte on `replicas` servers; reads read one copy") {
+TEST_CASE("replicated writes store every byte on `replicas` servers, reads read one copy") {
   // 2 SSDs per server bind (4.16 GB/s of devices): 3 copies leave a third of it to the clients' bytes.
   std::string three = spec_text("cephfs", 2);
   three.insert(three.find("  targets:"), "  replicas: 3\n");
