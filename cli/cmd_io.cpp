@@ -1,5 +1,7 @@
 // hpcsim io: read a dataset of equally sized samples from a storage system with W readers; with --io500,
-// the IO500 phases on a file system described as hardware; with --validate, the IO500 validation category.
+// the IO500 phases on a file system described as hardware; with --mlperf, an MLPerf Storage workload (DLIO's
+// emulated accelerators) on it; with --validate, the IO500 (or, with --mlperf, the MLPerf Storage) category.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -14,7 +16,9 @@
 #include "configs/json_writer.h"
 #include "configs/units.h"
 #include "driver/io500_validation.h"
+#include "driver/mlperf_storage_validation.h"
 #include "models/storage/dataset_read.h"
+#include "models/storage/dlio.h"
 #include "models/storage/io500.h"
 
 namespace hpcsim::cli {
@@ -38,6 +42,10 @@ struct IoOptions {
   std::string cases;
   bool checkpoint = false;
   std::string bytes_per_proc;
+  bool mlperf = false;
+  std::string workload;
+  std::string accelerator = "h100";
+  std::optional<int> accelerators;
 };
 
 std::string number(double value) { return json::number(value, 10); }
@@ -247,12 +255,136 @@ int run_io500_validation(const IoOptions& o) {
   return kExitOk;
 }
 
+// --mlperf: one MLPerf Storage workload on --filesystem with --clients hosts: the AU and throughput at
+// --accelerators, or the largest count at the workload's AU threshold.
+int run_mlperf(const IoOptions& o) {
+  const auto loaded = load_filesystem_run(o, "--mlperf");
+  if (!loaded) return kExitBadInput;
+  const FileSystemSpec& fs = loaded->first;
+  const int hosts = o.clients;
+  if (o.procs) {
+    std::cerr << "--procs: with --mlperf the processes are the accelerators' reader threads; give --accelerators\n";
+    return kExitBadInput;
+  }
+  if (o.workload.empty()) {
+    std::cerr << "--mlperf needs --workload (unet3d, resnet50, cosmoflow)\n";
+    return kExitBadInput;
+  }
+  const std::optional<DlioWorkload> w = find_dlio_workload(o.workload, o.accelerator);
+  if (!w) {
+    std::cerr << "--workload " << o.workload << " --accelerator " << o.accelerator
+              << ": no such MLPerf Storage workload (unet3d, resnet50, cosmoflow on h100, a100)\n";
+    return kExitBadInput;
+  }
+  if (o.accelerators && *o.accelerators < hosts) {
+    std::cerr << "--accelerators " << *o.accelerators << ": fewer accelerators than the " << hosts << " hosts\n";
+    return kExitBadInput;
+  }
+  try {
+    if (o.accelerators)
+      check_count(CountLimit::readers, static_cast<double>(*o.accelerators) * w->read_threads,
+                  SourceLoc{"--accelerators " + std::to_string(*o.accelerators)}, "the run");
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  }
+  // The largest passing count, searched up to 1,024 per host and 65,536 in all (MLPerf Storage v1.0's largest
+  // published count is 2,100; 65,536 resnet50 accelerators are 524,288 readers, a fraction of a second).
+  const int limit = static_cast<int>(std::min<std::int64_t>(std::int64_t{1024} * hosts, 65536));
+  const int largest = max_dlio_accelerators(fs, *w, hosts, limit);
+  const int n = o.accelerators.value_or(std::max(largest, hosts));
+  const DlioResult r = simulate_dlio(fs, *w, n, hosts);
+  const double mib = 1048576.0;
+  if (o.format == "json") {
+    json::Line stages = json::Line::object();
+    for (const StageUse& u : r.read.stages) stages.field(u.stage, number(u.utilisation));
+    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"workload\": " << json::quote(w->model)
+              << ",\n  \"accelerator\": " << json::quote(w->accelerator) << ",\n  \"hosts\": " << hosts
+              << ",\n  \"au_min\": " << number(w->au_min) << ",\n  \"max_accelerators\": " << largest
+              << ",\n  \"accelerators\": " << n << ",\n  \"au\": " << number(r.au)
+              << ",\n  \"throughput_MiBps\": " << number(r.bytes_per_s / mib)
+              << ",\n  \"samples_per_s\": " << number(r.samples_per_s)
+              << ",\n  \"delivered_MiBps\": " << number(r.delivered_bytes_per_s / mib)
+              << ",\n  \"bottleneck\": " << json::quote(r.read.bottleneck) << ",\n  \"utilisation\": " << stages.str()
+              << "\n}\n";
+    return kExitOk;
+  }
+  std::cout << "workload     " << w->model << " on " << w->accelerator << ": " << w->batch << " x "
+            << format_quantity(w->record_bytes, Dimension::bytes) << " per " << number(w->compute_s * 1e3)
+            << " ms step, " << w->read_threads << " reader threads; asks " << number(w->asked_bytes_per_s() / mib)
+            << " MiB/s per accelerator\n"
+            << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "), " << hosts << " host(s)\n"
+            << "largest      " << largest << " accelerators at AU >= " << number(100 * w->au_min) << "%\n"
+            << "at " << n << " accelerators: AU " << number(100 * r.au) << "%, " << number(r.bytes_per_s / mib) << " MiB/s, "
+            << number(r.samples_per_s) << " samples/s (storage gives " << number(r.delivered_bytes_per_s / mib)
+            << " MiB/s)\n"
+            << "bottleneck   " << r.read.bottleneck << "\n";
+  for (const StageUse& u : r.read.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
+  return kExitOk;
+}
+
+int run_mlperf_validation(const IoOptions& o) {
+  std::vector<MlperfStorageCase> cases;
+  try {
+    const SpecCatalog catalog(config_root());
+    const std::string file = o.cases.empty() ? config_root() + "/validation/storage/mlperf-storage.yaml" : o.cases;
+    cases = load_mlperf_storage_cases(file, catalog);
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  }
+  const MlperfStorageValidation v = validate_mlperf_storage(cases);
+  if (o.format == "json") {
+    std::cout << "{\n  \"category\": \"mlperf-storage\",\n  \"cases\": " << cases.size()
+              << ",\n  \"scored_counts\": " << v.scored_counts << ",\n  \"within_step\": " << v.within_step
+              << ",\n  \"throughput_mape\": " << number(v.throughput_mape) << ",\n  \"rows\": [\n";
+    for (std::size_t i = 0; i < v.rows.size(); ++i) {
+      const MlperfStorageRow& r = v.rows[i];
+      std::cout << "    " << json::Line::object()
+                                   .field("case", json::quote(r.case_name))
+                                   .field("workload", json::quote(r.workload))
+                                   .field("hosts", std::to_string(r.hosts))
+                                   .field("accelerators", std::to_string(r.accelerators))
+                                   .field("predicted_accelerators", std::to_string(r.predicted_accelerators))
+                                   .field("largest", r.largest ? "true" : "false")
+                                   .field("within_step", r.within_step ? "true" : "false")
+                                   .field("throughput_MiBps", number(r.throughput_MiBps))
+                                   .field("predicted_throughput_MiBps", number(r.predicted_throughput_MiBps))
+                                   .field("predicted_au", number(r.predicted_au))
+                                   .field("bottleneck", json::quote(r.bottleneck))
+                                   .str()
+                << (i + 1 < v.rows.size() ? ",\n" : "\n");
+    }
+    std::cout << "  ]\n}\n";
+    return kExitOk;
+  }
+  std::cout << "MLPerf Storage cases (" << cases.size() << "): largest accelerator count at the AU threshold on the "
+            << "row's hosts (within one step: one accelerator per host) and throughput at the published count\n";
+  std::cout << "  case                                              workload        hosts  published  predicted  "
+               "throughput MiB/s (predicted)  bottleneck\n";
+  char line[320];
+  for (const MlperfStorageRow& r : v.rows) {
+    std::snprintf(line, sizeof line, "  %-49s %-15s %5d %10d %10d%s %12.0f (%9.0f)  %s\n", r.case_name.c_str(),
+                  r.workload.c_str(), r.hosts, r.accelerators, r.predicted_accelerators,
+                  !r.largest ? " " : r.within_step ? "*" : " ", r.throughput_MiBps, r.predicted_throughput_MiBps,
+                  r.bottleneck.c_str());
+    std::cout << line;
+  }
+  std::snprintf(line, sizeof line,
+                "  within one step: %d of %d largest counts (%.0f%%, target 70%%)  throughput MAPE %.1f%% (target 20%%)\n",
+                v.within_step, v.scored_counts, v.scored_counts ? 100.0 * v.within_step / v.scored_counts : 0.0,
+                100 * v.throughput_mape);
+  std::cout << line;
+  return kExitOk;
+}
+
 int run_io(const IoOptions& o) {
-  if (o.validate) return run_io500_validation(o);
+  if (o.validate) return o.mlperf ? run_mlperf_validation(o) : run_io500_validation(o);
+  if (o.mlperf) return run_mlperf(o);
   if (o.io500) return run_io500(o);
   if (o.checkpoint) return run_checkpoint(o);
   if (!o.filesystem.empty() || o.clients != 1 || o.procs) {
-    std::cerr << "--filesystem, --clients and --procs need --io500 or --checkpoint\n";
+    std::cerr << "--filesystem, --clients and --procs need --io500, --checkpoint or --mlperf\n";
     return kExitBadInput;
   }
   // The dataset read's flags, required in this mode (as CLI11 reports a missing one).
@@ -342,7 +474,7 @@ Action add_io_command(CLI::App& app) {
   checkpoint->excludes(io500);
   auto* filesystem = cmd->add_option("--filesystem", o->filesystem,
                                      "With --io500 or --checkpoint: a file system (configs/filesystems/NAME.yaml)");
-  auto* clients = cmd->add_option("--clients", o->clients, "With --io500 or --checkpoint: client nodes (default 1)")
+  auto* clients = cmd->add_option("--clients", o->clients, "With --io500, --checkpoint or --mlperf: client nodes (hosts; default 1)")
                       ->check(kAtLeastOne);
   auto* procs = cmd->add_option("--procs", o->procs,
                                 "With --io500 or --checkpoint: processes in all, block-placed (default one per client)")
@@ -353,6 +485,20 @@ Action add_io_command(CLI::App& app) {
   cmd->add_option("--cases", o->cases, "With --validate: the case file (default configs/validation/storage/io500.yaml)")
       ->needs(validate);
   validate->excludes(io500);
+  auto* mlperf = cmd->add_flag("--mlperf", o->mlperf,
+                               "Run an MLPerf Storage workload (DLIO's emulated accelerators) on --filesystem with --clients "
+                               "hosts; with --validate, score the MLPerf Storage cases");
+  mlperf->excludes(io500)->excludes(checkpoint);
+  cmd->add_option("--workload", o->workload, "With --mlperf: unet3d, resnet50 or cosmoflow")
+      ->needs(mlperf)
+      ->check(CLI::IsMember({"unet3d", "resnet50", "cosmoflow"}));
+  cmd->add_option("--accelerator", o->accelerator, "With --mlperf: the emulated accelerator, h100 or a100 (default h100)")
+      ->needs(mlperf)
+      ->check(CLI::IsMember({"h100", "a100"}));
+  cmd->add_option("--accelerators", o->accelerators,
+                  "With --mlperf: emulated accelerators in all (default: the largest count at the AU threshold, searched up to 1,024 per host and 65,536)")
+      ->needs(mlperf)
+      ->check(kAtLeastOne);
   return [o, op] {
     if (o->checkpoint && op->count() == 0) o->op = "write";
     return run_io(*o);

@@ -58,6 +58,9 @@ DIRECTORIES = {
     "nfs": (True, True), "daos": (True, True), "gekkofs": (True, True),
 }
 LOCKING = {"lustre", "spectrum-scale", "cephfs"}
+# Servers each written byte is stored on, by design: a Ceph pool keeps osd_pool_default_size = 3 copies
+# (docs.ceph.com, "Pool, PG and CRUSH Config Reference"); the other types protect data inside a server.
+REPLICAS = {"cephfs": 3}
 
 
 def match(table, text):
@@ -72,7 +75,26 @@ def as_count(value):
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
-def express(row):
+def per_server_counts(rows):
+    """Device counts each (system, institution, servers) is listed with: a row whose count is another row's
+    count times the servers gave the total, not the count per server (the README: "varies by submitter")."""
+    counts = {}
+    for row in rows:
+        key = (row.get("system"), row.get("institution"), row.get("data_server_nodes"))
+        if as_count(row.get("data_storage_devices")):
+            counts.setdefault(key, set()).add(row["data_storage_devices"])
+    return counts
+
+
+def device_type(row):
+    """The device spec; an 'SSD' on an NVMe interface is an NVMe SSD (the row's own interface field)."""
+    kind = (row.get("data_storage_type") or "").strip().lower()
+    if kind == "ssd" and "nvme" in (row.get("data_storage_interface") or "").lower():
+        return "nvme-p4510"
+    return match(DEVICES, row.get("data_storage_type"))
+
+
+def express(row, counts=None):
     """A case for the row, or the reason it cannot be one."""
     if row.get("dataset") != "io500-webpage-db":
         return None, "no server hardware in the row (submission data only)"
@@ -85,7 +107,10 @@ def express(row):
     devices = as_count(row.get("data_storage_devices"))
     if not servers or not devices:
         return None, "data servers or devices not a count"
-    device = match(DEVICES, row.get("data_storage_type"))
+    listed = (counts or {}).get((row.get("system"), row.get("institution"), servers), set())
+    if any(devices == d * servers for d in listed if d != devices):
+        devices //= servers  # the row gave the total (same system listed elsewhere with the per-server count)
+    device = device_type(row)
     if not device:
         return None, f"device type '{row.get('data_storage_type')}' is mixed or unknown"
     network = match(NETWORKS, row.get("data_server_network"))
@@ -94,6 +119,8 @@ def express(row):
     mds = as_count(row.get("md_server_nodes")) or servers
     distributes, shards = DIRECTORIES[fs_type]
     data = {"count": servers, "ports": 1, "devices": devices, "device": device}
+    if fs_type in REPLICAS and servers >= REPLICAS[fs_type]:
+        data["replicas"] = REPLICAS[fs_type]
     if device == "hdd-7200rpm" and devices >= 10:
         data["targets"] = devices // 10
         data["protection"] = {"data": 8, "parity": 2}
@@ -124,6 +151,7 @@ def express(row):
 
 def main():
     rows = yaml.safe_load(SOURCE.read_text())
+    counts = per_server_counts(rows)
     cases, skipped, seen = [], [], set()
     for row in rows:
         key = (row.get("system"), row.get("institution"), row.get("client_nodes"), row.get("client_procs"),
@@ -134,7 +162,7 @@ def main():
             skipped.append({"row": label, "reason": "a repeat of an earlier row (same system, clients and results)"})
             continue
         seen.add(key)
-        case, reason = express(row)
+        case, reason = express(row, counts)
         if case:
             cases.append(case)
         else:

@@ -179,7 +179,59 @@ def check_io_checkpoint():
     expect_bad_input(hpcsim("io", "--checkpoint", "--bytes-per-proc", "1GB"), "--filesystem")
 
 
+def check_io_mlperf():
+    base = ["io", "--mlperf", "--filesystem", "lustre-nvme-opa", "--format", "json"]
+    proc = hpcsim(*base, "--workload", "unet3d", "--clients", "4")
+    expect(proc.returncode == 0, "an MLPerf Storage run", proc)
+    doc = json.loads(proc.stdout)
+    for key in ["workload", "accelerator", "hosts", "au_min", "max_accelerators", "accelerators", "au",
+                "throughput_MiBps", "samples_per_s", "delivered_MiBps", "bottleneck", "utilisation"]:
+        expect(key in doc, f"missing JSON key {key}", proc)
+    # unet3d on h100 asks 7 x 146,600,628 B per 0.323 s; 4 hosts of one Omni-Path port each bind, so the
+    # largest count is their bytes over 90 % of one accelerator's ask, and its AU is at least 90 %.
+    asked = 7 * 146600628 / 0.323
+    ports = 4 * 12.5e9 * 8192 / 8224
+    expect(doc["max_accelerators"] == int(ports / (0.9 * asked)), f"largest count {doc['max_accelerators']}", proc)
+    expect(doc["accelerators"] == doc["max_accelerators"] and doc["au"] >= 0.9, "AU at the largest count", proc)
+    expect(doc["bottleneck"] == "client ports", "the hosts' ports bind", proc)
+    over = json.loads(hpcsim(*base, "--workload", "unet3d", "--clients", "4",
+                             "--accelerators", str(doc["max_accelerators"] + 1)).stdout)
+    expect(over["au"] < 0.9, "one more accelerator fails the threshold")
+    few = json.loads(hpcsim(*base, "--workload", "resnet50", "--accelerator", "a100", "--clients", "2",
+                            "--accelerators", "4").stdout)
+    expect(few["au"] == 1 and abs(few["throughput_MiBps"] - 4 * 400 * 114660.07 / 0.435 / 2**20) < 1e-6 * few["throughput_MiBps"],
+           "a light load runs at the asked rate")
+    expect_bad_input(hpcsim(*base, "--workload", "bert"), "--workload")
+    expect_bad_input(hpcsim(*base, "--workload", "unet3d", "--accelerator", "v100"), "--accelerator")
+    expect_bad_input(hpcsim(*base), "--workload")
+    expect_bad_input(hpcsim(*base, "--workload", "unet3d", "--clients", "4", "--accelerators", "3"), "--accelerators 3")
+    expect_bad_input(hpcsim(*base, "--workload", "unet3d", "--procs", "8"), "--procs")
+    expect_bad_input(hpcsim("io", "--mlperf", "--workload", "unet3d"), "--filesystem")
+    expect_bad_input(hpcsim("io", "--io500", "--mlperf", "--filesystem", "lustre-nvme-opa"), "--mlperf")
+    expect_bad_input(hpcsim("io", "--io500", "--filesystem", "lustre-nvme-opa", "--workload", "unet3d"), "--workload")
+
+
+def check_io_mlperf_validate():
+    cases = os.path.join(SOURCE, "tests", "data", "mlperf-storage-cases.yaml")
+    proc = hpcsim("io", "--validate", "--mlperf", "--cases", cases, "--format", "json")
+    expect(proc.returncode == 0, "io --validate --mlperf on the test cases", proc)
+    doc = json.loads(proc.stdout)
+    expect(doc["category"] == "mlperf-storage" and doc["cases"] == 4 and doc["scored_counts"] == 4, "4 cases", proc)
+    rows = {r["case"]: r for r in doc["rows"]}
+    # One host with one NDR400 port: 17 unet3d h100 accelerators pass (published: 16, within one step).
+    iei = rows["iei-as13000-amd-unet3d-h100"]
+    expect(iei["predicted_accelerators"] == 17 and iei["within_step"] and iei["bottleneck"] == "client ports",
+           f"IEI unet3d: {iei}", proc)
+    # Every prediction at the published count runs at most at the asked rate and passes the threshold there.
+    expect(all(r["predicted_au"] >= 0.7 for r in doc["rows"]), "published counts pass", proc)
+    ape = sum(abs(r["predicted_throughput_MiBps"] - r["throughput_MiBps"]) / r["throughput_MiBps"] for r in doc["rows"])
+    expect(abs(doc["throughput_mape"] - ape / 4) < 1e-9, "MAPE over the rows", proc)
+    expect(doc["within_step"] == sum(r["within_step"] for r in doc["rows"]), "within-step count", proc)
+    expect_bad_input(hpcsim("io", "--validate", "--mlperf", "--cases", os.path.join(SOURCE, "tests", "data",
+                                                                                    "io500-cases.yaml")), "workload")
+
+
 run_check({"io500_phases": check_io500_phases, "io_checkpoint": check_io_checkpoint, "io500_errors": check_io500_errors,
- "io500_validate": check_io500_validate,
+ "io500_validate": check_io500_validate, "io_mlperf": check_io_mlperf, "io_mlperf_validate": check_io_mlperf_validate,
  "io_json": check_io_json, "io_nfs_shared": check_io_nfs_shared, "io_striping": check_io_striping,
  "io_iops": check_io_iops, "io_deterministic": check_io_deterministic, "io_errors": check_io_errors})

@@ -57,6 +57,32 @@ TEST_CASE("ior-easy: the slowest stage sets the rate") {
   CHECK(two.rate == Approx(2 * fast.network.payload_bandwidth()).epsilon(1e-3));
 }
 
+TEST_CASE("replicated writes store every byte on `replicas` servers, reads read one copy") {
+  // 2 SSDs per server bind (4.16 GB/s of devices): 3 copies leave a third of it to the clients' bytes.
+  std::string three = spec_text("cephfs", 2);
+  three.insert(three.find("  targets:"), "  replicas: 3\n");
+  const FileSystemSpec once = parse(spec_text("cephfs", 2));
+  const FileSystemSpec thrice = parse(three);
+  CHECK(thrice.data.replicas == 3);
+  const Io500PhaseResult w1 = simulate_io500(once, {8, 64}).at(Io500Phase::ior_easy_write);
+  const Io500PhaseResult w3 = simulate_io500(thrice, {8, 64}).at(Io500Phase::ior_easy_write);
+  CHECK(w3.bottleneck == "devices");
+  CHECK(w3.rate == Approx(w1.rate / 3).epsilon(1e-3));
+  CHECK(simulate_io500(thrice, {8, 64}).at(Io500Phase::ior_easy_read).rate ==
+        Approx(simulate_io500(once, {8, 64}).at(Io500Phase::ior_easy_read).rate).epsilon(1e-9));
+  // 24 SSDs per server: the server ports bind, each carrying the client's byte and two forwarded copies.
+  std::string ports = spec_text("cephfs", 24);
+  ports.insert(ports.find("  targets:"), "  replicas: 3\n");
+  const FileSystemSpec wide = parse(ports);
+  const Io500PhaseResult p3 = simulate_io500(wide, {8, 64}).at(Io500Phase::ior_easy_write);
+  CHECK(p3.bottleneck == "server ports");
+  CHECK(p3.rate == Approx(4 * wide.server_port_bandwidth() / 3).epsilon(1e-3));
+  // More copies than servers is an error at the key.
+  std::string five = spec_text("cephfs", 2);
+  five.insert(five.find("  targets:"), "  replicas: 5\n");
+  CHECK(error_of(five).find("fs.yaml:8:13: 5 replicas need as many servers; there are 4") != std::string::npos);
+}
+
 TEST_CASE("a checkpoint's time is its bytes over the slowest stage") {
   const FileSystemSpec fs = parse(spec_text("lustre", 2));
   const CheckpointResult c = simulate_checkpoint(fs, {4, 32}, 2e9, IoOp::write);

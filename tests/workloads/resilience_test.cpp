@@ -15,6 +15,8 @@
 #include "workloads/resilience/reliability_spec.h"
 #include "workloads/resilience/replica_timeline.h"
 #include "workloads/stragglers/straggler_config.h"
+#include "workloads/resilience/resilience_config.h"
+#include "models/storage/io500.h"
 
 using namespace hpcsim;
 
@@ -221,4 +223,36 @@ TEST_CASE("stragglers: the chance a job holds a slow GPU grows with its size", "
   CHECK(straggler_odds(c, 3, 1).slow_gpu == 1);
   c.slow_gpus = 0;
   CHECK(straggler_odds(c, 16384, 1).slow_gpu == 0);
+}
+
+TEST_CASE("resilience: checkpoint time from a file system described as hardware", "[resilience]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const ConfigNode name = ConfigNode::make_scalar("lustre-nvme-opa", SourceLoc{"fs", 0, 0});
+  const FileSystemSpec fs = parse_filesystem_spec(catalog.load("filesystems", name, "file system"), "lustre-nvme-opa",
+                                                  catalog);
+  // 1,024 ranks on 128 nodes write 5.537 GB each: the servers' ports bind (examples/checkpoint).
+  const double state = 5.537e9 * 1024;
+  const FileSystemCheckpoint ck = filesystem_checkpoint(fs, 128, 1024, state);
+  CHECK(ck.write_bottleneck == "server ports");
+  const CheckpointResult direct = simulate_checkpoint(fs, {128, 1024}, 5.537e9, IoOp::write);
+  CHECK(state / ck.write_bandwidth == Approx(direct.time_s).epsilon(1e-12));
+  // No stage is exceeded: at most the 24 servers' ports.
+  CHECK(ck.write_bandwidth <= 24 * fs.server_port_bandwidth() * (1 + 1e-9));
+  // The resilience section takes it; an explicit write bandwidth wins.
+  ResilienceJob job;
+  job.nodes = 128, job.gpus = 1024, job.state_bytes = state, job.node_leaf.assign(128, 0);
+  const std::string head = "reliability: h200-crusoe\ncompute_time: 2592000 s\ndetection: 1 min\nrestart: 5 min\n"
+                           "requeue: 30 min\ncheckpoint:\n  filesystem: lustre-nvme-opa\n";
+  const ResilienceConfig c = parse_resilience(parse_config_text(head, "r.yaml"), catalog, job);
+  CHECK(c.io.write_s == Approx(direct.time_s).epsilon(1e-12));
+  CHECK(c.io.read_s > 0);
+  const ResilienceConfig given =
+      parse_resilience(parse_config_text(head + "  write_bandwidth: 1 TB/s\n", "r.yaml"), catalog, job);
+  CHECK(given.io.write_s == Approx(state / 1e12));
+  try {
+    parse_resilience(parse_config_text(head.substr(0, head.size() - 16) + "lustre-nvme-op\n", "r.yaml"), catalog, job);
+    FAIL("an unknown file system is an error");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("r.yaml:7:15:") != std::string::npos);
+  }
 }

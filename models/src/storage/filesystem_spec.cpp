@@ -23,7 +23,7 @@ bool takes_shared_file_locks(FileSystemType type) {
 
 double FileSystemSpec::server_device_bandwidth(IoOp op) const {
   const double raw = data.devices * data.device.bandwidth(op);
-  return op == IoOp::write ? raw * data.protection.write_efficiency() : raw;
+  return op == IoOp::write ? raw * data.protection.write_efficiency() / data.replicas : raw;
 }
 
 const Schema& filesystem_spec_schema() {
@@ -48,6 +48,8 @@ const Schema& filesystem_spec_schema() {
                                 required("parity", Schema::integer().at_least(0), "parity chunks per group"),
                             }),
                             "RAID or erasure coding over the devices (RAID-6 8+2: data 8, parity 2)", "none"),
+                   optional("replicas", Schema::integer().at_least(1),
+                            "servers each written byte is stored on (a Ceph pool's size); at most the servers", "1"),
                }),
                "the data servers"),
       required("metadata_servers",
@@ -66,6 +68,7 @@ const Schema& filesystem_spec_schema() {
                Schema::map({
                    required("rpc_size", Schema::quantity(Dimension::bytes).at_least(4096), "bytes per data request"),
                    required("rpcs_in_flight", Schema::integer().at_least(1), "data requests one process keeps in flight"),
+                   optional("ports", Schema::integer().at_least(1), "network ports of `network` on each client node", "1"),
                }),
                "the client's request pipeline, per process"),
       required("striping",
@@ -114,6 +117,13 @@ FileSystemSpec parse_filesystem_spec(const ConfigNode& node, std::string name, c
                                                std::to_string(s.data.devices / s.data.targets) + " devices");
   }
 
+  if (const ConfigNode* replicas = data.find("replicas")) {
+    s.data.replicas = static_cast<int>(data.get_int("replicas"));
+    if (s.data.replicas > s.data.count)
+      throw ConfigError(replicas->loc(), std::to_string(s.data.replicas) + " replicas need as many servers; there are " +
+                                             std::to_string(s.data.count));
+  }
+
   const ConfigNode& md = node.at("metadata_servers");
   s.metadata.count = static_cast<int>(md.get_int("count"));
   s.metadata.ops_per_s = md.get_number("ops");
@@ -124,6 +134,7 @@ FileSystemSpec parse_filesystem_spec(const ConfigNode& node, std::string name, c
   const ConfigNode& client = node.at("client");
   s.client.rpc_size = client.get_quantity("rpc_size", Dimension::bytes);
   s.client.rpcs_in_flight = static_cast<int>(client.get_int("rpcs_in_flight"));
+  s.client.ports = static_cast<int>(client.get_int_or("ports", 1));
 
   const ConfigNode& striping = node.at("striping");
   s.stripe_count = static_cast<int>(striping.get_int("count"));

@@ -114,7 +114,7 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   const double rtt = round_trip_s(fs.network);
 
   PhaseRun run;
-  const Stage& clients = run.stage("client ports", c.nodes, port);
+  const Stage& clients = run.stage("client ports", c.nodes, port * fs.client.ports);
   const Stage& server_ports = run.stage("server ports", servers, fs.server_port_bandwidth());
   const Stage& devices = run.stage("devices", servers, fs.server_device_bandwidth(op));
   // ior-hard: every record is one request to a target. A write smaller than a parity group's stripe
@@ -124,13 +124,16 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   // full-stripe access, one piece per data device (reads) or per data and parity device (writes).
   const Stage& iops = run.stage("device IOPS", servers, fs.data.devices * fs.data.device.iops(op));
   const Protection& prot = fs.data.protection;
-  double ops_per_byte = (op == IoOp::write ? prot.data + prot.parity : prot.data) / fs.client.rpc_size;
+  // Replicated writes (Ceph): each byte is stored on `replicas` servers, the primary forwarding the copies;
+  // each copy enters another server's port and costs its devices' operations.
+  const double copies = op == IoOp::write ? fs.data.replicas : 1;
+  double ops_per_byte = copies * (op == IoOp::write ? prot.data + prot.parity : prot.data) / fs.client.rpc_size;
   const Stage* locks = nullptr;
   double handoffs_per_byte = 0;
   const std::vector<int> ppn = procs_per_node(c);
   if (hard) {
     const double ops = op == IoOp::write && prot.parity > 0 ? 2.0 * (1 + prot.parity) : 1.0;
-    ops_per_byte = ops / kIorHardRecordBytes;
+    ops_per_byte = copies * ops / kIorHardRecordBytes;
     // Extent locks: a stripe chunk's records come from consecutive ranks, so the lock passes to another
     // node every procs-per-node records (ranks are placed block-wise); one node alone never hands it off.
     if (op == IoOp::write && takes_shared_file_locks(fs.type) && fs.lock_handoff_s > 0 && c.nodes > 1) {
@@ -179,7 +182,7 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
       const double procs = row[s];
       if (procs <= 0) continue;
       ResourceId path[5] = {clients.members[n], server_ports.members[s], devices.members[s], iops.members[s]};
-      double weights[5] = {1.0, 1.0 * members, 1.0 * members, ops_per_byte * members};
+      double weights[5] = {1.0, copies * members, 1.0 * members, ops_per_byte * members};
       std::size_t len = 4;
       if (locks) path[len] = locks->members[s], weights[len++] = handoffs_per_byte * members;
       run.flow({path, len}, {weights, len}, procs * bytes_per_proc, procs * proc_cap, members);

@@ -2,7 +2,16 @@
 
 #include <algorithm>
 
+#include "models/storage/io500.h"
+
 namespace hpcsim {
+
+FileSystemCheckpoint filesystem_checkpoint(const FileSystemSpec& fs, int nodes, int ranks, double state_bytes) {
+  const double shard = state_bytes / ranks;
+  const CheckpointResult write = simulate_checkpoint(fs, {nodes, ranks}, shard, IoOp::write);
+  const CheckpointResult read = simulate_checkpoint(fs, {nodes, ranks}, shard, IoOp::read);
+  return {state_bytes / write.time_s, state_bytes / read.time_s, write.rate.bottleneck};
+}
 
 double storage_aggregate_bandwidth(const StorageSpec& storage, int nodes, IoOp op) {
   const double device = storage.device.bandwidth(op);

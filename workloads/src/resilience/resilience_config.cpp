@@ -6,6 +6,7 @@
 
 #include "configs/config_error.h"
 #include "configs/units.h"
+#include "models/storage/filesystem_spec.h"
 #include "workloads/resilience/checkpoint_interval.h"
 
 namespace hpcsim {
@@ -42,6 +43,11 @@ const Schema& resilience_schema() {
                                  optional("read_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
                                           "the whole job's checkpoint read bandwidth at restart",
                                           "cluster.storage's aggregate read bandwidth, else the write bandwidth"),
+                                 optional("filesystem", Schema::string(),
+                                          "a file system described as hardware (configs/filesystems): every GPU's rank "
+                                          "writes its shard at once from the job's nodes (hpcsim io --checkpoint); "
+                                          "write_bandwidth and read_bandwidth, when given, win",
+                                          "cluster.storage's aggregate"),
                              }),
                "periodic checkpoints", "sync checkpoints at Daly's interval"),
       required("detection", time_at_least_zero(), "from a failure to the decision to restart"),
@@ -132,8 +138,19 @@ ResilienceConfig parse_resilience(const ConfigNode& section, const SpecCatalog& 
     return ck->get_quantity(key, d);
   };
   const double state_bytes = opt_quantity("state_bytes", Dimension::bytes).value_or(job.state_bytes);
-  c.io = checkpoint_io(state_bytes, job.nodes, job.storage, opt_quantity("write_bandwidth", Dimension::bandwidth),
-                       opt_quantity("read_bandwidth", Dimension::bandwidth));
+  std::optional<double> write_bandwidth = opt_quantity("write_bandwidth", Dimension::bandwidth);
+  std::optional<double> read_bandwidth = opt_quantity("read_bandwidth", Dimension::bandwidth);
+  if (ck != nullptr && ck->has("filesystem")) {
+    const ConfigNode& fs_name = ck->at("filesystem");
+    const FileSystemSpec fs =
+        parse_filesystem_spec(catalog.load("filesystems", fs_name, "file system"), fs_name.as_string(), catalog);
+    if (job.gpus < job.nodes)
+      throw ConfigError(fs_name.loc(), "a checkpoint to a file system needs at least one rank per node");
+    const FileSystemCheckpoint written = filesystem_checkpoint(fs, job.nodes, job.gpus, state_bytes);
+    if (!write_bandwidth) write_bandwidth = written.write_bandwidth;
+    if (!read_bandwidth) read_bandwidth = written.read_bandwidth;
+  }
+  c.io = checkpoint_io(state_bytes, job.nodes, job.storage, write_bandwidth, read_bandwidth);
   if (c.io.write_bandwidth <= 0) {
     throw ConfigError(ck != nullptr ? ck->loc() : section.loc(),
                       "no checkpoint write bandwidth: set resilience.checkpoint.write_bandwidth or cluster.storage");

@@ -52,6 +52,7 @@ struct DataServers {
   std::string device_name;  // the configs/storage local spec the device comes from
   DeviceSpec device;        // one device
   Protection protection;
+  int replicas = 1;         // servers each written byte is stored on (Ceph pool size; 1: no replication)
 };
 
 struct MetadataServers {
@@ -66,12 +67,13 @@ struct MetadataServers {
 struct ClientSide {
   double rpc_size = 0;   // bytes
   int rpcs_in_flight = 0;
+  int ports = 1;         // network ports of each client node
 };
 
 struct FileSystemSpec {
   std::string name;
   FileSystemType type = FileSystemType::lustre;
-  NetworkSpec network;      // clients' and servers' ports (one port per client node)
+  NetworkSpec network;      // clients' and servers' ports (client.ports per client node)
   DataServers data;
   MetadataServers metadata;
   ClientSide client;
@@ -80,7 +82,7 @@ struct FileSystemSpec {
   double lock_handoff_s = 0;  // shared-file writes of a locking type: one lock revoke and grant
 
   int total_targets() const { return data.count * data.targets; }
-  // One data server's device bandwidth for `op` (writes pay the protection's parity bytes).
+  // One data server's device bandwidth for `op` (writes pay the protection's parity bytes and the replicas).
   double server_device_bandwidth(IoOp op) const;
   double server_port_bandwidth() const { return network.payload_bandwidth() * data.ports; }
 };

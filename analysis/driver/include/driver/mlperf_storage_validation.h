@@ -1,0 +1,56 @@
+#pragma once
+// The MLPerf Storage validation category (`hpcsim io --validate --mlperf`): MLPerf Storage v1.0 results
+// whose systems' published descriptions give the hardware (configs/validation/storage/mlperf-storage.yaml),
+// each a file system described as hardware, its hosts and the emulated workload. Scored: the largest
+// accelerator count at the workload's AU threshold on the row's hosts, within one step of the published
+// count (a step is one accelerator more or fewer on every host), and the throughput at the published
+// count (MAPE). Nothing is fitted (docs/storage.md, "MLPerf Storage").
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "configs/catalog.h"
+#include "models/storage/dlio.h"
+
+namespace hpcsim {
+
+struct MlperfStorageCase {
+  std::string name;
+  std::string family;  // the submitter: a source
+  std::string source;
+  FileSystemSpec fs;
+  DlioWorkload workload;
+  int hosts = 1;
+  int accelerators = 0;         // published
+  double throughput_MiBps = 0;  // published (MiB/s: samples/s x record bytes / 2^20)
+  bool largest = true;          // the submitter's largest count for this system and workload (scored for count)
+};
+
+// Reads a case file (`cases:` list); errors are ConfigErrors at file:line:column.
+std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::path& file, const SpecCatalog& catalog);
+
+struct MlperfStorageRow {
+  std::string case_name;
+  std::string workload;  // model-accelerator
+  int hosts = 0;
+  int accelerators = 0;            // published
+  int predicted_accelerators = 0;  // the largest passing count on the row's hosts
+  bool within_step = false;
+  bool largest = true;
+  double throughput_MiBps = 0;            // published
+  double predicted_throughput_MiBps = 0;  // at the published count
+  double predicted_au = 0;                // at the published count
+  std::string bottleneck;                 // of the readers at the predicted count
+};
+
+struct MlperfStorageValidation {
+  std::vector<MlperfStorageRow> rows;
+  int scored_counts = 0;      // rows that are their system's largest count for the workload
+  int within_step = 0;        // of those
+  double throughput_mape = 0; // over every row
+  double sim_wall_s = 0;
+};
+
+MlperfStorageValidation validate_mlperf_storage(const std::vector<MlperfStorageCase>& cases);
+
+}  // namespace hpcsim

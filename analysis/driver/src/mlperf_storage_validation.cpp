@@ -1,0 +1,108 @@
+#include "driver/mlperf_storage_validation.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "configs/schema.h"
+
+namespace hpcsim {
+
+namespace {
+
+constexpr double kMiB = 1048576.0;
+
+const Schema& case_file_schema() {
+  static const Schema schema = Schema::map({
+      required("cases",
+               Schema::list(Schema::map({
+                   required("name", Schema::string(), "the case"),
+                   required("family", Schema::string(), "the submitter (a source family)"),
+                   required("source", Schema::string(), "where the result and the system description come from"),
+                   required("filesystem", filesystem_spec_schema(), "the storage as hardware"),
+                   required("workload", Schema::string(), "unet3d, resnet50 or cosmoflow"),
+                   required("accelerator", Schema::string(), "the emulated accelerator: h100 or a100"),
+                   required("hosts", Schema::integer().at_least(1), "benchmark hosts (client nodes)"),
+                   optional("largest", Schema::boolean(),
+                            "the submitter's largest count for this system and workload (scored for count)", "true"),
+                   required("measured",
+                            Schema::map({
+                                required("accelerators", Schema::integer().at_least(1),
+                                         "emulated accelerators at the AU threshold"),
+                                required("throughput_MiBps", Schema::number().positive(), "train throughput, MiB/s"),
+                            }),
+                            "the published result"),
+               })),
+               "the MLPerf Storage cases"),
+  });
+  return schema;
+}
+
+}  // namespace
+
+std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::path& file,
+                                                         const SpecCatalog& catalog) {
+  const ConfigNode root = load_config_file(file);
+  case_file_schema().validate(root);
+  std::vector<MlperfStorageCase> out;
+  for (const ConfigNode& item : root.at("cases").items()) {
+    MlperfStorageCase c;
+    c.name = item.get_string("name");
+    c.family = item.get_string("family");
+    c.source = item.get_string("source");
+    c.fs = parse_filesystem_spec(item.at("filesystem"), c.name, catalog);
+    const std::string model = item.get_string("workload");
+    const std::string accelerator = item.get_string("accelerator");
+    const std::optional<DlioWorkload> w = find_dlio_workload(model, accelerator);
+    if (!w)
+      throw ConfigError(item.at("workload").loc(),
+                        "no MLPerf Storage workload '" + model + "' on '" + accelerator +
+                            "' (unet3d, resnet50, cosmoflow on h100, a100)");
+    c.workload = *w;
+    c.hosts = static_cast<int>(item.get_int("hosts"));
+    c.largest = item.get_bool_or("largest", true);
+    const ConfigNode& measured = item.at("measured");
+    c.accelerators = static_cast<int>(measured.get_int("accelerators"));
+    c.throughput_MiBps = measured.get_number("throughput_MiBps");
+    if (c.accelerators < c.hosts)
+      throw ConfigError(measured.at("accelerators").loc(), "fewer accelerators than hosts");
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+MlperfStorageValidation validate_mlperf_storage(const std::vector<MlperfStorageCase>& cases) {
+  const auto t0 = std::chrono::steady_clock::now();
+  MlperfStorageValidation v;
+  double ape = 0;
+  for (const MlperfStorageCase& c : cases) {
+    MlperfStorageRow r;
+    r.case_name = c.name;
+    r.workload = c.workload.model + "-" + c.workload.accelerator;
+    r.hosts = c.hosts;
+    r.accelerators = c.accelerators;
+    r.largest = c.largest;
+    r.throughput_MiBps = c.throughput_MiBps;
+    // Search up to 64x the published count: far beyond any step, bounded for the simulation's sake.
+    r.predicted_accelerators = max_dlio_accelerators(c.fs, c.workload, c.hosts, 64 * c.accelerators);
+    r.within_step = std::abs(r.predicted_accelerators - c.accelerators) <= c.hosts;
+    const DlioResult at = simulate_dlio(c.fs, c.workload, c.accelerators, c.hosts);
+    r.predicted_throughput_MiBps = at.bytes_per_s / kMiB;
+    r.predicted_au = at.au;
+    r.bottleneck =
+        simulate_dlio(c.fs, c.workload, std::max(r.predicted_accelerators, c.hosts), c.hosts).read.bottleneck;
+    if (c.largest) {
+      ++v.scored_counts;
+      v.within_step += r.within_step ? 1 : 0;
+    }
+    ape += std::abs(r.predicted_throughput_MiBps - c.throughput_MiBps) / c.throughput_MiBps;
+    v.rows.push_back(std::move(r));
+  }
+  v.throughput_mape = cases.empty() ? 0 : ape / static_cast<double>(cases.size());
+  v.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return v;
+}
+
+}  // namespace hpcsim

@@ -1,0 +1,72 @@
+// MLPerf Storage's DLIO emulation on a file system described as hardware: AU is the delivered bandwidth
+// over the asked one, and the largest passing accelerator count is the binding stage over the threshold.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "configs/loader.h"
+#include "models/storage/dlio.h"
+
+using namespace hpcsim;
+
+namespace {
+
+const SpecCatalog& catalog() {
+  static const SpecCatalog c(HPCSIM_SOURCE_CONFIG_DIR);
+  return c;
+}
+
+// 4 data servers on EDR with 24 SATA SSDs each (12.5 GB/s of reads per server, above the port); clients
+// with `client_ports` EDR ports each.
+FileSystemSpec filesystem(int client_ports) {
+  const std::string text =
+      "type: lustre\nnetwork: ib-edr\ndata_servers:\n  count: 4\n  ports: 1\n  devices: 24\n"
+      "  device: ssd-sata-pm883\n  targets: 24\nmetadata_servers:\n  count: 1\n  ops: 20000\n  latency: 100 us\n"
+      "client:\n  rpc_size: 1 MiB\n  rpcs_in_flight: 8\n  ports: " +
+      std::to_string(client_ports) + "\nstriping:\n  count: 1\n  size: 1 MiB\n";
+  return parse_filesystem_spec(parse_config_text(text, "fs.yaml"), "test", catalog());
+}
+
+}  // namespace
+
+TEST_CASE("DLIO workloads: the MLPerf Storage v1.0 definitions") {
+  const auto unet = find_dlio_workload("unet3d", "h100");
+  REQUIRE(unet);
+  // 7 samples of 146,600,628 B every 0.323 s: 3,030 MiB/s per accelerator.
+  CHECK(unet->asked_bytes_per_s() / 1048576 == Approx(3030.0).epsilon(1e-3));
+  const auto resnet = find_dlio_workload("resnet50", "h100");
+  REQUIRE(resnet);
+  CHECK(resnet->asked_bytes_per_s() / 1048576 == Approx(195.2).epsilon(1e-3));
+  CHECK(find_dlio_workload("cosmoflow", "a100")->au_min == 0.7);
+  CHECK_FALSE(find_dlio_workload("bert", "h100"));
+  CHECK(dlio_workloads().size() == 6);
+}
+
+TEST_CASE("DLIO: AU is delivered over asked, the largest passing count the binding stage over the threshold") {
+  const DlioWorkload w = *find_dlio_workload("unet3d", "h100");
+  const FileSystemSpec one = filesystem(1);
+  // One host: its one EDR port is the narrowest stage.
+  const double port = one.network.payload_bandwidth();
+  const DlioResult few = simulate_dlio(one, w, 1, 1);
+  CHECK(few.au == 1.0);
+  CHECK(few.bytes_per_s == Approx(w.asked_bytes_per_s()));
+  CHECK(few.samples_per_s == Approx(w.batch / w.compute_s));
+  const int largest = max_dlio_accelerators(one, w, 1, 1000);
+  CHECK(largest == static_cast<int>(std::floor(port / (w.au_min * w.asked_bytes_per_s()))));
+  const DlioResult at = simulate_dlio(one, w, largest, 1);
+  const DlioResult over = simulate_dlio(one, w, largest + 1, 1);
+  CHECK(at.au >= w.au_min);
+  CHECK(over.au < w.au_min);
+  CHECK(over.read.bottleneck == "client ports");
+  CHECK(over.bytes_per_s == Approx(port).epsilon(1e-3));
+  // Two ports per host double what one host can feed.
+  const int two = max_dlio_accelerators(filesystem(2), w, 1, 1000);
+  CHECK(two == static_cast<int>(std::floor(2 * port / (w.au_min * w.asked_bytes_per_s()))));
+  // Many hosts: the 4 servers' ports bind.
+  const int many = max_dlio_accelerators(one, w, 16, 10000);
+  CHECK(many == static_cast<int>(std::floor(4 * one.server_port_bandwidth() / (w.au_min * w.asked_bytes_per_s()))));
+  CHECK(simulate_dlio(one, w, many + 1, 16).read.bottleneck == "server ports");
+  // The limit caps the search; fewer accelerators than hosts is an error.
+  CHECK(max_dlio_accelerators(one, *find_dlio_workload("resnet50", "a100"), 1, 50) == 50);
+  CHECK_THROWS_AS(simulate_dlio(one, w, 1, 2), std::invalid_argument);
+}
