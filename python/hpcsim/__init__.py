@@ -91,7 +91,7 @@ def _scenario_file(scenario, stem="scenario"):
 
 def _warn(messages):
     for message in messages:
-        _warnings.warn(message, SimulationWarning, stacklevel=3)
+        _warnings.warn(message, SimulationWarning, stacklevel=4)  # the caller of run(), sweep(), ...
 
 
 def _parsed(result):
@@ -109,12 +109,13 @@ def run(scenario, *, exact=False, **set):
     exact: simulate every data-parallel group in full (``--exact``; same answer, slower).
     **set: overrides, as ``--set KEY=VALUE``: ``run(s, **{"cluster.nodes": 4})`` or ``run(s, cluster__nodes=4)``.
 
-    The dict has the CLI's JSON keys: for training ``name``, ``kind``, ``step_time_s``,
-    ``throughput.samples_per_s``, ``breakdown_s.compute``, ``memory_per_gpu_bytes``, ... (``hpcsim run --help``,
-    docs/reference.md). Raises hpcsim.InputError ('file:line:column: message') for a bad scenario.
+    The dict has the CLI's JSON keys, nested as the JSON is: for training ``scenario``, ``step_time_s``,
+    ``throughput`` ({``samples_per_s``, ``tokens_per_s``, ...}), ``breakdown_s`` ({``compute``,
+    ``communication_exposed``, ...}), ``memory_per_gpu_bytes``, ``fits_in_memory``, ...; a serve or mpi
+    scenario's keys likewise. Raises hpcsim.InputError ('file:line:column: message') for a bad scenario.
 
     >>> r = run("examples/quickstart.yaml", **{"cluster.network": "eth-100g-tcp"})
-    >>> r["step_time_s"], r["throughput.samples_per_s"]
+    >>> r["step_time_s"], r["throughput"]["samples_per_s"]
     """
     with _scenario_file(scenario) as path:
         return _parsed(_hpcsim.run(path, _sets(set), exact))
@@ -159,7 +160,8 @@ def sweep(scenario, vary, db=None):
     db: the SQLite results store to keep the points in (a sweep started again resumes); None: a temporary one.
 
     Returns a pandas DataFrame, one row per point: ``index``, one column per varied key (numbers where the
-    values are numbers), ``status`` ("ok", "oom", "error"), ``run_id``, ``message`` and every metric.
+    values are numbers), ``status`` ("ok", "oom", "error"), ``run_id``, ``message`` and every metric as the
+    store flattens it (``step_time_s``, ``throughput.samples_per_s``, ``breakdown_s.compute``, ...).
 
     >>> df = sweep("examples/quickstart.yaml", vary={"cluster.network": ["ib-hdr", "eth-100g-tcp"],
     ...                                               "cluster.nodes": "1..16x2"})

@@ -18,6 +18,7 @@ with tempfile.TemporaryDirectory() as tmp:
         json.dump({"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                    "display_name": "Python 3", "language": "python"}, f)
     os.environ["JUPYTER_PATH"] = tmp + os.pathsep + os.environ.get("JUPYTER_PATH", "")
+    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # ipykernel's debugger: no frozen-modules notice
     os.environ.pop("MPLBACKEND", None)  # the kernel draws inline (image/png outputs)
 
     import nbformat
