@@ -12,6 +12,7 @@
 #include "configs/loader.h"
 #include "models/gpu/warp_sim/microbenchmarks.h"
 #include "models/gpu/warp_sim/program_yaml.h"
+#include "report/gpu_tool_report.h"
 #include "report/warp_sim_report.h"
 
 namespace hpcsim::cli {
@@ -51,16 +52,7 @@ void write_table(const GpuSpec& gpu, const std::vector<MicrobenchRow>& rows) {
   }
 }
 
-void write_json(const GpuSpec& gpu, const std::vector<MicrobenchRow>& rows) {
-  std::cout << "{\n  \"gpu\": " << json::quote(gpu.name) << ",\n  \"rows\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const MicrobenchRow& r = rows[i];
-    std::cout << (i ? ",\n" : "\n") << "    {\"benchmark\": " << json::quote(r.benchmark) << ", \"params\": " << json::quote(r.params)
-              << ", \"metric\": " << json::quote(r.metric) << ", \"value\": " << number(r.value) << ", \"unit\": " << json::quote(r.unit)
-              << "}";
-  }
-  std::cout << "\n  ]\n}\n";
-}
+void write_json(const GpuSpec& gpu, const std::vector<MicrobenchRow>& rows) { std::cout << microbench_json(gpu, rows); }
 
 // A kernel of the user's own in WarpSim's YAML form (program_yaml.h): its explanation, or one row per figure.
 int run_kernel_file(const MicrobenchOptions& o, const GpuSpec& gpu, const WarpSimOptions& options) {

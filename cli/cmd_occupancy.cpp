@@ -1,17 +1,13 @@
-// hpcsim occupancy: theoretical occupancy of one kernel launch on a GPU spec or a bare compute capability.
-#include <charconv>
-#include <cmath>
+// hpcsim occupancy: theoretical occupancy of one kernel launch on a GPU spec or a bare compute capability
+// (driver/gpu_tools.h's occupancy_of; report/gpu_tool_report.h prints it).
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
-#include "configs/json_writer.h"
-#include "configs/units.h"
-#include "models/gpu/gpu_spec.h"
-#include "models/gpu/occupancy.h"
-#include "models/gpu/occupancy_limits.h"
+#include "driver/gpu_tools.h"
+#include "report/gpu_tool_report.h"
 
 namespace hpcsim::cli {
 
@@ -26,75 +22,18 @@ struct OccupancyOptions {
   std::string format = "table";
 };
 
-int bad(const std::string& message) {
-  std::cerr << "hpcsim occupancy: " << message << "\n";
-  return kExitBadInput;
-}
-
-// Shortest text that reads back to the same double, so 2/3 prints as 0.6666666666666666.
-std::string flag_of(LaunchField field) {
-  switch (field) {
-    case LaunchField::threads: return "--threads";
-    case LaunchField::registers: return "--regs";
-    case LaunchField::shared_memory: return "--smem";
-  }
-  return "--threads";
-}
-
 int run(const OccupancyOptions& o) {
-  if (o.gpu.empty() == o.cc.empty()) return bad("give exactly one of --gpu NAME or --cc X.Y");
-  SmLimits sm;
-  if (!o.gpu.empty()) {
-    try {
-      const SpecCatalog catalog(config_root());
-      const GpuSpec gpu = gpu_from_flag(catalog, o.gpu);
-      if (gpu.compute_capability.empty()) {
-        return bad("--gpu " + o.gpu + ": the CUDA occupancy rules do not apply to a " + gpu.vendor +
-                   " GPU (no compute capability)");
-      }
-      sm = gpu.sm;
-    } catch (const ConfigError& e) {
-      std::cerr << e.what() << "\n";
-      return kExitBadInput;
-    }
-  } else {
-    const SmLimits* limits = sm_limits_for_cc(o.cc);
-    if (limits == nullptr) {
-      std::string known;
-      for (const std::string& cc : supported_compute_capabilities()) known += (known.empty() ? "" : ", ") + cc;
-      return bad("--cc " + o.cc + ": unsupported compute capability (supported: " + known + ")");
-    }
-    sm = *limits;
-  }
-
-  double smem = 0;
-  try {
-    smem = parse_quantity(o.smem, Dimension::bytes, "B");
-  } catch (const UnitError& e) {
-    return bad("--smem " + o.smem + ": " + e.what());
-  }
-  if (smem < 0 || smem != std::floor(smem) || smem > 1e9) {
-    return bad("--smem " + o.smem + ": must be a whole number of bytes, 0 or more");
-  }
-
   Occupancy result;
   try {
-    result = compute_occupancy(sm, {o.threads, o.regs, static_cast<int>(smem), std::nullopt});
-  } catch (const InvalidLaunch& e) {
-    return bad(flag_of(e.field()) + ": " + e.what());
+    result = occupancy_of(config_root(), o.gpu, o.cc, o.threads, o.regs, o.smem);
+  } catch (const ToolInputError& e) {
+    std::cerr << "hpcsim occupancy: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
   }
-
-  if (o.format == "json") {
-    std::cout << "{\n  \"active_blocks_per_sm\": " << result.active_blocks_per_sm
-              << ",\n  \"active_warps_per_sm\": " << result.active_warps_per_sm
-              << ",\n  \"occupancy\": " << json::shortest(result.occupancy) << ",\n  \"limiter\": "
-              << json::quote(to_string(result.limiter)) << "\n}\n";
-  } else {
-    std::cout << "active_blocks_per_sm  " << result.active_blocks_per_sm << "\n"
-              << "active_warps_per_sm   " << result.active_warps_per_sm << "\n"
-              << "occupancy             " << json::shortest(result.occupancy) << "\n"
-              << "limiter               " << to_string(result.limiter) << "\n";
-  }
+  std::cout << (o.format == "json" ? occupancy_json(result) : occupancy_table(result));
   return kExitOk;
 }
 

@@ -14,15 +14,7 @@
 #include "commands.h"
 #include "progress.h"
 #include "configs/config_error.h"
-#include "configs/count_limits.h"
-#include "configs/loader.h"
-#include "models/platform/cluster_config.h"
-#include "workloads/scheduling/batch_queue.h"
-#include "workloads/scheduling/queue_setup.h"
-#include "workloads/scheduling/job_list.h"
-#include "workloads/scheduling/node_leaves.h"
-#include "workloads/scheduling/swf_trace.h"
-#include "workloads/scheduling/training_job_timer.h"
+#include "driver/schedule_run.h"
 
 namespace hpcsim::cli {
 
@@ -47,79 +39,23 @@ int run(const ScheduleOptions& o) {
   std::optional<ResultsStore> store;  // checked before the queue runs, so that a bad --db costs no simulation
   if (!open_store(o.db, o.no_db, "schedule", store)) return kExitBadInput;
   try {
-    const QueuePolicy policy = *kQueuePolicyNames.parse(o.policy);
-    int nodes = 0;
-    MachineNodes machine;
-    std::optional<ClusterConfig> cluster;
     const SpecCatalog catalog(config_root());
-    if (o.nodes) {
-      nodes = *o.nodes;
-      check_count(CountLimit::nodes, nodes, SourceLoc{"--nodes " + std::to_string(nodes)}, "the machine");
-    } else {
-      cluster = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog);
-      nodes = cluster->nodes;
-      machine = MachineNodes{cluster->gpus_per_node, cluster->node.host_memory_bytes};
-    }
-    std::vector<BatchJob> jobs;
-    std::int64_t skipped = 0;
-    std::int64_t swf_unrunnable = 0;  // trace lines skipped without a note
-    QueueSetup setup;
-    setup.nodes = nodes;
-    if (cluster) setup.node_leaf = node_leaves(*cluster);
-    std::unique_ptr<TrainingJobTimer> timer;  // training jobs' run times on their nodes
-    if (std::filesystem::path(o.jobs).extension() == ".swf") {
-      SwfOptions swf;
-      swf.machine_nodes = nodes;
-      swf.cores_per_node = o.cores_per_node;
-      swf.max_jobs = o.max_jobs;
-      SwfTrace trace = load_swf(o.jobs, swf);
-      jobs = std::move(trace.jobs);
-      skipped = trace.skipped;
-      swf_unrunnable = trace.skipped - trace.skipped_too_large;
-      if (trace.skipped_too_large > 0) {
-        std::cerr << "note: " << trace.skipped_too_large << " job(s) need more than the " << nodes
-                  << " nodes and were skipped\n";
-      }
-      for (const std::int64_t user : trace.users) setup.accounts.push_back(Account{"user " + std::to_string(user), 1});
-    } else {
-      const JobList list = parse_job_list(load_config(o.jobs, {}));
-      if (!list.training.empty()) {
-        if (!cluster) {
-          throw ConfigError(list.training.front().where,
-                            "training jobs run on a cluster: give it with --cluster FILE, not --nodes");
-        }
-        Progress progress("schedule", "training jobs timed", list.training.size(), o.format);
-        timer = std::make_unique<TrainingJobTimer>(*cluster, catalog, list.training,
-                                                   [&](std::size_t done, std::size_t) { progress.show(done); });
-        progress.finish();
-      }
-      setup = resolve_queue_setup(queue_setup(list, nodes, setup.node_leaf));
-      // A job no partition can run is skipped with its reason and counted, as a trace's are.
-      for (BatchJob job : list.jobs) {
-        if (o.cores_per_node > 0 && job.kind < 0) {  // in 64 bits: --cores-per-node 2^31-1 overflowed an int
-          job.nodes = static_cast<int>((std::int64_t{job.nodes} + o.cores_per_node - 1) / o.cores_per_node);
-        }
-        if (job.estimate_only) job.estimate_s = timer->estimate_s(job.kind);
-        std::string why = fit_to_nodes(job, machine);
-        if (why.empty()) why = job_refusal(job, setup);
-        if (!why.empty()) {
-          std::cerr << "note: job " << job.id << " " << why << ": skipped\n";
-          ++skipped;
-          continue;
-        }
-        if (o.max_jobs > 0 && static_cast<std::int64_t>(jobs.size()) == o.max_jobs) break;
-        jobs.push_back(job);
-      }
-    }
-    if (jobs.empty()) {  // every job skipped: a schedule of nothing says nothing
-      throw ConfigError(SourceLoc{o.jobs}, "no job to schedule: all " + std::to_string(skipped) + " were skipped" +
-                                               (swf_unrunnable > 0 ? " (" + std::to_string(swf_unrunnable) +
-                                                                         " with no run time or no processors)"
-                                                                   : ""));
-    }
-    const std::vector<QueueRun> runs =
-        simulate_batch_queue(jobs, setup, policy, timer ? timer->hook() : RunTimeHook{});
-    const ScheduleSummary summary = summarize_schedule(runs, skipped, nodes);
+    ScheduleRequest request{o.jobs, o.cluster, o.nodes, o.policy, o.max_jobs, o.cores_per_node};
+    std::optional<Progress> progress;  // while a cluster's training jobs are timed
+    const ScheduleRun run = run_schedule(
+        request, catalog,
+        [&](const std::string& note) {
+          if (progress) progress->finish(), progress.reset();
+          std::cerr << "note: " << note << "\n";
+        },
+        [&](std::size_t done, std::size_t total) {
+          if (!progress) progress.emplace("schedule", "training jobs timed", total, o.format);
+          progress->show(done);
+        });
+    if (progress) progress->finish();
+    const std::vector<QueueRun>& runs = run.runs;
+    const ScheduleSummary& summary = run.summary;
+    const int nodes = run.nodes;
     if (o.format == "json") {
       std::cout << schedule_to_json(runs, summary);
     } else if (o.format == "csv") {

@@ -9,7 +9,7 @@
 #include "store/results_store.h"
 #include "configs/catalog.h"
 #include "driver/scenario_run.h"
-#include "models/gpu/gpu_spec.h"
+#include "driver/gpu_tools.h"  // gpu_from_flag
 
 namespace hpcsim::cli {
 
@@ -68,8 +68,5 @@ int store_record(std::optional<ResultsStore>& store, const RunRecord& record, co
 
 // The folder of shipped specs: $HPCSIM_CONFIG_DIR, else the source tree's configs/.
 std::string config_root();
-
-// The GPU spec a command's --gpu flag names; ConfigError "--gpu NAME: ..." when there is none.
-GpuSpec gpu_from_flag(const SpecCatalog& catalog, const std::string& name);
 
 }  // namespace hpcsim::cli

@@ -6,6 +6,8 @@ packages=(build-essential cmake ninja-build pkg-config
           libbenchmark-dev python3 libopenmpi-dev openmpi-bin python3-matplotlib
           nlohmann-json3-dev zlib1g-dev      # PyTorch profiler (Kineto) traces, .json.gz
           libprotobuf-dev protobuf-compiler  # Chakra execution traces (optional: skipped by CMake without them)
+          python3-dev pybind11-dev python3-pybind11 python3-pandas            # the Python module (docs/python.md)
+          python3-nbclient python3-nbconvert python3-ipykernel                # its notebooks, run by CTest
           chromium)  # chromium (~100 MB): only the test that renders `hpcsim report`'s HTML needs it
 missing=()
 for p in "${packages[@]}"; do

@@ -3,7 +3,7 @@
 # -DSOURCE_DIR=<repository root>.
 set(_writer "${SOURCE_DIR}/configs/src/json_writer.cpp")
 set(_found "")
-foreach(_layer sim-core configs models workloads analysis cli)
+foreach(_layer sim-core configs models workloads analysis cli python)
   file(GLOB_RECURSE _files "${SOURCE_DIR}/${_layer}/*.cpp" "${SOURCE_DIR}/${_layer}/*.h")
   foreach(_f IN LISTS _files)
     if(_f STREQUAL _writer)
