@@ -2,27 +2,10 @@
 #include "driver/serve_intervals.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
 
 namespace hpcsim {
 
 namespace {
-
-// A class's first fallback, as IntervalTable::lookup tries it after the class itself ("serve/*").
-std::string kind_entry(const std::string& cls) { return cls.substr(0, cls.find('/')) + "/*"; }
-
-// Source families among the rows each entry of the table is drawn from (the class, its category, "*").
-std::map<std::string, std::set<std::string>> families_by_entry(const std::vector<ValidationRow>& rows) {
-  std::map<std::string, std::set<std::string>> out;
-  for (const ValidationRow& row : rows) {
-    if (row.interval_class.empty()) continue;
-    for (const std::string& key : {row.interval_class, kind_entry(row.interval_class), std::string("*")}) {
-      out[key].insert(row.family);
-    }
-  }
-  return out;
-}
 
 bool inside(const std::optional<IntervalEntry>& e, double ratio) { return e && ratio >= e->low_ratio && ratio <= e->high_ratio; }
 
@@ -53,14 +36,7 @@ CrossValidation serve_cross_validation(const ValidationReport& serve) {
 }
 
 IntervalTable derive_serve_intervals(const ValidationReport& serve) {
-  const std::map<std::string, std::set<std::string>> families = families_by_entry(serve.rows);
-  std::vector<IntervalEntry> kept;
-  const IntervalTable all = IntervalTable::derive(serve_cross_validation(serve));
-  for (const IntervalEntry& e : all.entries()) {
-    const auto it = families.find(e.cls);
-    if (it != families.end() && static_cast<int>(it->second.size()) >= kServeMinFamilies) kept.push_back(e);
-  }
-  return IntervalTable(std::move(kept));
+  return IntervalTable::derive(serve_cross_validation(serve));
 }
 
 IntervalTable load_serve_intervals(const std::filesystem::path& config_root) {

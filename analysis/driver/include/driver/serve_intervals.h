@@ -3,8 +3,8 @@
 // of the validation rows' ratios of predicted to true, by class) applied to the serving validation rows.
 // A serve prediction's class is "serve/<category>": cpu-infer (a CPU replica), gpu-infer (GPU replicas) or
 // llm-serve (an LLM endpoint), latencies and rates together; a class falls back to every serving row
-// ("serve/*", then "*": the same rows). An entry needs IntervalTable::kMinRows rows from at least
-// kServeMinFamilies source families (a band from one family is that family's spread).
+// ("serve/*", then "*": the same rows). An entry needs IntervalTable's rows and source families, as
+// training's classes do.
 // The table is configs/serving-intervals.yaml, derived by `hpcsim validate --serve-intervals`; a test holds
 // the shipped table to that derivation. No parameter is fitted on serving rows (the calibrated ones are
 // fitted on training rows alone), so a serving row's family-out prediction is its in-sample one.
@@ -20,7 +20,6 @@
 namespace hpcsim {
 
 inline constexpr const char* kServeIntervalFile = "serving-intervals.yaml";
-inline constexpr int kServeMinFamilies = 2;
 
 // cpu-infer, gpu-infer or llm-serve: the validation category a serve scenario's predictions belong to.
 std::string serve_category(const ServeScenario& scenario);
@@ -30,8 +29,7 @@ std::string serve_interval_class(const ServeScenario& scenario);
 // The serving rows (run_serve_validation) as a cross-validation whose family-out predictions are the
 // in-sample ones (nothing fitted on them).
 CrossValidation serve_cross_validation(const ValidationReport& serve);
-// The table from the rows' interval classes: IntervalTable::derive, keeping entries whose rows come from at
-// least kServeMinFamilies source families.
+// The table from the rows' interval classes (IntervalTable::derive).
 IntervalTable derive_serve_intervals(const ValidationReport& serve);
 // <config_root>/serving-intervals.yaml; an empty table when the file is absent.
 IntervalTable load_serve_intervals(const std::filesystem::path& config_root);
