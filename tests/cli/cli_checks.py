@@ -179,11 +179,16 @@ def check_list_and_version():
     # The current accelerators (issue 36): GPUs, the nodes they are sold in, and their links.
     proc = hpcsim("list", "gpus")
     gpus = proc.stdout.split()
-    for name in ("b200", "gb200", "mi325x", "gaudi2", "h100-pcie-80gb"):
+    for name in ("b200", "gb200", "mi325x", "gaudi2", "h100-pcie-80gb",
+                 "b300", "gb300", "h200-nvl", "mi350x", "mi355x", "gaudi3"):
         expect(proc.returncode == 0 and name in gpus, "list gpus: " + name, proc)
     proc = hpcsim("list", "nodes")
-    for name in ("dgx-b200", "gb200-nvl72", "mi300x-8gpu", "mi325x-8gpu", "hls-gaudi2"):
+    for name in ("dgx-b200", "gb200-nvl72", "mi300x-8gpu", "mi325x-8gpu", "hls-gaudi2",
+                 "dgx-b300", "gb300-nvl72", "mi350x-8gpu", "mi355x-8gpu", "hls-gaudi3"):
         expect(proc.returncode == 0 and name in proc.stdout.split(), "list nodes: " + name, proc)
+    proc = hpcsim("list", "networks")
+    for name in ("ib-xdr", "roce-200g", "xgmi-mi350"):
+        expect(proc.returncode == 0 and name in proc.stdout.split(), "list networks: " + name, proc)
     proc = hpcsim("list", "sequence-lengths")
     expect(proc.returncode == 0 and "wikipedia-bert-512" in proc.stdout and "wmt16-en-de-gnmt-50" in proc.stdout,
            "list sequence-lengths", proc)

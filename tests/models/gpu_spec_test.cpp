@@ -111,6 +111,27 @@ TEST_CASE("Current accelerators: peaks by precision are units x clock x lanes an
       {"mi325x", Precision::bf16, tc, 1307.4 * T, 0.005}, {"mi325x", Precision::fp8, tc, 2614.9 * T, 0.005},
       {"gaudi2", Precision::bf16, tc, 432 * T, 0.005},  {"h100-pcie-80gb", Precision::bf16, tc, 756.5 * T, 0.005},
       {"h100-pcie-80gb", Precision::fp8, tc, 1513 * T, 0.005}, {"h100-pcie-80gb", Precision::fp32, vc, 51.2 * T, 0.005},
+      // B300 / GB300 (Blackwell Ultra): verda.com's per-GPU dense table (B300: FP4 14, INT8 0.15 POPS; GB300: BF16
+      // 2.5, FP8 5, FP4 15, FP32 0.080 PFLOP/s) and the HGX B300 figures on glennklockwood.com (BF16 2250, FP8 4500,
+      // TF32 1125, FP64 1.25). NVIDIA publishes no clock: the B300 keeps the B200's, so its FP4 is 3.4 % and its
+      // FP64 / INT8 6 % off (whole rates per SM cannot hit NVIDIA's trickle figures at one clock); GB300's FP32 2.4 %.
+      {"b300", Precision::bf16, tc, 2250 * T, 0.005},   {"b300", Precision::fp8, tc, 4500 * T, 0.005},
+      {"b300", Precision::nvfp4, tc, 14000 * T, 0.035}, {"b300", Precision::mxfp4, tc, 14000 * T, 0.035},
+      {"b300", Precision::tf32, tc, 1125 * T, 0.005},   {"b300", Precision::fp32, vc, 75 * T, 0.005},
+      {"b300", Precision::int8, tc, 150 * T, 0.065},    {"b300", Precision::fp64, vc, 1.25 * T, 0.065},
+      {"gb300", Precision::bf16, tc, 2500 * T, 0.005},  {"gb300", Precision::fp8, tc, 5000 * T, 0.005},
+      {"gb300", Precision::nvfp4, tc, 15000 * T, 0.005}, {"gb300", Precision::fp32, vc, 80 * T, 0.025},
+      // H200 NVL: NVIDIA's H200 product page, NVL column, sparse tensor figures halved; FP32 60, FP64 tensor 60.
+      {"h200-nvl", Precision::bf16, tc, 835.5 * T, 0.005}, {"h200-nvl", Precision::fp8, tc, 1670.5 * T, 0.005},
+      {"h200-nvl", Precision::tf32, tc, 417.5 * T, 0.005}, {"h200-nvl", Precision::fp32, vc, 60 * T, 0.005},
+      {"h200-nvl", Precision::fp64, tc, 60 * T, 0.005},
+      // MI355X / MI350X (CDNA 4): FP8 "5 PFLOP/s" (AMD at ISSCC 2026), FP4/FP6 20.1 and 18.45 PFLOP/s sparse
+      // (tomshardware, ISC 2025) halved, FP64 78.6 (humeconsulting).
+      {"mi355x", Precision::fp8, tc, 5000 * T, 0.01},   {"mi355x", Precision::mxfp4, tc, 10050 * T, 0.005},
+      {"mi355x", Precision::fp64, vc, 78.6 * T, 0.005}, {"mi350x", Precision::mxfp4, tc, 9225 * T, 0.005},
+      // Gaudi 3: Intel Hot Chips 2024 (1835 TFLOP/s BF16 and FP8 matrix, 28.7 BF16 vector).
+      {"gaudi3", Precision::bf16, tc, 1835 * T, 0.005}, {"gaudi3", Precision::fp8, tc, 1835 * T, 0.005},
+      {"gaudi3", Precision::bf16, vc, 28.7 * T, 0.005},
   };
   for (const Peak& p : peaks) {
     INFO(p.gpu << " " << to_string(p.p));
@@ -134,6 +155,23 @@ TEST_CASE("Current accelerators: peaks by precision are units x clock x lanes an
   CHECK(load("h100-pcie-80gb").sm_count == 114);
   CHECK(load("b200").compute_capability == "10.0");
   CHECK(load("gaudi2").vendor == "intel");
+  // The issue 36 remainder: Blackwell Ultra, H200 NVL, CDNA 4, Gaudi 3.
+  CHECK(load("b300").sm_count == 148);
+  CHECK(load("b300").compute_capability == "10.3");
+  CHECK(load("b300").memory.hbm_bytes == 288e9);
+  CHECK(load("gb300").memory.hbm_bytes == 279e9);
+  CHECK(load("b300").supports(Precision::nvfp4));
+  CHECK(load("h200-nvl").memory.hbm_bytes == load("h200-sxm-141gb").memory.hbm_bytes);
+  CHECK(load("h200-nvl").sm_count == 132);
+  CHECK(load("mi355x").sm_count == 256);
+  CHECK(load("mi355x").supports(Precision::mxfp4));
+  CHECK(load("mi355x").supports(Precision::mxfp8));
+  CHECK_FALSE(load("mi355x").supports(Precision::nvfp4));
+  CHECK_FALSE(load("mi355x").supports(Precision::tf32));  // CDNA 4 has no TF32 matrix operations
+  CHECK(load("mi350x").memory.hbm_bytes == load("mi355x").memory.hbm_bytes);
+  CHECK(load("gaudi3").vendor == "intel");
+  CHECK(load("gaudi3").sm_count == 64);
+  CHECK_FALSE(load("gaudi3").supports(Precision::nvfp4));
   // Block-scaled storage counts the scales: OCP MX (32 elements per 8-bit scale), NVFP4 (16 per 8-bit scale).
   CHECK(bytes_per_element(Precision::mxfp8) == 1 + 1.0 / 32);
   CHECK(bytes_per_element(Precision::nvfp4) == 0.5 + 1.0 / 16);
@@ -197,7 +235,10 @@ TEST_CASE("Every GPU spec gives its special-function lanes") {
   for (const auto& entry : std::filesystem::directory_iterator(kGpus)) {
     const GpuSpec g = load(entry.path().stem().string());
     INFO(g.name);
-    CHECK(g.sfu_lanes_per_sm == 16);  // every shipped part: 4 per sub-partition, or a CU's 64 lanes at quarter rate
+    // Every shipped part: 4 per sub-partition, or a CU's 64 lanes at quarter rate; Blackwell Ultra doubles its SFU
+    // throughput for attention (NVIDIA's "Inside NVIDIA Blackwell Ultra"; 10.7 vs 5 TeraExp/s).
+    const bool blackwell_ultra = g.name == "b300" || g.name == "gb300";
+    CHECK(g.sfu_lanes_per_sm == (blackwell_ultra ? 32 : 16));
   }
   ConfigNode h100 = SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR).load("gpus", ConfigNode::make_scalar("h100-sxm5-80gb", SourceLoc{}), "GPU");
   h100.erase("sfu_lanes_per_sm");

@@ -122,8 +122,23 @@ TEST_CASE("Current accelerator nodes: NVL72 is one NVLink domain, the AMD and Ga
   CHECK(nvl72.gpu_link.bandwidth == Approx(b200.gpu_link.bandwidth));
   CHECK(nvl72.nics.count == 72);
   CHECK(nvl72.cpu.sockets == 36);
+  // Blackwell Ultra: DGX B300 and the GB300 NVL72 rack keep the NVLink 5 fabric; their NICs are ConnectX-8 XDR.
+  const NodeSpec b300 = shipped("dgx-b300");
+  CHECK(b300.gpus == 8);
+  CHECK(b300.gpu.name == "b300");
+  CHECK(b300.gpu_link.kind == "nvswitch");
+  CHECK(b300.gpu_link.bandwidth == Approx(b200.gpu_link.bandwidth));
+  CHECK(b300.nics.count == 8);
+  CHECK(b300.nics.rate_bits == 800e9);
+  CHECK(b300.cpu.model == "Intel Xeon 6776P");
+  const NodeSpec gb300 = shipped("gb300-nvl72");
+  CHECK(gb300.gpus == 72);
+  CHECK(gb300.gpu.name == "gb300");
+  CHECK(gb300.gpu_link.bandwidth == Approx(b200.gpu_link.bandwidth));
+  CHECK(gb300.nics.count == 72);
+  CHECK(gb300.nics.rate_bits == 800e9);
   // A full mesh: every pair of the 8 GPUs has its own link(s), no switch.
-  for (const auto& [name, links_per_pair] : std::vector<std::pair<std::string, int>>{{"mi300x-8gpu", 1}, {"mi325x-8gpu", 1}, {"hls-gaudi2", 3}}) {
+  for (const auto& [name, links_per_pair] : std::vector<std::pair<std::string, int>>{{"mi300x-8gpu", 1}, {"mi325x-8gpu", 1}, {"mi350x-8gpu", 1}, {"mi355x-8gpu", 1}, {"hls-gaudi2", 3}, {"hls-gaudi3", 3}}) {
     INFO(name);
     const NodeSpec n = shipped(name);
     CHECK(n.gpu_link.kind == "nvlink");
@@ -138,6 +153,14 @@ TEST_CASE("Current accelerator nodes: NVL72 is one NVLink domain, the AMD and Ga
   }
   CHECK(shipped("mi325x-8gpu").gpu.name == "mi325x");
   CHECK(shipped("hls-gaudi2").nics.count == 24);
+  // The MI350 series' links are 76.8 GB/s per direction against the MI300 series' 64 (1.2x); Gaudi 3's ports
+  // are 200 GbE where Gaudi 2's are 100 GbE (2x).
+  CHECK(shipped("mi355x-8gpu").gpu.name == "mi355x");
+  CHECK(shipped("mi350x-8gpu").gpu.name == "mi350x");
+  CHECK(shipped("mi355x-8gpu").gpu_link.bandwidth == Approx(1.2 * shipped("mi325x-8gpu").gpu_link.bandwidth));
+  CHECK(shipped("hls-gaudi3").gpu.name == "gaudi3");
+  CHECK(shipped("hls-gaudi3").gpu_link.bandwidth == Approx(2 * shipped("hls-gaudi2").gpu_link.bandwidth));
+  CHECK(shipped("hls-gaudi3").nics.rate_bits == 200e9);
 }
 
 TEST_CASE("A CPU-only node has no GPU and no GPU interconnect", "[node][specs]") {

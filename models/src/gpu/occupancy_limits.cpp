@@ -45,6 +45,9 @@ const std::vector<std::pair<std::string, SmLimits>>& table() {
       {"9.0", make(64, 32, 4, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 128, KiB, 227 * KiB, 256 * KiB)},
       // [BTG]; 32 blocks per SM and the 128 B granularity as 9.0 (UNSURE: [PG]'s 10.0 column not read here)
       {"10.0", make(64, 32, 4, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 128, KiB, 227 * KiB, 256 * KiB)},
+      // B300 (sm_103): a public B300 cache study (configs/gpus/b300.yaml [MB]) measures the 10.0 figures: a
+      // 256 KiB L1/shared pool, 228 KiB opt-in shared memory less 1 KiB reserved per block; the rest as 10.0.
+      {"10.3", make(64, 32, 4, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 128, KiB, 227 * KiB, 256 * KiB)},
   };
   return t;
 }
