@@ -18,6 +18,8 @@ function(hpcsim_layer)
   # Position-independent, so that the Python module (a shared object) can link the layers as the CLI does
   # (thread_local and PC-relative data references of executable code cannot go into one);
   # -fno-semantic-interposition keeps the calls between a layer's functions inlined as in executable code.
-  set_target_properties(${L_NAME} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-  target_compile_options(${L_NAME} PRIVATE -fno-semantic-interposition)
+  if(HPCSIM_WITH_PYTHON)
+    set_target_properties(${L_NAME} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_compile_options(${L_NAME} PRIVATE -fno-semantic-interposition)
+  endif()
 endfunction()
