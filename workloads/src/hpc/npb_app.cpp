@@ -8,7 +8,10 @@ namespace hpcsim {
 
 namespace {
 
-// NPB 3.4 setparams.c: class parameters by benchmark, classes in the order S, W, A, B, C, D, E.
+// NPB 3.4 setparams.c: class parameters by benchmark, classes in the order S, W, A, B, C, D, E. The CG, MG
+// and FT rows equal write_cg_info / write_mg_info / write_ft_info of NPB-MPI's sys/setparams.c (checked
+// 2026-12-05 against a copy in the code index); IS's come from is.c's class defines (checked against copies
+// of is.c; setparams.c only validates IS's class letter).
 constexpr const char* kClasses = "SWABCDE";
 int class_index(char c) { return static_cast<int>(std::strchr(kClasses, c) - kClasses); }
 
