@@ -46,6 +46,8 @@ struct IoOptions {
   std::string workload;
   std::string accelerator = "h100";
   std::optional<int> accelerators;
+  std::optional<int> read_threads;
+  std::optional<int> host_cores;
 };
 
 std::string number(double value) { return json::number(value, 10); }
@@ -232,6 +234,11 @@ int run_io500_validation(const IoOptions& o) {
                                    .field("predicted", number(r.predicted))
                                    .field("predicted_type_out", number(r.predicted_out))
                                    .field("bottleneck", json::quote(r.bottleneck))
+                                   .field("predicted_accelerators_family_out",
+                                          std::to_string(r.predicted_accelerators_family_out))
+                                   .field("within_step_family_out", r.within_step_family_out ? "true" : "false")
+                                   .field("predicted_throughput_MiBps_family_out",
+                                          number(r.predicted_throughput_MiBps_family_out))
                                    .str()
                 << (i + 1 < v.rows.size() ? ",\n" : "\n");
     }
@@ -270,12 +277,15 @@ int run_mlperf(const IoOptions& o) {
     std::cerr << "--mlperf needs --workload (unet3d, resnet50, cosmoflow)\n";
     return kExitBadInput;
   }
-  const std::optional<DlioWorkload> w = find_dlio_workload(o.workload, o.accelerator);
+  std::optional<DlioWorkload> w = find_dlio_workload(o.workload, o.accelerator);
   if (!w) {
     std::cerr << "--workload " << o.workload << " --accelerator " << o.accelerator
               << ": no such MLPerf Storage workload (unet3d, resnet50, cosmoflow on h100, a100)\n";
     return kExitBadInput;
   }
+  if (o.read_threads) w->read_threads = *o.read_threads;
+  DlioHost host;
+  if (o.host_cores) host.cores = *o.host_cores;
   if (o.accelerators && *o.accelerators < hosts) {
     std::cerr << "--accelerators " << *o.accelerators << ": fewer accelerators than the " << hosts << " hosts\n";
     return kExitBadInput;
@@ -291,9 +301,9 @@ int run_mlperf(const IoOptions& o) {
   // The largest passing count, searched up to 1,024 per host and 65,536 in all (MLPerf Storage v1.0's largest
   // published count is 2,100; 65,536 resnet50 accelerators are 524,288 readers, a fraction of a second).
   const int limit = static_cast<int>(std::min<std::int64_t>(std::int64_t{1024} * hosts, 65536));
-  const int largest = max_dlio_accelerators(fs, *w, hosts, limit);
+  const int largest = max_dlio_accelerators(fs, *w, hosts, limit, host);
   const int n = o.accelerators.value_or(std::max(largest, hosts));
-  const DlioResult r = simulate_dlio(fs, *w, n, hosts);
+  const DlioResult r = simulate_dlio(fs, *w, n, hosts, host);
   const double mib = 1048576.0;
   if (o.format == "json") {
     json::Line stages = json::Line::object();
@@ -305,7 +315,9 @@ int run_mlperf(const IoOptions& o) {
               << ",\n  \"throughput_MiBps\": " << number(r.bytes_per_s / mib)
               << ",\n  \"samples_per_s\": " << number(r.samples_per_s)
               << ",\n  \"delivered_MiBps\": " << number(r.delivered_bytes_per_s / mib)
-              << ",\n  \"bottleneck\": " << json::quote(r.read.bottleneck) << ",\n  \"utilisation\": " << stages.str()
+              << ",\n  \"read_threads\": " << w->read_threads << ",\n  \"host_cores\": " << host.cores
+              << ",\n  \"host_MiBps\": " << number(r.host_bytes_per_s / mib)
+              << ",\n  \"bottleneck\": " << json::quote(r.bottleneck) << ",\n  \"utilisation\": " << stages.str()
               << "\n}\n";
     return kExitOk;
   }
@@ -317,8 +329,11 @@ int run_mlperf(const IoOptions& o) {
             << "largest      " << largest << " accelerators at AU >= " << number(100 * w->au_min) << "%\n"
             << "at " << n << " accelerators: AU " << number(100 * r.au) << "%, " << number(r.bytes_per_s / mib) << " MiB/s, "
             << number(r.samples_per_s) << " samples/s (storage gives " << number(r.delivered_bytes_per_s / mib)
-            << " MiB/s)\n"
-            << "bottleneck   " << r.read.bottleneck << "\n";
+            << " MiB/s" << (host.cores ? ", the hosts' readers " + number(r.host_bytes_per_s / mib) + " MiB/s on " +
+                                                std::to_string(dlio_reader_cores(*w, host, n, hosts)) + " busy cores"
+                                          : std::string())
+            << ")\n"
+            << "bottleneck   " << r.bottleneck << "\n";
   for (const StageUse& u : r.read.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
   return kExitOk;
 }
@@ -337,7 +352,13 @@ int run_mlperf_validation(const IoOptions& o) {
   if (o.format == "json") {
     std::cout << "{\n  \"category\": \"mlperf-storage\",\n  \"cases\": " << cases.size()
               << ",\n  \"scored_counts\": " << v.scored_counts << ",\n  \"within_step\": " << v.within_step
-              << ",\n  \"throughput_mape\": " << number(v.throughput_mape) << ",\n  \"rows\": [\n";
+              << ",\n  \"throughput_mape\": " << number(v.throughput_mape)
+              << ",\n  \"family_out_rows\": " << v.family_out_rows
+              << ",\n  \"within_step_family_out\": " << v.within_step_family_out
+              << ",\n  \"throughput_mape_family_out\": " << number(v.throughput_mape_family_out);
+    json::Line rates = json::Line::object();
+    for (const auto& [format, rate] : v.reader_rates) rates.field(format, number(rate / 1048576.0));
+    std::cout << ",\n  \"reader_MiBps_per_core\": " << rates.str() << ",\n  \"rows\": [\n";
     for (std::size_t i = 0; i < v.rows.size(); ++i) {
       const MlperfStorageRow& r = v.rows[i];
       std::cout << "    " << json::Line::object()
@@ -352,6 +373,11 @@ int run_mlperf_validation(const IoOptions& o) {
                                    .field("predicted_throughput_MiBps", number(r.predicted_throughput_MiBps))
                                    .field("predicted_au", number(r.predicted_au))
                                    .field("bottleneck", json::quote(r.bottleneck))
+                                   .field("predicted_accelerators_family_out",
+                                          std::to_string(r.predicted_accelerators_family_out))
+                                   .field("within_step_family_out", r.within_step_family_out ? "true" : "false")
+                                   .field("predicted_throughput_MiBps_family_out",
+                                          number(r.predicted_throughput_MiBps_family_out))
                                    .str()
                 << (i + 1 < v.rows.size() ? ",\n" : "\n");
     }
@@ -361,13 +387,14 @@ int run_mlperf_validation(const IoOptions& o) {
   std::cout << "MLPerf Storage cases (" << cases.size() << "): largest accelerator count at the AU threshold on the "
             << "row's hosts (within one step: one accelerator per host) and throughput at the published count\n";
   std::cout << "  case                                              workload        hosts  published  predicted  "
-               "throughput MiB/s (predicted)  bottleneck\n";
+               "throughput MiB/s (predicted)  bottleneck  | submitter out: count, MiB/s\n";
   char line[320];
   for (const MlperfStorageRow& r : v.rows) {
-    std::snprintf(line, sizeof line, "  %-49s %-15s %5d %10d %10d%s %12.0f (%9.0f)  %s\n", r.case_name.c_str(),
-                  r.workload.c_str(), r.hosts, r.accelerators, r.predicted_accelerators,
+    std::snprintf(line, sizeof line, "  %-49s %-15s %5d %10d %10d%s %12.0f (%9.0f)  %-14s | %6d%s %9.0f\n",
+                  r.case_name.c_str(), r.workload.c_str(), r.hosts, r.accelerators, r.predicted_accelerators,
                   !r.largest ? " " : r.within_step ? "*" : " ", r.throughput_MiBps, r.predicted_throughput_MiBps,
-                  r.bottleneck.c_str());
+                  r.bottleneck.c_str(), r.predicted_accelerators_family_out,
+                  !r.largest ? " " : r.within_step_family_out ? "*" : " ", r.predicted_throughput_MiBps_family_out);
     std::cout << line;
   }
   std::snprintf(line, sizeof line,
@@ -375,6 +402,15 @@ int run_mlperf_validation(const IoOptions& o) {
                 v.within_step, v.scored_counts, v.scored_counts ? 100.0 * v.within_step / v.scored_counts : 0.0,
                 100 * v.throughput_mape);
   std::cout << line;
+  std::snprintf(line, sizeof line,
+                "  reader rate left out by submitter (%d rows): within one step %d, throughput MAPE %.1f%%\n",
+                v.family_out_rows, v.within_step_family_out, 100 * v.throughput_mape_family_out);
+  std::cout << line;
+  for (const auto& [format, rate] : v.reader_rates) {
+    std::snprintf(line, sizeof line, "  %s reader: %.1f MiB/s per busy host core (derived over the cases)\n",
+                  format.c_str(), rate / 1048576.0);
+    std::cout << line;
+  }
   return kExitOk;
 }
 
@@ -497,6 +533,14 @@ Action add_io_command(CLI::App& app) {
       ->check(CLI::IsMember({"h100", "a100"}));
   cmd->add_option("--accelerators", o->accelerators,
                   "With --mlperf: emulated accelerators in all (default: the largest count at the AU threshold, searched up to 1,024 per host and 65,536)")
+      ->needs(mlperf)
+      ->check(kAtLeastOne);
+  cmd->add_option("--read-threads", o->read_threads,
+                  "With --mlperf: reader threads per accelerator (DLIO's reader.read_threads; default the workload's)")
+      ->needs(mlperf)
+      ->check(kAtLeastOne);
+  cmd->add_option("--host-cores", o->host_cores,
+                  "With --mlperf: physical cores per host running the readers (default: the hosts are not modelled)")
       ->needs(mlperf)
       ->check(kAtLeastOne);
   return [o, op] {

@@ -2,6 +2,7 @@
 // over the asked one, and the largest passing accelerator count is the binding stage over the threshold.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "configs/loader.h"
@@ -69,4 +70,68 @@ TEST_CASE("DLIO: AU is delivered over asked, the largest passing count the bindi
   // The limit caps the search; fewer accelerators than hosts is an error.
   CHECK(max_dlio_accelerators(one, *find_dlio_workload("resnet50", "a100"), 1, 50) == 50);
   CHECK_THROWS_AS(simulate_dlio(one, w, 1, 2), std::invalid_argument);
+}
+
+TEST_CASE("DLIO hosts: reader threads and cores bound the count until the storage binds") {
+  DlioWorkload w = *find_dlio_workload("unet3d", "h100");
+  const FileSystemSpec one = filesystem(1);
+  const int storage = max_dlio_accelerators(one, w, 1, 1000);  // the host's port binds
+  REQUIRE(storage >= 3);
+  const DlioReader npz = *find_dlio_reader("npz");
+  CHECK(npz.workers_per_thread);
+  // The host-bound count: the largest n with min(n x threads, cores) x rate >= threshold x n x asked.
+  const auto host_bound = [&](int threads, int cores) {
+    int n = 0;
+    while (std::min(double((n + 1) * threads), double(cores)) * npz.bytes_per_core_s >=
+           w.au_min * (n + 1) * w.asked_bytes_per_s())
+      ++n;
+    return n;
+  };
+  // The workload's 4 threads: 4 cores of npz decode per accelerator fall short of one H100's ask at 90 %.
+  REQUIRE(4 * npz.bytes_per_core_s < w.au_min * w.asked_bytes_per_s());
+  CHECK(max_dlio_accelerators(one, w, 1, 1000, DlioHost{64}) == 0);
+  CHECK(simulate_dlio(one, w, 1, 1, DlioHost{64}).bottleneck == "host readers");
+  // More reader threads raise the host-bound count until the storage binds.
+  int last = 0;
+  for (int threads : {4, 6, 8, 16}) {
+    w.read_threads = threads;
+    const int n = max_dlio_accelerators(one, w, 1, 1000, DlioHost{16});
+    CHECK(n == std::min(storage, host_bound(threads, 16)));
+    CHECK(n >= last);
+    last = n;
+  }
+  CHECK(last > 0);
+  // A host with fewer cores passes fewer accelerators; with many cores the storage binds again.
+  w.read_threads = 16;
+  const int few = max_dlio_accelerators(one, w, 1, 1000, DlioHost{8});
+  const int some = max_dlio_accelerators(one, w, 1, 1000, DlioHost{16});
+  const int many = max_dlio_accelerators(one, w, 1, 1000, DlioHost{256});
+  CHECK(few < some);
+  CHECK(few == host_bound(16, 8));
+  CHECK(simulate_dlio(one, w, few + 1, 1, DlioHost{8}).bottleneck == "host readers");
+  CHECK(many == storage);
+  CHECK(simulate_dlio(one, w, many + 1, 1, DlioHost{256}).bottleneck == "client ports");
+  // Without cores the host is not modelled: the old count, no host rate.
+  CHECK(max_dlio_accelerators(one, w, 1, 1000, DlioHost{}) == storage);
+  CHECK(simulate_dlio(one, w, 2, 1).host_bytes_per_s == 0);
+}
+
+TEST_CASE("DLIO hosts: busy reader cores per loader, block-wise over the hosts") {
+  DlioWorkload unet = *find_dlio_workload("unet3d", "a100");  // npz: PyTorch workers
+  unet.read_threads = 3;
+  // 5 accelerators on 2 hosts: 3 and 2, so min(9, 8) + min(6, 8) = 14 busy cores.
+  CHECK(dlio_reader_cores(unet, DlioHost{8}, 5, 2) == 14);
+  CHECK(dlio_reader_cores(unet, DlioHost{}, 5, 2) == 0);
+  // tfrecord: tf.data's pool spans the host's cores whatever the reader threads.
+  DlioWorkload cosmo = *find_dlio_workload("cosmoflow", "h100");
+  CHECK_FALSE(find_dlio_reader("tfrecord")->workers_per_thread);
+  cosmo.read_threads = 1;
+  CHECK(dlio_reader_cores(cosmo, DlioHost{8}, 5, 2) == 16);
+  // The host rate is cores x the format's rate, or the given one.
+  const FileSystemSpec fs = filesystem(4);
+  const DlioResult r = simulate_dlio(fs, cosmo, 4, 2, DlioHost{8});
+  CHECK(r.host_bytes_per_s == Approx(16 * find_dlio_reader("tfrecord")->bytes_per_core_s));
+  CHECK(simulate_dlio(fs, cosmo, 4, 2, DlioHost{8, 1e6}).host_bytes_per_s == Approx(16e6));
+  for (const DlioWorkload& w : dlio_workloads()) CHECK(find_dlio_reader(w.format));
+  CHECK_FALSE(find_dlio_reader("hdf5"));
 }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 
 #include "configs/config_error.h"
 #include "configs/loader.h"
@@ -25,6 +26,14 @@ const Schema& case_file_schema() {
                    required("workload", Schema::string(), "unet3d, resnet50 or cosmoflow"),
                    required("accelerator", Schema::string(), "the emulated accelerator: h100 or a100"),
                    required("hosts", Schema::integer().at_least(1), "benchmark hosts (client nodes)"),
+                   optional("read_threads", Schema::integer().at_least(1),
+                            "the run's reader.read_threads (its configs/overrides.yaml)", "the workload's"),
+                   optional("host",
+                            Schema::map({
+                                required("cores", Schema::integer().at_least(1),
+                                         "physical cores per host (the system JSON's sockets x cores per socket)"),
+                            }),
+                            "the client hosts (without it the hosts' readers are not modelled)"),
                    optional("largest", Schema::boolean(),
                             "the submitter's largest count for this system and workload (scored for count)", "true"),
                    required("measured",
@@ -61,6 +70,8 @@ std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::
                         "no MLPerf Storage workload '" + model + "' on '" + accelerator +
                             "' (unet3d, resnet50, cosmoflow on h100, a100)");
     c.workload = *w;
+    if (item.has("read_threads")) c.workload.read_threads = static_cast<int>(item.get_int("read_threads"));
+    if (item.has("host")) c.host.cores = static_cast<int>(item.at("host").get_int("cores"));
     c.hosts = static_cast<int>(item.get_int("hosts"));
     c.largest = item.get_bool_or("largest", true);
     const ConfigNode& measured = item.at("measured");
@@ -73,10 +84,27 @@ std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::
   return out;
 }
 
+std::map<std::string, double> derive_reader_rates(const std::vector<MlperfStorageCase>& cases,
+                                                  const std::string& left_out) {
+  std::map<std::string, std::pair<double, int>> logs;  // format -> (sum of logs, rows)
+  for (const MlperfStorageCase& c : cases) {
+    if (c.host.cores <= 0 || (!left_out.empty() && c.family == left_out)) continue;
+    const int cores = dlio_reader_cores(c.workload, c.host, c.accelerators, c.hosts);
+    auto& [sum, n] = logs[c.workload.format];
+    sum += std::log(c.throughput_MiBps * kMiB / cores);
+    ++n;
+  }
+  std::map<std::string, double> out;
+  for (const auto& [format, s] : logs) out[format] = std::exp(s.first / s.second);
+  return out;
+}
+
 MlperfStorageValidation validate_mlperf_storage(const std::vector<MlperfStorageCase>& cases) {
   const auto t0 = std::chrono::steady_clock::now();
   MlperfStorageValidation v;
+  v.reader_rates = derive_reader_rates(cases);
   double ape = 0;
+  double ape_out = 0;
   for (const MlperfStorageCase& c : cases) {
     MlperfStorageRow r;
     r.case_name = c.name;
@@ -86,13 +114,34 @@ MlperfStorageValidation validate_mlperf_storage(const std::vector<MlperfStorageC
     r.largest = c.largest;
     r.throughput_MiBps = c.throughput_MiBps;
     // Search up to 64x the published count: far beyond any step, bounded for the simulation's sake.
-    r.predicted_accelerators = max_dlio_accelerators(c.fs, c.workload, c.hosts, 64 * c.accelerators);
+    // In sample: the reader rate derived over these cases (over the shipped cases it is dlio.cpp's).
+    DlioHost host = c.host;
+    if (host.cores > 0) host.bytes_per_core_s = v.reader_rates.at(c.workload.format);
+    // Submitters run the same accelerators on every host (each multi-host count published is a multiple of
+    // its hosts); AU does not rise with the count, so the largest such passing count is this.
+    const auto per_host = [&](int largest) { return largest / c.hosts * c.hosts; };
+    r.predicted_accelerators = per_host(max_dlio_accelerators(c.fs, c.workload, c.hosts, 64 * c.accelerators, host));
     r.within_step = std::abs(r.predicted_accelerators - c.accelerators) <= c.hosts;
-    const DlioResult at = simulate_dlio(c.fs, c.workload, c.accelerators, c.hosts);
+    const DlioResult at = simulate_dlio(c.fs, c.workload, c.accelerators, c.hosts, host);
     r.predicted_throughput_MiBps = at.bytes_per_s / kMiB;
     r.predicted_au = at.au;
     r.bottleneck =
-        simulate_dlio(c.fs, c.workload, std::max(r.predicted_accelerators, c.hosts), c.hosts).read.bottleneck;
+        simulate_dlio(c.fs, c.workload, std::max(r.predicted_accelerators, c.hosts), c.hosts, host).bottleneck;
+    // The same with the reader rate derived without this row's submitter (hosts described only).
+    const std::map<std::string, double> out_rates =
+        c.host.cores > 0 ? derive_reader_rates(cases, c.family) : std::map<std::string, double>{};
+    const auto rate = out_rates.find(c.workload.format);
+    if (rate != out_rates.end()) {
+      const DlioHost out_host{c.host.cores, rate->second};
+      r.predicted_accelerators_family_out =
+          per_host(max_dlio_accelerators(c.fs, c.workload, c.hosts, 64 * c.accelerators, out_host));
+      r.within_step_family_out = std::abs(r.predicted_accelerators_family_out - c.accelerators) <= c.hosts;
+      r.predicted_throughput_MiBps_family_out =
+          simulate_dlio(c.fs, c.workload, c.accelerators, c.hosts, out_host).bytes_per_s / kMiB;
+      ++v.family_out_rows;
+      ape_out += std::abs(r.predicted_throughput_MiBps_family_out - c.throughput_MiBps) / c.throughput_MiBps;
+      if (c.largest) v.within_step_family_out += r.within_step_family_out ? 1 : 0;
+    }
     if (c.largest) {
       ++v.scored_counts;
       v.within_step += r.within_step ? 1 : 0;
@@ -101,6 +150,7 @@ MlperfStorageValidation validate_mlperf_storage(const std::vector<MlperfStorageC
     v.rows.push_back(std::move(r));
   }
   v.throughput_mape = cases.empty() ? 0 : ape / static_cast<double>(cases.size());
+  v.throughput_mape_family_out = v.family_out_rows ? ape_out / v.family_out_rows : 0;
   v.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return v;
 }

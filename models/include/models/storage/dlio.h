@@ -4,7 +4,9 @@
 // from the file system. Accelerator utilisation (AU) is compute time over wall time; a storage system
 // passes a run when AU stays at or above the workload's threshold. Here the readers are ior-easy-like
 // streams (each thread reads whole sample files sequentially) on a file system described as hardware
-// (io500.h), so AU = min(1, delivered / asked) and the largest passing count follows from the stages.
+// (io500.h). The client hosts' side is a second limit: DLIO's Python readers open, read and decode every
+// sample on the hosts' cores (DlioReader, DlioHost), so AU = min(1, min(storage, host readers) / asked) and
+// the largest passing count follows from the binding stage.
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +25,7 @@ struct DlioWorkload {
   int read_threads = 0;     // reader threads per accelerator
   double compute_s = 0;     // emulated compute per step
   double au_min = 0;        // the passing accelerator utilisation
+  std::string format;       // the sample files' format: npz, tfrecord (selects the DlioReader)
   // Bytes per second one accelerator reads when it never waits.
   double asked_bytes_per_s() const { return batch * record_bytes / compute_s; }
 };
@@ -32,6 +35,30 @@ std::span<const DlioWorkload> dlio_workloads();
 // The workload by model and accelerator names, or nothing.
 std::optional<DlioWorkload> find_dlio_workload(const std::string& model, const std::string& accelerator);
 
+// How DLIO's reader for a file format keeps the host's cores busy (sources in dlio.cpp).
+struct DlioReader {
+  std::string format;  // npz, tfrecord
+  // true: each accelerator's reader threads are worker processes (PyTorch's DataLoader, num_workers =
+  // read_threads), so a host keeps min(accelerators x read_threads, cores) cores busy; false: the reading
+  // and decode run on the framework's process-wide pool (tf.data's TFRecordDataset and map), every core.
+  bool workers_per_thread = false;
+  double bytes_per_core_s = 0;  // sample bytes one busy core opens, reads and decodes per second
+};
+std::span<const DlioReader> dlio_readers();
+// The reader of a format, or nothing.
+std::optional<DlioReader> find_dlio_reader(const std::string& format);
+
+// The client host's side of the reading. cores 0: the host is not modelled (the readers never wait on
+// the CPU, the storage alone binds).
+struct DlioHost {
+  int cores = 0;                // physical cores per host
+  double bytes_per_core_s = 0;  // 0: the format's DlioReader rate; else this rate (a cross-validation's)
+};
+
+// Busy reader cores summed over `hosts` hosts holding `accelerators` block-wise (0 when the host is not
+// modelled).
+int dlio_reader_cores(const DlioWorkload& w, const DlioHost& host, int accelerators, int hosts);
+
 struct DlioResult {
   int accelerators = 0;
   int hosts = 0;
@@ -39,14 +66,19 @@ struct DlioResult {
   double bytes_per_s = 0;       // samples read per second x record bytes
   double samples_per_s = 0;
   double delivered_bytes_per_s = 0;  // what the file system gives the readers when they never stop
+  double host_bytes_per_s = 0;       // what the hosts' reader cores decode (0: the host is not modelled)
+  std::string bottleneck;            // the readers' binding stage, or "host readers"
   Io500PhaseResult read;        // the readers' stages and bottleneck
 };
 
 // `accelerators` emulated accelerators spread over `hosts` client nodes (block-wise), each with the
-// workload's reader threads. Throws std::invalid_argument when accelerators < hosts or hosts < 1.
-DlioResult simulate_dlio(const FileSystemSpec& fs, const DlioWorkload& w, int accelerators, int hosts);
+// workload's reader threads, on hosts described by `host`. Throws std::invalid_argument when accelerators <
+// hosts or hosts < 1.
+DlioResult simulate_dlio(const FileSystemSpec& fs, const DlioWorkload& w, int accelerators, int hosts,
+                         const DlioHost& host = {});
 // The largest accelerator count on `hosts` nodes whose AU is at least the workload's threshold (at most
 // `limit`; 0 when even one accelerator per host fails).
-int max_dlio_accelerators(const FileSystemSpec& fs, const DlioWorkload& w, int hosts, int limit);
+int max_dlio_accelerators(const FileSystemSpec& fs, const DlioWorkload& w, int hosts, int limit,
+                          const DlioHost& host = {});
 
 }  // namespace hpcsim
