@@ -234,11 +234,6 @@ int run_io500_validation(const IoOptions& o) {
                                    .field("predicted", number(r.predicted))
                                    .field("predicted_type_out", number(r.predicted_out))
                                    .field("bottleneck", json::quote(r.bottleneck))
-                                   .field("predicted_accelerators_family_out",
-                                          std::to_string(r.predicted_accelerators_family_out))
-                                   .field("within_step_family_out", r.within_step_family_out ? "true" : "false")
-                                   .field("predicted_throughput_MiBps_family_out",
-                                          number(r.predicted_throughput_MiBps_family_out))
                                    .str()
                 << (i + 1 < v.rows.size() ? ",\n" : "\n");
     }
