@@ -1,6 +1,7 @@
 #include "models/mpi/simgrid_platform.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -228,7 +229,7 @@ class Builder {
         private_links.push_back(add_link(id + "_link_" + std::to_string(i), b, lat, sharing, c.where));
       }
     }
-    clusters_.push_back({ids, private_links, backbone, sharing == LinkSharing::splitduplex});
+    p_.clusters.push_back({ids, private_links, backbone, sharing == LinkSharing::splitduplex});
   }
 
   void resolve_routes() {
@@ -268,17 +269,11 @@ class Builder {
       p_.routes[{a, b}] = std::move(uses);
       p_.symmetric[{a, b}] = sym;
     }
-    for (const ClusterLinks& c : clusters_) {
-      for (std::size_t i = 0; i < c.hosts.size(); ++i)
-        for (std::size_t j = 0; j < c.hosts.size(); ++j) {
-          if (i == j) continue;
-          std::vector<SimgridLinkUse> uses{{c.links[i], false}};
-          if (c.backbone >= 0) uses.push_back({c.backbone, false});
-          uses.push_back({c.links[j], c.split});
-          p_.routes[{c.hosts[i], c.hosts[j]}] = std::move(uses);
-          p_.symmetric[{c.hosts[i], c.hosts[j]}] = false;
-        }
-    }
+    // Cluster routes are computed by links_between (they take precedence over declared ones there).
+    p_.cluster_of.assign(p_.hosts.size(), {-1, -1});
+    for (std::size_t c = 0; c < p_.clusters.size(); ++c)
+      for (std::size_t i = 0; i < p_.clusters[c].hosts.size(); ++i)
+        p_.cluster_of[p_.clusters[c].hosts[i]] = {static_cast<int>(c), static_cast<int>(i)};
   }
 
   int host_of(const xml::Attribute& a) const {
@@ -287,15 +282,9 @@ class Builder {
     return it->second;
   }
 
-  struct ClusterLinks {
-    std::vector<int> hosts, links;
-    int backbone = -1;
-    bool split = false;
-  };
   SimgridPlatform& p_;
   std::unordered_map<std::string, int> host_ids_, link_ids_;
   std::vector<const xml::Element*> pending_;
-  std::vector<ClusterLinks> clusters_;
 };
 
 double number_prop(const SimgridPlatform::Prop& p) {
@@ -315,6 +304,17 @@ int SimgridPlatform::host_index(const std::string& name) const {
 }
 
 std::optional<std::vector<SimgridLinkUse>> SimgridPlatform::links_between(int a, int b) const {
+  if (a != b && static_cast<std::size_t>(a) < cluster_of.size() && static_cast<std::size_t>(b) < cluster_of.size()) {
+    const auto [ca, i] = cluster_of[a];
+    const auto [cb, j] = cluster_of[b];
+    if (ca >= 0 && ca == cb) {
+      const SimgridCluster& c = clusters[ca];
+      std::vector<SimgridLinkUse> uses{{c.links[i], false}};
+      if (c.backbone >= 0) uses.push_back({c.backbone, false});
+      uses.push_back({c.links[j], c.split});
+      return uses;
+    }
+  }
   if (auto it = routes.find({a, b}); it != routes.end()) return it->second;
   if (auto it = routes.find({b, a}); it != routes.end() && symmetric.at({b, a})) {
     std::vector<SimgridLinkUse> back(it->second.rbegin(), it->second.rend());
@@ -377,8 +377,7 @@ struct SimgridMachine::Impl {
   Simulator sim;
   FairShare fs{sim};
   std::vector<ResourceId> up, down;  // per link; down only for SPLITDUPLEX; kNone for FATPIPE
-  std::vector<MpiRoute> routes;      // hosts x hosts
-  std::vector<char> built;
+  std::unordered_map<std::uint64_t, MpiRoute> routes;  // (from, to) -> route, built when first asked
   static constexpr ResourceId kNone = std::numeric_limits<ResourceId>::max();
 
   void uses(const std::vector<SimgridLinkUse>& links, std::vector<ResourceId>& out) const {
@@ -401,9 +400,6 @@ SimgridMachine::SimgridMachine(SimgridPlatform platform) : impl_(std::make_uniqu
                                                                   : Impl::kNone);
     }
   }
-  const std::size_t h = impl_->p.hosts.size();
-  impl_->routes.resize(h * h);
-  impl_->built.assign(h * h, 0);
 }
 
 SimgridMachine::~SimgridMachine() = default;
@@ -418,14 +414,17 @@ const SimgridPlatform& SimgridMachine::platform() const { return impl_->p; }
 const MpiRoute& SimgridMachine::route(int from, int to) {
   const int h = hosts();
   if (from < 0 || to < 0 || from >= h || to >= h) throw std::invalid_argument("route: host out of range");
-  const std::size_t k = static_cast<std::size_t>(from) * h + to;
-  MpiRoute& r = impl_->routes[k];
-  if (impl_->built[k]) return r;
+  const std::uint64_t k = static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(h) + static_cast<std::uint64_t>(to);
+  auto [it, fresh] = impl_->routes.try_emplace(k);
+  MpiRoute& r = it->second;
+  if (!fresh) return r;
   const SimgridPlatform& p = impl_->p;
   auto links = p.links_between(from, to);
   if (!links) {
-    if (from != to)
+    if (from != to) {
+      impl_->routes.erase(it);  // asked again, it throws again
       throw std::invalid_argument("the platform has no route from '" + p.hosts[from].name + "' to '" + p.hosts[to].name + "'");
+    }
     // SimGrid's default loopback: network/loopback-bw 10 GBps, network/loopback-lat 0, FATPIPE.
     r.latency_s = 0;
     r.bandwidth = 1e10;
@@ -442,7 +441,6 @@ const MpiRoute& SimgridMachine::route(int from, int to) {
     }
     if (auto back = p.links_between(to, from)) impl_->uses(*back, r.reverse);
   }
-  impl_->built[k] = 1;
   return r;
 }
 

@@ -40,12 +40,23 @@ struct SimgridLinkUse {
   bool down = false;
 };
 
+// A <cluster>'s hosts and links: the route from its i-th to its j-th host (i != j) crosses links[i], the
+// backbone (if any) and links[j] (its DOWN direction when split), computed when asked rather than stored
+// for every pair (1,024 hosts would hold a million routes).
+struct SimgridCluster {
+  std::vector<int> hosts, links;
+  int backbone = -1;
+  bool split = false;
+};
+
 struct SimgridPlatform {
   std::string file;
   std::vector<SimgridHost> hosts;
   std::vector<SimgridLink> links;
   std::map<std::pair<int, int>, std::vector<SimgridLinkUse>> routes;  // (src host, dst host), as declared
   std::map<std::pair<int, int>, bool> symmetric;                      // per declared route
+  std::vector<SimgridCluster> clusters;
+  std::vector<std::pair<int, int>> cluster_of;  // per host: (cluster, index in it), or (-1, -1)
   struct Prop {
     std::string id, value;
     SourceLoc where;
@@ -53,8 +64,8 @@ struct SimgridPlatform {
   std::vector<Prop> config;  // <config><prop .../></config>, in file order
 
   int host_index(const std::string& name) const;  // -1 when absent
-  // The links of the route from a to b: declared, or the reverse of a symmetric (b, a) route with
-  // SPLITDUPLEX directions swapped; nullopt when neither exists.
+  // The links of the route from a to b: a cluster's (both hosts in it), else declared, else the reverse of
+  // a symmetric (b, a) route with SPLITDUPLEX directions swapped; nullopt when none exists.
   std::optional<std::vector<SimgridLinkUse>> links_between(int a, int b) const;
 };
 
