@@ -181,7 +181,11 @@ void FairShare::Impl::fill_region() {
   }
   std::make_heap(levels.begin(), levels.end(), later);
 
+  // Once every region flow is frozen, the entries left in the heap can only be skipped (a link with no
+  // unfrozen flow, a cap of a frozen flow): stop there.
+  std::size_t open = region_flows.size();
   auto freeze = [&](std::uint32_t slot, double level) {
+    --open;
     hot[slot].frozen = true;
     hot[slot].new_rate = level;
     const std::span<const ResourceId> p = path(slot);
@@ -194,7 +198,7 @@ void FairShare::Impl::fill_region() {
       --m.unfrozen;
     }
   };
-  while (!levels.empty()) {
+  while (open > 0 && !levels.empty()) {
     std::pop_heap(levels.begin(), levels.end(), later);
     const Level e = levels.back();
     levels.pop_back();
