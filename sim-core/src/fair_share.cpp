@@ -111,6 +111,8 @@ void FairShare::Impl::detach(std::uint32_t slot) {
     const std::uint32_t moved = l.flows.back();
     l.flows[f.pos[k]] = moved;
     l.flows.pop_back();
+    l.weights[f.pos[k]] = l.weights.back();
+    l.weights.pop_back();
     if (moved != slot) {
       Flow& m = flows[moved];
       const std::span<const ResourceId> m_path = path(moved);
@@ -274,12 +276,14 @@ FlowId FairShare::Impl::start(std::span<const ResourceId> path, std::span<const 
     s.request_wake();
     return s.id_of(slot);
   }
-  for (const ResourceId r : path) {
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    const ResourceId r = path[k];
     Link& l = s.links[r];
     s.account(l, now);
     if (l.flows.empty()) l.busy_since = now;
     f.pos.push_back(static_cast<std::uint32_t>(l.flows.size()));
     l.flows.push_back(slot);
+    l.weights.push_back(s.weight(slot, k));
     s.seeds.push_back(r);
   }
   s.arrivals.push_back(slot);

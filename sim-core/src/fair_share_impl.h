@@ -24,6 +24,7 @@ struct FairShare::Impl {
     std::uint32_t unfrozen = 0;      // flows not yet frozen
     double unfrozen_weight = 0;      // their weights summed (= unfrozen without flow classes)
     std::vector<std::uint32_t> flows;  // slots of the flows crossing it (order: arrival, swap-removal)
+    std::vector<double> weights;       // weights[i]: the load flows[i] puts on it per unit of its rate
     double load = 0;                   // sum of the rates of those flows
     double carried = 0;                // units carried up to `accounted_at`
     Time accounted_at;
@@ -93,10 +94,6 @@ struct FairShare::Impl {
   // The load the flow puts on the k-th resource of its path per unit of its rate.
   double weight(std::uint32_t slot, std::size_t k) const {
     return hot[slot].weighted ? flows[slot].weights[k] : 1.0;
-  }
-  double weight_on(std::uint32_t slot, ResourceId r) const {
-    const std::span<const ResourceId> p = path(slot);
-    return flows[slot].weights[static_cast<std::size_t>(std::find(p.begin(), p.end(), r) - p.begin())];
   }
   FlowId start(std::span<const ResourceId> path, std::span<const double> weights, double amount, Callback on_done,
                double rate_cap);

@@ -27,13 +27,10 @@ constexpr int kBoundPasses = 8;
 
 double FairShare::Impl::arrival_bound(const Link& l, double arrivals_here) {
   rates_scratch.clear();
-  for (const std::uint32_t slot : l.flows) {
+  for (std::size_t i = 0; i < l.flows.size(); ++i) {
+    const std::uint32_t slot = l.flows[i];
     if (!hot[slot].solved) continue;
-    double w = 1;
-    if (hot[slot].weighted) {
-      w = weight_on(slot, static_cast<ResourceId>(&l - links.data()));
-    }
-    rates_scratch.emplace_back(hot[slot].rate, w);
+    rates_scratch.emplace_back(hot[slot].rate, l.weights[i]);
   }
   // (Weights w_j, arrivals counted by weight: a flow class of n counts n times.)
   // Load at level x is sum(w_j min(rate_j, x)) + arrivals_here * x; we want the x where it reaches the
@@ -150,9 +147,10 @@ void FairShare::Impl::collect_region(double threshold) {
   for (std::size_t i = 0; i < region_links.size(); ++i) {
     const ResourceId id = region_links[i];
     Link& l = links[id];
-    for (const std::uint32_t slot : l.flows) {
+    for (std::size_t j = 0; j < l.flows.size(); ++j) {
+      const std::uint32_t slot = l.flows[j];
       const FlowHot& h = hot[slot];
-      const double w = h.weighted ? weight_on(slot, id) : 1.0;
+      const double w = l.weights[j];
       if (h.stamp != epoch) {
         if (h.solved && h.rate < threshold) {
           l.residual -= h.rate * w;
