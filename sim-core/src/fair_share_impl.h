@@ -141,7 +141,8 @@ struct FairShare::Impl {
     double level;
     std::uint64_t key;  // resource id, or kCapTag | flow slot
   };
-  std::vector<Level> levels;
+  std::vector<Level> levels;      // links' fill levels (a heap)
+  std::vector<Level> cap_levels;  // region flows' rate caps (a heap once one is due)
 };
 
 }  // namespace hpcsim

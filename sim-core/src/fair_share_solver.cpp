@@ -174,10 +174,32 @@ void FairShare::Impl::fill_region() {
     const Link& l = links[r];
     if (l.unfrozen > 0) levels.push_back({std::max(l.residual, 0.0) / l.unfrozen_weight, r});
   }
-  for (const std::uint32_t slot : region_flows) {
-    if (hot[slot].cap != kNoCap) levels.push_back({hot[slot].cap, kCapTag | slot});
-  }
   std::make_heap(levels.begin(), levels.end(), later);
+  // Caps are taken in the same (level, key) order from their own heap, merged with the links' one. It is
+  // built only when a cap is due first (until then a scan finds the least): in a solve that a shared
+  // link settles, no cap is ever taken.
+  cap_levels.clear();
+  std::size_t least_cap = 0;
+  for (const std::uint32_t slot : region_flows) {
+    if (hot[slot].cap == kNoCap) continue;
+    cap_levels.push_back({hot[slot].cap, kCapTag | slot});
+    if (later(cap_levels[least_cap], cap_levels.back())) least_cap = cap_levels.size() - 1;
+  }
+  bool cap_heap = false;
+  auto next = [&]() {
+    const bool cap_first =
+        !cap_levels.empty() &&
+        (levels.empty() || later(levels.front(), cap_heap ? cap_levels.front() : cap_levels[least_cap]));
+    std::vector<Level>& from = cap_first ? cap_levels : levels;
+    if (cap_first && !cap_heap) {
+      std::make_heap(cap_levels.begin(), cap_levels.end(), later);
+      cap_heap = true;
+    }
+    std::pop_heap(from.begin(), from.end(), later);
+    const Level e = from.back();
+    from.pop_back();
+    return e;
+  };
 
   // Once every region flow is frozen, the entries left in the heap can only be skipped (a link with no
   // unfrozen flow, a cap of a frozen flow): stop there.
@@ -196,10 +218,8 @@ void FairShare::Impl::fill_region() {
       --m.unfrozen;
     }
   };
-  while (open > 0 && !levels.empty()) {
-    std::pop_heap(levels.begin(), levels.end(), later);
-    const Level e = levels.back();
-    levels.pop_back();
+  while (open > 0 && !(levels.empty() && cap_levels.empty())) {
+    const Level e = next();
     if (e.key & kCapTag) {
       const auto slot = static_cast<std::uint32_t>(e.key);
       if (!hot[slot].frozen) freeze(slot, e.level);
