@@ -92,7 +92,7 @@ TEST_CASE("preferred batch sizes: read sorted; larger than max_batch is an error
   CHECK(c.full_batch() == 128);
   CHECK(parse("serving: {max_batch: 16}\n").preferred_batch_sizes.empty());
   CHECK(error_of("serving: {max_batch: 8, preferred_batch_sizes: [4, 16]}\n")
-            .find("scenario.yaml:1:44: a preferred batch of 16 samples is larger than max_batch 8") != std::string::npos);
+            .find("scenario.yaml:1:52: a preferred batch of 16 samples is larger than max_batch 8") != std::string::npos);
   CHECK(error_of("serving: {max_batch: 8, preferred_batch_sizes: []}\n") != "no error");
   CHECK(error_of("serving: {max_batch: 8, request_batch: 4, preferred_batch_sizes: [2]}\n")
             .find("holds no whole request") != std::string::npos);
