@@ -1,5 +1,6 @@
 #include "workloads/serving/serving_config.h"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <string_view>
@@ -66,6 +67,11 @@ const Schema& serving_schema() {
                "longest a partial batch waits, from when its oldest request was queued, for more requests "
                "(Triton's max_queue_delay_microseconds, TorchServe's maxBatchDelay)",
                "0: a free worker takes what is queued"),
+      optional("preferred_batch_sizes", Schema::list(Schema::integer().at_least(1)).non_empty(),
+               "batch sizes in samples (each at most max_batch) a worker prefers, as Triton's dynamic batcher's "
+               "preferred_batch_size: it takes the largest of them the queue reaches at once, and never more than "
+               "the largest; with fewer queued it waits out max_queue_delay and takes what is queued",
+               "none: max_batch is the only preferred size"),
       optional("workers", Schema::integer().at_least(1),
                "workers per replica, each running one batch at a time from the replica's one queue", "1"),
       optional("load_balancer", Schema::one_of(kLoadBalancerNames.names()),
@@ -160,6 +166,25 @@ ServingConfig parse_serving(const ConfigNode& section) {
                       "a request of " + std::to_string(c.request_batch) + " samples does not fit a batch of max_batch " +
                           std::to_string(c.max_batch) + " (Triton refuses it): raise max_batch to at least " +
                           std::to_string(c.request_batch));
+  }
+  if (const ConfigNode* preferred = section.find("preferred_batch_sizes")) {
+    for (const ConfigNode& size : preferred->items()) {
+      const auto samples = static_cast<int>(size.as_int());
+      if (samples > c.max_batch) {
+        throw ConfigError(size.loc(), "a preferred batch of " + std::to_string(samples) +
+                                          " samples is larger than max_batch " + std::to_string(c.max_batch) +
+                                          " (Triton refuses it)");
+      }
+      if (samples < c.request_batch) {
+        throw ConfigError(size.loc(), "a preferred batch of " + std::to_string(samples) +
+                                          " samples holds no whole request of request_batch " +
+                                          std::to_string(c.request_batch));
+      }
+      c.preferred_batch_sizes.push_back(samples);
+    }
+    std::sort(c.preferred_batch_sizes.begin(), c.preferred_batch_sizes.end());
+    c.preferred_batch_sizes.erase(std::unique(c.preferred_batch_sizes.begin(), c.preferred_batch_sizes.end()),
+                                  c.preferred_batch_sizes.end());
   }
   if (const ConfigNode* bound = section.find("max_rate_within")) {
     c.max_rate_p99_s = bound->get_quantity("p99", Dimension::time, "s");

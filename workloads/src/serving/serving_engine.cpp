@@ -50,6 +50,12 @@ class ServingEngine {
           "serving: replicas, workers and max_batch must be >= 1, requests >= 0, request_batch 1..max_batch");
     }
     per_batch_ = static_cast<std::size_t>(config.requests_per_batch());
+    // preferred_[k]: k whole requests make a preferred batch (the largest, per_batch_, always does).
+    preferred_.assign(per_batch_ + 1, 0);
+    preferred_[per_batch_] = 1;
+    for (const int samples : config.preferred_batch_sizes) {
+      if (samples % config.request_batch == 0) preferred_[static_cast<std::size_t>(samples / config.request_batch)] = 1;
+    }
     const FrontEnd& fe = config.front_end;
     if (fe.threads < 0 || (fe.threads > 0 && !(std::isfinite(fe.per_request_s) && fe.per_request_s >= 0))) {
       throw std::invalid_argument("serving: a front end needs threads >= 0 and a finite per-request time >= 0");
@@ -241,18 +247,25 @@ class ServingEngine {
   }
 
   // Starts batches on the replica's free workers while the batching rule allows; otherwise wakes up when
-  // the oldest queued request's max_queue_delay runs out.
+  // the oldest queued request's max_queue_delay runs out. The rule is Triton's dynamic batcher's
+  // (GetDynamicBatch): the largest preferred batch the queue reaches goes at once; short of every preferred
+  // size, what is queued goes when its oldest request has waited max_queue_delay.
   void try_dispatch(int r) {
     Replica& rep = replicas_[r];
     const Time now = sim_.now();
     while (rep.idle_workers > 0 && !rep.queue.empty()) {
-      const std::size_t queued = rep.queue.size();
-      const Time deadline = queued_at_[rep.queue.front()] + max_delay_;
-      if (queued < per_batch_ && now < deadline) {
-        arm_timer(r, deadline);
-        return;
+      const std::size_t scan = std::min(rep.queue.size(), per_batch_);
+      std::size_t take = scan;
+      while (take > 0 && !preferred_[take]) --take;
+      if (take == 0) {
+        const Time deadline = queued_at_[rep.queue.front()] + max_delay_;
+        if (now < deadline) {
+          arm_timer(r, deadline);
+          return;
+        }
+        take = scan;
       }
-      start_batch(r, static_cast<int>(std::min(queued, per_batch_)));
+      start_batch(r, static_cast<int>(take));
     }
   }
 
@@ -311,6 +324,7 @@ class ServingEngine {
   Time max_delay_, timeout_, busy_, front_end_time_;
   std::int64_t queue_limit_ = 0;
   std::size_t per_batch_ = 1;  // whole requests in a full batch
+  std::vector<std::uint8_t> preferred_;  // indexed by whole requests: 1 where a batch is of a preferred size
   std::uint32_t sent_ = 0;
   int next_turn_ = 0;
 };

@@ -53,6 +53,10 @@ struct ServingConfig {
   // while their samples fit max_batch, as Triton's dynamic batcher does.
   int request_batch = 1;
   double max_queue_delay_s = 0;
+  // Triton's dynamic batcher's preferred_batch_size (samples, ascending, each <= max_batch): a worker takes the
+  // largest preferred size the queue reaches at once, and never more than the largest preferred size; empty:
+  // max_batch is the only preferred size (Triton's default).
+  std::vector<int> preferred_batch_sizes;
   int workers = 1;  // per replica
   LoadBalancer load_balancer = LoadBalancer::round_robin;
   std::int64_t queue_limit = std::numeric_limits<std::int64_t>::max();  // queued requests per replica
@@ -72,7 +76,9 @@ struct ServingConfig {
   bool closed_loop() const { return concurrency > 0; }
   // Whole requests in a full batch, and that batch's samples: the batch every offline batch and every
   // batch of a saturated queue runs at (the one choice `hpcsim serve` and `hpcsim validate` share).
-  int requests_per_batch() const { return max_batch / request_batch; }
+  // With preferred batch sizes the largest of them caps a batch, as in Triton's batcher.
+  int largest_batch() const { return preferred_batch_sizes.empty() ? max_batch : preferred_batch_sizes.back(); }
+  int requests_per_batch() const { return largest_batch() / request_batch; }
   int full_batch() const { return requests_per_batch() * request_batch; }
   // Offline: every request is there at time 0 (no rate, no trace, no closed loop), as MLPerf's offline
   // scenario sends them; it measures the saturated throughput.
