@@ -6,7 +6,7 @@ namespace hpcsim {
 
 std::vector<Metric> hpl_metrics(const MpiScenario& s, const HplResult& r) {
   const HplConfig& c = r.config;
-  return {
+  std::vector<Metric> metrics{
       {"rmax_tflops", r.flop_rate / 1e12, "TFLOP/s"},
       {"rpeak_tflops", r.rpeak / 1e12, "TFLOP/s"},
       {"efficiency", r.efficiency, "ratio"},
@@ -29,6 +29,15 @@ std::vector<Metric> hpl_metrics(const MpiScenario& s, const HplResult& r) {
       {"breakdown.exposed_s", r.exposed_s, "s"},
       {"memory.matrix_bytes_per_node", r.matrix_bytes_per_node, "bytes"},
   };
+  if (c.accelerator == HplAccelerator::gpu) {  // GPU HPL only: CPU runs keep their metrics exactly
+    metrics.push_back({"rpeak_host_tflops", r.rpeak_host / 1e12, "TFLOP/s"});
+    metrics.push_back({"placement.gpus", static_cast<double>(r.gpus), "count"});
+    metrics.push_back({"hpl.panel_on_host", c.panel == HplPanel::host ? 1.0 : 0.0, "bool"});
+    metrics.push_back({"hpl.dgemm_efficiency", c.gpu_dgemm_efficiency, "ratio"});
+    metrics.push_back({"breakdown.host_copy_s", r.host_copy_s, "s"});
+    metrics.push_back({"memory.matrix_bytes_per_gpu", r.gpus > 0 ? 8.0 * c.n * c.n / r.gpus : 0.0, "bytes"});
+  }
+  return metrics;
 }
 
 Report hpl_report(const MpiScenario& s, const HplResult& r) {
