@@ -194,10 +194,10 @@ def check_run_gpu_hpl():
         proc = hpcsim("run", good, "--no-db", "--format", "json")
         expect(proc.returncode == 0, "a GPU HPL run succeeds", proc)
         doc = json.loads(proc.stdout)
-        metrics = doc.get("metrics", doc)
-        text = json.dumps(metrics)
-        for key in ("rpeak_host_tflops", "placement.gpus", "breakdown.host_copy_s"):
-            expect(key in text, f"the GPU run reports {key}", proc)
+        expect(doc["placement"]["gpus"] == 16 and doc["placement"]["ranks"] == 16, "one rank per GPU", proc)
+        expect(abs(doc["rpeak_tflops"] - 16 * 19.49) < 0.1, "Rpeak: 16 A100 at 19.5 TFLOP/s FP64", proc)
+        expect(doc["rpeak_host_tflops"] > 0 and doc["breakdown"]["host_copy_s"] == 0, "host peak beside; no copies", proc)
+        expect(doc["hpl"]["panel_on_host"] is False, "the panel on the GPU by default", proc)
         bad = os.path.join(tmp, "bad.yaml")
         db = os.path.join(tmp, "runs.db")
         with open(bad, "w") as f:
