@@ -183,7 +183,40 @@ def check_run_scale_errors():
                      "cluster.network")
 
 
-run_check({"run_trace": check_run_trace, "run_trace_errors": check_run_trace_errors, "run_scale": check_run_scale,
+def check_run_gpu_hpl():
+    """GPU HPL (accelerator: gpu): a run reports the GPUs' Rpeak and its new metrics; hostile input exits 2
+    at file:line:column and stores nothing."""
+    with tempfile.TemporaryDirectory() as tmp:
+        good = os.path.join(tmp, "gpu-hpl.yaml")
+        with open(good, "w") as f:
+            f.write("kind: mpi\ncluster: {node: dgx-a100-80gb, nodes: 2, network: ib-hdr}\n"
+                    "workload: {app: hpl, accelerator: gpu, n: 200000, nb: 1024}\n")
+        proc = hpcsim("run", good, "--no-db", "--format", "json")
+        expect(proc.returncode == 0, "a GPU HPL run succeeds", proc)
+        doc = json.loads(proc.stdout)
+        expect(doc["placement"]["gpus"] == 16 and doc["placement"]["ranks"] == 16, "one rank per GPU", proc)
+        expect(abs(doc["rpeak_tflops"] - 16 * 19.49) < 0.1, "Rpeak: 16 A100 at 19.5 TFLOP/s FP64", proc)
+        expect(doc["rpeak_host_tflops"] > 0 and doc["breakdown"]["host_copy_s"] == 0, "host peak beside; no copies", proc)
+        expect(doc["hpl"]["panel_on_host"] is False, "the panel on the GPU by default", proc)
+        bad = os.path.join(tmp, "bad.yaml")
+        db = os.path.join(tmp, "runs.db")
+        with open(bad, "w") as f:
+            f.write("kind: mpi\ncluster: {node: dgx-a100-80gb, nodes: 2, network: ib-hdr}\nmpi: {ranks_per_node: 9}\n"
+                    "workload: {app: hpl, accelerator: gpu}\n")
+        expect_bad_input(hpcsim("run", bad, "--db", db), "bad.yaml:3:", "one rank per GPU")
+        if os.path.exists(db):
+            with sqlite3.connect(db) as con:
+                tables = [r[0] for r in con.execute("select name from sqlite_master where type='table'")]
+                for t in tables:
+                    if t == "runs":
+                        expect(con.execute("select count(*) from runs").fetchone()[0] == 0, "nothing stored")
+        with open(bad, "w") as f:
+            f.write("kind: mpi\ncluster: {node: epyc-7763-2s, nodes: 2, network: ib-hdr}\n"
+                    "workload: {app: hpl, accelerator: gpu}\n")
+        expect_bad_input(hpcsim("run", bad, "--no-db"), "bad.yaml:3:", "needs GPUs")
+
+
+run_check({"run_gpu_hpl": check_run_gpu_hpl, "run_trace": check_run_trace, "run_trace_errors": check_run_trace_errors, "run_scale": check_run_scale,
            "run_scale_store": check_run_scale_store, "run_scale_weak": check_run_scale_weak,
            "run_scale_errors": check_run_scale_errors, "run_scale_study": check_run_scale_study,
            "run_kinds": check_run_kinds})

@@ -140,7 +140,8 @@ ScenarioOutcome run_mpi(const LoadedScenario& loaded, const SpecCatalog& catalog
   if (scenario.n_from_memory) {
     out.notes.push_back("HPL N = " + std::to_string(static_cast<long long>(scenario.hpl.n)) + " fills " +
                         std::to_string(static_cast<int>(scenario.memory_fraction * 100 + 0.5)) +
-                        " % of the nodes' memory (workload.n not given)");
+                        (scenario.hpl.accelerator == HplAccelerator::gpu ? " % of the GPUs' memory" : " % of the nodes' memory") +
+                        " (workload.n not given)");
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/cpu/omp_region.h"
+#include "workloads/hpc/hpl_gpu.h"
 
 namespace hpcsim {
 
@@ -36,7 +37,14 @@ double hpl_n_from_memory(const ClusterConfig& cluster, int nodes, int nb, double
   return std::max(n, static_cast<double>(nb));
 }
 
+double hpl_n_from_gpu_memory(const ClusterConfig& cluster, int gpus, int nb, double fraction) {
+  const double elements = fraction * cluster.node.gpu.memory_bytes() * gpus / 8.0;
+  const double n = std::floor(std::sqrt(elements) / nb) * nb;
+  return std::max(n, static_cast<double>(nb));
+}
+
 HplResult simulate_hpl(const ClusterConfig& cluster, const HplConfig& c, const MpiComm& comm) {
+  if (c.accelerator == HplAccelerator::gpu) return simulate_hpl_gpu(cluster, c, comm);
   const CpuSpec& cpu = cluster.node.cpu;
   if (!cpu.hpc.present()) {
     throw std::invalid_argument("the " + cluster.node.name + " node spec has no HPC description of its CPU");

@@ -32,6 +32,7 @@ const std::vector<KeyOwner>& key_owners() {
       {"n", {MpiApp::hpl}},           {"nb", {MpiApp::hpl}},          {"p", {MpiApp::hpl}},
       {"q", {MpiApp::hpl}},           {"bcast", {MpiApp::hpl}},       {"depth", {MpiApp::hpl}},
       {"memory_fraction", {MpiApp::hpl, MpiApp::hpcg}},
+      {"accelerator", {MpiApp::hpl}}, {"panel", {MpiApp::hpl}}, {"dgemm_efficiency", {MpiApp::hpl}},
       {"iterations", {MpiApp::stencil, MpiApp::hpcg, MpiApp::spmd}},
       {"dims", {MpiApp::stencil}},    {"points", {MpiApp::stencil}},  {"grid", {MpiApp::stencil}},
       {"ghost", {MpiApp::stencil}},   {"fields", {MpiApp::stencil}},  {"overlap", {MpiApp::stencil}},

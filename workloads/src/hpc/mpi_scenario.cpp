@@ -4,6 +4,7 @@
 
 #include "configs/config_error.h"
 #include "mpi_app_parse.h"
+#include "workloads/hpc/hpl_gpu.h"
 #include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
@@ -56,7 +57,16 @@ const Schema& mpi_scenario_schema() {
                             "modified-ring"),
                    optional("depth", Schema::integer().at_least(0).at_most(1), "HPL: look-ahead depth (0 or 1)", "1"),
                    optional("memory_fraction", Schema::number().positive().at_most(0.95),
-                            "HPL: share of the nodes' memory the matrix fills when n is not given", "0.8"),
+                            "HPL: share of the nodes' memory (accelerator gpu: of the GPUs' memory) the matrix fills "
+                            "when n is not given", "0.8"),
+                   optional("accelerator", Schema::one_of(kHplAcceleratorNames.names()),
+                            "HPL: where the trailing update runs: cpu (OpenMP DGEMM on the cores) or gpu (HPL-NVIDIA "
+                            "style: one rank per GPU, DGEMM at the GPU's FP64 peak; hpl_gpu.h)", "cpu"),
+                   optional("panel", Schema::one_of(kHplPanelNames.names()),
+                            "HPL, accelerator gpu: where the panel factorization runs (gpu, or host with PCIe copies)",
+                            "gpu"),
+                   optional("dgemm_efficiency", Schema::number().positive().at_most(1),
+                            "HPL, accelerator gpu: fraction of the GPU's FP64 peak its DGEMM reaches", "0.9"),
                    optional("iterations", positive_int(), "stencil, hpcg, spmd: iterations (hpcg: of its one CG set)",
                             "stencil 100, hpcg 50, spmd 1"),
                    optional("dims", Schema::integer().at_least(2).at_most(3), "stencil: 2 or 3 dimensions", "3"),
@@ -97,12 +107,18 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
   const ConfigNode& cluster = root.at("cluster");
   s.cluster = parse_cpu_cluster(cluster, catalog);
   const CpuSpec& cpu = s.cluster.node.cpu;
-  if (!cpu.hpc.present()) {
+  // GPU HPL needs the node's GPUs, not an HPC description of its CPU.
+  const ConfigNode& w = root.at("workload");
+  const ConfigNode* accel = w.find("accelerator");
+  const bool gpu_hpl = accel != nullptr && w.at("app").as_string() == "hpl" && accel->as_string() == "gpu";
+  if (gpu_hpl && s.cluster.node.gpus == 0) {
+    throw ConfigError(accel->loc(), "workload.accelerator gpu needs GPUs; a " + s.cluster.node.name + " has none");
+  }
+  if (!gpu_hpl && !cpu.hpc.present()) {
     throw ConfigError(cluster.at("node").loc(), "the " + s.cluster.node.name +
                                                     " node spec has no HPC description of its CPU (cpu.clocks, vector, "
                                                     "memory, dgemm_efficiency); see docs/hpc.md");
   }
-  const ConfigNode& w = root.at("workload");
   const ConfigNode& app = w.at("app");
   s.app = *kMpiAppNames.parse(app.as_string());
   if (s.app == MpiApp::trace) {
@@ -116,7 +132,13 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
   const int cores = cpu.sockets * cpu.cores_per_socket;
   if (const ConfigNode* nm = mpi_key("network_model")) s.network_model = *kMpiNetworkModelNames.parse(nm->as_string());
   HplConfig& h = s.hpl;
-  h.ranks_per_node = mpi_key("ranks_per_node") ? static_cast<int>(mpi_key("ranks_per_node")->as_int()) : cpu.sockets;
+  const int default_rpn = gpu_hpl ? s.cluster.gpus_per_node : cpu.sockets;
+  h.ranks_per_node = mpi_key("ranks_per_node") ? static_cast<int>(mpi_key("ranks_per_node")->as_int()) : default_rpn;
+  if (gpu_hpl && h.ranks_per_node > s.cluster.gpus_per_node) {
+    throw ConfigError(mpi_key("ranks_per_node")->loc(),
+                      "GPU HPL runs one rank per GPU: " + str(h.ranks_per_node) + " ranks per node, but " +
+                          str(s.cluster.gpus_per_node) + " GPUs per node are used");
+  }
   h.threads_per_rank = mpi_key("threads_per_rank") ? static_cast<int>(mpi_key("threads_per_rank")->as_int())
                                                    : std::max(1, cores / h.ranks_per_node);
   if (h.ranks_per_node * h.threads_per_rank > cores) {
@@ -160,21 +182,48 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
     return s;
   }
   h.nb = static_cast<int>(w.get_int_or("nb", 256));
+  if (gpu_hpl) {
+    h.accelerator = HplAccelerator::gpu;
+    if (const ConfigNode* panel = w.find("panel")) {
+      h.panel = *kHplPanelNames.parse(panel->as_string());
+      if (h.panel == HplPanel::host && !s.cluster.node.pcie.link) {
+        throw ConfigError(panel->loc(), "panel: host copies the panel over PCIe; the " + s.cluster.node.name +
+                                            " spec has no pcie.link");
+      }
+    }
+    h.gpu_dgemm_efficiency = w.get_number_or("dgemm_efficiency", kGpuDgemmEfficiency);
+  } else {
+    for (const char* key : {"panel", "dgemm_efficiency"}) {
+      if (const ConfigNode* k = w.find(key)) {
+        throw ConfigError(k->loc(), "workload." + std::string(key) + " is read by GPU HPL only (accelerator: gpu)");
+      }
+    }
+  }
   s.memory_fraction = w.get_number_or("memory_fraction", 0.8);
   if (const ConfigNode* n = w.find("n")) {
     h.n = static_cast<double>(n->as_int());
     if (h.nb > h.n) {
       throw ConfigError(w.has("nb") ? w.at("nb").loc() : n->loc(), "NB " + str(h.nb) + " is larger than N " + str(n->as_int()));
     }
+    if (gpu_hpl) {
+      const double per_gpu = 8.0 * h.n * h.n / s.ranks;
+      if (per_gpu > s.cluster.node.gpu.memory_bytes()) {
+        throw ConfigError(n->loc(), "an N = " + str(n->as_int()) + " matrix needs " +
+                                        str(static_cast<long long>(per_gpu / 1e9)) + " GB per GPU; a " +
+                                        s.cluster.node.gpu.name + " has " +
+                                        str(static_cast<long long>(s.cluster.node.gpu.memory_bytes() / 1e9)) + " GB");
+      }
+    }
     const double bytes = 8.0 * h.n * h.n / nodes_needed;
-    if (bytes > s.cluster.node.host_memory_bytes) {
+    if (!gpu_hpl && bytes > s.cluster.node.host_memory_bytes) {
       throw ConfigError(n->loc(), "an N = " + str(n->as_int()) + " matrix needs " + str(static_cast<long long>(bytes / 1e9)) +
                                       " GB per node; a " + s.cluster.node.name + " has " +
                                       str(static_cast<long long>(s.cluster.node.host_memory_bytes / 1e9)) + " GB");
     }
   } else {
     s.n_from_memory = true;
-    h.n = hpl_n_from_memory(s.cluster, nodes_needed, h.nb, s.memory_fraction);
+    h.n = gpu_hpl ? hpl_n_from_gpu_memory(s.cluster, s.ranks, h.nb, s.memory_fraction)
+                  : hpl_n_from_memory(s.cluster, nodes_needed, h.nb, s.memory_fraction);
   }
   if (const ConfigNode* b = w.find("bcast")) h.bcast = *kHplBcastNames.parse(b->as_string());
   h.depth = static_cast<int>(w.get_int_or("depth", 1));

@@ -24,6 +24,17 @@ inline constexpr EnumNames<HplBcast, 3> kHplBcastNames{{{
     {HplBcast::long_bcast, "long"},                  // HPL's blong (spread-roll)
 }}};
 
+// Where the trailing update runs (workload.accelerator): the CPU cores (OpenMP DGEMM) or the node's GPUs,
+// one MPI rank per GPU, HPL-NVIDIA style (hpl_gpu.h).
+enum class HplAccelerator { cpu, gpu };
+inline constexpr EnumNames<HplAccelerator, 2> kHplAcceleratorNames{{{
+    {HplAccelerator::cpu, "cpu"}, {HplAccelerator::gpu, "gpu"}}}};
+
+// GPU HPL: where the panel factorization runs (workload.panel): on the GPU (HPL-NVIDIA's default) or on
+// the host cores, its panel copied to the host and back over PCIe each iteration.
+enum class HplPanel { gpu, host };
+inline constexpr EnumNames<HplPanel, 2> kHplPanelNames{{{{HplPanel::gpu, "gpu"}, {HplPanel::host, "host"}}}};
+
 struct HplConfig {
   double n = 0;            // matrix order
   int nb = 0;              // block size
@@ -33,6 +44,9 @@ struct HplConfig {
   int depth = 1;           // look-ahead depth
   int ranks_per_node = 1;
   int threads_per_rank = 1;
+  HplAccelerator accelerator = HplAccelerator::cpu;
+  HplPanel panel = HplPanel::gpu;         // accelerator gpu only
+  double gpu_dgemm_efficiency = 0;        // accelerator gpu: of the GPU's FP64 peak a large DGEMM reaches
 };
 
 struct HplResult {
@@ -50,13 +64,21 @@ struct HplResult {
   double swap_s = 0;        // row swaps
   double exposed_s = 0;     // time the update did not hide (panel path, broadcast and swaps beyond it)
   double matrix_bytes_per_node = 0;
+  // accelerator gpu only (0 otherwise): GPUs the ranks drive, the host CPUs' FP64 peak (not in rpeak), and
+  // the panel's host<->device copies (panel on host), summed on the most loaded rank.
+  int gpus = 0;
+  double rpeak_host = 0;
+  double host_copy_s = 0;
 };
 
 // N that fills `fraction` of the nodes' memory with the matrix (8 bytes per element), rounded down to a
 // multiple of nb: what HPL tuners choose (about 80 %).
 double hpl_n_from_memory(const ClusterConfig& cluster, int nodes, int nb, double fraction = 0.8);
 
-// std::invalid_argument when the node has no HPC description of its CPU, or the grid does not fit the
+// accelerator gpu: N that fills `fraction` of the GPUs' memory (one rank per GPU, the matrix in device memory).
+double hpl_n_from_gpu_memory(const ClusterConfig& cluster, int gpus, int nb, double fraction = 0.8);
+
+// accelerator gpu runs simulate_hpl_gpu (hpl_gpu.h). std::invalid_argument when the node has no HPC description of its CPU, or the grid does not fit the
 // cluster's cores (the scenario parser reports these at their keys first).
 HplResult simulate_hpl(const ClusterConfig& cluster, const HplConfig& config, const MpiComm& comm);
 
