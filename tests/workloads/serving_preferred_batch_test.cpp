@@ -86,7 +86,7 @@ TEST_CASE("preferred batch sizes: counted in samples when a request carries a ba
   CHECK(r.requests[2].start_s == Approx(1.0));  // alone, after its delay (the worker freed at 0.4)
 }
 
-TEST_CASE("preferred batch sizes: read sorted; larger than max_batch is an error at the item", "[serving][config]") {
+TEST_CASE("preferred batch sizes: read sorted, and larger than max_batch is an error at the item", "[serving][config]") {
   const ServingConfig c = parse("serving: {max_batch: 128, preferred_batch_sizes: [128, 64, 64]}\n");
   CHECK(c.preferred_batch_sizes == std::vector<int>{64, 128});
   CHECK(c.full_batch() == 128);
