@@ -7,6 +7,7 @@
 
 #include "models/gpu/host_transfer.h"
 #include "models/mpi/shm_latency.h"
+#include "hpl_iteration.h"
 
 namespace hpcsim {
 
@@ -119,18 +120,10 @@ HplResult simulate_hpl_gpu(const ClusterConfig& cluster, const HplConfig& c, con
         swap = 2 * bytes / gpu.memory_bandwidth();  // rows exchanged inside the GPU's memory
       }
     }
-    const double iteration = c.depth >= 1 ? swap + std::max({update, panel + crit, per_rank})
-                                          : swap + panel + crit + update + std::max(0.0, per_rank - crit);
-    out.update_s += update;
-    out.panel_s += panel;
-    out.bcast_s += crit;
-    out.swap_s += swap;
-    out.exposed_s += iteration - update;
-    out.time_s += iteration;
+    add_hpl_iteration(out, c.depth, swap, update, panel, crit, per_rank);
   }
-  if (c.q > 2 && c.bcast != HplBcast::long_bcast) {
-    const double first = message(8.0 * local(blocks, c.p) * nb, row_in_node, row_sharing);
-    out.time_s += (c.bcast == HplBcast::increasing_ring ? c.q - 2 : c.q - 3) * first;
+  if (const int hops = hpl_ring_fill_hops(c); hops > 0) {
+    out.time_s += hops * message(8.0 * local(blocks, c.p) * nb, row_in_node, row_sharing);
   }
   out.time_s += 2.0 * c.n * c.n / ranks / rate + blocks * message(8.0 * nb, false, 1);
 

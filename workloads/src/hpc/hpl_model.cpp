@@ -7,6 +7,7 @@
 
 #include "models/cpu/omp_region.h"
 #include "workloads/hpc/hpl_gpu.h"
+#include "hpl_iteration.h"
 
 namespace hpcsim {
 
@@ -126,25 +127,12 @@ HplResult simulate_hpl(const ClusterConfig& cluster, const HplConfig& c, const M
       }
     }
 
-    double iteration = 0;
-    if (c.depth >= 1) {
-      iteration = swap + std::max({update, panel + crit, per_rank});
-    } else {
-      iteration = swap + panel + crit + update + std::max(0.0, per_rank - crit);
-    }
-    out.update_s += update;
-    out.panel_s += panel;
-    out.bcast_s += crit;
-    out.swap_s += swap;
-    out.exposed_s += iteration - update;
-    out.time_s += iteration;
+    add_hpl_iteration(out, c.depth, swap, update, panel, crit, per_rank);
   }
-  // The pipeline fill of the rings (the last column gets the first panel Q - 1 hops after it is made;
-  // the modified ring's root serves two columns, one hop less) and the back substitution (N^2 FLOP over the
-  // grid plus a message per block along the critical path).
-  if (c.q > 2 && c.bcast != HplBcast::long_bcast) {
-    const double first = comm.message_s(8.0 * local(blocks, c.p) * nb, row_in_node, row_sharing);
-    out.time_s += (c.bcast == HplBcast::increasing_ring ? c.q - 2 : c.q - 3) * first;
+  // The rings' pipeline fill and the back substitution (N^2 FLOP over the grid plus a message per block
+  // along the critical path).
+  if (const int hops = hpl_ring_fill_hops(c); hops > 0) {
+    out.time_s += hops * comm.message_s(8.0 * local(blocks, c.p) * nb, row_in_node, row_sharing);
   }
   const double solve_rate = cpu_core_vector_peak(cpu) * cpu.hpc.dgemm_efficiency * c.threads_per_rank;
   out.time_s += 2.0 * c.n * c.n / ranks / solve_rate + blocks * comm.message_s(8.0 * nb, false, 1);
