@@ -16,6 +16,7 @@
 
 #include "driver/calibration.h"
 #include "driver/prediction_interval.h"
+#include "interval_table_check.h"
 #include "driver/validation.h"
 #include "configs/catalog.h"
 
@@ -139,17 +140,7 @@ TEST_CASE("public validation sets: cases, calibration, cross-validation and pred
   const IntervalTable derived = IntervalTable::derive(cv);
   {
     INFO("regenerate with: hpcsim validate --intervals > configs/prediction-intervals.yaml");
-    REQUIRE(shipped.entries().size() == derived.entries().size());
-    for (std::size_t i = 0; i < derived.entries().size(); ++i) {
-      const IntervalEntry& a = shipped.entries()[i];
-      const IntervalEntry& b = derived.entries()[i];
-      INFO(b.cls);
-      CHECK(a.cls == b.cls);
-      CHECK(a.rows == b.rows);
-      CHECK(a.families == b.families);
-      CHECK(a.low_ratio == Approx(b.low_ratio).margin(1e-3));
-      CHECK(a.high_ratio == Approx(b.high_ratio).margin(1e-3));
-    }
+    test::check_same_intervals(shipped, derived);
   }
   // Coverage over every training row: in-sample against the shipped table, and family-out (issue 36: each
   // row's interval derived without its source family, its prediction the cross-validated one).
