@@ -343,6 +343,16 @@ def check_kernel_errors():
     expect_bad_input(hpcsim("kernel", *gemm), "--gpu")
     expect_bad_input(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "conv", "--batch", "1", "--c", "3", "--h", "2", "--w",
                             "2", "--k", "8", "--r", "3", "--s", "3"), "--r")
+    # Sizes past 32 bits, or tensors no GPU holds, are refused before the models multiply them (issue 34's
+    # sanitizer run found the products overflowing 64 bits).
+    conv = ["conv", "--batch", "32", "--c", "64", "--h", "56", "--w", "56", "--r", "3", "--s", "3", "--pad", "1"]
+    expect_bad_input(hpcsim("kernel", "--gpu", "t4", "--dtype", "fp32", *conv, "--k", "9223372036854775807"), "--k: at most 2147483647")
+    expect_bad_input(hpcsim("kernel", "--gpu", "t4", "--dtype", "fp32", "conv", "--batch", "128", *conv[3:], "--k", "2147483647"),
+                     "--batch x --k x --h x --w", "2^48")
+    expect_bad_input(hpcsim("kernel", "--gpu", "t4", "--dtype", "fp16", "lstm", "--hidden", "9223372036854775807", "--batch", "64",
+                            "--steps", "50"), "--hidden: at most 2147483647")
+    expect_bad_input(hpcsim("kernel", "--gpu", "t4", "--dtype", "fp16", "lstm", "--hidden", "2000000000", "--batch", "64",
+                            "--steps", "50"), "2^48")
 
 
 run_check({"json_keys": check_json_keys, "deterministic": check_deterministic, "store": check_store,

@@ -1,5 +1,9 @@
 #include "driver/gpu_tools.h"
 
+#include <algorithm>
+#include <initializer_list>
+#include <utility>
+
 #include <cmath>
 
 #include "configs/config_node.h"
@@ -63,6 +67,32 @@ Occupancy occupancy_of(const std::string& config_root, const std::string& gpu_na
   }
 }
 
+namespace {
+
+// cuBLAS and cuDNN take 32-bit dimensions, and no GPU holds a tensor of 2^48 elements: sizes past either are
+// refused here, in double, before the models multiply them in 64-bit integers.
+constexpr double kMaxDimension = 2147483647.0;
+constexpr double kMaxElements = 281474976710656.0;  // 2^48
+
+using SizeFlag = std::pair<const char*, double>;
+
+void check_tensor(std::initializer_list<SizeFlag> sizes) {
+  double elements = 1;
+  std::string flags;
+  for (const auto& [flag, value] : sizes) {
+    if (value > kMaxDimension) {
+      throw ToolInputError(std::string(flag) + ": at most 2147483647 (cuBLAS and cuDNN take 32-bit dimensions)");
+    }
+    elements *= std::max(value, 1.0);
+    flags += (flags.empty() ? "" : " x ") + std::string(flag);
+  }
+  if (elements > kMaxElements) {
+    throw ToolInputError(flags + ": a tensor of more than 2^48 elements, which no GPU holds");
+  }
+}
+
+}  // namespace
+
 const std::vector<std::string>& kernel_op_names() {
   static const std::vector<std::string> names = {"gemm",      "copy",      "lstm",      "gru",       "conv",       "softmax",
                                                  "layernorm", "attention", "optimizer", "embedding", "elementwise"};
@@ -87,6 +117,9 @@ std::vector<Kernel> kernel_op(const std::string& op, const KernelOpShape& shape,
   }
   if (op == "lstm" || op == "gru") {
     RecurrentShape s = shape.recurrent;
+    const double gates = op == "lstm" ? 4 : 3, input = s.input > 0 ? s.input : s.hidden;
+    check_tensor({{"--hidden", s.hidden}, {"--input", input}});  // the weights, gates x hidden x (input + hidden)
+    check_tensor({{"--steps", s.steps}, {"--batch", s.batch}, {"--hidden", gates * (input + s.hidden)}});
     s.cell = op == "lstm" ? RecurrentCell::lstm : RecurrentCell::gru;
     s.precision = p;
     return recurrent_layer(gpu, s);
@@ -100,7 +133,11 @@ std::vector<Kernel> kernel_op(const std::string& op, const KernelOpShape& shape,
     const ConvPass cp = shape.conv_pass == "fprop"   ? ConvPass::forward
                         : shape.conv_pass == "dgrad" ? ConvPass::backward_data
                                                      : ConvPass::backward_weight;
+    if (s.pad > 1073741823) throw ToolInputError("--pad: at most 1073741823 (twice it must be a 32-bit size)");
+    check_tensor({{"--batch", s.n}, {"--c", s.c}, {"--h", s.h}, {"--w", s.w}});
+    check_tensor({{"--k", s.k}, {"--c", s.c}, {"--r", s.r}, {"--s", s.s}});
     if (s.out_h() < 1 || s.out_w() < 1) throw ToolInputError("--r/--s: the filter is larger than the padded input");
+    check_tensor({{"--batch", s.n}, {"--k", s.k}, {"--h", s.out_h()}, {"--w", s.out_w()}});
     return {conv2d(gpu, s, cp)};
   }
   if (op == "softmax") return softmax(shape.rows, shape.cols, p, shape.backward);

@@ -54,6 +54,18 @@ AddressExpr address(const ConfigNode& map) {
   e.outer_iter = a.get_int_or("outer_iter", 0);
   e.wrap = a.get_int_or("wrap", 0);
   if (e.tdim < 0 || e.bdim < 0 || e.wrap < 0) fail(a, "tdim, bdim and wrap cannot be negative");
+  // Bounds that keep every address a thread computes inside 64 bits (threads < 2^10 per block, block
+  // indices < 2^31, trip counts <= 2^30): a base or wrap within 1 TiB, a stride within 1 GiB.
+  constexpr std::int64_t kBase = std::int64_t{1} << 40, kStride = std::int64_t{1} << 30;
+  const auto within = [&](const char* key, std::int64_t v, std::int64_t bound) {
+    if (v > bound || v < -bound) fail(*a.find(key), std::string(key) + " is at most 2^" + (bound == kBase ? "40" : "30") + " in size");
+  };
+  if (a.find("base")) within("base", e.base, kBase);
+  if (a.find("wrap")) within("wrap", e.wrap, kBase);
+  for (const auto& [key, v] : {std::pair<const char*, std::int64_t>{"tdim", e.tdim}, {"tx", e.tx}, {"ty", e.ty}, {"bdim", e.bdim},
+                               {"bx", e.bx}, {"by", e.by}, {"iter", e.iter}, {"outer_iter", e.outer_iter}}) {
+    if (a.find(key)) within(key, v, kStride);
+  }
   return e;
 }
 
