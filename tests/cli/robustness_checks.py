@@ -245,8 +245,10 @@ def check_progress():
         proc = hpcsim("sweep", QUICKSTART, "--vary", "workload.batch_per_gpu=1,4", "--db", db)
         expect(proc.returncode == 0 and "points" not in proc.stderr, "no progress line off a terminal", proc)
         # The sweep's check of its axes (milliseconds a value, minutes for 100,000 values that all fail).
-        code, err = stderr_on_terminal("sweep", QUICKSTART, "--vary", "workload.layers=20000..20400", "--db", db)
-        expect(code == 2 and "sweep: 401/401 values checked" in err, f"the values checked on a terminal: {err!r}")
+        # 2,001 values take about 2 s here, well past the half second before a first line (401 took ~0.6 s:
+        # too close to it on a fast machine).
+        code, err = stderr_on_terminal("sweep", QUICKSTART, "--vary", "workload.layers=20000..22000", "--db", db)
+        expect(code == 2 and "sweep: 2001/2001 values checked" in err, f"the values checked on a terminal: {err!r}")
         # serve: an LLM endpoint's requests (minutes at the requests limit).
         # 10^6 requests (the limit) run ~3 s here, well past the half second before a first progress line.
         llm = ["serve", LLM_SERVE, "--no-db", "--set", "serving.requests=1000000"]
