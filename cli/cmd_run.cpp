@@ -15,6 +15,7 @@
 #include "driver/scenario_run.h"
 #include "driver/training_scenario_run.h"
 #include "commands.h"
+#include "progress.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/loader.h"
@@ -58,7 +59,7 @@ ScenarioRequest request_of(const RunOptions& o) {
 
 // A `kind: training` scenario, run once.
 int run_training(const RunOptions& o, const LoadedScenario& loaded) {
-  const ScenarioRequest request = request_of(o);
+  ScenarioRequest request = request_of(o);
   TrainingScenario scenario;
   IntervalTable intervals;
   try {
@@ -91,7 +92,19 @@ int run_training(const RunOptions& o, const LoadedScenario& loaded) {
   if (const std::string note = global_batch_note(scenario, o.scenario, o.overrides, SpecCatalog(config_root())); !note.empty()) {
     std::cerr << "note: " << note << "\n";
   }
+  // A step is simulated in a second, except with --exact at thousands of GPUs (minutes): its ops as they finish.
+  Progress progress("run", "ops of the step", 0, o.format);
+  progress.uneven_units();
+  std::size_t step_ops = 0;
+  if (progress.enabled()) {
+    request.step_progress = [&progress, &step_ops](std::size_t done, std::size_t total) {
+      progress.set_total(step_ops = total);
+      progress.show(done);
+    };
+  }
   const ScenarioOutcome run = run_loaded_training(scenario, loaded, request, intervals, HPCSIM_VERSION);
+  progress.show(step_ops);  // every op finished (the watch last heard it a few hundred events before the end)
+  progress.finish();
   for (const std::string& note : run.notes) std::cerr << "note: " << note << "\n";
   std::cout << render_report(run.record.report, o.format);
   for (const std::string& warning : run.warnings) std::cerr << "warning: " << warning << "\n";

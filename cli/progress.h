@@ -22,6 +22,10 @@ class Progress {
   bool enabled() const { return enabled_; }
   // A total known only once the work starts (0 at construction).
   void set_total(std::size_t total) { total_ = total; }
+  // Units of very different cost (a training step's ops: thousands of compute ops pass in a second, then
+  // its data-parallel collectives take the minutes): the line shows the time so far instead of a rate and
+  // a time left that would mislead.
+  void uneven_units() { uneven_ = true; }
 
   // done of total, `before` of them done before this run started (a resumed sweep), failed of them.
   // At most 4 updates a second are printed, so a caller may call it for every unit.
@@ -40,7 +44,9 @@ class Progress {
     std::ostringstream line;
     line << "\r" << label_ << ": " << done << "/" << total_ << " " << unit_;
     if (failed > 0) line << ", " << failed << " failed";
-    if (ran > 0 && elapsed > 0) {
+    if (uneven_) {
+      line << ", " << static_cast<long long>(elapsed) << " s so far";
+    } else if (ran > 0 && elapsed > 0) {
       const double rate = static_cast<double>(ran) / elapsed;
       line.precision(rate < 10 ? 2 : 0);
       line << ", " << std::fixed << rate << "/s";
@@ -64,6 +70,7 @@ class Progress {
   std::size_t total_;
   bool enabled_;
   bool shown_ = false;
+  bool uneven_ = false;
   std::size_t done_ = 0, failed_ = 0, before_ = 0;
   std::chrono::steady_clock::time_point start_, last_;
 };

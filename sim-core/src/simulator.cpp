@@ -135,8 +135,19 @@ bool Simulator::step(Time limit) {
     release_slot(e.slot);
     ++processed_;
     cb();
+    if (watch_ && processed_ >= watch_next_) {
+      watch_next_ = processed_ + watch_every_;
+      watch_();
+    }
     return true;
   }
+}
+
+void Simulator::set_watch(std::uint64_t every, std::function<void()> watch) {
+  if (watch && every == 0) throw std::invalid_argument("a simulator watch runs every 1 or more events");
+  watch_ = std::move(watch);
+  watch_every_ = every;
+  watch_next_ = processed_ + every;
 }
 
 void Simulator::run() {

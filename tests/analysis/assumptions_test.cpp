@@ -184,8 +184,8 @@ parallelism: {}
   const ConfigNode root = parse_config_text(text, "scenario.yaml");
   const TrainingScenario s = parse_training_scenario(root, catalog, "s");
   const TrainingStepReport step = simulate_scenario(s);
-  const std::vector<Assumption> full = unstated_assumptions(s, root, step, false, 1 << 20);
-  const std::vector<Assumption> estimated = unstated_assumptions(s, root, step, false, 16);
+  const std::vector<Assumption> full = unstated_assumptions(s, root, step, 1 << 20);
+  const std::vector<Assumption> estimated = unstated_assumptions(s, root, step, 16);
   const Assumption* f = find(full, "workload.attention");
   const Assumption* e = find(estimated, "workload.attention");
   REQUIRE(f != nullptr);

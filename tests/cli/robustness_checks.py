@@ -3,6 +3,7 @@
 (file:line:column, or the flag), never a crash, an `internal error` or inf/NaN printed as a result.
 Usage: robustness_checks.py HPCSIM SOURCE_DIR CHECK"""
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -273,6 +274,20 @@ def check_progress():
         # 64 full simulations run ~4 s here, well past the half second before a first progress line.
         code, err = stderr_on_terminal("plan", PLAN, "--no-db", "--set", "search.full_simulations=64")
         expect(code == 0 and "plan: 64/64 full simulations" in err, f"plan's simulation progress: {err!r}")
+        # run --exact: every data-parallel group in full (the 16,384-GPU Llama 3.1 405B step ran 77 s silent).
+        # At 4,096 GPUs it takes a few seconds here: its ops, with the time so far (their costs are too
+        # uneven for a time left).
+        exact = write(tmp, "exact.yaml",
+                      "cluster: {node: dgx-h100, nodes: 512, network: ib-ndr}\n"
+                      "workload: {model: llama3.1-405b, seq_len: 8192, micro_batch: 1, global_batch: 512,"
+                      " precision: bf16, optimizer: adam, framework: megatron}\n"
+                      "parallelism: {tp: 8, pp: 16, dp: 32, zero: 1, sequence_parallel: true}\n")
+        code, err = stderr_on_terminal("run", exact, "--no-db", "--exact")
+        expect(code == 0 and re.search(r"run: (\d+)/\1 ops of the step, \d+ s so far", err) is not None,
+               f"run --exact's progress line, every op at its end: {err!r}")
+        expect("left" not in err, f"no time left for ops of uneven cost: {err!r}")
+        code, err = stderr_on_terminal("run", exact, "--no-db", "--exact", "--format", "json")
+        expect(code == 0 and "ops of the step" not in err, f"no run progress with --format json: {err!r}")
 
 
 run_check({

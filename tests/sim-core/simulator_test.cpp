@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "sim-core/simulator.h"
@@ -141,4 +143,24 @@ TEST_CASE("A large random workload pops in nondecreasing time and is reproducibl
   CHECK(a.size() == 20000 - 6667);
   for (std::size_t i = 1; i < a.size(); ++i) REQUIRE(a[i - 1] <= a[i]);
   CHECK(trace() == a);
+}
+
+TEST_CASE("A watch runs every N events and does not change the run", "[simulator]") {
+  const auto run = [](std::uint64_t every, std::vector<std::uint64_t>* seen) {
+    Simulator sim;
+    std::vector<int> order;
+    for (int i = 0; i < 10; ++i) {
+      sim.schedule_at(Time::seconds(10 - i), [&order, i] { order.push_back(i); });
+    }
+    if (seen) sim.set_watch(every, [&sim, seen] { seen->push_back(sim.events_processed()); });
+    sim.run();
+    return std::pair{order, sim.now()};
+  };
+  std::vector<std::uint64_t> seen;
+  const auto watched = run(3, &seen);
+  CHECK(seen == std::vector<std::uint64_t>{3, 6, 9});
+  CHECK(watched == run(0, nullptr));
+  Simulator sim;
+  CHECK_THROWS_AS(sim.set_watch(0, [] {}), std::invalid_argument);
+  sim.set_watch(0, {});  // an empty watch removes it: no error
 }

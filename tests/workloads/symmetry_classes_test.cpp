@@ -143,3 +143,27 @@ TEST_CASE("Symmetry classes on a destination-routed dragonfly fall back to full 
   WARN("dragonfly, d-mod-k: class-vs-full step-time difference " << p.difference());
   CHECK(p.difference() <= 0.005);
 }
+
+TEST_CASE("A step's progress hears its ops finish, up to all of them, and moves no answer", "[symmetry][training]") {
+  const std::string yaml = "name: progress\ncluster: {node: dgx-h100, nodes: 16, network: ib-ndr}\n"
+                           "workload: {model: gpt, layers: 8, hidden: 1024, heads: 16, seq_len: 512, micro_batch: 1,"
+                           " precision: bf16, optimizer: adam, framework: megatron}\n"
+                           "parallelism: {tp: 8, pp: 2, dp: 8}\n";
+  const TrainingScenario s = parse_training_scenario(parse_config_text(yaml, "progress.yaml"), SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR),
+                                                     "progress");
+  TrainingStepConfig run = training_step_config(s);
+  run.exact = true;
+  std::size_t calls = 0, last_done = 0, total = 0;
+  bool rising = true;
+  const TrainingStepReport heard = simulate_training_step(s.workload.built, s.cluster, run, [&](std::size_t done, std::size_t of) {
+    rising = rising && done >= last_done && done <= of;
+    last_done = done, total = of, ++calls;
+  });
+  const TrainingStepReport quiet = simulate_training_step(s.workload.built, s.cluster, run);
+  CHECK(calls >= 1);
+  CHECK(calls == heard.result.events / 256);
+  CHECK(rising);
+  CHECK(total > 0);
+  CHECK(heard.result.step_time_s == quiet.result.step_time_s);
+  CHECK(heard.result.events == quiet.result.events);
+}

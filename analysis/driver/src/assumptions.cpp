@@ -46,9 +46,9 @@ struct Candidate {
   bool compute_only = true;                      // changes a replica's compute alone (screened on a replica)
 };
 
-std::optional<double> step_time(const TrainingScenario& s, bool exact) {
+std::optional<double> step_time(const TrainingScenario& s) {
   try {
-    return simulate_scenario(s, false, exact).result.step_time_s;
+    return simulate_scenario(s).result.step_time_s;
   } catch (const std::exception&) {
     return std::nullopt;  // an alternative the simulator refuses is not one the run could have taken
   }
@@ -87,7 +87,7 @@ OpenSettings open_settings(const std::string& framework) {
 }
 
 std::vector<Assumption> unstated_assumptions(const TrainingScenario& s, const ConfigNode& root,
-                                             const TrainingStepReport& step, bool exact, int full_simulation_gpus) {
+                                             const TrainingStepReport& step, int full_simulation_gpus) {
   const WorkloadConfig& w = s.workload;
   const ParallelLayout& layout = s.parallelism.layout;
   const std::string framework = "framework " + s.framework.name;
@@ -130,11 +130,11 @@ std::vector<Assumption> unstated_assumptions(const TrainingScenario& s, const Co
     if (c.compute_only && replicated) {
       if (!replica) {
         replica = replica_of(s);
-        replica_step = step_time(*replica, exact);
+        replica_step = step_time(*replica);
       }
       TrainingScenario alt = *replica;
       c.apply(alt);
-      const std::optional<double> t = step_time(alt, exact);
+      const std::optional<double> t = step_time(alt);
       if (replica_step && t) {
         const double moved = *t - *replica_step;
         if (std::abs(moved) < kAssumptionScreen * predicted) continue;
@@ -146,7 +146,7 @@ std::vector<Assumption> unstated_assumptions(const TrainingScenario& s, const Co
     }
     TrainingScenario alt = s;
     c.apply(alt);
-    if (const std::optional<double> t = step_time(alt, exact)) list(c, *t, false);
+    if (const std::optional<double> t = step_time(alt)) list(c, *t, false);
   }
   return out;
 }

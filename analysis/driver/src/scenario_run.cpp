@@ -201,7 +201,7 @@ ScenarioOutcome run_loaded_training(const TrainingScenario& scenario, const Load
   ScenarioOutcome out;
   if (std::string note = idle_gpu_note(scenario); !note.empty()) out.notes.push_back(std::move(note));
   out.training = run_training_scenario(scenario, loaded.root, intervals, tool_version, request.record_timeline, request.exact,
-                                       /*check_assumptions=*/true);
+                                       /*check_assumptions=*/true, request.step_progress);
   out.record = out.training->record;
   if (std::string w = out_of_memory_warning(scenario, out.training->step); !w.empty()) out.warnings.push_back(std::move(w));
   return out;

@@ -14,19 +14,19 @@ namespace hpcsim {
 
 TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
                                   const std::string& tool_version, bool record_timeline, bool exact,
-                                  bool check_assumptions) {
+                                  bool check_assumptions, const StepProgress& progress) {
   using Clock = std::chrono::steady_clock;
   TrainingScenarioRun run;
   RunRecord& record = run.record;
   record.started_at = iso8601_utc_now();
   const auto wall_start = Clock::now();
-  run.step = simulate_scenario(scenario, record_timeline, exact);
+  run.step = simulate_scenario(scenario, record_timeline, exact, progress);
   record.wall_s = std::chrono::duration<double>(Clock::now() - wall_start).count();
 
   const TrainingStepResult& result = run.step.result;
   run.interval = intervals.interval(prediction_class(scenario), result.step_time_s);
   if (check_assumptions) {
-    run.assumptions = unstated_assumptions(scenario, root, run.step, exact);
+    run.assumptions = unstated_assumptions(scenario, root, run.step);
     if (run.interval) run.interval = cover_assumptions(*run.interval, *run.assumptions);
   }
   record.report = Report{scenario.name, std::string(to_string(ScenarioKind::training)),

@@ -5,6 +5,7 @@
 // an epoch (events 213 days or more ahead wait in a side list until the epoch moves up to them): no
 // allocation per event once the pools have grown to the peak number of pending events.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -51,6 +52,10 @@ class Simulator {
   Time now() const { return now_; }
   std::uint64_t events_processed() const { return processed_; }
   std::size_t pending() const { return live_; }
+  // Calls `watch` after every `every` events (every >= 1) run by run()/run_until(), e.g. for a progress line
+  // of a long simulation; it must not schedule events (the run is the same with or without it). An empty
+  // function removes it.
+  void set_watch(std::uint64_t every, std::function<void()> watch);
   // Pre-sizes the pools, e.g. for a benchmark that knows its peak pending count.
   void reserve(std::size_t events);
   // Bytes held by the event queue and the pool (capacity, not just what is in use).
@@ -86,6 +91,8 @@ class Simulator {
   Time now_ = Time::zero();
   std::uint64_t processed_ = 0;
   std::size_t live_ = 0;
+  std::function<void()> watch_;
+  std::uint64_t watch_every_ = 0, watch_next_ = 0;  // the watch runs when processed_ reaches watch_next_
   bool stopped_ = false;
 };
 

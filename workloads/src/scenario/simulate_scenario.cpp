@@ -54,7 +54,7 @@ void add_io_stall(TrainingStepReport& report, double stall_s) {
 // The expected step over the padded lengths batches run at (workload.length_bin): times, FLOPs, the
 // breakdown and the bubble are averages weighted by the share of steps at each length; memory, the
 // timeline and the layout are the longest batch's.
-TrainingStepReport simulate_length_mix(const TrainingScenario& s, const TrainingStepConfig& run) {
+TrainingStepReport simulate_length_mix(const TrainingScenario& s, const TrainingStepConfig& run, const StepProgress& progress) {
   // Share-weighted sums; shares add up to 1 up to rounding, so they are normalised at the end.
   double shares = 0, step_s = 0, model_flops = 0, hardware_flops = 0, allreduce_s = 0, bubble = 0;
   StepBreakdown breakdown;
@@ -62,7 +62,7 @@ TrainingStepReport simulate_length_mix(const TrainingScenario& s, const Training
   TrainingStepReport longest;  // the report everything else is taken from
   std::int64_t longest_length = 0;
   for (const TrainingScenario::PaddedModel& entry : s.length_mix) {
-    TrainingStepReport r = simulate_training_step(entry.model, s.cluster, run);
+    TrainingStepReport r = simulate_training_step(entry.model, s.cluster, run, progress);
     const double w = entry.padded.share;
     shares += w;
     step_s += w * r.result.step_time_s;
@@ -96,12 +96,12 @@ TrainingStepReport simulate_length_mix(const TrainingScenario& s, const Training
 
 }  // namespace
 
-TrainingStepReport simulate_scenario(const TrainingScenario& s, bool record_timeline, bool exact) {
+TrainingStepReport simulate_scenario(const TrainingScenario& s, bool record_timeline, bool exact, const StepProgress& progress) {
   TrainingStepConfig run = training_step_config(s);
   run.record_timeline = record_timeline;
   run.exact = exact;
   TrainingStepReport report =
-      s.length_mix.empty() ? simulate_training_step(s.workload.built, s.cluster, run) : simulate_length_mix(s, run);
+      s.length_mix.empty() ? simulate_training_step(s.workload.built, s.cluster, run, progress) : simulate_length_mix(s, run, progress);
   if (s.sequence_lengths) {
     // Throughput in real tokens: the distribution's own count per sample, or each of the sample's token
     // inputs holding the distribution's mean, not seq_len.

@@ -7,11 +7,15 @@
 namespace hpcsim {
 
 TrainingStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster,
-                                          const TrainingStepConfig& config) {
+                                          const TrainingStepConfig& config, const StepProgress& progress) {
   Platform platform(cluster);
   const JobId job = platform.attach(model.name);
   TrainingStepJob step(platform, job, model, config);
   step.start();
+  if (progress) {
+    const Executor& executor = step.executor();
+    platform.sim().set_watch(256, [&progress, &executor] { progress(executor.completed_count(), executor.graph().size()); });
+  }
   platform.sim().run();
   if (!step.finished()) throw ExecutionError("the training step stalled: some op never completed");
   return step.report();

@@ -42,9 +42,11 @@ struct OpenSettings {
 };
 OpenSettings open_settings(const std::string& framework);
 
-// `root` is the resolved scenario (what the user stated); `step` the run's own simulation.
+// `root` is the resolved scenario (what the user stated); `step` the run's own simulation. The alternatives
+// run with symmetry classes even when the run itself was --exact: the classes give the full simulation's
+// step (docs/validation.md, "Symmetry classes"), and a second full simulation would double a run of minutes.
 std::vector<Assumption> unstated_assumptions(const TrainingScenario& scenario, const ConfigNode& root,
-                                             const TrainingStepReport& step, bool exact = false,
+                                             const TrainingStepReport& step,
                                              int full_simulation_gpus = kAssumptionFullSimulationGpus);
 
 // The interval stretched so that it holds, for every alternative, the band its prediction would have had.

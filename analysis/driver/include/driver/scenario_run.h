@@ -29,6 +29,9 @@ struct ScenarioRequest {
   // serve: (requests finished, of total) as an LLM endpoint's run goes (minutes at the requests limit), or
   // (runs finished, of total) of a --sweep-load, for a progress line.
   std::function<void(std::size_t, std::size_t)> serve_after_each;
+  // training: (ops finished, of the step's ops) as the step is simulated (minutes with --exact at thousands
+  // of GPUs), for a progress line.
+  StepProgress step_progress;
 };
 
 // A scenario file read with its overrides (given by `flag`: --set, or --vary for a sweep's point). A

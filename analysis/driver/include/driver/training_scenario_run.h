@@ -25,9 +25,10 @@ struct TrainingScenarioRun {
 // Simulates `scenario` (parsed from `root`); sim_wall_s is the simulation's wall time. The record's status
 // is "oom" when the step does not fit in GPU memory (its timings then assume it did). check_assumptions
 // (`hpcsim run`, not a study's points): the unstated settings that move the prediction are simulated, listed
-// in the report and covered by the interval; the step itself is the same.
+// in the report and covered by the interval; the step itself is the same. progress: hears the step's ops
+// finish (not the assumptions' steps), for a progress line.
 TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, const ConfigNode& root, const IntervalTable& intervals,
                                   const std::string& tool_version, bool record_timeline = false, bool exact = false,
-                                  bool check_assumptions = false);
+                                  bool check_assumptions = false, const StepProgress& progress = {});
 
 }  // namespace hpcsim

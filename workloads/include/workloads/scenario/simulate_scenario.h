@@ -12,6 +12,8 @@ TrainingStepConfig training_step_config(const TrainingScenario& scenario);
 // The step, stretched by the input pipeline's stall when the scenario reads a dataset.
 // record_timeline: fill the report's timeline (every op of the step with its lane and times).
 // exact: every data-parallel group simulated in full (TrainingStepConfig::exact; `hpcsim run --exact`).
-TrainingStepReport simulate_scenario(const TrainingScenario& scenario, bool record_timeline = false, bool exact = false);
+// progress: hears each simulated step's ops finish (model_training_step.h).
+TrainingStepReport simulate_scenario(const TrainingScenario& scenario, bool record_timeline = false, bool exact = false,
+                                     const StepProgress& progress = {});
 
 }  // namespace hpcsim

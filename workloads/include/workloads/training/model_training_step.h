@@ -17,6 +17,9 @@
 // once on the live fabric, sharing NICs and PCIe links; compute overlapping a collective runs on the SMs
 // NCCL leaves (node spec collective_sms) for as long as they overlap. Tensor-parallel all-reduces and point-to-point transfers are timed
 // on an otherwise idle fabric (they stay inside a node or use a stage pair's own links).
+#include <cstddef>
+#include <functional>
+
 #include "models/platform/cluster_config.h"
 #include "workloads/layers/network.h"
 #include "workloads/training/training_memory.h"
@@ -25,10 +28,14 @@
 
 namespace hpcsim {
 
+// (ops finished, of the step's ops) while a step is simulated, for the progress line of a long one
+// (`hpcsim run --exact` at thousands of GPUs runs minutes); called every few hundred events.
+using StepProgress = std::function<void(std::size_t, std::size_t)>;
+
 // std::invalid_argument for a batch below 1, degrees below 1, more GPUs than the cluster has, fewer
 // layers than virtual stages, tensor parallelism on a model without tensor-parallel layers.
 TrainingStepReport simulate_training_step(const Model& model, const ClusterConfig& cluster,
-                                          const TrainingStepConfig& config);
+                                          const TrainingStepConfig& config, const StepProgress& progress = {});
 
 // The memory of the GPU that needs the most, as simulate_training_step reports it, from the layer costs and
 // the stage cut alone: nothing is simulated. Throws as simulate_training_step does.
