@@ -19,6 +19,8 @@ ClusterConfig with_node(const ClusterConfig& cluster, const ConfigNode& name, co
   return c;
 }
 
+std::string nic_ports(int n) { return std::to_string(n) + (n == 1 ? " NIC port" : " NIC ports"); }
+
 }  // namespace
 
 std::vector<ClusterConfig> partition_clusters(const JobList& list, const ClusterConfig& cluster,
@@ -44,10 +46,10 @@ std::vector<ClusterConfig> partition_clusters(const JobList& list, const Cluster
       const auto at = static_cast<std::size_t>(n);
       if (at < node_leaf.size() && leaves[at] != node_leaf[at]) {
         throw ConfigError(name->loc(), "partition " + p.name + ": a " + c.node.name + " (" +
-                                           std::to_string(c.node.nics.count) + " NIC ports) puts node " +
+                                           nic_ports(c.node.nics.count) + ") puts node " +
                                            std::to_string(n) + " under another leaf switch than a " +
-                                           cluster.node.name + " (" + std::to_string(cluster.node.nics.count) +
-                                           " NIC ports) does; the queue allocates by one leaf layout (a mixed "
+                                           cluster.node.name + " (" + nic_ports(cluster.node.nics.count) +
+                                           ") does; the queue allocates by one leaf layout (a mixed "
                                            "layout is not modelled)");
       }
     }
