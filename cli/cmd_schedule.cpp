@@ -57,7 +57,7 @@ int run(const ScheduleOptions& o) {
     const ScheduleSummary& summary = run.summary;
     const int nodes = run.nodes;
     if (o.format == "json") {
-      std::cout << schedule_to_json(runs, summary);
+      std::cout << schedule_to_json(runs, summary, run.partitions);
     } else if (o.format == "csv") {
       std::cout << schedule_to_csv(runs);
     } else {

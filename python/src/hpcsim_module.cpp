@@ -151,7 +151,7 @@ Result schedule(const std::string& jobs, const std::string& cluster, std::option
   request.cores_per_node = cores_per_node;
   std::vector<std::string> notes;
   const ScheduleRun r = run_schedule(request, SpecCatalog(config_root()), [&](const std::string& n) { notes.push_back(n); });
-  return {schedule_to_json(r.runs, r.summary), notes, {}};
+  return {schedule_to_json(r.runs, r.summary, r.partitions), notes, {}};
 }
 
 std::string kernel(const std::string& gpu_name, const std::string& op, const std::string& dtype, bool explain,

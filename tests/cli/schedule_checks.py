@@ -20,8 +20,9 @@ def schedule(*args):
 def check_schedule_json():
     doc, proc = schedule(JOBS, "--nodes", "4", "--policy", "easy")
     for job in doc["jobs"]:
-        expect(set(job) == {"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed", "preemptions",
-                           "cancelled"}, "job keys", proc)
+        expect(set(job) == {"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "partition", "killed",
+                           "preemptions", "cancelled"}, "job keys", proc)
+        expect(job["partition"] == "all", "without a partitions table every job runs in partition all", proc)
     expect(set(doc["summary"]) == {"jobs", "skipped", "mean_wait_s", "p95_wait_s", "mean_bounded_slowdown",
                                    "utilization", "makespan_s"}, "summary keys", proc)
     expect(doc["summary"]["jobs"] == 4 and doc["summary"]["skipped"] == 1, "job 5 needs 9 of 4 nodes: skipped", proc)
@@ -95,6 +96,30 @@ def check_schedule_training():
                      "jobs.yaml:", "training jobs run on a cluster: give it with --cluster FILE")
 
 
+def check_schedule_mixed():
+    """Mixed partitions: 24 DGX A100 and 8 DGX H100 nodes, each partition's jobs timed on its node type."""
+    example = os.path.join(SOURCE, "examples", "scheduling")
+    jobs = os.path.join(example, "jobs-mixed.yaml")
+    doc, proc = schedule(jobs, "--cluster", os.path.join(example, "cluster-mixed.yaml"), "--policy", "easy")
+    expect(doc["summary"]["jobs"] == 36 and doc["summary"]["skipped"] == 0, "every training job runs", proc)
+    by_id = {j["id"]: j for j in doc["jobs"]}
+    expect(by_id[1]["partition"] == "h100" and by_id[2]["partition"] == "a100", "each job in its partition", proc)
+    run = lambda i: by_id[i]["end_s"] - by_id[i]["start_s"]
+    # Jobs 3 and 6 are one ResNet-50 job on 4 nodes; 7 and 25 one GPT 6.7B job (tp 8) on 8 nodes.
+    for h100, a100 in ((3, 6), (7, 25)):
+        expect(by_id[h100]["partition"] == "h100" and by_id[a100]["partition"] == "a100", "the pair's partitions", proc)
+        expect(run(h100) < 0.8 * run(a100), f"job {h100} on H100s runs shorter than job {a100} on A100s", proc)
+    expect_bad_input(hpcsim("schedule", jobs, "--nodes", "32", "--policy", "easy", "--no-db"),
+                     "jobs-mixed.yaml:9:", "needs a described cluster")
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "mixed.yaml")
+        with open(bad, "w") as f:
+            f.write("partitions: [{name: a, nodes: 2}, {name: b, nodes: 2, node: dgx-h1000}]\n"
+                    "jobs:\n  - {submit: 0 s, nodes: 1, run: 1 s}\n")
+        expect_bad_input(hpcsim("schedule", bad, "--cluster", os.path.join(example, "cluster-mixed.yaml"),
+                                "--policy", "easy", "--no-db"), "mixed.yaml:1:", "dgx-h1000")
+
+
 def check_schedule_gantt():
     with tempfile.TemporaryDirectory() as tmp:
         gantt = os.path.join(tmp, "gantt.json")
@@ -150,4 +175,5 @@ def check_schedule_errors():
 run_check({"schedule_json": check_schedule_json, "schedule_trace": check_schedule_trace,
            "schedule_store": check_schedule_store, "schedule_gpus": check_schedule_gpus,
            "schedule_preempt": check_schedule_preempt, "schedule_training": check_schedule_training,
-           "schedule_gantt": check_schedule_gantt, "schedule_errors": check_schedule_errors})
+           "schedule_gantt": check_schedule_gantt, "schedule_errors": check_schedule_errors,
+           "schedule_mixed": check_schedule_mixed})

@@ -9,9 +9,10 @@
 #include "models/platform/cluster_config.h"
 #include "workloads/scheduling/job_list.h"
 #include "workloads/scheduling/node_leaves.h"
+#include "workloads/scheduling/partition_nodes.h"
+#include "workloads/scheduling/partition_training_timers.h"
 #include "workloads/scheduling/queue_setup.h"
 #include "workloads/scheduling/swf_trace.h"
-#include "workloads/scheduling/training_job_timer.h"
 
 namespace hpcsim {
 
@@ -22,7 +23,6 @@ ScheduleRun run_schedule(const ScheduleRequest& o, const SpecCatalog& catalog,
   if (!policy) throw ScheduleInputError("--policy " + o.policy + ": give fcfs, easy, conservative or priority");
   if (!o.nodes && o.cluster.empty()) throw ScheduleInputError("give the machine with --nodes N or --cluster FILE");
   int nodes = 0;
-  MachineNodes machine;
   std::optional<ClusterConfig> cluster;
   if (o.nodes) {
     nodes = *o.nodes;
@@ -30,7 +30,6 @@ ScheduleRun run_schedule(const ScheduleRequest& o, const SpecCatalog& catalog,
   } else {
     cluster = parse_cluster(load_config(o.cluster, {}).at("cluster"), catalog);
     nodes = cluster->nodes;
-    machine = MachineNodes{cluster->gpus_per_node, cluster->node.host_memory_bytes};
   }
   std::vector<BatchJob> jobs;
   std::int64_t skipped = 0;
@@ -38,7 +37,7 @@ ScheduleRun run_schedule(const ScheduleRequest& o, const SpecCatalog& catalog,
   QueueSetup setup;
   setup.nodes = nodes;
   if (cluster) setup.node_leaf = node_leaves(*cluster);
-  std::unique_ptr<TrainingJobTimer> timer;  // training jobs' run times on their nodes
+  std::unique_ptr<PartitionTrainingTimers> timer;  // training jobs' run times on their nodes
   if (std::filesystem::path(o.jobs).extension() == ".swf") {
     SwfOptions swf;
     swf.machine_nodes = nodes;
@@ -55,22 +54,33 @@ ScheduleRun run_schedule(const ScheduleRequest& o, const SpecCatalog& catalog,
     for (const std::int64_t user : trace.users) setup.accounts.push_back(Account{"user " + std::to_string(user), 1});
   } else {
     const JobList list = parse_job_list(load_config(o.jobs, {}));
-    if (!list.training.empty()) {
-      if (!cluster) {
-        throw ConfigError(list.training.front().where,
-                          "training jobs run on a cluster: give it with --cluster FILE, not --nodes");
-      }
-      timer = std::make_unique<TrainingJobTimer>(*cluster, catalog, list.training, [&](std::size_t done, std::size_t total) {
-        if (timed) timed(done, total);
-      });
+    if (!cluster) refuse_partition_nodes(list);
+    if (!list.training.empty() && !cluster) {
+      throw ConfigError(list.training.front().where,
+                        "training jobs run on a cluster: give it with --cluster FILE, not --nodes");
     }
     setup = resolve_queue_setup(queue_setup(list, nodes, setup.node_leaf));
+    // Per partition, the cluster its node type makes (and what one of its nodes offers a job).
+    std::vector<ClusterConfig> clusters;
+    if (cluster) clusters = partition_clusters(list, *cluster, setup.node_leaf, catalog);
+    if (!list.training.empty()) {
+      std::vector<int> job_partition(list.training.size(), 0);
+      for (const BatchJob& job : list.jobs) {
+        if (job.kind >= 0) job_partition[static_cast<std::size_t>(job.kind)] = job.partition;
+      }
+      timer = std::make_unique<PartitionTrainingTimers>(clusters, catalog, list.training, job_partition,
+                                                        [&](std::size_t done, std::size_t total) {
+                                                          if (timed) timed(done, total);
+                                                        });
+    }
     // A job no partition can run is skipped with its reason and counted, as a trace's are.
     for (BatchJob job : list.jobs) {
       if (o.cores_per_node > 0 && job.kind < 0) {  // in 64 bits: --cores-per-node 2^31-1 overflowed an int
         job.nodes = static_cast<int>((std::int64_t{job.nodes} + o.cores_per_node - 1) / o.cores_per_node);
       }
       if (job.estimate_only) job.estimate_s = timer->estimate_s(job.kind);
+      const MachineNodes machine =
+          clusters.empty() ? MachineNodes{} : machine_nodes(clusters[static_cast<std::size_t>(job.partition)]);
       std::string why = fit_to_nodes(job, machine);
       if (why.empty()) why = job_refusal(job, setup);
       if (!why.empty()) {
@@ -92,6 +102,7 @@ ScheduleRun run_schedule(const ScheduleRequest& o, const SpecCatalog& catalog,
   out.runs = simulate_batch_queue(jobs, setup, *policy, timer ? timer->hook() : RunTimeHook{});
   out.summary = summarize_schedule(out.runs, skipped, nodes);
   out.nodes = nodes;
+  for (const Partition& p : resolve_queue_setup(setup).partitions) out.partitions.push_back(p.name);
   return out;
 }
 

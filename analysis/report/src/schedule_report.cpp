@@ -56,7 +56,8 @@ std::vector<Metric> schedule_metrics(const ScheduleSummary& s) {
           {"makespan_s", s.makespan_s, "s"}};
 }
 
-std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSummary& s) {
+std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSummary& s,
+                             const std::vector<std::string>& partitions) {
   std::ostringstream out;
   out << "{\n  \"jobs\": [";
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -64,6 +65,7 @@ std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSu
     out << (i == 0 ? "\n" : ",\n") << "    {\"id\": " << j.job.id << ", \"submit_s\": " << number(j.job.submit_s)
         << ", \"start_s\": " << number(j.start_s) << ", \"end_s\": " << number(j.end_s)
         << ", \"wait_s\": " << number(j.wait_s()) << ", \"nodes\": " << j.job.nodes
+        << ", \"partition\": " << json::quote(partitions.at(static_cast<std::size_t>(j.job.partition)))
         << ", \"killed\": " << (j.killed ? "true" : "false")
         << ", \"preemptions\": " << runs[i].requeued_runs.size() + (runs[i].cancelled ? 1 : 0)
         << ", \"cancelled\": " << (runs[i].cancelled ? "true" : "false") << "}";

@@ -1,6 +1,7 @@
 #include "workloads/scheduling/job_list.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "configs/config_error.h"
@@ -21,6 +22,10 @@ const Schema& job_list_schema() {
                                           "no limit"),
                                  optional("max_nodes", Schema::integer().at_least(1), "most nodes one job may ask for",
                                           "the partition's size"),
+                                 optional("node", Schema::string(),
+                                          "its nodes' type, a name in configs/nodes (needs --cluster): their GPUs, host "
+                                          "memory and training speed",
+                                          "the cluster's node"),
                              })).non_empty(),
                "partitions with their own nodes and limits", "one partition `all` of every node"),
       optional("qos", Schema::list(Schema::map({
@@ -58,7 +63,7 @@ const Schema& job_list_schema() {
                            optional("nodes", Schema::integer().at_least(1), "whole nodes it needs at once",
                                     "none: give nodes or gpus, one of them"),
                            optional("gpus", Schema::integer().at_least(1),
-                                    "GPUs it needs, as ceil(gpus / GPUs per node) whole nodes; not for training jobs",
+                                    "GPUs it needs, as ceil(gpus / GPUs per node of its partition) whole nodes; not for training jobs",
                                     "none: give nodes or gpus, one of them"),
                            optional("memory", Schema::quantity(Dimension::bytes, "B").positive(),
                                     "host memory per node; more than a node has is refused", "any"),
@@ -114,6 +119,7 @@ JobList parse_job_list(const ConfigNode& root) {
       partition.max_nodes = static_cast<int>(p.get_int_or("max_nodes", 0));
       first += partition.nodes;
       list.partitions.push_back(partition);
+      list.partition_nodes.push_back(p.has("node") ? std::optional<ConfigNode>(p.at("node")) : std::nullopt);
     }
   }
   if (const ConfigNode* qos = root.find("qos")) {
@@ -190,7 +196,10 @@ JobList parse_job_list(const ConfigNode& root) {
 
 std::string fit_to_nodes(BatchJob& job, const MachineNodes& machine) {
   if (job.gpus > 0) {
-    if (machine.gpus_per_node <= 0) return "asks for GPUs; give the machine as a cluster with GPUs (--cluster)";
+    if (machine.gpus_per_node <= 0) {
+      return machine.node.empty() ? "asks for GPUs; give the machine as a cluster with GPUs (--cluster)"
+                                  : "asks for GPUs; a " + machine.node + " has none";
+    }
     job.nodes = (job.gpus + machine.gpus_per_node - 1) / machine.gpus_per_node;
   }
   if (job.memory_bytes > 0 && machine.memory_bytes > 0 && job.memory_bytes > machine.memory_bytes) {

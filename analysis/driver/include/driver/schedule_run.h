@@ -34,6 +34,7 @@ struct ScheduleRun {
   std::vector<QueueRun> runs;
   ScheduleSummary summary;
   int nodes = 0;
+  std::vector<std::string> partitions;  // names, by a job's partition index
 };
 
 // The queue simulated. `note` hears each note as it arises ("job 7 needs ...: skipped"); `timed` hears

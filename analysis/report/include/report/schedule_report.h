@@ -22,11 +22,12 @@ ScheduleSummary summarize_schedule(const std::vector<QueueRun>& runs, std::int64
 // The summary as metrics (store and show), named as the JSON summary's keys.
 std::vector<Metric> schedule_metrics(const ScheduleSummary& summary);
 
-// JSON (a contract): {"jobs": [{"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "killed",
+// JSON (a contract): {"jobs": [{"id", "submit_s", "start_s", "end_s", "wait_s", "nodes", "partition", "killed",
 // "preemptions", "cancelled"}...],
 // "summary": {"jobs", "skipped", "mean_wait_s", "p95_wait_s", "mean_bounded_slowdown", "utilization",
-// "makespan_s"}}.
-std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSummary& summary);
+// "makespan_s"}}. `partitions` names the queue's partitions by index (a job's job.partition).
+std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSummary& summary,
+                             const std::vector<std::string>& partitions);
 std::string schedule_to_table(const std::vector<QueueRun>& runs, const ScheduleSummary& summary);
 std::string schedule_to_csv(const std::vector<QueueRun>& runs);  // one row per job
 

@@ -2,7 +2,7 @@
 // Jobs from a YAML job list, with the queue's tables:
 //   partitions:                 # optional; each takes the next `nodes` nodes from node 0 up
 //     - {name: batch, nodes: 24, max_time: 2 d, max_nodes: 16}
-//     - {name: debug, nodes: 8, max_time: 1 h}
+//     - {name: debug, nodes: 8, max_time: 1 h, node: dgx-h100}   # node: its nodes' type (partition_nodes.h)
 //   qos: [{name: normal, priority: 0}, {name: high, priority: 100, preempt: [normal]}]  # optional
 //   preempt_mode: requeue       # or cancel: what preemption does to a job (priority policy only)
 //   accounts: [{name: physics, shares: 2}, {name: chemistry, shares: 1}] # optional
@@ -20,6 +20,7 @@
 // Without an accounts table every account a job names has one share; with one, an unknown account is an
 // error, as an unknown partition or QoS always is. Jobs come back in queue order (submit time, then id).
 // Bad keys and values are ConfigErrors at their place.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ struct JobList {
   std::vector<BatchJob> jobs;
   std::vector<Partition> partitions;  // first_node assigned in order; empty: one partition of the machine
   SourceLoc partitions_loc;
+  // Per partition, its `node` as written (a name in configs/nodes), or none: the cluster's node type.
+  std::vector<std::optional<ConfigNode>> partition_nodes;
   std::vector<QosLevel> qos;
   std::vector<Account> accounts;
   PriorityWeights weights;
@@ -49,6 +52,7 @@ JobList parse_job_list(const ConfigNode& root);
 struct MachineNodes {
   int gpus_per_node = 0;
   double memory_bytes = 0;
+  std::string node;  // the node type's name, when the machine is a described cluster
 };
 // Turns a request for GPUs into whole nodes; returns why the machine cannot run the job (GPUs without
 // a GPU machine, more memory per node than a node has), or empty.
