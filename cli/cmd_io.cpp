@@ -286,16 +286,24 @@ int run_mlperf(const IoOptions& o) {
     return kExitBadInput;
   }
   try {
-    if (o.accelerators)
+    if (o.accelerators) {
       check_count(CountLimit::readers, static_cast<double>(*o.accelerators) * w->read_threads,
                   SourceLoc{"--accelerators " + std::to_string(*o.accelerators)}, "the run");
+    } else {  // the search's smallest run: one accelerator a host
+      check_count(CountLimit::readers, static_cast<double>(hosts) * w->read_threads,
+                  SourceLoc{"--read-threads " + std::to_string(w->read_threads)}, "one accelerator on each of the " +
+                  std::to_string(hosts) + " hosts");
+    }
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   }
   // The largest passing count, searched up to 1,024 per host and 65,536 in all (MLPerf Storage v1.0's largest
-  // published count is 2,100; 65,536 resnet50 accelerators are 524,288 readers, a fraction of a second).
-  const int limit = static_cast<int>(std::min<std::int64_t>(std::int64_t{1024} * hosts, 65536));
+  // published count is 2,100; 65,536 resnet50 accelerators are 524,288 readers, a fraction of a second), and
+  // within the readers limit (accelerators x read threads).
+  const auto within_readers = static_cast<std::int64_t>(count_limit(CountLimit::readers) / w->read_threads);
+  const int limit = static_cast<int>(std::max<std::int64_t>(
+      hosts, std::min({std::int64_t{1024} * hosts, std::int64_t{65536}, within_readers})));
   const int largest = max_dlio_accelerators(fs, *w, hosts, limit, host);
   const int n = o.accelerators.value_or(std::max(largest, hosts));
   const DlioResult r = simulate_dlio(fs, *w, n, hosts, host);

@@ -112,7 +112,7 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
   const ConfigNode* accel = w.find("accelerator");
   const bool gpu_hpl = accel != nullptr && w.at("app").as_string() == "hpl" && accel->as_string() == "gpu";
   if (gpu_hpl && s.cluster.node.gpus == 0) {
-    throw ConfigError(accel->loc(), "workload.accelerator gpu needs GPUs; a " + s.cluster.node.name + " has none");
+    throw ConfigError(accel->loc(), "workload.accelerator gpu needs GPUs; the " + s.cluster.node.name + " node has none");
   }
   if (!gpu_hpl && !cpu.hpc.present()) {
     throw ConfigError(cluster.at("node").loc(), "the " + s.cluster.node.name +
@@ -209,7 +209,7 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
       const double per_gpu = 8.0 * h.n * h.n / s.ranks;
       if (per_gpu > s.cluster.node.gpu.memory_bytes()) {
         throw ConfigError(n->loc(), "an N = " + str(n->as_int()) + " matrix needs " +
-                                        str(static_cast<long long>(per_gpu / 1e9)) + " GB per GPU; a " +
+                                        str(static_cast<long long>(per_gpu / 1e9)) + " GB per GPU; the " +
                                         s.cluster.node.gpu.name + " has " +
                                         str(static_cast<long long>(s.cluster.node.gpu.memory_bytes() / 1e9)) + " GB");
       }
