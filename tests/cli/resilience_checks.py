@@ -130,5 +130,48 @@ def check_stragglers():
         expect_bad_input(hpcsim("run", lone, "--no-db"), "lone.yaml:3:", "needs stragglers.gpu_clock")
 
 
+def check_mixed_nodes():
+    """mixed_nodes: the job runs at the slower generation's step (even) or splits the batch by speed."""
+    path = os.path.join(SOURCE, "tests", "data", "cli", "resilience", "mixed-nodes.yaml")
+    quick = os.path.join(SOURCE, "examples", "quickstart.yaml")
+    run = lambda p, *sets: hpcsim("run", p, "--no-db", "--format", "json", *[a for s in sets for a in ("--set", s)])
+    a100 = json.loads(run(quick).stdout)
+    h100 = json.loads(run(quick, "cluster.node=dgx-h100").stdout)
+    proc = run(path, "mixed_nodes.batch_split=even")
+    expect(proc.returncode == 0, "run with mixed_nodes (even) should succeed", proc)
+    out = json.loads(proc.stdout)
+    even = out["mixed"]
+    expect(out["step_time_s"] == a100["step_time_s"], "the step of cluster.node alone is unchanged", proc)
+    expect(even["micro_batch"] == {"first": 4, "second": 4} and even["replicas"] == {"first": 8, "second": 8}, f"{even}", proc)
+    expect(even["step_time_s"]["job"] == a100["step_time_s"], "even: the slower generation's step", proc)
+    expect(abs(even["step_time_s"]["second"] / h100["step_time_s"] - 1) < 1e-8, "the H100's homogeneous step", proc)
+    expect(even["global_batch"] == 64 and "speedup_vs_even" not in even, f"{even}", proc)
+    expect(abs(even["idle_fraction"] - (1 - h100["step_time_s"] / a100["step_time_s"])) < 1e-8, "idle", proc)
+    proc = run(path)
+    expect(proc.returncode == 0, "run with mixed_nodes (proportional) should succeed", proc)
+    prop = json.loads(proc.stdout)["mixed"]
+    expect(prop["micro_batch"]["second"] > prop["micro_batch"]["first"] >= 1, f"{prop}", proc)
+    expect(a100["throughput"]["samples_per_s"] < prop["samples_per_s"] < h100["throughput"]["samples_per_s"], f"between: {prop}", proc)
+    expect(prop["samples_per_s"] > even["samples_per_s"] and prop["speedup_vs_even"] > 1, f"{prop}", proc)
+    expect(prop["idle_fraction"] < even["idle_fraction"], "the faster generation idles less", proc)
+    table = hpcsim("run", path, "--no-db")
+    expect(table.returncode == 0 and "mixed" in table.stdout, "the table shows the mixed metrics", table)
+    # Hostile input: at the key, exit 2.
+    bad = lambda *sets: hpcsim("run", path, "--no-db", *[a for s in sets for a in ("--set", s)])
+    expect_bad_input(bad("mixed_nodes.node=dgx-h10"), "--set mixed_nodes.node=dgx-h10", "did you mean")
+    expect_bad_input(bad("mixed_nodes.nodes=0"), "nodes")
+    expect_bad_input(bad("mixed_nodes.nodes=2"), "at least one must be cluster.node")
+    expect_bad_input(bad("mixed_nodes.batch_split=uneven"), "uneven")
+    expect_bad_input(bad("mixed_nodes.node=dgx-1v-32gb"), "no bf16 math units")
+    expect_bad_input(bad("mixed_nodes.node=g5-2xlarge"), "uses 8 per node")
+    expect_bad_input(bad("parallelism.tp=8", "parallelism.pp=2"), "do not divide into replicas")
+    expect_bad_input(bad("parallelism.dp=8"), "idle")
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:  # in a file: at its line and column
+        wrong = os.path.join(tmp, "wrong.yaml")
+        open(wrong, "w").write("extends: " + os.path.abspath(path) + "\nmixed_nodes:\n  node: dgx-h100\n  nodes: 5\n")
+        expect_bad_input(hpcsim("run", wrong, "--no-db"), "wrong.yaml:4:10:", "give 1 to 1")
+
+
 run_check({"resilience_run": check_resilience_run, "stragglers": check_stragglers, "resilience_errors": check_resilience_errors,
-           "resilience_timeline": check_resilience_timeline})
+           "resilience_timeline": check_resilience_timeline, "mixed_nodes": check_mixed_nodes})

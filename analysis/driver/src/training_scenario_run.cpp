@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "driver/assumptions.h"
+#include "report/mixed_report.h"
 #include "report/resilience_report.h"
 #include "report/step_report.h"
 #include "report/straggler_report.h"
@@ -39,10 +40,17 @@ TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, cons
   if (scenario.stragglers) {  // slow GPUs and degraded links: the slowed steps beside this one
     for (Metric& m : straggler_metrics(straggler_steps(scenario, result.step_time_s))) record.report.metrics.push_back(std::move(m));
   }
+  bool fits = result.fits_in_memory;
+  if (scenario.mixed_nodes) {  // a second node type in the job: each type's step, the job's, the batch split
+    const MixedSteps mixed = mixed_steps(scenario, result);
+    fits = fits && mixed.first.fits_in_memory && mixed.second.fits_in_memory;
+    for (Metric& m : mixed_metrics(mixed)) record.report.metrics.push_back(std::move(m));
+  }
   record.scenario_text = to_yaml_text(root);
   record.tool_version = tool_version;
-  record.status = result.fits_in_memory ? "ok" : "oom";
+  record.status = fits ? "ok" : "oom";
   if (!result.fits_in_memory) record.message = "memory per GPU exceeds the GPU's capacity";
+  else if (!fits) record.message = "memory per GPU exceeds a mixed_nodes node type's capacity at its micro batch";
   return run;
 }
 

@@ -196,6 +196,9 @@ const Schema& training_scenario_schema() {
       optional("stragglers", straggler_schema(),
                "slow GPUs and degraded links among the fleet the job is drawn from: the step with them and the "
                "expected step (docs/resilience.md)", "none"),
+      optional("mixed_nodes", mixed_nodes_schema(),
+               "a second node type (GPU generation) for some of the cluster's nodes in the same data-parallel job: "
+               "the job's step and the batch split (docs/resilience.md)", "none: every node is cluster.node"),
   });
   return schema;
 }
@@ -631,6 +634,18 @@ TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatal
     if (s.stragglers->slow_links > 0 && !s.cluster.network) {
       throw ConfigError(g->at("slow_links").loc(), "stragglers.slow_links: the cluster has no network (cluster.network)");
     }
+  }
+  if (const ConfigNode* mixed = root.find("mixed_nodes")) {
+    // Resilience and stragglers take the step of one node type; with two they are not modelled together.
+    for (const char* other : {"resilience", "stragglers"}) {
+      if (root.has(other)) {
+        throw ConfigError(mixed->loc(), std::string("mixed_nodes with a ") + other +
+                                            ": section is not modelled (give one of them)");
+      }
+    }
+    const ConfigNode* p = root.find("parallelism");
+    s.mixed_nodes = parse_mixed_nodes(*mixed, catalog, s.cluster, s.parallelism.layout, s.workload.precision,
+                                      p != nullptr ? p->find("dp") : nullptr);
   }
   return s;
 }

@@ -15,6 +15,7 @@
 #include "workloads/measured.h"
 #include "workloads/resilience/resilience_config.h"
 #include "workloads/stragglers/straggler_config.h"
+#include "workloads/mixed/mixed_nodes_config.h"
 #include "workloads/layers/network.h"
 #include "workloads/training/dataset_spec.h"
 #include "workloads/training/framework_profile.h"
@@ -90,6 +91,7 @@ struct TrainingScenario {
   std::optional<Measurement> measured;  // the `measured:` section of a validation case
   std::optional<ResilienceConfig> resilience;  // the `resilience:` section: a whole run with failures
   std::optional<StragglerConfig> stragglers;   // the `stragglers:` section: slow GPUs and degraded links
+  std::optional<MixedNodesConfig> mixed_nodes;  // the `mixed_nodes:` section: a second node type in the job
   std::int64_t global_batch() const {
     return std::int64_t{workload.batch_per_gpu} * parallelism.microbatches * parallelism.layout.dp;
   }
