@@ -77,6 +77,8 @@ TEST_CASE("mixed nodes: the proportional split lies between the homogeneous thro
   const MixedSteps prop = steps(job() + kMixed + "  batch_split: proportional\n");
   CHECK(prop.split == BatchSplit::proportional);
   CHECK(prop.second.micro_batch > prop.first.micro_batch);
+  CHECK(prop.first.microbatches == 1);
+  CHECK(prop.second.microbatches == 1);
   CHECK(prop.first.micro_batch >= 1);
   // The global batch as close to the file's 128 as whole micro batches allow (16 replicas a side).
   CHECK(std::abs(static_cast<double>(prop.global_batch) - 128) <= 16);
@@ -92,6 +94,30 @@ TEST_CASE("mixed nodes: the proportional split lies between the homogeneous thro
   // The compute times come closer: the faster generation idles less than with the even split.
   CHECK(prop.idle_fraction < even.idle_fraction);
   CHECK(prop.idle_fraction == Approx(1 - std::min(prop.first.step_s, prop.second.step_s) / prop.job_s).epsilon(1e-12));
+}
+
+TEST_CASE("mixed nodes: with several microbatches the proportional split divides their count", "[mixed]") {
+  // Gradient accumulation (8 passes a step): each generation runs its own number of passes at the file's
+  // micro batch, so every kernel keeps its shape.
+  const std::string accumulation = job() + "parallelism: {microbatches: 8}\n";
+  const MixedSteps even = steps(accumulation + kMixed);
+  const MixedSteps prop = steps(accumulation + kMixed + "  batch_split: proportional\n");
+  CHECK(even.first.microbatches == 8);
+  CHECK(even.global_batch == 4 * 8 * 32);
+  CHECK(prop.first.micro_batch == 4);
+  CHECK(prop.second.micro_batch == 4);
+  CHECK(prop.second.microbatches > prop.first.microbatches);
+  CHECK(prop.global_batch == 4 * (prop.first.microbatches + prop.second.microbatches) * 16);
+  CHECK(std::abs(static_cast<double>(prop.global_batch) - 1024) <= 4 * 16);
+  CHECK(prop.samples_per_s > even.samples_per_s);
+  CHECK(prop.idle_fraction < even.idle_fraction);
+  // The interleaved schedule needs microbatches a multiple of pp: the split keeps them so.
+  const MixedSteps interleaved = steps(job() + "parallelism: {pp: 2, vp: 2, microbatches: 8}\n" + kMixed +
+                                       "  batch_split: proportional\n");
+  CHECK(interleaved.first.microbatches % 2 == 0);
+  CHECK(interleaved.second.microbatches % 2 == 0);
+  CHECK(interleaved.first.micro_batch == 4);
+  CHECK(interleaved.global_batch == 4 * (interleaved.first.microbatches + interleaved.second.microbatches) * 8);
 }
 
 TEST_CASE("mixed nodes: bad values are errors at their keys", "[mixed]") {

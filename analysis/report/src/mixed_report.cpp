@@ -8,6 +8,8 @@ std::vector<Metric> mixed_metrics(const MixedSteps& s) {
   m.push_back({"mixed.replicas.second", s.second.replicas, "count"});
   m.push_back({"mixed.micro_batch.first", s.first.micro_batch, "count"});
   m.push_back({"mixed.micro_batch.second", s.second.micro_batch, "count"});
+  m.push_back({"mixed.microbatches.first", s.first.microbatches, "count"});
+  m.push_back({"mixed.microbatches.second", s.second.microbatches, "count"});
   m.push_back({"mixed.step_time_s.first", s.first.step_s, "s"});
   m.push_back({"mixed.step_time_s.second", s.second.step_s, "s"});
   m.push_back({"mixed.step_time_s.job", s.job_s, "s"});

@@ -13,8 +13,8 @@ const Schema& mixed_nodes_schema() {
       required("nodes", Schema::integer().at_least(1),
                "how many of cluster.nodes are of this type (the rest are cluster.node): 1 to cluster.nodes - 1"),
       optional("batch_split", Schema::one_of(kBatchSplitNames.names()),
-               "even: every replica runs the file's micro batch; proportional: each node type's micro batch in "
-               "proportion to its replicas' speed",
+               "even: every replica runs the file's batch; proportional: each node type's samples per replica in "
+               "proportion to its replicas' speed (its micro batch, or its microbatches when the step has several)",
                "even"),
   });
   return schema;

@@ -17,7 +17,8 @@
 namespace hpcsim {
 
 // even: every replica runs the file's micro batch (a framework's default: PyTorch's DistributedSampler
-// gives each rank the same share); proportional: each generation's micro batch in proportion to its speed.
+// gives each rank the same share); proportional: each generation's samples per replica in proportion to
+// its speed (mixed_step.h).
 enum class BatchSplit { even, proportional };
 inline constexpr EnumNames<BatchSplit, 2> kBatchSplitNames{
     {{{BatchSplit::even, "even"}, {BatchSplit::proportional, "proportional"}}}};

@@ -3,10 +3,11 @@
 // all-reduce waits for the slowest replica, so the job's step is the longer of the two node types' steps.
 // Each node type's step is simulated on a cluster of the same node count all of that type (the collective
 // spans the same ring, and a ring runs at its slowest link, as the straggler model argues), with that
-// type's micro batch. even: both at the file's micro batch. proportional: each type's micro batch (at
-// least 1) in proportion to its replicas' simulated samples/s, so the compute times equalise; the ratio is
-// taken at the file's micro batch and refined once at the chosen ones; the global batch is kept as close
-// as the integers allow, and the actual one is reported.
+// type's batch. even: both at the file's. proportional: each type's samples per replica in proportion to
+// its replicas' simulated samples/s, so the steps come together: the micro batch is split when the step has
+// one microbatch, else the count of microbatches (gradient-accumulation steps or pipeline microbatches; a
+// multiple of pp with the interleaved schedule), each at least 1. The ratio is taken at the file's batch and
+// refined once at the chosen one; the global batch is kept as close as the integers allow and reported.
 #include <cstdint>
 #include <optional>
 
@@ -18,6 +19,7 @@ namespace hpcsim {
 struct MixedGeneration {
   int replicas = 0;     // data-parallel replicas on this node type
   int micro_batch = 0;  // samples per pass per replica
+  int microbatches = 1;  // passes per optimizer step
   double step_s = 0;    // the step of a cluster all of this type at this micro batch
   bool fits_in_memory = true;
 };
@@ -32,9 +34,9 @@ struct MixedSteps {
   std::optional<double> speedup_vs_even;  // proportional: samples/s over the even split's
 };
 
-// The scenario on a cluster all of one node type (second: mixed_nodes.node) at `micro_batch`, without its
-// mixed_nodes, stragglers and resilience sections.
-TrainingScenario generation_scenario(const TrainingScenario& scenario, bool second, int micro_batch);
+// The scenario on a cluster all of one node type (second: mixed_nodes.node) at `micro_batch` x
+// `microbatches` per replica, without its mixed_nodes, stragglers and resilience sections.
+TrainingScenario generation_scenario(const TrainingScenario& scenario, bool second, int micro_batch, int microbatches);
 
 // `first_at_file_batch`: the scenario's own step (cluster.node everywhere, the file's micro batch).
 MixedSteps mixed_steps(const TrainingScenario& scenario, const TrainingStepResult& first_at_file_batch);
