@@ -48,6 +48,7 @@ struct IoOptions {
   std::optional<int> accelerators;
   std::optional<int> read_threads;
   std::optional<int> host_cores;
+  std::string host_clock;
 };
 
 std::string number(double value) { return json::number(value, 10); }
@@ -281,6 +282,22 @@ int run_mlperf(const IoOptions& o) {
   if (o.read_threads) w->read_threads = *o.read_threads;
   DlioHost host;
   if (o.host_cores) host.cores = *o.host_cores;
+  if (!o.host_clock.empty()) {
+    if (!o.host_cores) {
+      std::cerr << "--host-clock needs --host-cores (the hosts' cores)\n";
+      return kExitBadInput;
+    }
+    try {
+      host.clock_hz = parse_quantity(o.host_clock, Dimension::frequency, "Hz");
+    } catch (const UnitError& e) {
+      std::cerr << "--host-clock " << o.host_clock << ": " << e.what() << "\n";
+      return kExitBadInput;
+    }
+    if (!(host.clock_hz >= 1e8 && host.clock_hz <= 1e10)) {
+      std::cerr << "--host-clock " << o.host_clock << ": a core's base clock is 0.1 to 10 GHz\n";
+      return kExitBadInput;
+    }
+  }
   if (o.accelerators && *o.accelerators < hosts) {
     std::cerr << "--accelerators " << *o.accelerators << ": fewer accelerators than the " << hosts << " hosts\n";
     return kExitBadInput;
@@ -319,7 +336,9 @@ int run_mlperf(const IoOptions& o) {
               << ",\n  \"samples_per_s\": " << number(r.samples_per_s)
               << ",\n  \"delivered_MiBps\": " << number(r.delivered_bytes_per_s / mib)
               << ",\n  \"read_threads\": " << w->read_threads << ",\n  \"host_cores\": " << host.cores
+              << ",\n  \"host_clock_GHz\": " << number(host.clock_hz / 1e9)
               << ",\n  \"host_MiBps\": " << number(r.host_bytes_per_s / mib)
+              << ",\n  \"open_MiBps\": " << number(r.open_bytes_per_s / mib)
               << ",\n  \"bottleneck\": " << json::quote(r.bottleneck) << ",\n  \"utilisation\": " << stages.str()
               << "\n}\n";
     return kExitOk;
@@ -332,7 +351,10 @@ int run_mlperf(const IoOptions& o) {
             << "largest      " << largest << " accelerators at AU >= " << number(100 * w->au_min) << "%\n"
             << "at " << n << " accelerators: AU " << number(100 * r.au) << "%, " << number(r.bytes_per_s / mib) << " MiB/s, "
             << number(r.samples_per_s) << " samples/s (storage gives " << number(r.delivered_bytes_per_s / mib)
-            << " MiB/s" << (host.cores ? ", the hosts' readers " + number(r.host_bytes_per_s / mib) + " MiB/s on " +
+            << " MiB/s"
+            << (r.open_bytes_per_s > 0 ? ", the metadata servers' opens " + number(r.open_bytes_per_s / mib) + " MiB/s"
+                                       : std::string())
+            << (host.cores ? ", the hosts' readers " + number(r.host_bytes_per_s / mib) + " MiB/s on " +
                                                 std::to_string(dlio_reader_cores(*w, host, n, hosts)) + " busy cores"
                                           : std::string())
             << ")\n"
@@ -360,8 +382,13 @@ int run_mlperf_validation(const IoOptions& o) {
               << ",\n  \"within_step_family_out\": " << v.within_step_family_out
               << ",\n  \"throughput_mape_family_out\": " << number(v.throughput_mape_family_out);
     json::Line rates = json::Line::object();
-    for (const auto& [format, rate] : v.reader_rates) rates.field(format, number(rate / 1048576.0));
-    std::cout << ",\n  \"reader_MiBps_per_core\": " << rates.str() << ",\n  \"rows\": [\n";
+    json::Line per_ghz = json::Line::object();
+    for (const auto& [format, rate] : v.reader_rates) {
+      rates.field(format, number(rate.bytes_per_core_s / 1048576.0));
+      per_ghz.field(format, number(rate.bytes_per_cycle * 1e9 / 1048576.0));
+    }
+    std::cout << ",\n  \"reader_MiBps_per_core\": " << rates.str() << ",\n  \"reader_MiBps_per_core_GHz\": "
+              << per_ghz.str() << ",\n  \"rows\": [\n";
     for (std::size_t i = 0; i < v.rows.size(); ++i) {
       const MlperfStorageRow& r = v.rows[i];
       std::cout << "    " << json::Line::object()
@@ -410,8 +437,10 @@ int run_mlperf_validation(const IoOptions& o) {
                 v.family_out_rows, v.within_step_family_out, 100 * v.throughput_mape_family_out);
   std::cout << line;
   for (const auto& [format, rate] : v.reader_rates) {
-    std::snprintf(line, sizeof line, "  %s reader: %.1f MiB/s per busy host core (derived over the cases)\n",
-                  format.c_str(), rate / 1048576.0);
+    std::snprintf(line, sizeof line,
+                  "  %s reader: %.1f MiB/s per busy host core, %.1f MiB/s per core and GHz of base clock (derived over "
+                  "the cases)\n",
+                  format.c_str(), rate.bytes_per_core_s / 1048576.0, rate.bytes_per_cycle * 1e9 / 1048576.0);
     std::cout << line;
   }
   return kExitOk;
@@ -546,6 +575,10 @@ Action add_io_command(CLI::App& app) {
                   "With --mlperf: physical cores per host running the readers (default: the hosts are not modelled)")
       ->needs(mlperf)
       ->check(kAtLeastOne);
+  cmd->add_option("--host-clock", o->host_clock,
+                  "With --mlperf and --host-cores: the cores' base clock, e.g. 2.1GHz (the reader rate per cycle; default: "
+                  "the rate per core)")
+      ->needs(mlperf);
   return [o, op] {
     if (o->checkpoint && op->count() == 0) o->op = "write";
     return run_io(*o);

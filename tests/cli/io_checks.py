@@ -186,7 +186,7 @@ def check_io_mlperf():
     doc = json.loads(proc.stdout)
     for key in ["workload", "accelerator", "hosts", "au_min", "max_accelerators", "accelerators", "au",
                 "throughput_MiBps", "samples_per_s", "delivered_MiBps", "read_threads", "host_cores", "host_MiBps",
-                "bottleneck", "utilisation"]:
+                "host_clock_GHz", "open_MiBps", "bottleneck", "utilisation"]:
         expect(key in doc, f"missing JSON key {key}", proc)
     # unet3d on h100 asks 7 x 146,600,628 B per 0.323 s; 4 hosts of one Omni-Path port each bind, so the
     # largest count is their bytes over 90 % of one accelerator's ask, and its AU is at least 90 %.
@@ -216,6 +216,18 @@ def check_io_mlperf():
     expect(more["max_accelerators"] == doc["max_accelerators"] and more["bottleneck"] == "client ports",
            f"with 256 cores the ports bind again: {more}")
     expect(doc["host_cores"] == 0 and doc["host_MiBps"] == 0, "without --host-cores the hosts are not modelled", proc)
+    expect(doc["open_MiBps"] == 0, "lustre-nvme-opa gives no open rate: the opens are not a limit", proc)
+    # --host-clock: the reader rate per cycle of the cores' base clock; a faster clock feeds more accelerators.
+    slow = json.loads(hpcsim(*base, "--workload", "unet3d", "--clients", "4", "--host-cores", "8",
+                             "--read-threads", "16", "--host-clock", "2.0GHz").stdout)
+    fast = json.loads(hpcsim(*base, "--workload", "unet3d", "--clients", "4", "--host-cores", "8",
+                             "--read-threads", "16", "--host-clock", "3.1GHz").stdout)
+    expect(slow["host_clock_GHz"] == 2 and fast["host_clock_GHz"] == 3.1
+           and abs(fast["host_MiBps"] / slow["host_MiBps"] - 1.55) < 1e-6
+           and fast["max_accelerators"] > slow["max_accelerators"], f"the clock scales the readers: {slow} {fast}")
+    expect_bad_input(hpcsim(*base, "--workload", "unet3d", "--host-clock", "2GHz"), "--host-clock")
+    expect_bad_input(hpcsim(*base, "--workload", "unet3d", "--host-cores", "8", "--host-clock", "2GB"), "--host-clock")
+    expect_bad_input(hpcsim(*base, "--workload", "unet3d", "--host-cores", "8", "--host-clock", "0GHz"), "--host-clock")
     expect_bad_input(hpcsim(*base, "--workload", "unet3d", "--host-cores", "0"), "--host-cores")
     expect_bad_input(hpcsim(*base, "--workload", "unet3d", "--read-threads", "-2"), "--read-threads")
     expect_bad_input(hpcsim("io", "--io500", "--filesystem", "lustre-nvme-opa", "--host-cores", "8"), "--host-cores")

@@ -131,7 +131,58 @@ TEST_CASE("DLIO hosts: busy reader cores per loader, block-wise over the hosts")
   const FileSystemSpec fs = filesystem(4);
   const DlioResult r = simulate_dlio(fs, cosmo, 4, 2, DlioHost{8});
   CHECK(r.host_bytes_per_s == Approx(16 * find_dlio_reader("tfrecord")->bytes_per_core_s));
-  CHECK(simulate_dlio(fs, cosmo, 4, 2, DlioHost{8, 1e6}).host_bytes_per_s == Approx(16e6));
+  CHECK(simulate_dlio(fs, cosmo, 4, 2, DlioHost{8, 0, 1e6}).host_bytes_per_s == Approx(16e6));
   for (const DlioWorkload& w : dlio_workloads()) CHECK(find_dlio_reader(w.format));
   CHECK_FALSE(find_dlio_reader("hdf5"));
+}
+
+TEST_CASE("DLIO hosts: a core's base clock scales its reader rate (bytes per cycle)") {
+  const DlioWorkload cosmo = *find_dlio_workload("cosmoflow", "a100");
+  const DlioReader tf = *find_dlio_reader("tfrecord");
+  REQUIRE(tf.bytes_per_cycle > 0);
+  // With a clock the rate is per cycle; without, the per-core rate (the cases' mean host).
+  CHECK(dlio_core_rate(cosmo, DlioHost{8, 2e9}) == Approx(2e9 * tf.bytes_per_cycle));
+  CHECK(dlio_core_rate(cosmo, DlioHost{8}) == Approx(tf.bytes_per_core_s));
+  CHECK(dlio_core_rate(cosmo, DlioHost{}) == 0);
+  CHECK(dlio_core_rate(cosmo, DlioHost{8, 3e9, 0, 1e-1}) == Approx(3e8));
+  // A 3.1 GHz host passes more accelerators than a 2.0 GHz one of the same cores, in the clocks' ratio.
+  const FileSystemSpec fs = filesystem(4);
+  const int slow = max_dlio_accelerators(fs, cosmo, 1, 10000, DlioHost{16, 2.0e9});
+  const int fast = max_dlio_accelerators(fs, cosmo, 1, 10000, DlioHost{16, 3.1e9});
+  REQUIRE(slow > 0);
+  CHECK(fast > slow);
+  CHECK(static_cast<double>(fast) / slow == Approx(3.1 / 2.0).epsilon(0.1));
+  CHECK(simulate_dlio(fs, cosmo, slow + 1, 1, DlioHost{16, 2.0e9}).bottleneck == "host readers");
+}
+
+TEST_CASE("DLIO small files: the opens bind when samples are small and the metadata servers' open rate low") {
+  const DlioWorkload cosmo = *find_dlio_workload("cosmoflow", "h100");  // one 2.8 MB sample per file
+  const DlioWorkload resnet = *find_dlio_workload("resnet50", "h100");  // 1,251 samples per file
+  CHECK(cosmo.samples_per_file == 1);
+  CHECK(resnet.samples_per_file == 1251);
+  FileSystemSpec fs = filesystem(4);
+  // Without an open rate the opens are not a limit.
+  CHECK(simulate_dlio(fs, cosmo, 8, 1).open_bytes_per_s == 0);
+  const int storage = max_dlio_accelerators(fs, cosmo, 1, 10000);
+  // 2,100 opens per second of the one metadata server (one directory: DLIO's): 2,100 files of 2.8 MB per s.
+  fs.metadata.open_ops_per_s = 2100;
+  const DlioResult r = simulate_dlio(fs, cosmo, 100, 1);
+  CHECK(r.open_bytes_per_s == Approx(2100 * cosmo.record_bytes).epsilon(1e-3));
+  CHECK(r.bottleneck == "metadata opens");
+  CHECK(r.bytes_per_s == Approx(2100 * cosmo.record_bytes).epsilon(1e-3));
+  const int opens = max_dlio_accelerators(fs, cosmo, 1, 10000);
+  CHECK(opens < storage);
+  CHECK(opens == static_cast<int>(std::floor(2100 * cosmo.record_bytes / (cosmo.au_min * cosmo.asked_bytes_per_s()))));
+  // One directory sits on one server: more servers do not help unless directories are sharded.
+  fs.metadata.count = 4;
+  CHECK(max_dlio_accelerators(fs, cosmo, 1, 10000) == opens);
+  fs.metadata.shards_directories = true;
+  CHECK(simulate_dlio(fs, cosmo, 100, 1).open_bytes_per_s == Approx(4 * 2100 * cosmo.record_bytes).epsilon(1e-3));
+  // resnet50's files hold 1,251 samples: the same open rate is far from binding.
+  fs.metadata.count = 1;
+  fs.metadata.shards_directories = false;
+  const DlioResult big = simulate_dlio(fs, resnet, 100, 1);
+  CHECK(big.open_bytes_per_s == Approx(2100 * 1251 * resnet.record_bytes).epsilon(1e-3));
+  CHECK(big.open_bytes_per_s > 10 * big.bytes_per_s);
+  CHECK(big.bottleneck != "metadata opens");
 }

@@ -130,4 +130,11 @@ TEST_CASE("hostile file-system specs are errors at file:line:column") {
   nas.replace(nas.find("ssd-sata-pm883"), 14, "nfs-2x25g");
   CHECK(error_of(nas).find("fs.yaml:7:11: 'nfs-2x25g' is a nas storage system") != std::string::npos);
   CHECK_THROWS_AS(simulate_io500(parse(spec_text("lustre", 4)), {4, 3}), std::invalid_argument);
+  // The open rate (the readers' small-file cost) is optional and positive.
+  std::string opens = spec_text("lustre", 4);
+  opens.replace(opens.find("  latency: 100 us"), 17, "  latency: 100 us\n  open_ops: 0");
+  CHECK(error_of(opens).find("fs.yaml:13:13:") != std::string::npos);
+  opens.replace(opens.find("open_ops: 0"), 11, "open_ops: 30000");
+  CHECK(parse(opens).metadata.open_ops_per_s == 30000);
+  CHECK(parse(spec_text("lustre", 4)).metadata.open_ops_per_s == 0);
 }

@@ -32,6 +32,9 @@ const Schema& case_file_schema() {
                             Schema::map({
                                 required("cores", Schema::integer().at_least(1),
                                          "physical cores per host (the system JSON's sockets x cores per socket)"),
+                                optional("clock", Schema::quantity(Dimension::frequency).positive(),
+                                         "the cores' base clock (the system JSON's base_frequency)",
+                                         "not given: the per-core rate"),
                             }),
                             "the client hosts (without it the hosts' readers are not modelled)"),
                    optional("largest", Schema::boolean(),
@@ -71,7 +74,11 @@ std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::
                             "' (unet3d, resnet50, cosmoflow on h100, a100)");
     c.workload = *w;
     if (item.has("read_threads")) c.workload.read_threads = static_cast<int>(item.get_int("read_threads"));
-    if (item.has("host")) c.host.cores = static_cast<int>(item.at("host").get_int("cores"));
+    if (item.has("host")) {
+      const ConfigNode& host = item.at("host");
+      c.host.cores = static_cast<int>(host.get_int("cores"));
+      if (host.has("clock")) c.host.clock_hz = host.get_quantity("clock", Dimension::frequency);
+    }
     c.hosts = static_cast<int>(item.get_int("hosts"));
     c.largest = item.get_bool_or("largest", true);
     const ConfigNode& measured = item.at("measured");
@@ -84,18 +91,30 @@ std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::
   return out;
 }
 
-std::map<std::string, double> derive_reader_rates(const std::vector<MlperfStorageCase>& cases,
-                                                  const std::string& left_out) {
-  std::map<std::string, std::pair<double, int>> logs;  // format -> (sum of logs, rows)
+std::map<std::string, DerivedReaderRate> derive_reader_rates(const std::vector<MlperfStorageCase>& cases,
+                                                             const std::string& left_out) {
+  struct Logs {
+    double per_core = 0;
+    int rows = 0;
+    double per_cycle = 0;
+    int clocked = 0;
+  };
+  std::map<std::string, Logs> logs;
   for (const MlperfStorageCase& c : cases) {
     if (c.host.cores <= 0 || (!left_out.empty() && c.family == left_out)) continue;
     const int cores = dlio_reader_cores(c.workload, c.host, c.accelerators, c.hosts);
-    auto& [sum, n] = logs[c.workload.format];
-    sum += std::log(c.throughput_MiBps * kMiB / cores);
-    ++n;
+    Logs& l = logs[c.workload.format];
+    const double per_core = c.throughput_MiBps * kMiB / cores;
+    l.per_core += std::log(per_core);
+    ++l.rows;
+    if (c.host.clock_hz > 0) {
+      l.per_cycle += std::log(per_core / c.host.clock_hz);
+      ++l.clocked;
+    }
   }
-  std::map<std::string, double> out;
-  for (const auto& [format, s] : logs) out[format] = std::exp(s.first / s.second);
+  std::map<std::string, DerivedReaderRate> out;
+  for (const auto& [format, l] : logs)
+    out[format] = {std::exp(l.per_core / l.rows), l.clocked ? std::exp(l.per_cycle / l.clocked) : 0.0};
   return out;
 }
 
@@ -116,7 +135,10 @@ MlperfStorageValidation validate_mlperf_storage(const std::vector<MlperfStorageC
     // Search up to 64x the published count: far beyond any step, bounded for the simulation's sake.
     // In sample: the reader rate derived over these cases (over the shipped cases it is dlio.cpp's).
     DlioHost host = c.host;
-    if (host.cores > 0) host.bytes_per_core_s = v.reader_rates.at(c.workload.format);
+    if (host.cores > 0) {
+      host.bytes_per_core_s = v.reader_rates.at(c.workload.format).bytes_per_core_s;
+      host.bytes_per_cycle = v.reader_rates.at(c.workload.format).bytes_per_cycle;
+    }
     // Submitters run the same accelerators on every host (each multi-host count published is a multiple of
     // its hosts); AU does not rise with the count, so the largest such passing count is this.
     const auto per_host = [&](int largest) { return largest / c.hosts * c.hosts; };
@@ -128,11 +150,12 @@ MlperfStorageValidation validate_mlperf_storage(const std::vector<MlperfStorageC
     r.bottleneck =
         simulate_dlio(c.fs, c.workload, std::max(r.predicted_accelerators, c.hosts), c.hosts, host).bottleneck;
     // The same with the reader rate derived without this row's submitter (hosts described only).
-    const std::map<std::string, double> out_rates =
-        c.host.cores > 0 ? derive_reader_rates(cases, c.family) : std::map<std::string, double>{};
+    const std::map<std::string, DerivedReaderRate> out_rates =
+        c.host.cores > 0 ? derive_reader_rates(cases, c.family) : std::map<std::string, DerivedReaderRate>{};
     const auto rate = out_rates.find(c.workload.format);
-    if (rate != out_rates.end()) {
-      const DlioHost out_host{c.host.cores, rate->second};
+    // A host with a clock needs a per-cycle rate from the other submitters' clocked rows.
+    if (rate != out_rates.end() && (c.host.clock_hz <= 0 || rate->second.bytes_per_cycle > 0)) {
+      const DlioHost out_host{c.host.cores, c.host.clock_hz, rate->second.bytes_per_core_s, rate->second.bytes_per_cycle};
       r.predicted_accelerators_family_out =
           per_host(max_dlio_accelerators(c.fs, c.workload, c.hosts, 64 * c.accelerators, out_host));
       r.within_step_family_out = std::abs(r.predicted_accelerators_family_out - c.accelerators) <= c.hosts;

@@ -58,6 +58,10 @@ const Schema& filesystem_spec_schema() {
                    required("ops", Schema::number().positive(), "metadata operations per second of one server"),
                    required("latency", Schema::quantity(Dimension::time).at_least(0),
                             "service time of one metadata operation"),
+                   optional("open_ops", Schema::number().positive(),
+                            "opens (with their closes) of existing files per second of one server: the readers' "
+                            "small-file cost (MLPerf Storage)",
+                            "not a limit"),
                    optional("distributes_directories", Schema::boolean(),
                             "new directories are placed on the servers in turn (Lustre DNE, BeeGFS)", "false"),
                    optional("shards_directories", Schema::boolean(),
@@ -128,6 +132,7 @@ FileSystemSpec parse_filesystem_spec(const ConfigNode& node, std::string name, c
   s.metadata.count = static_cast<int>(md.get_int("count"));
   s.metadata.ops_per_s = md.get_number("ops");
   s.metadata.latency_s = md.get_quantity("latency", Dimension::time);
+  if (md.has("open_ops")) s.metadata.open_ops_per_s = md.get_number("open_ops");
   s.metadata.distributes_directories = md.get_bool_or("distributes_directories", false);
   s.metadata.shards_directories = md.get_bool_or("shards_directories", false);
 

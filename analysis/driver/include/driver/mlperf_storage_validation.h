@@ -23,7 +23,7 @@ struct MlperfStorageCase {
   std::string source;
   FileSystemSpec fs;
   DlioWorkload workload;        // read_threads: the run's reader.read_threads
-  DlioHost host;                // the client hosts' cores (0: not described)
+  DlioHost host;                // the client hosts' cores and clock (0: not described)
   int hosts = 1;
   int accelerators = 0;         // published
   double throughput_MiBps = 0;  // published (MiB/s: samples/s x record bytes / 2^20)
@@ -33,11 +33,18 @@ struct MlperfStorageCase {
 // Reads a case file (`cases:` list); errors are ConfigErrors at file:line:column.
 std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::path& file, const SpecCatalog& catalog);
 
+// A reader rate derived from cases: per busy core-second (every case with host cores) and per cycle of the
+// cores' base clock (the cases whose host clock is given; 0 when none).
+struct DerivedReaderRate {
+  double bytes_per_core_s = 0;
+  double bytes_per_cycle = 0;
+};
+
 // Per file format, the geometric mean over the cases (those of `left_out` excluded) of the published
-// throughput per host over the host's busy reader cores at the published count, in bytes per second per
-// core; cases without host cores are skipped.
-std::map<std::string, double> derive_reader_rates(const std::vector<MlperfStorageCase>& cases,
-                                                  const std::string& left_out = {});
+// throughput per host over the host's busy reader cores at the published count (and over the cores' clock
+// for the per-cycle rate); cases without host cores are skipped.
+std::map<std::string, DerivedReaderRate> derive_reader_rates(const std::vector<MlperfStorageCase>& cases,
+                                                             const std::string& left_out = {});
 
 struct MlperfStorageRow {
   std::string case_name;
@@ -65,7 +72,7 @@ struct MlperfStorageValidation {
   int within_step_family_out = 0;         // of the scored counts, with the rates derived without the submitter
   double throughput_mape_family_out = 0;  // over the rows with a left-out rate
   int family_out_rows = 0;                // rows with a left-out rate for their format
-  std::map<std::string, double> reader_rates;  // derived over every case (bytes/s per core, by format)
+  std::map<std::string, DerivedReaderRate> reader_rates;  // derived over every case, by format
   double sim_wall_s = 0;
 };
 

@@ -6,7 +6,8 @@
 // streams (each thread reads whole sample files sequentially) on a file system described as hardware
 // (io500.h). The client hosts' side is a second limit: DLIO's Python readers open, read and decode every
 // sample on the hosts' cores (DlioReader, DlioHost), so AU = min(1, min(storage, host readers) / asked) and
-// the largest passing count follows from the binding stage.
+// the largest passing count follows from the binding stage. Each sample file is also opened on the metadata
+// servers (the small-file cost), a limit when the file system gives a rate for opens (`open_ops`).
 #include <optional>
 #include <span>
 #include <string>
@@ -26,6 +27,7 @@ struct DlioWorkload {
   double compute_s = 0;     // emulated compute per step
   double au_min = 0;        // the passing accelerator utilisation
   std::string format;       // the sample files' format: npz, tfrecord (selects the DlioReader)
+  int samples_per_file = 1; // samples in one file (resnet50's TFRecords hold 1,251; one open per file)
   // Bytes per second one accelerator reads when it never waits.
   double asked_bytes_per_s() const { return batch * record_bytes / compute_s; }
 };
@@ -42,7 +44,8 @@ struct DlioReader {
   // read_threads), so a host keeps min(accelerators x read_threads, cores) cores busy; false: the reading
   // and decode run on the framework's process-wide pool (tf.data's TFRecordDataset and map), every core.
   bool workers_per_thread = false;
-  double bytes_per_core_s = 0;  // sample bytes one busy core opens, reads and decodes per second
+  double bytes_per_core_s = 0;  // sample bytes one busy core opens, reads and decodes per second (no clock given)
+  double bytes_per_cycle = 0;   // the same per clock cycle of the core's base clock (hosts whose clock is given)
 };
 std::span<const DlioReader> dlio_readers();
 // The reader of a format, or nothing.
@@ -50,10 +53,17 @@ std::optional<DlioReader> find_dlio_reader(const std::string& format);
 
 // The client host's side of the reading. cores 0: the host is not modelled (the readers never wait on
 // the CPU, the storage alone binds).
+// clock_hz: the cores' base clock (the vendor's all-core guaranteed frequency, the system description's
+// base_frequency); given, a core decodes the reader's bytes_per_cycle per cycle, else its bytes_per_core_s.
 struct DlioHost {
   int cores = 0;                // physical cores per host
+  double clock_hz = 0;          // base clock of the cores (0: not given)
   double bytes_per_core_s = 0;  // 0: the format's DlioReader rate; else this rate (a cross-validation's)
+  double bytes_per_cycle = 0;   // 0: the format's DlioReader rate; else this rate (a cross-validation's)
 };
+
+// Sample bytes one busy reader core of `host` decodes per second for workload `w` (0 when not modelled).
+double dlio_core_rate(const DlioWorkload& w, const DlioHost& host);
 
 // Busy reader cores summed over `hosts` hosts holding `accelerators` block-wise (0 when the host is not
 // modelled).
@@ -67,7 +77,8 @@ struct DlioResult {
   double samples_per_s = 0;
   double delivered_bytes_per_s = 0;  // what the file system gives the readers when they never stop
   double host_bytes_per_s = 0;       // what the hosts' reader cores decode (0: the host is not modelled)
-  std::string bottleneck;            // the readers' binding stage, or "host readers"
+  double open_bytes_per_s = 0;       // what the metadata servers' opens allow (0: opens not modelled)
+  std::string bottleneck;            // the readers' binding stage, "metadata opens" or "host readers"
   Io500PhaseResult read;        // the readers' stages and bottleneck
 };
 

@@ -58,6 +58,10 @@ struct DataServers {
 struct MetadataServers {
   int count = 0;
   double ops_per_s = 0;       // metadata operations (create, stat, delete) per second per server
+  // Opens of an existing file (with its close) per second per server: the small-file cost of readers that
+  // open every sample file (DLIO). 0: not given, and opens are not a limit (the create rate above overstates
+  // them; docs/storage.md, "MLPerf Storage").
+  double open_ops_per_s = 0;
   double latency_s = 0;       // service time of one operation, before the network round trip
   bool distributes_directories = false;  // new directories spread over the servers (DNE, BeeGFS)
   bool shards_directories = false;       // one directory's entries spread over the servers
