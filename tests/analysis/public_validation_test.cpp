@@ -150,11 +150,9 @@ TEST_CASE("public validation sets: cases, calibration, cross-validation and pred
               c.in_sample, c.rows, 100.0 * c.in_sample / c.rows, c.family_out, 100.0 * c.family_out / c.rows);
   std::fflush(stdout);
   CHECK(c.in_sample >= 0.8 * c.rows);
-  // Issue 36 asks for 80 % family-out; with public set 3 the rows reach 82 of 103 (79.6 %): set 3's fp8 class
-  // draws its band from MLPerf rounds whose errors differ by round (v3.0's GPT-3 rows fall below the band the
-  // v4.0 rows give, the Gaudi 2 GPT-3 row above it). A regression gate at the figure reached, not the target
-  // (docs/validation.md, "Prediction intervals").
-  CHECK(c.family_out >= 82);
+  // Issue 36: at least 80 % family-out (85 of 103 with split-conformal bands; docs/validation.md,
+  // "Prediction intervals").
+  CHECK(c.family_out >= 0.8 * c.rows);
   // No entry is drawn from one source family (IntervalTable::kMinFamilies).
   for (const IntervalEntry& e : shipped.entries()) {
     INFO(e.cls);

@@ -47,8 +47,8 @@ std::string serve_intervals_yaml(const IntervalTable& table) {
   // The entries as the training table writes them, under this table's own header.
   const std::string text = table.to_yaml();
   return "# Serve prediction intervals: for each serving class (serve/<category>: cpu-infer, gpu-infer, llm-serve)\n"
-         "# and all serving rows (\"serve/*\", and \"*\" the same rows), the central 90 % (nearest rank) of the serving\n"
-         "# validation rows' ratios of predicted to measured time (a rate's ratio turned over); hpcsim serve reports a\n"
+         "# and all serving rows (\"serve/*\", and \"*\" the same rows), a 90 % band for a new row (split conformal) of\n"
+         "# the serving validation rows' ratios of predicted to measured time (a rate's ratio turned over); hpcsim serve reports a\n"
          "# time in [predicted / high_ratio, predicted / low_ratio] and a rate in [predicted x low_ratio, predicted x\n"
          "# high_ratio] (<metric>_interval). An entry needs 5 rows from 2 source families or more; a class without one\n"
          "# falls back to \"serve/*\". Nothing is fitted on serving rows: these ratios are the family-out ones too.\n"

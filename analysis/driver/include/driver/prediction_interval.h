@@ -19,7 +19,8 @@ namespace hpcsim {
 // (fp32, tf32), half (fp16, bf16) or fp8.
 std::string prediction_class(const TrainingScenario& scenario);
 
-// Predicted over true step time: the central 90 % (nearest rank) of a class's cross-validated ratios. Each
+// Predicted over true step time: a 90 % band for a new row from a class's cross-validated ratios (split
+// conformal: the j-th smallest and largest of n, j = floor((n + 1) x 5 %)). Each
 // ratio is a family-out residual: the row predicted with the calibrated parameters refitted without its
 // source family (`hpcsim validate --cv`).
 struct IntervalEntry {

@@ -1,6 +1,6 @@
 #pragma once
-// Prediction intervals for serve predictions: training's machinery (prediction_interval.h: the central 90 %
-// of the validation rows' ratios of predicted to true, by class) applied to the serving validation rows.
+// Prediction intervals for serve predictions: training's machinery (prediction_interval.h: a 90 % band for a new row
+// from the validation rows' ratios of predicted to true, by class) applied to the serving validation rows.
 // A serve prediction's class is "serve/<category>": cpu-infer (a CPU replica), gpu-infer (GPU replicas) or
 // llm-serve (an LLM endpoint), latencies and rates together; a class falls back to every serving row
 // ("serve/*", then "*": the same rows). An entry needs IntervalTable's rows and source families, as
