@@ -102,3 +102,46 @@ TEST_CASE("planning rejects what the step cannot run, before any platform", "[tr
   CHECK_THROWS_WITH(plan_training_step(zoo("keras-cnn-mnist"), dgx_a100(8), config),
                     Catch::Contains("pipeline stages but the model has"));
 }
+
+// The GPT of a two-stage pipeline across DGX nodes: the loss reads the output layer's logits (batch x
+// sequence x vocabulary) on the last stage, as in Megatron-LM and DeepSpeed, so the stages pass the hidden
+// states on (batch x sequence x hidden) whatever the GPU's speed moves the time-balanced cut. A cut in
+// front of the loss once sent 412 MB of logits per microbatch over the NIC on H100 (faster GEMMs moved the
+// balance point past the output layer): the H100 step came out 1.7x slower than A100's.
+TEST_CASE("a pipeline cut keeps the loss with the logits it reads", "[training][plan]") {
+  ModelParams sizes;
+  sizes.layers = 4, sizes.hidden = 1024, sizes.heads = 16, sizes.seq_len = 1024, sizes.vocab = 50257;
+  const Model model = build_model("gpt", sizes, HPCSIM_SOURCE_CONFIG_DIR);
+  TrainingStepConfig config;
+  config.micro_batch = 4;
+  config.microbatches = 8;
+  config.layout.pp = 2;
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  auto cluster = [&](const std::string& node) {
+    const std::string yaml = "cluster:\n  node: " + node + "\n  nodes: 4\n  network: ib-hdr\n";
+    return parse_cluster(parse_config_text(yaml, "pp-cluster.yaml").at("cluster"), catalog);
+  };
+  const double hidden_bytes = 4.0 * 1024 * 1024 * 2;  // micro batch x sequence x hidden, bf16
+  std::vector<double> step;
+  for (const std::string node : {"dgx-a100-80gb", "dgx-h100"}) {
+    INFO(node);
+    const ClusterConfig c = cluster(node);
+    const TrainingStepPlan plan = plan_training_step(model, c, config);
+    REQUIRE(plan.stages.size() == 2);
+    CHECK(plan.stages[0].send_bytes == hidden_bytes);
+    // Stage 0 holds GPUs 0-15 (nodes 0-1), stage 1 GPUs 16-31: each transfer leaves its GPU's own NIC, a
+    // GPUDirect RDMA path whose narrowest link is the HDR port (the H100's 400 Gb/s NIC runs at HDR's rate).
+    const double path = c.network->payload_bandwidth();
+    int sends = 0;
+    for (OpId op = 0; op < plan.graph.size(); ++op) {
+      if (plan.graph.name(op).rfind("send_", 0) != 0) continue;
+      ++sends;
+      const double s = plan.seconds[plan.graph.payload(op)];
+      CHECK(s >= hidden_bytes / path);
+      CHECK(s <= hidden_bytes / path + 5e-6);  // software and switch latency
+    }
+    CHECK(sends == 2 * config.microbatches);
+    step.push_back(simulate_training_step(model, c, config).result.step_time_s);
+  }
+  CHECK(step[1] < step[0]);  // H100 is not slower than A100 on the same layout
+}

@@ -24,7 +24,8 @@ using enum TrainingStepPlan::Tag;
 // for degrees below 1 or more GPUs than the cluster has.
 ParallelLayout make_layout(const ClusterConfig& cluster, const TrainingStepConfig& run);
 
-// Contiguous cut of the layers into `parts` runs of about equal forward + backward time (cut points, parts + 1).
+// Contiguous cut of the layers into `parts` runs of about equal forward + backward time, never in front of a
+// loss (cut points, parts + 1).
 std::vector<std::size_t> partition_by_time(const std::vector<LayerCost>& costs, int parts);
 
 // A run of layers whose parameters are gathered (ZeRO-3) or whose gradients are reduced together.
