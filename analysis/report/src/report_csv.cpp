@@ -33,7 +33,7 @@ std::string csv_number(double value) {
 std::string scaling_csv(const ScalingFigure& figure) {
   std::string out = "line,line_keys,gpus,run_id,samples_per_s,tokens_per_s,scaling_efficiency\n";
   for (const ScalingLine& line : figure.lines)
-    for (const ScalingPoint& p : line.points)
+    for (const ScalingLinePoint& p : line.points)
       out += row({csv_field(line.label), csv_field(figure.legend_title), csv_number(p.gpus), std::to_string(p.run_id),
                   csv_number(p.samples_per_s), optional_number(p.tokens_per_s), csv_number(p.scaling_efficiency)});
   return out;

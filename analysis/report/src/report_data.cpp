@@ -190,9 +190,9 @@ ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vect
   for (const LineDraft& d : drafts) {
     ScalingLine line{label_of(d.config, keys), {}};
     for (const auto& [gpus, i] : d.by_gpus) {
-      ScalingPoint p{runs[i].id, gpus, *metric_value(metrics[i], "throughput.samples_per_s"),
+      ScalingLinePoint p{runs[i].id, gpus, *metric_value(metrics[i], "throughput.samples_per_s"),
                      metric_value(metrics[i], "throughput.tokens_per_s"), 1.0};
-      const ScalingPoint& base = line.points.empty() ? p : line.points.front();
+      const ScalingLinePoint& base = line.points.empty() ? p : line.points.front();
       p.scaling_efficiency = (p.samples_per_s / p.gpus) / (base.samples_per_s / base.gpus);
       line.points.push_back(p);
     }

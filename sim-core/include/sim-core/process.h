@@ -152,7 +152,7 @@ inline GraphFinished graph_finished(Executor& executor) { return {executor}; }
 
 // co_await transfer(fair_share, path, amount): a flow of `amount` units over `path`, resuming when the last
 // unit arrives (FairShare::start_flow's rules and errors).
-struct Transfer {
+struct TransferAwaiter {
   FairShare& fair_share;
   std::span<const ResourceId> path;
   double amount;
@@ -163,7 +163,7 @@ struct Transfer {
   }
   void await_resume() const noexcept {}
 };
-inline Transfer transfer(FairShare& fair_share, std::span<const ResourceId> path, double amount,
+inline TransferAwaiter transfer(FairShare& fair_share, std::span<const ResourceId> path, double amount,
                          double rate_cap = FairShare::kNoCap) {
   return {fair_share, path, amount, rate_cap};
 }

@@ -13,7 +13,7 @@
 namespace hpcsim {
 
 // One GPU count on a scaling line: the latest ok training run of that line at that count.
-struct ScalingPoint {
+struct ScalingLinePoint {
   std::int64_t run_id = 0;
   double gpus = 0.0;
   double samples_per_s = 0.0;
@@ -25,7 +25,7 @@ struct ScalingPoint {
 // parallelism.dp), by GPU count; lines with fewer than two GPU counts are not scaling lines.
 struct ScalingLine {
   std::string label;  // the values that tell this line from the others, e.g. "ib-hdr"
-  std::vector<ScalingPoint> points;
+  std::vector<ScalingLinePoint> points;
 };
 
 struct ScalingFigure {
