@@ -254,7 +254,8 @@ def make_case(seed, number):
 
 def random_case(args):
     seed, number = args
-    return run_case(make_case(seed, number))
+    case = make_case(seed, number)
+    return run_case(case, W["timeout"] * 10 if case.long else None)
 
 
 def corpus_case(case):
