@@ -200,6 +200,11 @@ ScenarioOutcome run_loaded_training(const TrainingScenario& scenario, const Load
                                       const std::string& tool_version) {
   ScenarioOutcome out;
   if (std::string note = idle_gpu_note(scenario); !note.empty()) out.notes.push_back(std::move(note));
+  if (scenario.mixed_nodes) {  // the headline figures keep the one-type job, as the straggler report keeps its base
+    out.notes.push_back("step_time_s and the rates are the job with every node a " + scenario.cluster.node.name +
+                        "; the job with its " + std::to_string(scenario.mixed_nodes->nodes) + " " +
+                        scenario.mixed_nodes->node_name + " nodes is mixed.step_time_s.job and mixed.samples_per_s");
+  }
   out.training = run_training_scenario(scenario, loaded.root, intervals, tool_version, request.record_timeline, request.exact,
                                        /*check_assumptions=*/true, request.step_progress);
   out.record = out.training->record;
