@@ -282,7 +282,7 @@ Action add_run_command(CLI::App& app) {
                       "trace-event JSON (Perfetto): compute, checkpoints, failures, detection, restarts, restores")
           ->type_name("FILE");
   auto* scale = cmd->add_option("--scale", o->scale,
-                  "Re-run at each GPU count with only data parallelism changed; prints throughput, speed-up "
+                  "Re-run at each GPU count (each once) with only data parallelism changed; prints throughput, speed-up "
                   "and scaling efficiency per count")
       ->type_name("N1,N2,...")
       ->excludes(trace)

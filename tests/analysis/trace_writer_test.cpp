@@ -53,7 +53,7 @@ TEST_CASE("scaling rows: speed-up and efficiency against the first count", "[sca
 
 TEST_CASE("parse_gpu_counts: positive integers or an error naming the flag", "[scaling]") {
   CHECK(parse_gpu_counts("1,2, 4,8", "--scale x") == std::vector<int>{1, 2, 4, 8});
-  for (const std::string bad : {"", "0", "x", "1,,2", "-4", "2.5", "8,"}) {
+  for (const std::string bad : {"", "0", "x", "1,,2", "-4", "2.5", "8,", "2,2", "8,16, 8"}) {
     INFO(bad);
     CHECK_THROWS_WITH(parse_gpu_counts(bad, "--scale " + bad), Catch::StartsWith("--scale " + bad + ": "));
   }

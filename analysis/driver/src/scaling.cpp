@@ -1,5 +1,6 @@
 #include "driver/scaling.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -41,6 +42,9 @@ std::vector<int> parse_gpu_counts(const std::string& text, const std::string& fl
       throw ConfigError(loc, "'" + item + "' is not a GPU count (a positive integer); expected a list like 1,2,4,8");
     }
     check_count(CountLimit::gpus, value, loc, "a run at " + item + " GPUs");
+    if (std::find(counts.begin(), counts.end(), value) != counts.end()) {  // a second row would say nothing new
+      throw ConfigError(loc, item + " GPUs is given twice; each count runs once");
+    }
     counts.push_back(value);
     if (comma == std::string::npos) return counts;
     start = comma + 1;

@@ -9,7 +9,7 @@
 
 namespace hpcsim {
 
-// "1,2,4,8" into GPU counts; anything but positive integers is a ConfigError at `flag`.
+// "1,2,4,8" into GPU counts; anything but positive integers, or a count given twice, is a ConfigError at `flag`.
 std::vector<int> parse_gpu_counts(const std::string& text, const std::string& flag);
 
 struct ScaledConfig {
