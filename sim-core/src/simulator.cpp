@@ -135,7 +135,7 @@ bool Simulator::step(Time limit) {
     release_slot(e.slot);
     ++processed_;
     cb();
-    if (watch_ && processed_ >= watch_next_) {
+    if (processed_ >= watch_next_) {  // never without a watch: one comparison per event
       watch_next_ = processed_ + watch_every_;
       watch_();
     }
@@ -147,7 +147,7 @@ void Simulator::set_watch(std::uint64_t every, std::function<void()> watch) {
   if (watch && every == 0) throw std::invalid_argument("a simulator watch runs every 1 or more events");
   watch_ = std::move(watch);
   watch_every_ = every;
-  watch_next_ = processed_ + every;
+  watch_next_ = watch_ ? processed_ + every : UINT64_MAX;
 }
 
 void Simulator::run() {

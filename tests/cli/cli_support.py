@@ -15,6 +15,11 @@ def hpcsim(*args, env=None):
     return subprocess.run([HPCSIM, *args], capture_output=True, text=True, env=full_env, timeout=300)
 
 
+def set_flags(*assignments):
+    """`--set KEY=VALUE` for each assignment, as hpcsim's arguments."""
+    return [a for s in assignments for a in ("--set", s)]
+
+
 def expect(condition, message, proc=None):
     if not condition:
         detail = f"\n--- stdout ---\n{proc.stdout}\n--- stderr ---\n{proc.stderr}" if proc else ""

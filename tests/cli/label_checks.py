@@ -9,7 +9,7 @@ import shutil
 import sqlite3
 import tempfile
 
-from cli_support import HPCSIM, SOURCE, expect, expect_bad_input, hpcsim, run_check
+from cli_support import HPCSIM, SOURCE, expect, expect_bad_input, hpcsim, run_check, set_flags
 
 EXAMPLES = os.path.join(SOURCE, "examples")
 QUICKSTART = os.path.join(EXAMPLES, "quickstart.yaml")
@@ -151,7 +151,7 @@ def check_labels_layouts():
         expect_bad_input(proc, "cnn.yaml:", "has no tensor-parallel layers")
     # Layouts whose groups sit unevenly on the nodes (tp 3 on 8-GPU nodes; pipeline stages of 12 GPUs) run.
     for sets in (["parallelism.tp=3"], ["parallelism.tp=1", "parallelism.dp=12", "parallelism.pp=2"]):
-        args = [a for s in sets for a in ("--set", s)]
+        args = set_flags(*sets)
         doc, proc = run_json(GPT3, *args)
         expect(doc["step_time_s"] > 0 and "internal error" not in proc.stderr, f"{sets} runs", proc)
     # The same collective over an uneven group, whichever node is the larger, gives a finite time.

@@ -7,7 +7,7 @@ import os
 import sqlite3
 import tempfile
 
-from cli_support import SOURCE, expect, expect_bad_input, hpcsim, run_check
+from cli_support import SOURCE, expect, expect_bad_input, hpcsim, run_check, set_flags
 
 PLAN = os.path.join(SOURCE, "examples", "capacity-plan", "plan.yaml")
 CONTRACT = {"node", "nodes", "network", "parallelism", "time_to_train_s", "cost_usd", "energy_kwh"}
@@ -126,7 +126,7 @@ def check_plan_goodput():
         expect(c["failure_free_time_to_train_s"] == w["time_to_train_s"], "the same failure-free time", proc)
         expect(c["cost_usd"] > w["cost_usd"] and c["time_to_train_s"] > w["time_to_train_s"], "failures cost", proc)
     # Hostile: the run's length is the plan's; spares beyond the smallest job; a bad rate of replicas.
-    bad = lambda *sets: hpcsim("plan", goodput, "--no-db", *[a for s in sets for a in ("--set", s)])
+    bad = lambda *sets: hpcsim("plan", goodput, "--no-db", *set_flags(*sets))
     expect_bad_input(bad("resilience.tokens=1e9"), "--set resilience.tokens=1e9:", "train: section")
     expect_bad_input(bad("resilience.spares=100", "resilience.spare_swap=5 min", "resilience.repair=24 h"), "more than the job's 64 nodes")
     expect_bad_input(bad("resilience.replicas=0"), "replicas")

@@ -2,7 +2,7 @@
 import json
 import os
 
-from cli_support import SOURCE, expect, expect_bad_input, hpcsim, run_check
+from cli_support import SOURCE, expect, expect_bad_input, hpcsim, run_check, set_flags
 
 SMALL = os.path.join(SOURCE, "tests", "data", "cli", "resilience", "small.yaml")
 
@@ -38,7 +38,7 @@ def check_resilience_run():
 
 
 def check_resilience_errors():
-    bad = lambda *sets: hpcsim("run", SMALL, *[a for s in sets for a in ("--set", s)])
+    bad = lambda *sets: hpcsim("run", SMALL, *set_flags(*sets))
     expect_bad_input(bad("resilience.checkpoint.interval=1 s"), "--set", "shorter than the checkpoint's write")
     expect_bad_input(bad("resilience.spares=3"), "more than the job's 2 nodes")
     expect_bad_input(bad("resilience.detection=-5 min"), "detection")
@@ -115,7 +115,7 @@ def check_stragglers():
     proc = hpcsim("run", path, "--no-db", "--format", "json", "--set", "stragglers.slow_links=0")
     expect(proc.returncode == 0 and "p_slow_link" not in json.loads(proc.stdout)["stragglers"], "links off", proc)
     # Hostile input: at the key, exit 2.
-    bad = lambda *sets: hpcsim("run", path, "--no-db", *[a for s in sets for a in ("--set", s)])
+    bad = lambda *sets: hpcsim("run", path, "--no-db", *set_flags(*sets))
     expect_bad_input(bad("stragglers.slow_gpus=1.5"), "slow_gpus")
     expect_bad_input(bad("stragglers.slow_gpus=-0.01"), "slow_gpus")
     expect_bad_input(bad("stragglers.gpu_clock=0"), "gpu_clock")
@@ -134,7 +134,7 @@ def check_mixed_nodes():
     """mixed_nodes: the job runs at the slower generation's step (even) or splits the batch by speed."""
     path = os.path.join(SOURCE, "tests", "data", "cli", "resilience", "mixed-nodes.yaml")
     quick = os.path.join(SOURCE, "examples", "quickstart.yaml")
-    run = lambda p, *sets: hpcsim("run", p, "--no-db", "--format", "json", *[a for s in sets for a in ("--set", s)])
+    run = lambda p, *sets: hpcsim("run", p, "--no-db", "--format", "json", *set_flags(*sets))
     a100 = json.loads(run(quick).stdout)
     h100 = json.loads(run(quick, "cluster.node=dgx-h100").stdout)
     proc = run(path, "mixed_nodes.batch_split=even")
@@ -157,7 +157,7 @@ def check_mixed_nodes():
     table = hpcsim("run", path, "--no-db")
     expect(table.returncode == 0 and "mixed" in table.stdout, "the table shows the mixed metrics", table)
     # Hostile input: at the key, exit 2.
-    bad = lambda *sets: hpcsim("run", path, "--no-db", *[a for s in sets for a in ("--set", s)])
+    bad = lambda *sets: hpcsim("run", path, "--no-db", *set_flags(*sets))
     expect_bad_input(bad("mixed_nodes.node=dgx-h10"), "--set mixed_nodes.node=dgx-h10", "did you mean")
     expect_bad_input(bad("mixed_nodes.nodes=0"), "nodes")
     expect_bad_input(bad("mixed_nodes.nodes=2"), "at least one must be cluster.node")

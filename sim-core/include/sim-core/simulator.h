@@ -92,7 +92,8 @@ class Simulator {
   std::uint64_t processed_ = 0;
   std::size_t live_ = 0;
   std::function<void()> watch_;
-  std::uint64_t watch_every_ = 0, watch_next_ = 0;  // the watch runs when processed_ reaches watch_next_
+  std::uint64_t watch_every_ = 0;
+  std::uint64_t watch_next_ = UINT64_MAX;  // the watch runs when processed_ reaches it (never without one)
   bool stopped_ = false;
 };
 
