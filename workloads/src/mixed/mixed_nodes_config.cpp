@@ -29,7 +29,7 @@ MixedNodesConfig parse_mixed_nodes(const ConfigNode& section, const SpecCatalog&
   c.node = parse_node_spec(catalog.load("nodes", name, "node"), c.node_name, catalog);
   const int gpn = cluster.gpus_per_node;
   if (c.node.gpus < gpn) {
-    throw ConfigError(name.loc(), "mixed_nodes.node: a " + c.node.name + " has " + std::to_string(c.node.gpus) +
+    throw ConfigError(name.loc(), "mixed_nodes.node: the " + c.node.name + " node has " + std::to_string(c.node.gpus) +
                                       " GPUs but the job uses " + std::to_string(gpn) +
                                       " per node (cluster.gpus_per_node)");
   }
