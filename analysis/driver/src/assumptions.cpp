@@ -67,6 +67,8 @@ std::optional<double> step_time(const TrainingScenario& s) {
 // [MLM]  Megatron-LM arguments.py: --overlap-grad-reduce and --sequence-parallel are opt-in flags;
 //        Megatron-Core and NeMo run attention through Transformer Engine's fused / flash kernels (no eager
 //        attention path to choose); the 2021 code's unfused attention is a stated setting.
+//        --overlap-param-gather (with --use-distributed-optimizer) is opt-in too. DeepSpeed's ZeRO-1/2 and
+//        PyTorch's ZeroRedundancyOptimizer gather the parameters after the step: nothing to choose.
 // [KDF]  tf.keras.layers.Conv2D data_format, MXNet Convolution layout: the user's argument (tf_cnn_benchmarks
 //        and NVIDIA's MXNet ResNet set it). Neither has a fused attention kernel to choose (Keras
 //        MultiHeadAttention, MXNet interleaved_matmul). MXNet's KVStore / Horovod push gradients during
@@ -76,13 +78,13 @@ std::optional<double> step_time(const TrainingScenario& s) {
 //        XLA is the model's choice; XLA schedules the gradient all-reduce asynchronously; MaxText / Praxis
 //        shard activations by sequence through their logical axis rules.
 OpenSettings open_settings(const std::string& framework) {
-  //                   memory_format attention overlap sequence_parallel
-  if (framework == "pytorch") return {true, true, false, true};        // [CL] [SDPA] [DDP] [TPSP]
-  if (framework == "pytorch1") return {true, false, false, false};     // [CL]; no SDPA before 2.0; [DDP]; no TP API
-  if (framework == "megatron") return {false, false, true, true};      // no convolutions; [MLM]
-  if (framework == "tensorflow" || framework == "tensorflow1") return {true, false, true, false};  // [KDF]
-  if (framework == "mxnet") return {true, false, false, false};        // [KDF]
-  if (framework == "jax") return {false, true, false, true};           // [JAX]
+  //                   memory_format attention overlap sequence_parallel param_gather
+  if (framework == "pytorch") return {true, true, false, true, false};     // [CL] [SDPA] [DDP] [TPSP]
+  if (framework == "pytorch1") return {true, false, false, false, false};  // [CL]; no SDPA before 2.0; [DDP]; no TP API
+  if (framework == "megatron") return {false, false, true, true, true};    // no convolutions; [MLM]
+  if (framework == "tensorflow" || framework == "tensorflow1") return {true, false, true, false, false};  // [KDF]
+  if (framework == "mxnet") return {true, false, false, false, false};     // [KDF]
+  if (framework == "jax") return {false, true, false, true, false};        // [JAX]
   return {};
 }
 
@@ -114,6 +116,12 @@ std::vector<Assumption> unstated_assumptions(const TrainingScenario& s, const Co
     const bool d = s.framework.overlaps_gradient_reduce;
     candidates.push_back({"workload.overlap_gradient_reduce", d ? "true" : "false", framework, d ? "false" : "true",
                           [d](TrainingScenario& t) { t.workload.overlap_gradient_reduce = !d; }, false});
+  }
+  const bool sharded_optimizer = s.parallelism.zero == 1 || s.parallelism.zero == 2;
+  if (open.overlap_param_gather && sharded_optimizer && !stated(root, "workload", "overlap_param_gather") && layout.replicas() > 1 &&
+      step.allreduce_time_s >= kAssumptionScreen * step.result.step_time_s) {
+    candidates.push_back({"workload.overlap_param_gather", "false", framework, "true",
+                          [](TrainingScenario& t) { t.workload.overlap_param_gather = true; }, false});
   }
 
   const double predicted = step.result.step_time_s;

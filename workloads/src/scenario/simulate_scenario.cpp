@@ -29,6 +29,7 @@ TrainingStepConfig training_step_config(const TrainingScenario& s) {
   run.fusion = mode.fusion;
   run.channels_last = w.memory_format.value_or(s.framework.memory_format) == MemoryFormat::nhwc;
   run.overlap_gradient_reduce = s.workload.overlap_gradient_reduce.value_or(s.framework.overlaps_gradient_reduce);
+  run.overlap_param_gather = s.workload.overlap_param_gather;
   run.flash_attention = w.attention.value_or(s.framework.attention) == AttentionKernel::flash;
   run.linear_bias_epilogue = s.framework.linear_bias_epilogue;
   return run;

@@ -102,6 +102,11 @@ const Schema& training_scenario_schema() {
                                optional("overlap_gradient_reduce", Schema::boolean(),
                                         "reduce data-parallel gradients while backward runs (without pipeline parallelism)",
                                         "the framework's"),
+                               optional("overlap_param_gather", Schema::boolean(),
+                                        "ZeRO-1/2 (Megatron's distributed optimizer): gather the updated parameters "
+                                        "bucket by bucket behind the next step's forward instead of after the update "
+                                        "(Megatron's --overlap-param-gather); needs parallelism.zero 1 or 2",
+                                        "false"),
                                optional("activation_checkpointing", Schema::boolean(),
                                         "recompute the forward pass during backward instead of keeping activations",
                                         "false"),
@@ -293,6 +298,7 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   c.compile = w.get_bool_or("compile", false);
   c.cuda_graphs = w.get_bool_or("cuda_graphs", false);
   if (w.has("overlap_gradient_reduce")) c.overlap_gradient_reduce = w.get_bool("overlap_gradient_reduce");
+  c.overlap_param_gather = w.get_bool_or("overlap_param_gather", false);
   c.activation_checkpointing = w.get_bool_or("activation_checkpointing", false);
   c.page_cache_warm = w.get_bool_or("page_cache_warm", false);
   c.steps = static_cast<int>(w.get_int_or("steps", 1));
@@ -473,6 +479,12 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
     inconsistent(p->has("zero") ? p->at("zero") : p->at("fsdp"),
                  "ZeRO stage 2 and 3 (and FSDP) shard gradients, which pipeline parallelism accumulates over "
                  "microbatches; use zero: 1 with pp > 1 (as DeepSpeed requires)");
+  }
+
+  if (s.workload.overlap_param_gather && par.zero != 1 && par.zero != 2) {
+    inconsistent(w.at("overlap_param_gather"), "overlap_param_gather gathers the parameters a sharded optimizer "
+                                               "updated; it needs parallelism.zero 1 or 2 (Megatron's "
+                                               "--use-distributed-optimizer), zero is " + std::to_string(par.zero));
   }
 
   par.sequence_parallel = p != nullptr && p->get_bool_or("sequence_parallel", false);

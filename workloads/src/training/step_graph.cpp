@@ -12,6 +12,9 @@ void StepPlanner::build() {
   const double grad_bytes = gradient_bytes_per_param(run_.precision);
   const double weight_bytes = weight_bytes_per_param(run_.precision);
   const bool zero3 = run_.zero >= 3;
+  // Megatron's --overlap-param-gather: the distributed optimizer's parameter all-gather, bucket by bucket,
+  // behind the next step's first forward instead of after the update.
+  const bool gather_in_forward = data_parallel && run_.overlap_param_gather && (run_.zero == 1 || run_.zero == 2);
   // Ops that start (first) and end (last) each pass, to wire the stages together afterwards.
   std::vector<std::vector<OpId>> f_first(V, std::vector<OpId>(m)), f_last = f_first, b_first = f_first, b_last = f_first;
   plan_.pass_ops.assign(pp, {});
@@ -20,6 +23,7 @@ void StepPlanner::build() {
   for (int s = 0; s < pp; ++s) {
     const std::vector<PipelinePass> order = pipeline_order(run_.schedule, s, pp, m, vp);
     std::vector<int> backwards_left(vp, m);
+    std::vector<bool> gathered(vp, false);
     for (const PipelinePass& pass : order) {
       const int v = pass.chunk * pp + s;
       const StageCost& c = plan_.stages[v];
@@ -38,6 +42,17 @@ void StepPlanner::build() {
             double t = 0;
             for (std::size_t i = u.first; i < u.last; ++i) t += costs_[i].forward_s / plan_.layout.cp;
             last = add(fixed("fwd." + id, t, stream, kComputeTag), first);
+            plan_.graph.add_dependency(gather, last);
+          }
+        } else if (gather_in_forward && !gathered[pass.chunk]) {
+          gathered[pass.chunk] = true;
+          for (const Bucket& b : buckets(c, run_.bucket_bytes, false)) {
+            double t = 0;
+            for (std::size_t i = b.first; i < b.last; ++i) t += costs_[i].forward_s / plan_.layout.cp;
+            last = add(fixed("fwd." + id, t, stream, kComputeTag), first);
+            if (b.params <= 0) continue;
+            const OpId gather = collective("param_allgather." + std::to_string(v) + "." + std::to_string(b.first),
+                                           CollectiveOp::allgather, b.params * weight_bytes, s);
             plan_.graph.add_dependency(gather, last);
           }
         } else {
@@ -113,7 +128,7 @@ void StepPlanner::build() {
     const OpId update = fixed("optimizer.stage" + std::to_string(s), optimizer_seconds(params, tensors),
                               plan_.compute_stream(s), kOptimizerTag);
     for (OpId r : stage_reductions[s]) plan_.graph.add_dependency(r, update);
-    if (data_parallel && (run_.zero == 1 || run_.zero == 2) && params > 0) {
+    if (data_parallel && (run_.zero == 1 || run_.zero == 2) && !gather_in_forward && params > 0) {
       const OpId gather = collective("param_allgather.stage" + std::to_string(s), CollectiveOp::allgather,
                                      params * weight_bytes, s);
       plan_.graph.add_dependency(update, gather);

@@ -9,6 +9,7 @@
 //   workload.attention               models with self-attention: the framework's kernel, or the other one
 //   workload.overlap_gradient_reduce data-parallel (or context-parallel) runs: the framework's default, or not
 //   parallelism.sequence_parallel    tp > 1: off (the default), or on
+//   workload.overlap_param_gather    ZeRO-1/2 data-parallel runs: off (the default), or on
 // Cost: an alternative that only changes a replica's compute (layout, kernel, sequence parallelism) is
 // first simulated on one replica (dp 1, no input pipeline): under kAssumptionScreen of the run's step time
 // there, it is dropped. Past it, a run of at most full_simulation_gpus GPUs simulates the alternative in full;
@@ -38,7 +39,8 @@ inline constexpr int kAssumptionFullSimulationGpus = 1024;
 // The unstated settings a framework leaves to its user; a setting it fixes is never an alternative.
 // Keyed by the framework's name (configs/frameworks/<name>.yaml); a name not known here opens them all.
 struct OpenSettings {
-  bool memory_format = true, attention = true, overlap_gradient_reduce = true, sequence_parallel = true;
+  bool memory_format = true, attention = true, overlap_gradient_reduce = true, sequence_parallel = true,
+       overlap_param_gather = true;
 };
 OpenSettings open_settings(const std::string& framework);
 

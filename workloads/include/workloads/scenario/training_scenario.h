@@ -47,6 +47,7 @@ struct WorkloadConfig {
   // Data-parallel gradients reduced while backward runs; unset: the framework profile's default (a
   // training script can turn it off, e.g. MXNET_HOROVOD_NUM_GROUPS=1, or on, Megatron's --overlap-grad-reduce).
   std::optional<bool> overlap_gradient_reduce;
+  bool overlap_param_gather = false;
   bool activation_checkpointing = false;
   int steps = 1;
   std::optional<std::string> dataset;  // a name in configs/datasets; none: data already on the GPU

@@ -39,6 +39,7 @@ struct TrainingStepConfig {
   FusionScope fusion = FusionScope::none;
   bool channels_last = true;            // image tensors NHWC (else NCHW: tensor-core convolutions transpose)
   bool overlap_gradient_reduce = true;  // DDP buckets during backward; false: one reduce after backward
+  bool overlap_param_gather = false;    // ZeRO-1/2: gather parameters bucket by bucket in the next forward
   bool flash_attention = true;          // fused attention kernels where the precision allows
   bool linear_bias_epilogue = true;     // dense-layer biases added in the GEMM epilogue, not by a pass
   std::int64_t tuned_batch = 0;         // > 0: kernels chosen for this batch run every batch (LayerRun)
