@@ -59,9 +59,9 @@ int run(const ScheduleOptions& o) {
     if (o.format == "json") {
       std::cout << schedule_to_json(runs, summary, run.partitions);
     } else if (o.format == "csv") {
-      std::cout << schedule_to_csv(runs);
+      std::cout << schedule_to_csv(runs, run.partitions);
     } else {
-      std::cout << "policy " << o.policy << " on " << nodes << " nodes\n" << schedule_to_table(runs, summary);
+      std::cout << "policy " << o.policy << " on " << nodes << " nodes\n" << schedule_to_table(runs, summary, run.partitions);
     }
     if (!o.gantt.empty()) {
       std::ofstream gantt(o.gantt, std::ios::binary | std::ios::trunc);

@@ -109,6 +109,16 @@ def check_schedule_mixed():
     for h100, a100 in ((3, 6), (7, 25)):
         expect(by_id[h100]["partition"] == "h100" and by_id[a100]["partition"] == "a100", "the pair's partitions", proc)
         expect(run(h100) < 0.8 * run(a100), f"job {h100} on H100s runs shorter than job {a100} on A100s", proc)
+    # The CSV and the table name the same partitions as the JSON.
+    cluster = os.path.join(example, "cluster-mixed.yaml")
+    csv_proc = hpcsim("schedule", jobs, "--cluster", cluster, "--policy", "easy", "--no-db", "--format", "csv")
+    rows = [line.split(",") for line in csv_proc.stdout.splitlines()]
+    expect(rows[0][-1] == "partition" and len(rows) == 37, "the CSV's last column is the partition", csv_proc)
+    expect(all(by_id[int(r[0])]["partition"] == r[-1] for r in rows[1:]), "the CSV's partitions are the JSON's", csv_proc)
+    table = hpcsim("schedule", jobs, "--cluster", cluster, "--policy", "easy", "--no-db")
+    lines = table.stdout.splitlines()
+    expect(lines[1].split()[-1] == "partition", "the table has a partition column", table)
+    expect(lines[2].split()[0] == "1" and lines[2].split()[-1] == "h100", "job 1's row names h100", table)
     expect_bad_input(hpcsim("schedule", jobs, "--nodes", "32", "--policy", "easy", "--no-db"),
                      "jobs-mixed.yaml:9:", "needs a described cluster")
     with tempfile.TemporaryDirectory() as tmp:

@@ -77,16 +77,21 @@ std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSu
   return out.str();
 }
 
-std::string schedule_to_table(const std::vector<QueueRun>& runs, const ScheduleSummary& s) {
+std::string schedule_to_table(const std::vector<QueueRun>& runs, const ScheduleSummary& s,
+                              const std::vector<std::string>& partitions) {
   std::ostringstream out;
   const std::size_t shown = std::min<std::size_t>(runs.size(), 20);
-  out << "      id     submit_s      start_s        end_s       wait_s  nodes  killed\n";
+  const bool named = partitions.size() > 1;  // one partition: the whole machine, no column
+  out << "      id     submit_s      start_s        end_s       wait_s  nodes  killed" << (named ? "  partition" : "") << "\n";
   for (std::size_t i = 0; i < shown; ++i) {
     const ScheduledJob& j = runs[i].scheduled;
     char line[160];
-    std::snprintf(line, sizeof line, "%8lld %12.0f %12.0f %12.0f %12.0f %6d  %s\n", static_cast<long long>(j.job.id),
+    std::snprintf(line, sizeof line, "%8lld %12.0f %12.0f %12.0f %12.0f %6d  %-6s", static_cast<long long>(j.job.id),
                   j.job.submit_s, j.start_s, j.end_s, j.wait_s(), j.job.nodes, j.killed ? "yes" : "no");
-    out << line;
+    std::string row = line;
+    if (named) row += "  " + partitions.at(static_cast<std::size_t>(j.job.partition));
+    while (!row.empty() && row.back() == ' ') row.pop_back();
+    out << row << "\n";
   }
   if (runs.size() > shown) out << "  ... " << runs.size() - shown << " more (--format json or csv lists every job)\n";
   out << "\njobs " << s.jobs << ", skipped " << s.skipped << "\nmean wait " << report_format::value(s.mean_wait_s)
@@ -96,14 +101,15 @@ std::string schedule_to_table(const std::vector<QueueRun>& runs, const ScheduleS
   return out.str();
 }
 
-std::string schedule_to_csv(const std::vector<QueueRun>& runs) {
+std::string schedule_to_csv(const std::vector<QueueRun>& runs, const std::vector<std::string>& partitions) {
   std::ostringstream out;
-  out << "id,submit_s,start_s,end_s,wait_s,nodes,killed,preemptions,cancelled\n";
+  out << "id,submit_s,start_s,end_s,wait_s,nodes,killed,preemptions,cancelled,partition\n";
   for (const QueueRun& r : runs) {
     const ScheduledJob& j = r.scheduled;
     out << j.job.id << "," << number(j.job.submit_s) << "," << number(j.start_s) << "," << number(j.end_s) << ","
         << number(j.wait_s()) << "," << j.job.nodes << "," << (j.killed ? "true" : "false") << ","
-        << r.requeued_runs.size() + (r.cancelled ? 1 : 0) << "," << (r.cancelled ? "true" : "false") << "\n";
+        << r.requeued_runs.size() + (r.cancelled ? 1 : 0) << "," << (r.cancelled ? "true" : "false") << ","
+        << partitions.at(static_cast<std::size_t>(j.job.partition)) << "\n";
   }
   return out.str();
 }

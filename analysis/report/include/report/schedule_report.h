@@ -28,7 +28,9 @@ std::vector<Metric> schedule_metrics(const ScheduleSummary& summary);
 // "makespan_s"}}. `partitions` names the queue's partitions by index (a job's job.partition).
 std::string schedule_to_json(const std::vector<QueueRun>& runs, const ScheduleSummary& summary,
                              const std::vector<std::string>& partitions);
-std::string schedule_to_table(const std::vector<QueueRun>& runs, const ScheduleSummary& summary);
-std::string schedule_to_csv(const std::vector<QueueRun>& runs);  // one row per job
+// The table names each job's partition when the queue has more than one; the CSV always does (last column).
+std::string schedule_to_table(const std::vector<QueueRun>& runs, const ScheduleSummary& summary,
+                              const std::vector<std::string>& partitions);
+std::string schedule_to_csv(const std::vector<QueueRun>& runs, const std::vector<std::string>& partitions);
 
 }  // namespace hpcsim
