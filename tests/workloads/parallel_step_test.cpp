@@ -383,6 +383,23 @@ TEST_CASE("Megatron reduces gradients after backward: DDP overlaps its buckets",
   CHECK(after.gradient_buckets == 1);
 }
 
+TEST_CASE("With pipelining, overlapped gradient buckets run during each stage's last microbatch backward",
+          "[overlap][pipeline]") {
+  const Model model = gpt(8, 2048, 16);
+  ClusterConfig c = dgx_a100(4);
+  c.node.collective_sms = 0;  // overlap alone
+  TrainingStepConfig run;
+  run.micro_batch = 1, run.microbatches = 4, run.layout.pp = 2, run.layout.dp = 16;
+  run.overlap_gradient_reduce = false;
+  const TrainingStepReport after = simulate_training_step(model, c, run);
+  run.overlap_gradient_reduce = true;
+  const TrainingStepReport during = simulate_training_step(model, c, run);
+  CHECK(after.gradient_buckets == 2);  // one reduce per stage after its last backward
+  CHECK(during.gradient_buckets > after.gradient_buckets);
+  CHECK(during.result.breakdown.communication_exposed < after.result.breakdown.communication_exposed);
+  CHECK(during.result.step_time_s < after.result.step_time_s);
+}
+
 TEST_CASE("Megatron's --overlap-param-gather hides the distributed optimizer's gather behind the next forward",
           "[overlap][zero]") {
   const Model model = gpt(8, 2048, 16);

@@ -33,6 +33,7 @@ TEST_CASE("a pipelined step is planned without a platform", "[training][plan]") 
   config.micro_batch = 8;
   config.microbatches = 4;
   config.layout.pp = 2;  // dp 0: the 4 data-parallel ranks the 8 GPUs leave
+  config.overlap_gradient_reduce = false;  // one reduce per stage (buckets with overlap: parallel_step_test)
   const TrainingStepPlan plan = plan_training_step(model, cluster, config);
   const int m = config.microbatches;
 
@@ -45,7 +46,7 @@ TEST_CASE("a pipelined step is planned without a platform", "[training][plan]") 
   CHECK(plan.dp_gpus == std::vector<std::vector<std::vector<int>>>{{{0, 1, 2, 3}}, {{4, 5, 6, 7}}});
 
   // Per stage a forward and a backward pass per microbatch; activations forward and gradients back across
-  // the one cut per microbatch; an optimizer step and (after the flush) one gradient all-reduce per stage.
+  // the one cut per microbatch; an optimizer step and (after its last backward) one gradient all-reduce per stage.
   for (int s = 0; s < 2; ++s) CHECK(plan.pass_ops[s].size() == static_cast<std::size_t>(2 * m));
   REQUIRE(plan.collectives.size() == 2);
   CHECK(plan.graph.size() == static_cast<std::size_t>(2 * 2 * m + 2 * m + 2 + 2));

@@ -100,7 +100,8 @@ const Schema& training_scenario_schema() {
                                         "replay the step as CUDA graphs: no host dispatch per kernel",
                                         "false, unless the framework's mode uses them"),
                                optional("overlap_gradient_reduce", Schema::boolean(),
-                                        "reduce data-parallel gradients while backward runs (without pipeline parallelism)",
+                                        "reduce data-parallel gradients bucket by bucket while the last microbatch's backward runs (each pipeline "
+                                        "chunk's, with pipeline parallelism, as Megatron-Core does)",
                                         "the framework's"),
                                optional("overlap_param_gather", Schema::boolean(),
                                         "ZeRO-1/2 (Megatron's distributed optimizer): gather the updated parameters "

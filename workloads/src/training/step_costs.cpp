@@ -162,7 +162,7 @@ TrainingMemory StepPlanner::stage_memory(int s) const {
     }
   }
   mem.workspace = largest / plan_.layout.cp;
-  if (plan_.layout.replicas() > 1 && run_.zero < 3 && run_.overlap_gradient_reduce && plan_.layout.pp == 1) {
+  if (plan_.layout.replicas() > 1 && run_.zero < 3 && run_.overlap_gradient_reduce) {
     mem.workspace += std::min(2 * run_.bucket_bytes, params * gradient_bytes_per_param(run_.precision));
   }
   return mem;

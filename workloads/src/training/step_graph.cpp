@@ -76,8 +76,10 @@ void StepPlanner::build() {
           plan_.graph.add_dependency(last, scatter);
           stage_reductions[s].push_back(scatter);
         }
-      } else if (final_backward && data_parallel && pp == 1 && run_.overlap_gradient_reduce) {
-        // DDP: gradients are reduced bucket by bucket while the rest of backward runs.
+      } else if (final_backward && data_parallel && run_.overlap_gradient_reduce) {
+        // DDP, and Megatron-Core's --overlap-grad-reduce: gradients are reduced bucket by bucket while the
+        // rest of the last microbatch's backward runs (with pipelining, Megatron's schedules enable grad
+        // sync for each chunk's last microbatch only: schedules.py, enable_grad_sync).
         std::vector<Bucket> bs = buckets(c, run_.bucket_bytes, false);
         const CollectiveOp op = run_.zero >= 1 ? CollectiveOp::reducescatter : CollectiveOp::allreduce;
         for (auto b = bs.rbegin(); b != bs.rend(); ++b) {
@@ -94,8 +96,8 @@ void StepPlanner::build() {
         last = add(fixed("bwd.stage" + id, c.backward_s, stream, kComputeTag), first);
       }
       if (c.tp_backward_s > 0) last = add(fixed("bwd_tp_comm." + id, c.tp_backward_s, stream, kCommunicationTag), first);
-      if (final_backward && data_parallel && (pp > 1 || !run_.overlap_gradient_reduce) && c.params > 0) {
-        // Megatron: each chunk's gradients are reduced over the data-parallel group after the pipeline flush.
+      if (final_backward && data_parallel && !run_.overlap_gradient_reduce && c.params > 0) {
+        // No overlap: each chunk's gradients are reduced over the data-parallel group after its last backward.
         const CollectiveOp op = run_.zero >= 1 ? CollectiveOp::reducescatter : CollectiveOp::allreduce;
         const OpId reduce = collective("grad_reduce.stage" + std::to_string(v), op, c.params * grad_bytes, s);
         plan_.graph.add_dependency(last, reduce);
