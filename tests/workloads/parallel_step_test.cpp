@@ -240,7 +240,7 @@ TEST_CASE("Activation checkpointing trades a recomputed forward for memory", "[c
   TrainingStepConfig run;
   run.micro_batch = 4, run.layout.dp = 1;
   const TrainingStepReport plain = simulate_training_step(model, c, run);
-  run.activation_checkpointing = true;
+  run.recompute = Recompute::full;
   const TrainingStepReport checkpointed = simulate_training_step(model, c, run);
   CHECK(checkpointed.memory.activations < plain.memory.activations / 3);
   CHECK(checkpointed.result.step_time_s > 1.2 * plain.result.step_time_s);

@@ -77,14 +77,18 @@ std::optional<double> step_time(const TrainingScenario& s) {
 // [JAX]  flax.linen.Conv takes NHWC only; jax.nn.dot_product_attention(implementation="cudnn") or plain
 //        XLA is the model's choice; XLA schedules the gradient all-reduce asynchronously; MaxText / Praxis
 //        shard activations by sequence through their logical axis rules.
+// [TPO]  Megatron-LM arguments.py: --tp-comm-overlap is opt-in and asserts --sequence-parallel; NeMo's
+//        large-model recipes set tp_comm_overlap (MegatronCommOverlapCallback). The other profiles have no
+//        userbuffers-style overlap a scenario could mean (PyTorch's async tensor parallelism is an
+//        experimental inductor pass; XLA's collective matmul is not modelled): fixed off.
 OpenSettings open_settings(const std::string& framework) {
-  //                   memory_format attention overlap sequence_parallel param_gather
-  if (framework == "pytorch") return {true, true, false, true, false};     // [CL] [SDPA] [DDP] [TPSP]
-  if (framework == "pytorch1") return {true, false, false, false, false};  // [CL]; no SDPA before 2.0; [DDP]; no TP API
-  if (framework == "megatron") return {false, false, true, true, true};    // no convolutions; [MLM]
-  if (framework == "tensorflow" || framework == "tensorflow1") return {true, false, true, false, false};  // [KDF]
-  if (framework == "mxnet") return {true, false, false, false, false};     // [KDF]
-  if (framework == "jax") return {false, true, false, true, false};        // [JAX]
+  //                   memory_format attention overlap sequence_parallel param_gather tp_comm_overlap
+  if (framework == "pytorch") return {true, true, false, true, false, false};     // [CL] [SDPA] [DDP] [TPSP] [TPO]
+  if (framework == "pytorch1") return {true, false, false, false, false, false};  // [CL]; no SDPA before 2.0; [DDP]; no TP API
+  if (framework == "megatron") return {false, false, true, true, true, true};     // no convolutions; [MLM] [TPO]
+  if (framework == "tensorflow" || framework == "tensorflow1") return {true, false, true, false, false, false};  // [KDF]
+  if (framework == "mxnet") return {true, false, false, false, false, false};     // [KDF]
+  if (framework == "jax") return {false, true, false, true, false, false};        // [JAX] [TPO]
   return {};
 }
 
@@ -110,6 +114,11 @@ std::vector<Assumption> unstated_assumptions(const TrainingScenario& s, const Co
   if (open.sequence_parallel && !stated(root, "parallelism", "sequence_parallel") && layout.tp > 1 && !s.parallelism.sequence_parallel) {
     candidates.push_back({"parallelism.sequence_parallel", "false", "hpcsim's default", "true",
                           [](TrainingScenario& t) { t.parallelism.sequence_parallel = true; }});
+  }
+  // Only where sequence parallelism is on (Megatron asserts it); the collectives are the replica's own.
+  if (open.tp_comm_overlap && !w.tp_comm_overlap && layout.tp > 1 && s.parallelism.sequence_parallel) {
+    candidates.push_back({"workload.tp_comm_overlap", "false", framework, "true",
+                          [](TrainingScenario& t) { t.workload.tp_comm_overlap = true; }});
   }
   // The data-parallel collectives' summed durations bound what overlapping them can hide or expose.
   if (open.overlap_gradient_reduce && !w.overlap_gradient_reduce && layout.replicas() > 1 && step.allreduce_time_s >= kAssumptionScreen * step.result.step_time_s) {

@@ -111,6 +111,30 @@ double Attention::forward_flops(const Shapes& in, const LayerRun& run) const {
   return projections + scores * (4.0 * static_cast<double>(d.hd) + 6);
 }
 
+// The core is everything between the projections: selective recomputation keeps q, k, v (the checkpoint's
+// inputs) and the context (the output projection keeps it as its input for the weight gradient), and drops
+// what the core alone keeps: the probabilities, the dropout mask and the dropped probabilities unfused (5
+// a s^2 b bytes in 16 bit, Korthikanti et al. 2022, eq. 1 -> eq. 2), the fp32 log-sum-exp per query row
+// under flash attention. Its forward kernels are the layer's minus the projections (the first one or two
+// and the last).
+CoreRecompute Attention::core_recompute(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {
+  const Dims d = dims(in, run.tp);
+  const double e = value_bytes(between_gemms(run.precision));
+  const double scores = static_cast<double>(run.batch) * static_cast<double>(d.heads * d.sq);
+  const double probabilities = scores * static_cast<double>(d.skv);
+  CoreRecompute r;
+  r.activation_bytes = flash(run, d.self, d.hd) ? scores * 4
+                                                : probabilities * e + (c_.dropout > 0 ? probabilities * (1 + e) : 0);
+  const std::vector<Kernel> forward = kernels(gpu, in, run).forward;
+  const std::size_t projections_in_front = d.self ? 1 : 2;
+  r.forward.assign(forward.begin() + static_cast<std::ptrdiff_t>(projections_in_front), forward.end() - 1);
+  const Dims whole = dims(in);
+  const double whole_scores = static_cast<double>(run.batch) * static_cast<double>(whole.heads * whole.sq * whole.skv) *
+                              (c_.causal ? 0.5 : 1.0);
+  r.forward_flops = whole_scores * (4.0 * static_cast<double>(whole.hd) + 6);
+  return r;
+}
+
 double Attention::activation_bytes(const Shapes& in, const LayerRun& run) const {
   const Dims d = dims(in, run.tp);
   // Projection inputs are kept in the GEMMs' precision (fp8 keeps its cast copies); q, k, v and the

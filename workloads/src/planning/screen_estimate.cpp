@@ -45,7 +45,7 @@ ScreenEstimate screen_estimate(const ModelFootprint& model, const WorkloadConfig
                                const NetworkSpec& network, const ScreenLayout& l) {
   ScreenEstimate e;
   const double shards = static_cast<double>(l.tp) * l.pp;  // GPUs one replica's weights are cut over
-  const bool checkpoint = workload.activation_checkpointing;
+  const bool checkpoint = workload.recompute == Recompute::full;  // selective: screened as none (its saving is the attention core)
 
   // Memory of the busiest GPU: the first pipeline stage, which holds pp microbatches in flight under 1F1B.
   const double stage_params = model.params / shards;

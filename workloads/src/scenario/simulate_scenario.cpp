@@ -20,7 +20,8 @@ TrainingStepConfig training_step_config(const TrainingScenario& s) {
   run.precision = w.precision;
   run.optimizer = w.optimizer;
   run.optimizer_impl = w.optimizer_impl;
-  run.activation_checkpointing = w.activation_checkpointing;
+  run.recompute = w.recompute;
+  run.tp_comm_overlap = w.tp_comm_overlap.value_or(false);
   run.sequence_parallel = p.sequence_parallel;
   run.d_steps = w.d_steps;
   run.gan = w.gan;

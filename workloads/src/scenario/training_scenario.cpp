@@ -108,8 +108,16 @@ const Schema& training_scenario_schema() {
                                         "bucket by bucket behind the next step's forward instead of after the update "
                                         "(Megatron's --overlap-param-gather); needs parallelism.zero 1 or 2",
                                         "false"),
-                               optional("activation_checkpointing", Schema::boolean(),
-                                        "recompute the forward pass during backward instead of keeping activations",
+                               optional("activation_checkpointing",
+                                        Schema::string(),
+                                        "true, false, full or selective: recompute in backward instead of keeping activations; true or full, each "
+                                        "block's forward from its input; selective, the core attention only "
+                                        "(Megatron's --recompute-granularity selective)",
+                                        "false"),
+                               optional("tp_comm_overlap", Schema::boolean(),
+                                        "overlap the tensor-parallel all-gathers and reduce-scatters with the GEMMs "
+                                        "they feed, in tp chunks (Megatron-Core --tp-comm-overlap, Transformer Engine "
+                                        "userbuffers); needs tp > 1 and parallelism.sequence_parallel",
                                         "false"),
                                optional("steps", positive_int(),
                                         "optimizer steps to train: training time is steps x step time (a training job "
@@ -270,6 +278,18 @@ void parse_optimizer(const ConfigNode& w, WorkloadConfig& c) {
 }
 
 // The frameworks are the catalog's files (configs/frameworks); a training workload takes those that train.
+// A switch that grew modes: every spelling of true and false ConfigNode::as_bool takes, and the modes by name.
+Recompute parse_recompute(const ConfigNode& node) {
+  if (const std::optional<Recompute> named = kRecomputeNames.parse(node.text()); named && *named != Recompute::none) {
+    return *named;
+  }
+  try {
+    return node.as_bool() ? Recompute::full : Recompute::none;
+  } catch (const ConfigError&) {
+    throw ConfigError(node.loc(), "expected true, false, 'full' or 'selective', got " + node.describe());
+  }
+}
+
 void check_trains(const ConfigNode& framework, const SpecCatalog& catalog) {
   if (load_framework_profile(catalog, framework).trains) return;
   std::string trains;
@@ -300,7 +320,8 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   c.cuda_graphs = w.get_bool_or("cuda_graphs", false);
   if (w.has("overlap_gradient_reduce")) c.overlap_gradient_reduce = w.get_bool("overlap_gradient_reduce");
   c.overlap_param_gather = w.get_bool_or("overlap_param_gather", false);
-  c.activation_checkpointing = w.get_bool_or("activation_checkpointing", false);
+  if (const ConfigNode* ac = w.find("activation_checkpointing")) c.recompute = parse_recompute(*ac);
+  if (w.has("tp_comm_overlap")) c.tp_comm_overlap = w.get_bool("tp_comm_overlap");
   c.page_cache_warm = w.get_bool_or("page_cache_warm", false);
   c.steps = static_cast<int>(w.get_int_or("steps", 1));
   if (w.has("dataset")) c.dataset = w.get_string("dataset");
@@ -492,6 +513,16 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
   if (par.sequence_parallel && par.layout.tp == 1) {
     inconsistent(p->at("sequence_parallel"), "sequence_parallel splits the sequence over the tensor-parallel group; "
                                              "it needs tp > 1");
+  }
+
+  // Megatron asserts it ("Tensor parallel communication/GEMM overlap can happen only when sequence
+  // parallelism is enabled", arguments.py): the overlapped collectives are sequence parallelism's.
+  if (const ConfigNode* overlap = w.find("tp_comm_overlap"); overlap != nullptr && overlap->as_bool()) {
+    if (par.layout.tp == 1) inconsistent(*overlap, "tp_comm_overlap overlaps tensor-parallel communication; it needs tp > 1");
+    if (!par.sequence_parallel) {
+      inconsistent(*overlap, "tp_comm_overlap pipelines sequence parallelism's all-gathers and reduce-scatters with the "
+                       "GEMMs; it needs parallelism.sequence_parallel: true (as Megatron-Core asserts)");
+    }
   }
 
   // Microbatches per optimizer step: given, or from the global batch, or from batch_per_gpu / micro_batch.

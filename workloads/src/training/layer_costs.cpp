@@ -1,5 +1,7 @@
 #include "layer_costs.h"
 
+#include <algorithm>
+
 #include "models/gpu/ops/op_kernel.h"
 #include "workloads/training/training_memory.h"
 
@@ -85,6 +87,13 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       for (const Shape& s : in) c.input_bytes += static_cast<double>(elements(s)) * static_cast<double>(run.micro_batch) * e;
       c.output_bytes = static_cast<double>(elements(n.output)) * static_cast<double>(run.micro_batch) * e;
       c.local_output_bytes = c.output_bytes / (sharded[i] ? run.layout.tp : 1) / (sequence_split ? sequence_shards : 1);
+      if (run.recompute == Recompute::selective) {
+        CoreRecompute core = n.layer->core_recompute(gpu, in, at);
+        c.recompute_bytes = std::min(core.activation_bytes, c.activation_bytes);
+        c.activation_bytes -= c.recompute_bytes;
+        c.recompute_flops = core.forward_flops;
+        c.recompute_s = issue_time(gpu, core.forward, run.issue);
+      }
       LayerKernels k = n.layer->kernels(gpu, in, at);
       if (!from_layer) k.backward_data.clear();  // fed only by network inputs: no input gradient to compute
       costs.push_back(std::move(c));

@@ -26,6 +26,9 @@ struct LayerCost {
   double input_bytes = 0;        // the layer's inputs, per GPU (what a checkpoint keeps)
   double output_bytes = 0;       // the layer's output, whole (what a pipeline stage sends on)
   double local_output_bytes = 0; // this GPU's part of it (tensor-parallel shards, sequence-parallel tokens)
+  // Selective recomputation (recompute.h): the core attention's kept bytes it drops (already taken out of
+  // activation_bytes), the seconds of its forward run again in backward, and that forward's FLOPs.
+  double recompute_bytes = 0, recompute_s = 0, recompute_flops = 0;
 };
 
 // Costs of every layer of every network, in network order (the loss last).

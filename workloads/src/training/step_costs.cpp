@@ -7,19 +7,86 @@
 
 #include "models/gpu/ops/op_kernel.h"
 #include "workloads/training/kernel_issue.h"
+#include "workloads/training/tp_comm_overlap.h"
 
 namespace hpcsim::training_detail {
 
 int gan_iterations(const GanRecipe& g) { return std::lcm(std::max(1, g.r1_interval), std::max(1, g.pl_interval)); }
 
+namespace {
+
+// Tensor-parallel collectives of one stage under --tp-comm-overlap (tp_comm_overlap.h). The overlapped
+// collectives are those of a transformer block's tensor-parallel regions: column-parallel layers up to the
+// row-parallel layer that closes them (the MLP: the all-gather before FC1, the reduce-scatter after FC2), or a
+// layer that is a region by itself (attention: the all-gather before QKV, the reduce-scatter after the
+// projection; it carries traffic both ways). Each region's communication is pipelined with the GEMM time
+// of its layers; traffic outside such a region (a vocabulary-parallel embedding, an unpaired
+// column-parallel head) stays blocking, as Megatron runs it outside Transformer Engine's layers.
+class OverlapRegions {
+ public:
+  OverlapRegions(int chunks, double forward_rate, double backward_rate)
+      : chunks_(chunks), forward_rate_(forward_rate), backward_rate_(backward_rate) {}
+
+  void add(const LayerCost& c, double share, double comm_forward_s, double comm_backward_s) {
+    const TensorSplit split = c.node->layer->tensor_split();
+    const double forward_s = c.forward_s * share, backward_s = c.backward_s * share;
+    if (split == TensorSplit::column && !open_) {
+      open_ = Region{forward_s, backward_s, comm_forward_s, comm_backward_s};
+    } else if (split == TensorSplit::column) {  // a second input GEMM of the region (a gated MLP's up and gate)
+      open_->gemm_forward_s += forward_s, open_->gemm_backward_s += backward_s;
+      open_->comm_forward_s += comm_forward_s, open_->comm_backward_s += comm_backward_s;
+    } else if (split == TensorSplit::row && open_) {
+      open_->gemm_forward_s += forward_s, open_->gemm_backward_s += backward_s;
+      open_->comm_forward_s += comm_forward_s, open_->comm_backward_s += comm_backward_s;
+      overlap(*open_);
+      open_.reset();
+    } else if (split == TensorSplit::none && !open_ && comm_forward_s > 0 && comm_backward_s > 0) {
+      overlap(Region{forward_s, backward_s, comm_forward_s, comm_backward_s});
+    } else if (open_) {  // between the GEMMs (an activation): no GEMM to hide under, its traffic joins
+      open_->comm_forward_s += comm_forward_s, open_->comm_backward_s += comm_backward_s;
+    } else {
+      forward_ += comm_forward_s, backward_ += comm_backward_s;
+    }
+  }
+  // The stage's exposed tensor-parallel seconds per pass (a region the stage cut leaves open: blocking).
+  std::pair<double, double> finish() {
+    close_unpaired();
+    return {forward_, backward_};
+  }
+
+ private:
+  struct Region {
+    double gemm_forward_s, gemm_backward_s, comm_forward_s, comm_backward_s;
+  };
+  void overlap(const Region& r) {
+    forward_ += exposed_tp_comm(r.comm_forward_s, r.gemm_forward_s, chunks_, forward_rate_);
+    backward_ += exposed_tp_comm(r.comm_backward_s, r.gemm_backward_s, chunks_, backward_rate_);
+  }
+  void close_unpaired() {
+    if (open_) forward_ += open_->comm_forward_s, backward_ += open_->comm_backward_s;
+    open_.reset();
+  }
+  int chunks_;
+  double forward_rate_, backward_rate_;
+  std::optional<Region> open_;
+  double forward_ = 0, backward_ = 0;
+};
+
+}  // namespace
+
 void StepPlanner::cost_stages() {
   const std::vector<std::size_t> cuts = partition_by_time(costs_, plan_.layout.virtual_stages());
   const double share = 1.0 / plan_.layout.cp;  // context parallelism: each GPU takes 1/cp of the tokens
+  // The userbuffers kernels' SMs as a share of the GPU's, as the data-parallel collectives' (sm_contention.h).
+  const double sms = gpu_.sm_count;
+  const double forward_rate = std::max(0.05, (sms - kTpOverlapForwardSms) / sms);
+  const double backward_rate = std::max(0.05, (sms - kTpOverlapBackwardSms) / sms);
   for (int v = 0; v < plan_.layout.virtual_stages(); ++v) {
     StageCost s;
     s.first = cuts[v], s.last = cuts[v + 1];
     std::string unit;
     double unit_activations = 0;
+    OverlapRegions regions(plan_.layout.tp, forward_rate, backward_rate);
     for (std::size_t i = s.first; i < s.last; ++i) {
       const LayerCost& c = costs_[i];
       s.forward_s += c.forward_s * share;
@@ -28,8 +95,13 @@ void StepPlanner::cost_stages() {
       s.params += c.params;
       s.tensors += c.tensors;
       if (tp_) {
-        s.tp_forward_s += tp_->time(CollectiveOp::allreduce, c.tp.forward_bytes * share);
-        s.tp_backward_s += tp_->time(CollectiveOp::allreduce, c.tp.backward_bytes * share);
+        const double forward = tp_->time(CollectiveOp::allreduce, c.tp.forward_bytes * share);
+        const double backward = tp_->time(CollectiveOp::allreduce, c.tp.backward_bytes * share);
+        if (run_.tp_comm_overlap) {
+          regions.add(c, share, forward, backward);
+        } else {
+          s.tp_forward_s += forward, s.tp_backward_s += backward;
+        }
       }
       if (cp_ && c.node->layer->traits().self_attention) {
         // Ring attention: the other ranks' keys and values (twice the input width at most) arrive while
@@ -38,7 +110,7 @@ void StepPlanner::cost_stages() {
         s.tp_forward_s += std::max(0.0, cp_->time(CollectiveOp::allgather, kv) - c.forward_s * share);
         s.tp_backward_s += std::max(0.0, cp_->time(CollectiveOp::reducescatter, kv) - c.backward_s * share);
       }
-      if (run_.activation_checkpointing) {
+      if (run_.recompute == Recompute::full) {
         if (c.unit != unit) {  // a new checkpoint unit: its input is kept, the rest recomputed in backward
           s.activations += c.input_bytes * share;
           s.checkpoint_working_set = std::max(s.checkpoint_working_set, unit_activations);
@@ -47,11 +119,19 @@ void StepPlanner::cost_stages() {
         }
         unit_activations += c.activation_bytes * share;
       } else {
+        // Selective: activation_bytes is already without the core attention's, which one layer at a time
+        // holds again while it is recomputed.
         s.activations += c.activation_bytes * share;
+        s.recompute_s += c.recompute_s * share;
+        s.checkpoint_working_set = std::max(s.checkpoint_working_set, c.recompute_bytes * share);
       }
     }
+    if (tp_ && run_.tp_comm_overlap) {
+      const auto [forward, backward] = regions.finish();
+      s.tp_forward_s += forward, s.tp_backward_s += backward;
+    }
     s.checkpoint_working_set = std::max(s.checkpoint_working_set, unit_activations);
-    if (run_.activation_checkpointing) s.recompute_s = s.forward_s;
+    if (run_.recompute == Recompute::full) s.recompute_s = s.forward_s;
     // What crosses the cut: every output of this stage that a later layer reads (skip connections too).
     for (std::size_t i = s.first; i < s.last; ++i) {
       bool read_later = false;

@@ -89,7 +89,12 @@ void StepPlanner::count_flops() {
     plan_.model_flops = flops * run_.microbatches;
     plan_.samples_per_step *= run_.d_steps * iterations;
   }
-  plan_.hardware_flops = plan_.model_flops * (run_.activation_checkpointing ? 4.0 / 3.0 : 1.0);
+  plan_.hardware_flops = plan_.model_flops * (run_.recompute == Recompute::full ? 4.0 / 3.0 : 1.0);
+  if (run_.recompute == Recompute::selective && !is_gan()) {
+    double recomputed = 0;  // one core-attention forward per layer and microbatch
+    for (const LayerCost& c : costs_) recomputed += c.recompute_flops;
+    plan_.hardware_flops += recomputed * run_.microbatches / plan_.layout.model_parallel();
+  }
 }
 
 }  // namespace training_detail

@@ -41,6 +41,7 @@ inline constexpr int kAssumptionFullSimulationGpus = 1024;
 struct OpenSettings {
   bool memory_format = true, attention = true, overlap_gradient_reduce = true, sequence_parallel = true,
        overlap_param_gather = true;
+  bool tp_comm_overlap = true;  // tensor-parallel communication pipelined with the GEMMs (needs sequence parallelism)
 };
 OpenSettings open_settings(const std::string& framework);
 

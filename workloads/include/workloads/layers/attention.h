@@ -40,6 +40,7 @@ class Attention : public Layer {
   // output projection row-parallel, so the output is all-reduced forward and the input gradient backward.
   std::int64_t params_per_rank(const Shapes& in, int tp) const override;
   TensorParallelTraffic tp_traffic(const Shapes& in, const LayerRun& run) const override;
+  CoreRecompute core_recompute(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const override;
   // The heads as configured (head_dim and kv_heads may be 0: model dim / heads, and heads).
   const AttentionConfig& config() const { return c_; }
 

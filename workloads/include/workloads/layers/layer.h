@@ -54,6 +54,15 @@ struct TensorParallelTraffic {
   double backward_bytes = 0;  // the input gradient, summed over the group (column-parallel layers)
 };
 
+// What selective activation recomputation (Megatron's --recompute-granularity selective, Korthikanti et al.
+// 2022, section 5: "recompute the core attention", Megatron-Core's recompute_modules default core_attn) drops
+// from a layer and redoes in backward: the core attention's kept activations and its forward kernels.
+struct CoreRecompute {
+  double activation_bytes = 0;  // per GPU, no longer kept between forward and backward
+  std::vector<Kernel> forward;  // run again just before the layer's backward
+  double forward_flops = 0;     // of the whole layer (all tp ranks), for hardware FLOPs
+};
+
 // How a layer splits over tensor-parallel GPUs: column-parallel layers shard their outputs (the next
 // layers see a last dimension divided by tp), row-parallel layers consume a sharded input and all-reduce
 // their output.
@@ -131,6 +140,11 @@ class Layer {
   virtual std::int64_t params_per_rank(const Shapes& in, int tp) const { (void)tp; return params(in); }
   virtual TensorParallelTraffic tp_traffic(const Shapes& in, const LayerRun& run) const {
     (void)in, (void)run;
+    return {};
+  }
+  // Layers without a core attention have nothing selective recomputation drops.
+  virtual CoreRecompute core_recompute(const GpuSpec& gpu, const Shapes& in, const LayerRun& run) const {
+    (void)gpu, (void)in, (void)run;
     return {};
   }
 };

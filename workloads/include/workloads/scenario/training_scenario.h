@@ -22,6 +22,7 @@
 #include "workloads/training/gan_recipe.h"
 #include "workloads/training/parallel_layout.h"
 #include "workloads/training/pipeline_schedule.h"
+#include "workloads/training/recompute.h"
 #include "workloads/training/sequence_lengths.h"
 #include "workloads/zoo/zoo.h"
 
@@ -48,7 +49,10 @@ struct WorkloadConfig {
   // training script can turn it off, e.g. MXNET_HOROVOD_NUM_GROUPS=1, or on, Megatron's --overlap-grad-reduce).
   std::optional<bool> overlap_gradient_reduce;
   bool overlap_param_gather = false;
-  bool activation_checkpointing = false;
+  Recompute recompute = Recompute::none;  // workload.activation_checkpointing
+  // Tensor-parallel communication pipelined with the GEMMs (Megatron-Core --tp-comm-overlap); unset: off,
+  // Megatron's default (an assumption where the framework leaves it open).
+  std::optional<bool> tp_comm_overlap;
   int steps = 1;
   std::optional<std::string> dataset;  // a name in configs/datasets; none: data already on the GPU
   std::optional<int> loader_workers;   // per GPU; unset: the framework's default

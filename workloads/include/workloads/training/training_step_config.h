@@ -14,6 +14,7 @@
 #include "workloads/training/kernel_issue.h"
 #include "workloads/training/parallel_layout.h"
 #include "workloads/training/pipeline_schedule.h"
+#include "workloads/training/recompute.h"
 
 namespace hpcsim {
 
@@ -26,11 +27,15 @@ struct TrainingStepConfig {
   Precision precision = Precision::bf16;
   OptimizerKind optimizer = OptimizerKind::adamw;
   OptimizerImpl optimizer_impl = OptimizerImpl::fused;
-  bool activation_checkpointing = false;  // keep each block's input, recompute the block in backward
+  Recompute recompute = Recompute::none;  // what backward recomputes (recompute.h)
   // Megatron's sequence parallelism (Korthikanti et al. 2022, section 4.2.2), with tp > 1: layers outside
   // the tensor-parallel blocks (norms, dropout, residual adds) run on 1/tp of the tokens each, and
   // tensor-parallel layers keep only their rank's 1/tp of the input they all-gather.
   bool sequence_parallel = false;
+  // Megatron-Core's --tp-comm-overlap (Transformer Engine userbuffers), with sequence parallelism: each
+  // tensor-parallel all-gather and reduce-scatter is cut into tp chunks pipelined with the chunks of the
+  // GEMMs it feeds or drains, the communication kernels holding a few SMs meanwhile (tp_comm_overlap.h).
+  bool tp_comm_overlap = false;
   double bucket_bytes = 25e6;             // DDP's bucket_cap_mb default
   int d_steps = 1;                        // GAN: discriminator updates per generator update
   GanRecipe gan;                          // GAN: regularization, per-block precision, augmentation, EMA
