@@ -169,6 +169,33 @@ parallelism: {}
   CHECK_FALSE(open_settings("megatron").attention);
   CHECK(open_settings("megatron").overlap_gradient_reduce);
   CHECK(open_settings("megatron").sequence_parallel);
+  CHECK(open_settings("megatron").tp_comm_overlap);
+  CHECK_FALSE(open_settings("pytorch").tp_comm_overlap);
+}
+
+TEST_CASE("run: a megatron scenario with sequence parallelism lists the tensor-parallel overlap it left unstated",
+          "[assumptions][tp-overlap]") {
+  // A 70B-wide GPT at tp 8 on one DGX H100: the blocking tensor-parallel collectives are a large share of the
+  // step, and --tp-comm-overlap (Megatron's opt-in) hides most of them.
+  const std::string scenario = R"(name: gpt-tp
+cluster: {node: dgx-h100, nodes: 1}
+workload: {model: gpt, layers: 2, hidden: 8192, heads: 64, seq_len: 4096, vocab: 32000, micro_batch: 1, precision: bf16,
+           optimizer: adam, framework: megatron}
+parallelism: {tp: 8, sequence_parallel: true}
+)";
+  const Run p = run_text(scenario);
+  REQUIRE(p.run.assumptions);
+  const Assumption* overlap = find(*p.run.assumptions, "workload.tp_comm_overlap");
+  REQUIRE(overlap != nullptr);
+  CHECK(overlap->assumed == "false");
+  REQUIRE(overlap->alternatives.size() == 1);
+  CHECK(overlap->alternatives[0].value == "true");
+  CHECK(overlap->alternatives[0].change < -kAssumptionThreshold);
+  // Stated, it is not an assumption.
+  const Run stated = run_text(scenario.substr(0, scenario.find("framework: megatron}")) +
+                             "framework: megatron, tp_comm_overlap: false}\nparallelism: {tp: 8, sequence_parallel: true}\n");
+  REQUIRE(stated.run.assumptions);
+  CHECK(find(*stated.run.assumptions, "workload.tp_comm_overlap") == nullptr);
 }
 
 TEST_CASE("run: on a large run a compute-only alternative is estimated from one replica, and says so", "[assumptions]") {
