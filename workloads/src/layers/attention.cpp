@@ -220,7 +220,18 @@ LayerKernels Attention::kernels(const GpuSpec& gpu, const Shapes& in, const Laye
   k.backward_data.push_back(batched(gpu, "out_dx", rows_q, d.q_width(), d.dq, 1, p));
   if (separate_score_ops) k.backward_data.push_back(pointwise("merge_heads_copy_backward", context_elements, 0, 1, 1, core));
   k.backward_weight.push_back(batched(gpu, "out_dw", d.q_width(), d.dq, rows_q, 1, p));
-  if (c_.bias) {
+  if (costs_gemm_casts(run)) {
+    // Transformer Engine's casts (add_gemm_casts; bias gradients inside them): the output projection's input
+    // before its GEMM (the last forward kernel), then the input projections' before everything.
+    const auto dbl = [](std::int64_t v) { return static_cast<double>(v); };
+    add_gemm_casts(k, k.forward.size() - 1, dbl(rows_q), dbl(d.q_width()), dbl(d.dq), false, run);
+    if (d.self) {
+      add_gemm_casts(k, 0, dbl(rows_q), dbl(d.dq), dbl(d.q_width() + d.kv_width()), true, run);
+    } else {
+      add_gemm_casts(k, 0, dbl(rows_kv), dbl(d.dkv), dbl(d.kv_width()), true, run);
+      add_gemm_casts(k, 0, dbl(rows_q), dbl(d.dq), dbl(d.q_width()), true, run);
+    }
+  } else if (c_.bias) {
     k.backward_weight.push_back(row_reduction(d.q_width() + d.kv_width(), rows_q, core)[0]);
     k.backward_weight.push_back(row_reduction(d.dq, rows_q, core)[0]);
   }

@@ -30,4 +30,21 @@ Kernel pointwise(const std::string& name, double elements, double flops_per_elem
   return elementwise_kernel(name, elements, flops_per_element, streams);
 }
 
+bool costs_gemm_casts(const LayerRun& run) { return run.gemm_casts && is_narrow_gemm_format(run.precision); }
+
+void add_gemm_casts(LayerKernels& k, std::size_t forward_at, double rows, double in, double out, bool column,
+                    const LayerRun& run) {
+  if (!costs_gemm_casts(run)) return;
+  const Precision to = run.precision;
+  std::vector<Kernel> input;
+  if (column && run.sequence_shards > 1) {
+    input = fp8_cast({rows * in / run.sequence_shards, to, false, run.fp8_scaling});
+    k.backward_weight.push_back(fp8_transpose(rows * in, to));
+  } else {
+    input = fp8_cast({rows * in, to, true, run.fp8_scaling});
+  }
+  k.forward.insert(k.forward.begin() + static_cast<std::ptrdiff_t>(forward_at), input.begin(), input.end());
+  for (Kernel& g : fp8_cast({rows * out, to, true, run.fp8_scaling})) k.backward_weight.push_back(std::move(g));
+}
+
 }  // namespace hpcsim::layer_support

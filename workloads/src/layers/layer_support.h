@@ -20,4 +20,17 @@ double batch_elements(const Shape& shape, const LayerRun& run);
 Kernel pointwise(const std::string& name, double elements, double flops_per_element, int reads, int writes,
                  Precision p);
 
+// Transformer Engine's casts around one narrow-format GEMM layer (transformer_engine/pytorch/module/linear.py,
+// TE 1.x): forward, the bf16 input cast with its transposed copy for the weight gradient
+// (fp8_cast_transpose_fused); a column-parallel layer under sequence parallelism casts its rank's tokens only
+// (cast_to_fp8, before the all-gather) and transposes the gathered fp8 input in backward (fp8_transpose);
+// backward, the output gradient cast with its transposed copy (its bias gradient fused into the same kernel,
+// fp8_cast_transpose_bgrad_fused). `rows` tokens, `in` and `out` features on this rank. Nothing unless
+// run.gemm_casts and the precision is a narrow GEMM format. The weights' cast is once per step (TE caches it
+// after the first microbatch, is_first_microbatch), costed with the optimizer. The input cast goes before
+// k.forward[forward_at] (the GEMM).
+void add_gemm_casts(LayerKernels& k, std::size_t forward_at, double rows, double in, double out, bool column,
+                    const LayerRun& run);
+bool costs_gemm_casts(const LayerRun& run);
+
 }  // namespace hpcsim::layer_support

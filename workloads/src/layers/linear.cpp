@@ -84,7 +84,13 @@ LayerKernels Linear::kernels(const GpuSpec& gpu, const Shapes& in, const LayerRu
   }
   k.backward_data = {gemm(gpu, {rows, features, units, 1, run.precision})};     // dx = dy W^T
   k.backward_weight = {gemm(gpu, {features, units, rows, 1, run.precision})};   // dW = x^T dy
-  if (bias_) k.backward_weight.push_back(row_reduction(units, rows, between_gemms(run.precision))[0]);
+  // Under Transformer Engine's fp8 the bias gradient is reduced inside the output gradient's cast.
+  if (costs_gemm_casts(run)) {
+    add_gemm_casts(k, 0, static_cast<double>(rows), static_cast<double>(features), static_cast<double>(units),
+                   split_ == TensorSplit::column, run);
+  } else if (bias_) {
+    k.backward_weight.push_back(row_reduction(units, rows, between_gemms(run.precision))[0]);
+  }
   return k;
 }
 

@@ -47,6 +47,8 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
   LayerRun local{run.micro_batch, run.precision, run.layout.tp, run.channels_last, run.flash_attention,
                  run.linear_bias_epilogue, op_by_op};
   local.tuned_batch = run.tuned_batch;
+  local.gemm_casts = true;  // Transformer Engine's casts around narrow-format GEMMs
+  local.fp8_scaling = run.fp8_scaling;
   LayerRun whole = local;
   whole.tp = 1;
   const int sequence_shards = run.sequence_parallel ? run.layout.tp : 1;
@@ -83,6 +85,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       c.tp = n.layer->tp_traffic(in, at);
       c.params = static_cast<double>(n.layer->params_per_rank(in, run.layout.tp));
       c.tensors = c.params > 0 ? 2 : 0;
+      if (is_narrow_gemm_format(at.precision)) c.cast_weights = c.params;
       c.activation_bytes = relu_output_held_by_consumer(net, i) ? 0 : n.layer->activation_bytes(in, at);
       for (const Shape& s : in) c.input_bytes += static_cast<double>(elements(s)) * static_cast<double>(run.micro_batch) * e;
       c.output_bytes = static_cast<double>(elements(n.output)) * static_cast<double>(run.micro_batch) * e;

@@ -21,6 +21,7 @@ struct LayerCost {
   double forward_flops = 0;      // of the whole layer (all tp ranks), for model FLOPs
   TensorParallelTraffic tp;      // all-reduced bytes per GPU
   double params = 0;             // held by one tp rank
+  double cast_weights = 0;       // of those, cast to the narrow GEMM format once per step (fp8 training)
   std::int64_t tensors = 0;      // parameter tensors (weight and bias) held
   double activation_bytes = 0;   // kept for backward, per GPU
   double input_bytes = 0;        // the layer's inputs, per GPU (what a checkpoint keeps)

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <optional>
 
+#include "models/gpu/ops/fp8_cast.h"
 #include "models/gpu/ops/op_kernel.h"
 #include "workloads/training/kernel_issue.h"
 #include "workloads/training/tp_comm_overlap.h"
@@ -93,6 +94,7 @@ void StepPlanner::cost_stages() {
       s.backward_s += c.backward_s * share;
       s.forward_flops += c.forward_flops;
       s.params += c.params;
+      s.cast_weights += c.cast_weights;
       s.tensors += c.tensors;
       if (tp_) {
         const double forward = tp_->time(CollectiveOp::allreduce, c.tp.forward_bytes * share);
@@ -214,6 +216,15 @@ double StepPlanner::optimizer_seconds(double params, std::int64_t tensors) const
                                         {{4, false}, {weight_bytes_per_param(run_.precision), true}}));
   }
   return issue_time(gpu_, update, run_.issue);
+}
+
+// Transformer Engine casts each bf16 weight of an fp8 GEMM to fp8 with its transposed copy
+// (fp8_cast_transpose_fused) in the first microbatch's forward and reuses it for the step's other
+// microbatches (linear.py: update_fp8_weights only when is_first_microbatch is None or True; Megatron-Core
+// sets it at each step's first microbatch): once per step, on the stage's compute stream beside the update.
+double StepPlanner::weight_cast_seconds(double weights) const {
+  if (!(weights >= 1) || !is_narrow_gemm_format(run_.precision)) return 0;
+  return issue_time(gpu_, fp8_cast({weights, run_.precision, true, run_.fp8_scaling}), run_.issue);
 }
 
 TrainingMemory StepPlanner::stage_memory(int s) const {

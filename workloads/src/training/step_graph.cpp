@@ -124,10 +124,14 @@ void StepPlanner::build() {
 
   // The update, per pipeline stage, once its gradients are reduced; ZeRO-1/2 then gather the parameters.
   for (int s = 0; s < pp; ++s) {
-    double params = 0;
+    double params = 0, cast_weights = 0;
     std::int64_t tensors = 0;
-    for (int c = 0; c < vp; ++c) params += plan_.stages[c * pp + s].params, tensors += plan_.stages[c * pp + s].tensors;
-    const OpId update = fixed("optimizer.stage" + std::to_string(s), optimizer_seconds(params, tensors),
+    for (int c = 0; c < vp; ++c) {
+      const StageCost& st = plan_.stages[c * pp + s];
+      params += st.params, tensors += st.tensors, cast_weights += st.cast_weights;
+    }
+    const double update_s = optimizer_seconds(params, tensors) + weight_cast_seconds(cast_weights);
+    const OpId update = fixed("optimizer.stage" + std::to_string(s), update_s,
                               plan_.compute_stream(s), kOptimizerTag);
     for (OpId r : stage_reductions[s]) plan_.graph.add_dependency(r, update);
     if (data_parallel && (run_.zero == 1 || run_.zero == 2) && !gather_in_forward && params > 0) {

@@ -81,6 +81,7 @@ class StepPlanner {
   void count_flops();
   bool is_gan() const { return model_.adversarial; }
   double optimizer_seconds(double params, std::int64_t tensors) const;
+  double weight_cast_seconds(double weights) const;  // fp8 training: the once-per-step weight casts
   TrainingMemory stage_memory(int stage) const;
   TrainingMemory peak_memory() const;  // the stage that needs the most
 };

@@ -8,6 +8,7 @@
 
 #include "models/cpu/cpu_op_class.h"
 #include "models/gpu/gpu_spec.h"
+#include "models/gpu/ops/fp8_cast.h"
 #include "models/gpu/ops/op_kernel.h"
 #include "models/gpu/precision.h"
 #include "workloads/layers/shape.h"
@@ -42,6 +43,13 @@ struct LayerRun {
   // > 0: the kernels were chosen once, for this batch, and run every batch (an inference engine built for
   // one optimization profile: conv2d_tuned_for); 0: chosen for the batch that runs.
   std::int64_t tuned_batch = 0;
+  // Training under a narrow GEMM format (fp8, mxfp8, nvfp4, mxfp4) with Transformer Engine: each fp8 GEMM
+  // layer casts its bf16 input and output gradient (layer_support's add_gemm_casts). Off for inference,
+  // whose engines quantize inside the producing kernel.
+  bool gemm_casts = false;
+  // How an fp8 GEMM's per-tensor scales are found (Transformer Engine's recipe): delayed scaling (TE's
+  // default, its amax recorded inside the cast) or current scaling (an amax pass before each cast).
+  Fp8Scaling fp8_scaling = Fp8Scaling::delayed;
 };
 
 // What tensors between GEMMs are kept in: fp8 training (NVIDIA Transformer Engine's recipe) runs only the

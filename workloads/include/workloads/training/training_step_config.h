@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/gpu/gpu_spec.h"
+#include "models/gpu/ops/fp8_cast.h"
 #include "models/gpu/ops/op_kernel.h"
 #include "models/gpu/ops/optimizer.h"
 #include "models/gpu/precision.h"
@@ -48,6 +49,7 @@ struct TrainingStepConfig {
   bool flash_attention = true;          // fused attention kernels where the precision allows
   bool linear_bias_epilogue = true;     // dense-layer biases added in the GEMM epilogue, not by a pass
   std::int64_t tuned_batch = 0;         // > 0: kernels chosen for this batch run every batch (LayerRun)
+  Fp8Scaling fp8_scaling = Fp8Scaling::delayed;  // Transformer Engine's fp8 recipe (LayerRun::fp8_scaling)
   bool record_timeline = false;  // fill TrainingStepReport::timeline
   // Simulate every data-parallel group and replica in full; false lets groups and replicas that the
   // fabric's symmetry makes equivalent run as one representative per class (same answer, see

@@ -26,6 +26,7 @@ struct StageCost {
   double forward_s = 0, backward_s = 0, recompute_s = 0;
   double tp_forward_s = 0, tp_backward_s = 0;  // blocking tensor/context-parallel communication
   double params = 0;
+  double cast_weights = 0;  // parameters cast to the narrow GEMM format once per step (fp8 training)
   std::int64_t tensors = 0;
   double activations = 0;             // kept per microbatch (with checkpointing: unit inputs only)
   double checkpoint_working_set = 0;  // one unit's activations while it is recomputed
