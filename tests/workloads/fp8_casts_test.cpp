@@ -87,6 +87,13 @@ TEST_CASE("fp8 training: a dense layer casts its input and its output gradient, 
   const LayerKernels ks = fc1.kernels(gpu, in, sp);
   CHECK(cast_bytes(ks.forward) == Approx(rows / 4 * 4096 * 3));
   CHECK(cast_bytes(ks.backward_weight) == Approx(rows * 4096 * 2 + rows * (16384 / 4) * 4));
+
+  // Fed by a norm (TE's LayerNormLinear): the norm writes fp8, and backward transposes it (1 + 1 B).
+  LayerRun ln = run;
+  ln.input_from_norm = true;
+  const LayerKernels kl = fc1.kernels(gpu, in, ln);
+  CHECK(cast_bytes(kl.forward) == 0);
+  CHECK(cast_bytes(kl.backward_weight) == Approx(rows * 4096 * 2 + rows * 16384 * 4));
 }
 
 TEST_CASE("fp8 training: self-attention casts the QKV and output projections' inputs and gradients") {

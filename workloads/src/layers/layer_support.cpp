@@ -37,7 +37,9 @@ void add_gemm_casts(LayerKernels& k, std::size_t forward_at, double rows, double
   if (!costs_gemm_casts(run)) return;
   const Precision to = run.precision;
   std::vector<Kernel> input;
-  if (column && run.sequence_shards > 1) {
+  if (column && run.input_from_norm) {
+    k.backward_weight.push_back(fp8_transpose(rows * in, to));
+  } else if (column && run.sequence_shards > 1) {
     input = fp8_cast({rows * in / run.sequence_shards, to, false, run.fp8_scaling});
     k.backward_weight.push_back(fp8_transpose(rows * in, to));
   } else {

@@ -25,7 +25,10 @@ Kernel pointwise(const std::string& name, double elements, double flops_per_elem
 // (fp8_cast_transpose_fused); a column-parallel layer under sequence parallelism casts its rank's tokens only
 // (cast_to_fp8, before the all-gather) and transposes the gathered fp8 input in backward (fp8_transpose);
 // backward, the output gradient cast with its transposed copy (its bias gradient fused into the same kernel,
-// fp8_cast_transpose_bgrad_fused). `rows` tokens, `in` and `out` features on this rank. Nothing unless
+// fp8_cast_transpose_bgrad_fused). A column-parallel layer fed by a norm (run.input_from_norm) is TE's
+// LayerNormLinear (layernorm_linear.py): the norm writes its output in fp8 (its bf16 write is kept here,
+// 1 B per element more than TE), and the saved fp8 output is transposed for the weight gradient in backward.
+// `rows` tokens, `in` and `out` features on this rank. Nothing unless
 // run.gemm_casts and the precision is a narrow GEMM format. The weights' cast is once per step (TE caches it
 // after the first microbatch, is_first_microbatch), costed with the optimizer. The input cast goes before
 // k.forward[forward_at] (the GEMM).

@@ -76,6 +76,12 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       LayerRun at = local, at_whole = whole;  // the layer's own precision (fp8 only where it has fp8 GEMMs)
       at.precision = at_whole.precision = layer_precision(n.layer->traits(), run.precision);
       at.sequence_shards = sequence_shards;
+      for (int input : n.inputs) {
+        const LayerNode& src = net.nodes()[input];
+        if (!src.layer) continue;
+        const LayerTraits t = src.layer->traits();  // a layer or RMS norm (not softmax, not batch norm)
+        at.input_from_norm |= t.normalization && t.keeps_input && !t.batch_statistics;
+      }
       LayerCost c;
       c.node = &n;
       c.network = static_cast<int>(netix);

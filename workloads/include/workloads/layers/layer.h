@@ -47,6 +47,9 @@ struct LayerRun {
   // layer casts its bf16 input and output gradient (layer_support's add_gemm_casts). Off for inference,
   // whose engines quantize inside the producing kernel.
   bool gemm_casts = false;
+  // The layer's input is a normalization's output: Transformer Engine runs the pair as one LayerNormLinear
+  // (Megatron-Core's TELayerNormColumnParallelLinear for QKV and fc1), whose norm writes fp8 itself.
+  bool input_from_norm = false;
   // How an fp8 GEMM's per-tensor scales are found (Transformer Engine's recipe): delayed scaling (TE's
   // default, its amax recorded inside the cast) or current scaling (an amax pass before each cast).
   Fp8Scaling fp8_scaling = Fp8Scaling::delayed;
