@@ -100,7 +100,7 @@ void BM_replay(benchmark::State& s) { replay(s, false); }
 void BM_parse_and_replay(benchmark::State& s) { replay(s, true); }
 void BM_replay_collectives(benchmark::State& s) { replay(s, false, false); }
 
-BENCHMARK(BM_replay)->Args({64, 2000})->Args({1024, 100})->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(BM_replay)->Args({64, 2000})->Args({256, 400})->Args({1024, 100})->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(BM_replay_collectives)->Args({32, 5000})->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 BENCHMARK(BM_parse_and_replay)->Args({64, 2000})->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 

@@ -58,9 +58,15 @@ Time FairShare::Impl::due_time(std::uint32_t slot) const {
   if (f.remaining <= kDoneFraction * f.amount) return f.updated_at;
   if (!(rate > 0)) return Time::max();
   const double ps = f.remaining / rate * 1e12;
-  const double rounded = std::ceil(ps * (1.0 - kSnapFraction));
-  if (rounded < 9.2e18) [[likely]] return f.updated_at + Time::ps(static_cast<std::int64_t>(rounded));
-  return far_due_time(f.updated_at, rounded);
+  const double scaled = ps * (1.0 - kSnapFraction);
+  if (scaled < 9.2e18) [[likely]] {
+    // std::ceil, exactly, without the library call (baseline x86-64 has no rounding instruction): scaled
+    // is > 0 here and below 2^63, so truncating through int64 is exact, and so is adding 1 below 2^53
+    // (at or above it every double is a whole number and nothing is added).
+    const auto whole = static_cast<std::int64_t>(scaled);
+    return f.updated_at + Time::ps(static_cast<double>(whole) < scaled ? whole + 1 : whole);
+  }
+  return far_due_time(f.updated_at, std::ceil(scaled));
 }
 
 // A flow that ends 2^63 ps (106 days) or more from now: exact 128-bit arithmetic, "never" past the end of
@@ -88,7 +94,7 @@ void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
 
 void FairShare::Impl::set_path(std::uint32_t slot, std::span<const ResourceId> p) {
   FlowHot& h = hot[slot];
-  h.path_len = static_cast<std::uint32_t>(p.size());
+  h.path_len = static_cast<std::uint16_t>(p.size());
   if (p.size() <= kInlinePath) {
     std::copy(p.begin(), p.end(), h.inline_path);
   } else {
@@ -235,6 +241,7 @@ FlowId FairShare::Impl::start(std::span<const ResourceId> path, std::span<const 
     limited = limited || s.links[path[k]].finite();
   }
   if (!limited) fail("flow crosses only infinite resources and has no rate cap");
+  if (path.size() > Impl::kMaxPath) fail("a path of more than " + std::to_string(Impl::kMaxPath) + " resources");
 
   std::uint32_t slot;
   if (!s.free_slots.empty()) {
@@ -254,9 +261,10 @@ FlowId FairShare::Impl::start(std::span<const ResourceId> path, std::span<const 
   h = Impl::FlowHot{};
   h.cap = rate_cap;
   s.set_path(slot, path);
-  // Unit weights everywhere are a plain flow: keep it on the unweighted path of the solver.
-  h.weighted = std::any_of(weights.begin(), weights.end(), [](double w) { return w != 1.0; });
-  if (h.weighted) {
+  // One weight everywhere (1 for a plain flow) lives in the hot record; only differing ones in Flow.
+  const bool uniform = std::all_of(weights.begin(), weights.end(), [&](double w) { return w == weights[0]; });
+  h.weight = weights.empty() ? 1.0 : uniform ? weights[0] : Impl::kMixedWeights;
+  if (h.weight == Impl::kMixedWeights) {
     f.weights.assign(weights.begin(), weights.end());
   } else {
     f.weights.clear();

@@ -79,7 +79,7 @@ class DueHeap {
     return ka < kb || (ka == kb && seq_[a.slot] < seq_[b.slot]);
   }
   // Writes the key without restoring the order; returns whether the slot was already present.
-  bool place_key(std::uint32_t slot, Key due_ps, std::uint64_t seq) {
+  [[gnu::always_inline]] bool place_key(std::uint32_t slot, Key due_ps, std::uint64_t seq) {
     if (slot >= pos_.size()) {
       pos_.resize(slot + 1, kAbsent);
       seq_.resize(slot + 1, 0);

@@ -19,7 +19,7 @@ struct FairShare::Impl {
   struct Link {
     // Fields a re-solve reads first, together at the front of the record.
     double capacity = 0;
-    std::uint64_t stamp = 0;  // re-solve scratch below is valid while this equals the solve epoch
+    std::uint32_t stamp = 0;  // re-solve scratch below is valid while this equals the solve epoch
     double residual = 0;      // capacity left for the flows being re-solved
     std::uint32_t unfrozen = 0;      // flows not yet frozen
     double unfrozen_weight = 0;      // their weights summed (= unfrozen without flow classes)
@@ -42,13 +42,18 @@ struct FairShare::Impl {
     double rate = 0;
     double new_rate = 0;  // re-solve scratch
     double cap = kNoCap;
-    std::uint64_t stamp = 0;  // re-solve epoch that last visited the flow
-    std::uint32_t path_len = 0;
+    // The load the flow puts on each resource of its path per unit of its rate when that is one number
+    // (1 for a plain flow, w for a class with w everywhere); kMixedWeights: per resource, in Flow::weights.
+    // Kept here so that the re-solve never leaves this cache line for a weight.
+    double weight = 1.0;
+    std::uint32_t stamp = 0;  // re-solve epoch that last visited the flow
+    std::uint16_t path_len = 0;
     bool solved = false;  // has a rate from a solve (false right after start_flow)
     bool frozen = false;  // re-solve scratch
-    bool weighted = false;  // a flow class: Flow::weights holds its weight on each resource
     ResourceId inline_path[kInlinePath] = {};
   };
+  static constexpr double kMixedWeights = -1.0;
+  static constexpr std::size_t kMaxPath = UINT16_MAX;
   static_assert(sizeof(FlowHot) == 64);
 
   // What applying a new rate reads and writes.
@@ -62,7 +67,7 @@ struct FairShare::Impl {
   struct Flow {
     std::vector<ResourceId> long_path;  // only for paths longer than kInlinePath
     std::vector<std::uint32_t> pos;     // index of this flow in links[path[k]].flows
-    std::vector<double> weights;        // a flow class's weight per resource (empty: 1 each)
+    std::vector<double> weights;        // a flow class's weight per resource when they differ (else empty)
     Callback on_done;
     Time start;
     std::uint32_t generation = 1;
@@ -93,7 +98,8 @@ struct FairShare::Impl {
 
   // The load the flow puts on the k-th resource of its path per unit of its rate.
   double weight(std::uint32_t slot, std::size_t k) const {
-    return hot[slot].weighted ? flows[slot].weights[k] : 1.0;
+    const double w = hot[slot].weight;
+    return w != kMixedWeights ? w : flows[slot].weights[k];
   }
   FlowId start(std::span<const ResourceId> path, std::span<const double> weights, double amount, Callback on_done,
                double rate_cap);
@@ -133,7 +139,10 @@ struct FairShare::Impl {
   bool in_wake = false;
 
   // Solver scratch, reused across solves.
-  std::uint64_t epoch = 0;
+  // Re-solve epoch, 32 bits so that a flow's record keeps its weight in one cache line: next_epoch()
+  // clears every stamp when it wraps, so a stale stamp never equals the current epoch.
+  std::uint32_t epoch = 0;
+  void next_epoch();
   std::vector<std::uint32_t> region_flows;
   std::vector<ResourceId> region_links;
   std::vector<std::pair<double, double>> rates_scratch;  // (rate, weight)
@@ -141,6 +150,13 @@ struct FairShare::Impl {
     double level;
     std::uint64_t key;  // resource id, or kCapTag | flow slot
   };
+  // The fill's order on (level, key): equal levels resolve by key, so the order never depends on history.
+  // Keys are unique, so the order is strict and any priority queue pops the same sequence.
+  static bool later(const Level& a, const Level& b) {
+    return a.level > b.level || (a.level == b.level && a.key > b.key);
+  }
+  std::size_t region_capped = 0;  // region flows with a rate cap (collect_region counts them)
+  Level least_cap{0, 0};          // the least of their caps in the fill's (level, key) order
   std::vector<Level> levels;      // links' fill levels (a heap)
   std::vector<Level> cap_levels;  // region flows' rate caps (a heap once one is due)
 };

@@ -25,6 +25,13 @@ constexpr double kThresholdSlack = 1e-9;
 constexpr int kBoundPasses = 8;
 }  // namespace
 
+void FairShare::Impl::next_epoch() {
+  if (++epoch != 0) return;
+  for (FlowHot& h : hot) h.stamp = 0;
+  for (Link& l : links) l.stamp = 0;
+  epoch = 1;
+}
+
 double FairShare::Impl::arrival_bound(const Link& l, double arrivals_here) {
   rates_scratch.clear();
   for (std::size_t i = 0; i < l.flows.size(); ++i) {
@@ -72,7 +79,7 @@ void FairShare::Impl::settle() {
   const Time now = sim.now();
 
   // Drop arrivals that were cancelled (or whose slot was reused) before this solve, and duplicates.
-  ++epoch;
+  next_epoch();
   std::size_t kept = 0;
   for (const std::uint32_t slot : arrivals) {
     FlowHot& h = hot[slot];
@@ -121,9 +128,10 @@ void FairShare::Impl::settle() {
 }
 
 void FairShare::Impl::collect_region(double threshold) {
-  ++epoch;
+  next_epoch();
   region_flows.clear();
   region_links.clear();
+  region_capped = 0;
   auto visit_link = [&](ResourceId r) {
     Link& l = links[r];
     // Infinite resources never fill, so they do not couple the flows crossing them.
@@ -135,8 +143,13 @@ void FairShare::Impl::collect_region(double threshold) {
     region_links.push_back(r);
   };
   auto join = [&](std::uint32_t slot) {
-    hot[slot].stamp = epoch;
-    hot[slot].frozen = false;
+    FlowHot& h = hot[slot];
+    h.stamp = epoch;
+    h.frozen = false;
+    if (h.cap != kNoCap) {
+      const Level c{h.cap, kCapTag | slot};
+      if (region_capped++ == 0 || later(least_cap, c)) least_cap = c;
+    }
     region_flows.push_back(slot);
     for (const ResourceId r : path(slot)) visit_link(r);
   };
@@ -165,10 +178,6 @@ void FairShare::Impl::collect_region(double threshold) {
 }
 
 void FairShare::Impl::fill_region() {
-  // Min-heap on (level, key): equal levels resolve by id, so the order never depends on history.
-  auto later = [](const Level& a, const Level& b) {
-    return a.level > b.level || (a.level == b.level && a.key > b.key);
-  };
   levels.clear();
   for (const ResourceId r : region_links) {
     const Link& l = links[r];
@@ -176,22 +185,19 @@ void FairShare::Impl::fill_region() {
   }
   std::make_heap(levels.begin(), levels.end(), later);
   // Caps are taken in the same (level, key) order from their own heap, merged with the links' one. It is
-  // built only when a cap is due first (until then a scan finds the least): in a solve that a shared
-  // link settles, no cap is ever taken.
+  // built only when a cap is due first (until then collect_region's least cap is the one to compare): in
+  // a solve that a shared link settles, no cap is ever taken.
   cap_levels.clear();
-  std::size_t least_cap = 0;
-  for (const std::uint32_t slot : region_flows) {
-    if (hot[slot].cap == kNoCap) continue;
-    cap_levels.push_back({hot[slot].cap, kCapTag | slot});
-    if (later(cap_levels[least_cap], cap_levels.back())) least_cap = cap_levels.size() - 1;
-  }
   bool cap_heap = false;
+  auto caps_left = [&] { return cap_heap ? !cap_levels.empty() : region_capped > 0; };
   auto next = [&]() {
     const bool cap_first =
-        !cap_levels.empty() &&
-        (levels.empty() || later(levels.front(), cap_heap ? cap_levels.front() : cap_levels[least_cap]));
+        caps_left() && (levels.empty() || later(levels.front(), cap_heap ? cap_levels.front() : least_cap));
     std::vector<Level>& from = cap_first ? cap_levels : levels;
     if (cap_first && !cap_heap) {
+      for (const std::uint32_t slot : region_flows) {
+        if (hot[slot].cap != kNoCap) cap_levels.push_back({hot[slot].cap, kCapTag | slot});
+      }
       std::make_heap(cap_levels.begin(), cap_levels.end(), later);
       cap_heap = true;
     }
@@ -218,7 +224,7 @@ void FairShare::Impl::fill_region() {
       --m.unfrozen;
     }
   };
-  while (open > 0 && !(levels.empty() && cap_levels.empty())) {
+  while (open > 0 && !(levels.empty() && !caps_left())) {
     const Level e = next();
     if (e.key & kCapTag) {
       const auto slot = static_cast<std::uint32_t>(e.key);
@@ -234,6 +240,18 @@ void FairShare::Impl::fill_region() {
       levels.push_back({level, e.key});
       std::push_heap(levels.begin(), levels.end(), later);
       continue;
+    }
+    if (l.unfrozen == open) {
+      // Every open flow crosses this link: they all freeze here and the fill ends, so the links' scratch
+      // (residuals, counts), which nothing reads after the fill, is left as it is.
+      for (const std::uint32_t slot : l.flows) {
+        FlowHot& h = hot[slot];
+        if (h.stamp == epoch && !h.frozen) {
+          h.frozen = true;
+          h.new_rate = level;
+        }
+      }
+      break;
     }
     for (const std::uint32_t slot : l.flows) {
       if (hot[slot].stamp == epoch && !hot[slot].frozen) freeze(slot, level);
