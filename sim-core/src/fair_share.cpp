@@ -52,7 +52,7 @@ bool FairShare::Impl::is_done(std::uint32_t slot, Time now) const {
   return left <= kDoneFraction * f.amount;
 }
 
-Time FairShare::Impl::due_time(std::uint32_t slot) const {
+[[gnu::always_inline]] inline Time FairShare::Impl::due_time(std::uint32_t slot) const {
   const FlowProgress& f = progress[slot];
   const double rate = hot[slot].rate;
   if (f.remaining <= kDoneFraction * f.amount) return f.updated_at;
@@ -76,7 +76,7 @@ Time FairShare::Impl::due_time(std::uint32_t slot) const {
   return from + Time::ps_exact(static_cast<Time::Rep>(rounded_ps));
 }
 
-void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
+[[gnu::always_inline]] inline void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
   FlowProgress& f = progress[slot];
   FlowHot& h = hot[slot];
   f.remaining -= h.rate * (now - f.updated_at).to_seconds();
@@ -90,6 +90,14 @@ void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
   h.rate = new_rate;
   h.solved = true;
   due.stage(slot, static_cast<DueHeap::Key>(due_time(slot).picoseconds()), f.seq);  // settle() commits the batch
+}
+
+void FairShare::Impl::apply_rates(Time now) {
+  for (const std::uint32_t slot : region_flows) {
+    const FlowHot& h = hot[slot];
+    if (!h.solved || h.new_rate != h.rate) set_rate(slot, h.new_rate, now);
+  }
+  due.commit();
 }
 
 void FairShare::Impl::set_path(std::uint32_t slot, std::span<const ResourceId> p) {

@@ -87,6 +87,7 @@ struct FairShare::Impl {
   void on_wake();
   bool is_done(std::uint32_t slot, Time now) const;
   void set_rate(std::uint32_t slot, double rate, Time now);  // stages the due time: due.commit() after
+  void apply_rates(Time now);  // the re-solve's new rates to its region's flows, and their due times
   Time due_time(std::uint32_t slot) const;
   static Time far_due_time(Time from, double rounded_ps);
   void set_path(std::uint32_t slot, std::span<const ResourceId> path);
@@ -155,8 +156,9 @@ struct FairShare::Impl {
   static bool later(const Level& a, const Level& b) {
     return a.level > b.level || (a.level == b.level && a.key > b.key);
   }
-  std::size_t region_capped = 0;  // region flows with a rate cap (collect_region counts them)
-  Level least_cap{0, 0};          // the least of their caps in the fill's (level, key) order
+  // The least rate cap of the region's flows in the fill's (level, key) order (collect_region finds it);
+  // level +infinity: no region flow has a cap.
+  Level least_cap{kNoCap, 0};
   std::vector<Level> levels;      // links' fill levels (a heap)
   std::vector<Level> cap_levels;  // region flows' rate caps (a heap once one is due)
 };

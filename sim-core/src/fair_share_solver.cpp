@@ -117,11 +117,7 @@ void FairShare::Impl::settle() {
   collect_region(lambda * (1.0 - kThresholdSlack));
   fill_region();
   refilled += region_flows.size();
-  for (const std::uint32_t slot : region_flows) {
-    const FlowHot& h = hot[slot];
-    if (!h.solved || h.new_rate != h.rate) set_rate(slot, h.new_rate, now);
-  }
-  due.commit();
+  apply_rates(now);
   arrivals.clear();
   seeds.clear();
   restart_level = std::numeric_limits<double>::infinity();
@@ -131,7 +127,7 @@ void FairShare::Impl::collect_region(double threshold) {
   next_epoch();
   region_flows.clear();
   region_links.clear();
-  region_capped = 0;
+  least_cap = {kNoCap, ~std::uint64_t{0}};
   auto visit_link = [&](ResourceId r) {
     Link& l = links[r];
     // Infinite resources never fill, so they do not couple the flows crossing them.
@@ -146,10 +142,10 @@ void FairShare::Impl::collect_region(double threshold) {
     FlowHot& h = hot[slot];
     h.stamp = epoch;
     h.frozen = false;
-    if (h.cap != kNoCap) {
-      const Level c{h.cap, kCapTag | slot};
-      if (region_capped++ == 0 || later(least_cap, c)) least_cap = c;
-    }
+    // Uncapped flows (cap +infinity) may take the key while the least level is still +infinity: it is
+    // read only once a cap is below it.
+    const std::uint64_t key = kCapTag | slot;
+    if (h.cap < least_cap.level || (h.cap == least_cap.level && key < least_cap.key)) least_cap = {h.cap, key};
     region_flows.push_back(slot);
     for (const ResourceId r : path(slot)) visit_link(r);
   };
@@ -189,7 +185,7 @@ void FairShare::Impl::fill_region() {
   // a solve that a shared link settles, no cap is ever taken.
   cap_levels.clear();
   bool cap_heap = false;
-  auto caps_left = [&] { return cap_heap ? !cap_levels.empty() : region_capped > 0; };
+  auto caps_left = [&] { return cap_heap ? !cap_levels.empty() : least_cap.level != kNoCap; };
   auto next = [&]() {
     const bool cap_first =
         caps_left() && (levels.empty() || later(levels.front(), cap_heap ? cap_levels.front() : least_cap));
