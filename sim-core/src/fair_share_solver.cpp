@@ -174,6 +174,8 @@ void FairShare::Impl::collect_region(double threshold) {
 }
 
 void FairShare::Impl::fill_region() {
+  // A closure, not the function's address, so that the heap algorithms inline the comparison.
+  constexpr auto later = [](const Level& a, const Level& b) { return Impl::later(a, b); };
   levels.clear();
   for (const ResourceId r : region_links) {
     const Link& l = links[r];
