@@ -4,6 +4,7 @@
 
 #include "../training/step_rates.h"
 #include "workloads/training/input_pipeline.h"
+#include "workloads/training/training_memory.h"
 
 namespace hpcsim {
 
@@ -31,6 +32,12 @@ TrainingStepConfig training_step_config(const TrainingScenario& s) {
   run.channels_last = w.memory_format.value_or(s.framework.memory_format) == MemoryFormat::nhwc;
   run.overlap_gradient_reduce = s.workload.overlap_gradient_reduce.value_or(s.framework.overlaps_gradient_reduce);
   run.overlap_param_gather = s.workload.overlap_param_gather;
+  if (s.framework.bucket_params > 0) {
+    const double params = std::max<double>(static_cast<double>(s.framework.bucket_params),
+                                           static_cast<double>(s.framework.bucket_params_per_replica) *
+                                               std::max(1, p.layout.replicas()));
+    run.bucket_bytes = params * gradient_bytes_per_param(run.precision);
+  }
   run.flash_attention = w.attention.value_or(s.framework.attention) == AttentionKernel::flash;
   run.linear_bias_epilogue = s.framework.linear_bias_epilogue;
   return run;

@@ -50,6 +50,11 @@ const Schema& framework_profile_schema() {
       required("optimizer", Schema::one_of(kOptimizerImplNames.names())),
       required("memory_format", Schema::one_of(kMemoryFormatNames.names())),
       required("overlaps_gradient_reduce", Schema::boolean()),
+      optional("bucket_params", Schema::integer().at_least(1),
+               "parameters per data-parallel gradient bucket (at least; see bucket_params_per_replica)",
+               "none: DDP's 25 MB of gradients (bucket_cap_mb)"),
+      optional("bucket_params_per_replica", Schema::integer().at_least(0),
+               "parameters per bucket per data-parallel replica, when that is more than bucket_params", "0"),
       required("attention", Schema::one_of(kAttentionKernelNames.names())),
       optional("linear_bias", Schema::one_of({"epilogue", "separate"})),
       optional("freezes_weights", Schema::boolean(),
@@ -80,6 +85,11 @@ FrameworkProfile parse_framework_profile(const ConfigNode& node, std::string nam
   f.optimizer = optimizer_of(node.get_string("optimizer"));
   f.memory_format = *kMemoryFormatNames.parse(node.get_string("memory_format"));  // the schema admits only these
   f.overlaps_gradient_reduce = node.get_bool("overlaps_gradient_reduce");
+  f.bucket_params = node.get_int_or("bucket_params", 0);
+  f.bucket_params_per_replica = node.get_int_or("bucket_params_per_replica", 0);
+  if (f.bucket_params_per_replica > 0 && f.bucket_params == 0) {
+    throw ConfigError(node.at("bucket_params_per_replica").loc(), "bucket_params_per_replica needs bucket_params");
+  }
   f.attention = *kAttentionKernelNames.parse(node.get_string("attention"));
   f.linear_bias_epilogue = node.get_string_or("linear_bias", "epilogue") == "epilogue";
   f.freezes_weights = node.get_bool_or("freezes_weights", false);

@@ -2,6 +2,7 @@
 // A deep-learning framework as configs/frameworks/<name>.yaml describes it: one global software profile
 // that holds for every run with it (how it dispatches kernels, what it fuses, whether it replays CUDA
 // graphs, its data-loader and optimizer defaults), never a per-case constant.
+#include <cstdint>
 #include <string>
 
 #include "configs/catalog.h"
@@ -65,6 +66,8 @@ struct FrameworkProfile {
   OptimizerImpl optimizer = OptimizerImpl::foreach;
   MemoryFormat memory_format = MemoryFormat::nchw;  // default image layout
   bool overlaps_gradient_reduce = true;  // data-parallel gradients reduced during backward (DDP buckets)
+  // Gradient buckets of max(bucket_params, bucket_params_per_replica x replicas) parameters; 0: DDP's 25 MB.
+  std::int64_t bucket_params = 0, bucket_params_per_replica = 0;
   AttentionKernel attention = AttentionKernel::flash;  // for 16-bit self-attention
   // A dense layer's bias added in the GEMM's epilogue (cuBLASLt) rather than by a pass of its own over the
   // output (PyTorch before 1.12 copies the bias into the output and runs the GEMM with beta = 1).
