@@ -94,13 +94,14 @@ double slowest_transfer(std::span<const Transfer> transfers, const ClusterFabric
     const int from = group.gpu(t.src), to = group.gpu(t.dst);
     std::span<const ResourceId> path;
     double latency;
-    if (memo && t.rail >= 0 && t.rail < (1 << 16)) {
-      const std::uint32_t k = s.route(fabric, from, to, t.rail);
+    const int nic = group.nic(t.rail);
+    if (memo && nic >= 0 && nic < (1 << 16)) {
+      const std::uint32_t k = s.route(fabric, from, to, nic);
       const std::size_t begin = k == 0 ? 0 : s.route_end[k - 1];
       path = std::span<const ResourceId>(s.route_paths.data() + begin, s.route_end[k] - begin);
       latency = s.route_latency[k];
     } else {
-      const Hop& hop = fabric.route_once(from, to, t.rail, s.hop);
+      const Hop& hop = fabric.route_once(from, to, nic, s.hop);
       path = hop.path;
       latency = hop.latency_s;
     }

@@ -35,6 +35,7 @@ class Cohort {
   std::int64_t replay_ps(int pattern) const { return lockstep_ps_[static_cast<std::size_t>(pattern)]; }
   // True while no other collective's claim has met this cohort's links (see LinkLedger::exclusive).
   bool exclusive() const { return ledger_.exclusive(claim_); }
+  int runs() const { return runs_; }
   // A run simulated a step with representatives of its flows on the strength of exclusive() (counts as a
   // replay for LinkLedger::broken_replays).
   void note_shortcut() { ledger_.note_replay(claim_); }

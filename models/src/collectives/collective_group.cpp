@@ -40,8 +40,25 @@ CollectiveGroup CollectiveGroup::of(const ClusterFabric& fabric, const std::vect
     g.local_.push_back(static_cast<int>(g.members_[node].size()));
     g.members_[node].push_back(rank);
   }
-  g.rails_ = g.nodes() > 1 ? fabric.rails() : 1;
-  for (int gpu : g.gpus_) g.home_rail_.push_back(gpu % fabric.gpus_per_node() % g.rails_);
+  // Channels: the NICs beside the group's GPUs (each local GPU index any node holds), in NIC order.
+  g.rails_ = 1;
+  if (g.nodes() > 1) {
+    std::vector<int> channel_of(static_cast<std::size_t>(fabric.rails()), -1);
+    for (int gpu : g.gpus_) {
+      for (int nic : fabric.nics_near_gpu(gpu % fabric.gpus_per_node())) channel_of[static_cast<std::size_t>(nic)] = 0;
+    }
+    for (std::size_t nic = 0; nic < channel_of.size(); ++nic) {
+      if (channel_of[nic] < 0) continue;
+      channel_of[nic] = static_cast<int>(g.nics_.size());
+      g.nics_.push_back(static_cast<int>(nic));
+    }
+    g.rails_ = static_cast<int>(g.nics_.size());
+    for (int gpu : g.gpus_) {
+      g.home_rail_.push_back(channel_of[static_cast<std::size_t>(fabric.nics_near_gpu(gpu % fabric.gpus_per_node()).front())]);
+    }
+  } else {
+    g.home_rail_.assign(g.gpus_.size(), 0);
+  }
   g.plan_rings(fabric);
   return g;
 }
@@ -66,7 +83,7 @@ void CollectiveGroup::plan_rings(const ClusterFabric& fabric) {
   const int peer = gpus_[members_[(stand_in + 1) % members_.size()].front()];
   std::vector<int> first_node(g);
   for (int l = 0; l < g; ++l) first_node[l] = gpus_[members_[stand_in][l]];
-  auto path_length = [&](int from, int to, int rail) { return fabric.route(from, to, rail).path.size(); };
+  auto path_length = [&](int from, int to, int rail) { return fabric.route(from, to, nic(rail)).path.size(); };
   std::vector<bool> entered(g, false), left(g, false);
   for (int c = 0; c < rails_; ++c) {
     auto pick = [&](std::vector<bool>& used, int exclude, bool entry) {

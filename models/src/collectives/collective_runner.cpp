@@ -39,7 +39,7 @@ struct RoutedTransfers {
   }
   // Routes transfer k (after clear(), in any order).
   void route(const ClusterFabric& fabric, const CollectiveGroup& group, const Transfer& t, std::size_t k) {
-    const Hop& h = fabric.route_once(group.gpu(t.src), group.gpu(t.dst), t.rail, scratch);
+    const Hop& h = fabric.route_once(group.gpu(t.src), group.gpu(t.dst), group.nic(t.rail), scratch);
     path_begin_[k] = static_cast<std::uint32_t>(paths.size());
     paths.insert(paths.end(), h.path.begin(), h.path.end());
     path_end[k] = static_cast<std::uint32_t>(paths.size());
@@ -201,7 +201,9 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
       bandwidth_ = routed_.bandwidth;
     }
     // Independent flows on links no other collective holds: one flow per class stands for its members.
-    if (cohort_ && !quotient_ && !transfers_.empty() && cohort_->exclusive() &&
+    // Only for a call of one group: the independence is checked within this run's transfers, and another
+    // group of the call (its own NICs, the same switch links) may share links with them.
+    if (cohort_ && !quotient_ && !transfers_.empty() && cohort_->exclusive() && cohort_->runs() == 1 &&
         keep_representatives(known ? known->independent : independent_(routed_, fs_.resource_count()))) {
       cohort_->note_shortcut();
     }

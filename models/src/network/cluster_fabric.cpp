@@ -179,6 +179,18 @@ int ClusterFabric::gpu_near_nic(int nic) const {
   return nic % gpus_per_node_;
 }
 
+std::vector<int> ClusterFabric::nics_near_gpu(int local_gpu) const {
+  const int gpus = node_.gpus;  // the node's GPUs, used or not: the NICs are wired to all of them
+  const int l = local_gpu % gpus;
+  if (nics_ < gpus) return {static_cast<int>(static_cast<long long>(l) * nics_ / gpus)};
+  std::vector<int> out;
+  for (int n = static_cast<int>(static_cast<long long>(l) * nics_ / gpus);
+       n < static_cast<int>(static_cast<long long>(l + 1) * nics_ / gpus); ++n) {
+    out.push_back(n);
+  }
+  return out;
+}
+
 // The PCIe legs between a GPU and a NIC of one node: the GPU's link, and the switch uplinks when the two
 // are on different switches or when the NIC cannot read GPU memory directly (staged through the host).
 void ClusterFabric::add_gpu_legs(Hop& hop, int g, int nic, bool outbound, int n) const {

@@ -15,7 +15,7 @@ TrainingStepConfig training_step_config(const TrainingScenario& s) {
   TrainingStepConfig run;
   run.micro_batch = w.batch_per_gpu;
   run.microbatches = p.microbatches;
-  run.layout.dp = p.layout.dp, run.layout.tp = p.layout.tp, run.layout.pp = p.layout.pp, run.layout.vp = p.layout.vp, run.layout.cp = p.layout.cp;
+  run.layout = p.layout;
   run.zero = p.zero;
   run.schedule = p.schedule;
   run.precision = w.precision;

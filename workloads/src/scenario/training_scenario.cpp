@@ -192,6 +192,11 @@ const Schema& training_scenario_schema() {
                                            "the tokens and tensor-parallel layers keep 1/tp of their inputs; "
                                            "needs tp > 1",
                                            "false"),
+                                  optional("tp_pp_dp_mapping", Schema::boolean(),
+                                           "Megatron's --use-tp-pp-dp-mapping: ranks ordered tp, cp, pp, dp, so one "
+                                           "model replica's GPUs (all its stages) sit together and the data-parallel "
+                                           "groups span replicas",
+                                           "false (tp, cp, dp, pp)"),
                                   optional("microbatches", positive_int(),
                                            "passes per optimizer step (pipeline microbatches or gradient accumulation)",
                                            "from global_batch or batch_per_gpu / micro_batch, else 1"),
@@ -510,6 +515,7 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
   }
 
   par.sequence_parallel = p != nullptr && p->get_bool_or("sequence_parallel", false);
+  par.layout.tp_pp_dp = p != nullptr && p->get_bool_or("tp_pp_dp_mapping", false);
   if (par.sequence_parallel && par.layout.tp == 1) {
     inconsistent(p->at("sequence_parallel"), "sequence_parallel splits the sequence over the tensor-parallel group; "
                                              "it needs tp > 1");

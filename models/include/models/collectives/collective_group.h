@@ -26,10 +26,14 @@ class CollectiveGroup {
   const std::vector<int>& members(int node) const { return members_[node]; }
   // True when every node holds the same number of ranks.
   bool uniform() const;
-  // NIC rails a message leaving a node can use: the fabric's rails when the group spans nodes, else 1.
+  // NIC rails (channels) a message leaving a node can use: one per NIC beside the group's GPUs when the
+  // group spans nodes, else 1. NCCL gives each channel the network device local to its GPU
+  // (ncclTopoGetLocalNet), so a group holding a few GPUs of a node uses their NICs, not the node's others.
   int rails() const { return rails_; }
-  // The rail a rank's own traffic leaves on: its GPU's place in its node, modulo the rails (the NIC
-  // beside it on rail-per-GPU nodes), so a strided group (every other GPU) still uses its own NICs.
+  // The fabric NIC (ClusterFabric's rail index) channel `rail` leaves and enters a node through.
+  int nic(int rail) const { return nics_.empty() ? rail : nics_[static_cast<std::size_t>(rail) % nics_.size()]; }
+  // The rail a rank's own traffic leaves on: the channel of its GPU's own NIC, so a strided group (every
+  // other GPU) still uses its own NICs.
   int home_rail(int rank) const { return home_rail_[rank]; }
   // The local GPU indices ring channel c visits inside each node: it enters on the GPU that reaches the
   // channel's NIC most directly and leaves from the one after it, so no ring crosses the CPU root complex
@@ -38,6 +42,7 @@ class CollectiveGroup {
 
  private:
   std::vector<int> gpus_, node_, local_, home_rail_;
+  std::vector<int> nics_;  // per channel: its NIC, ascending
   std::vector<std::vector<int>> members_;
   std::vector<std::vector<int>> ring_locals_;
   int rails_ = 1;

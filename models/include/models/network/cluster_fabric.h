@@ -41,6 +41,9 @@ class ClusterFabric {
   // that reaches it without crossing the CPU root complex; rail % gpus_per_node when there is no tree).
   int nic_of_rail(int rail) const { return rail % nics_; }
   int gpu_near_nic(int nic) const;
+  // The NICs a GPU (its index in the node) sends through: its share of the node's NICs in order (NIC n
+  // beside GPU n on rail-per-GPU nodes; a GPU with several NICs, or several GPUs sharing one).
+  std::vector<int> nics_near_gpu(int local_gpu) const;
   // The resources and latency of one message from GPU `from` to GPU `to`. Between nodes `rail` picks the
   // NIC (modulo the NIC count) on both ends; the GPU-to-NIC PCIe legs are part of the path when the node
   // spec has a PCIe tree, so a GPU far from the NIC shares the root complex. Routes are cached: the
