@@ -77,7 +77,8 @@ TEST_CASE("Symmetry classes give the full simulation's step exactly on symmetric
                         Case{rail2, "{tp: 2, pp: 1, dp: 128}", 0, false},
                         Case{rail2_ecmp, "{tp: 2, pp: 1, dp: 128}", 0, false},
                         Case{fat3, "{tp: 8, pp: 2, dp: 64, microbatches: 4}", 1, true},
-                        Case{crossbar, "{tp: 8, pp: 2, dp: 8, microbatches: 4}", 1, true}}) {
+                        // ib-ndr routes by destination and a crossbar is no fat tree: no classes there.
+                        Case{crossbar, "{tp: 8, pp: 2, dp: 8, microbatches: 4}", 1, false}}) {
     INFO(c.cluster << " " << c.parallelism << " zero " << c.zero);
     const Pair p = both(c.cluster, c.parallelism, c.zero);
     CHECK(p.classes.result.step_time_s == p.exact.result.step_time_s);
