@@ -40,12 +40,19 @@ CollectiveGroup CollectiveGroup::of(const ClusterFabric& fabric, const std::vect
     g.local_.push_back(static_cast<int>(g.members_[node].size()));
     g.members_[node].push_back(rank);
   }
-  // Channels: the NICs beside the group's GPUs (each local GPU index any node holds), in NIC order.
+  // Channels: the NICs beside the group's GPUs (each local GPU index any node holds), in NIC order; each
+  // local index's NICs are looked up once.
   g.rails_ = 1;
+  g.home_rail_.assign(g.gpus_.size(), 0);
   if (g.nodes() > 1) {
+    const int per_node = fabric.gpus_per_node();
+    std::vector<std::vector<int>> near(static_cast<std::size_t>(per_node));
     std::vector<int> channel_of(static_cast<std::size_t>(fabric.rails()), -1);
     for (int gpu : g.gpus_) {
-      for (int nic : fabric.nics_near_gpu(gpu % fabric.gpus_per_node())) channel_of[static_cast<std::size_t>(nic)] = 0;
+      std::vector<int>& nics = near[static_cast<std::size_t>(gpu % per_node)];
+      if (!nics.empty()) continue;
+      nics = fabric.nics_near_gpu(gpu % per_node);
+      for (int nic : nics) channel_of[static_cast<std::size_t>(nic)] = 0;
     }
     for (std::size_t nic = 0; nic < channel_of.size(); ++nic) {
       if (channel_of[nic] < 0) continue;
@@ -53,11 +60,9 @@ CollectiveGroup CollectiveGroup::of(const ClusterFabric& fabric, const std::vect
       g.nics_.push_back(static_cast<int>(nic));
     }
     g.rails_ = static_cast<int>(g.nics_.size());
-    for (int gpu : g.gpus_) {
-      g.home_rail_.push_back(channel_of[static_cast<std::size_t>(fabric.nics_near_gpu(gpu % fabric.gpus_per_node()).front())]);
+    for (std::size_t r = 0; r < g.gpus_.size(); ++r) {
+      g.home_rail_[r] = channel_of[static_cast<std::size_t>(near[static_cast<std::size_t>(g.gpus_[r] % per_node)].front())];
     }
-  } else {
-    g.home_rail_.assign(g.gpus_.size(), 0);
   }
   g.plan_rings(fabric);
   return g;

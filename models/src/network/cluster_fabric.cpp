@@ -180,14 +180,13 @@ int ClusterFabric::gpu_near_nic(int nic) const {
 }
 
 std::vector<int> ClusterFabric::nics_near_gpu(int local_gpu) const {
-  const int gpus = node_.gpus;  // the node's GPUs, used or not: the NICs are wired to all of them
-  const int l = local_gpu % gpus;
-  if (nics_ < gpus) return {static_cast<int>(static_cast<long long>(l) * nics_ / gpus)};
+  const long long gpus = node_.gpus;  // the node's GPUs, used or not: the NICs are wired to all of them
+  const long long l = local_gpu % gpus;
+  // [l N / G, (l + 1) N / G), at least one NIC: with fewer NICs than GPUs that is NIC l N / G alone.
+  const int first = static_cast<int>(l * nics_ / gpus);
+  const int end = std::max(first + 1, static_cast<int>((l + 1) * nics_ / gpus));
   std::vector<int> out;
-  for (int n = static_cast<int>(static_cast<long long>(l) * nics_ / gpus);
-       n < static_cast<int>(static_cast<long long>(l + 1) * nics_ / gpus); ++n) {
-    out.push_back(n);
-  }
+  for (int n = first; n < end; ++n) out.push_back(n);
   return out;
 }
 
