@@ -11,30 +11,15 @@
 #include "models/network/cluster_fabric.h"
 #include "sim-core/fair_share.h"
 #include "sim-core/simulator.h"
+#include "collective_test_support.h"
 
 using namespace hpcsim;
 
 namespace {
 
-NodeSpec node_with(int gpus, int nics) {
-  NodeSpec n;
-  n.name = "plain";
-  n.gpus = gpus;
-  n.gpu_link = GpuLinkSpec{"nvswitch", 900e9, 1e-6};
-  n.nics.count = nics;
-  n.nics.rate_bits = 400e9;
-  return n;
-}
+NodeSpec node_with(int gpus, int nics) { return test::node_of(gpus, 900e9, 1e-6, nics, 400e9); }
 
-NetworkSpec network() {
-  NetworkSpec net;
-  net.name = "plain-net";
-  net.rate = 50e9;
-  net.mtu_bytes = 4096;
-  net.max_mtu_bytes = 4096;
-  net.software_latency_s = 1e-6;
-  return net;
-}
+NetworkSpec network() { return test::net_of(50e9, 1e-6); }
 
 double allreduce_seconds(const ClusterFabric& fabric, Simulator& sim, FairShare& fs, const std::vector<int>& gpus,
                          double bytes) {

@@ -7,30 +7,14 @@
 
 #include "models/collectives/algorithm_selector.h"
 #include "models/collectives/collective_runner.h"
+#include "collective_test_support.h"
 
 using namespace hpcsim;
 
 namespace {
 
-NodeSpec node_of(int gpus, double link_bw, double link_latency, int nics, double nic_bits) {
-  NodeSpec n;
-  n.name = "test-node";
-  n.gpus = gpus;
-  n.gpu_link = GpuLinkSpec{"nvswitch", link_bw, link_latency};
-  n.nics.count = nics;
-  n.nics.rate_bits = nic_bits;
-  return n;
-}
-
-NetworkSpec net_of(double bytes_per_s, double latency) {
-  NetworkSpec net;
-  net.name = "test-net";
-  net.rate = bytes_per_s;
-  net.mtu_bytes = 4096;
-  net.max_mtu_bytes = 4096;
-  net.software_latency_s = latency;
-  return net;
-}
+using test::net_of;
+using test::node_of;
 
 struct Outcome {
   double seconds = 0;

@@ -6,30 +6,15 @@
 
 #include "models/collectives/collective_algorithms.h"
 #include "models/network/cluster_fabric.h"
+#include "collective_test_support.h"
 
 using namespace hpcsim;
 
 namespace {
 
-NodeSpec plain_node(int gpus, int nics) {
-  NodeSpec n;
-  n.name = "plain";
-  n.gpus = gpus;
-  n.gpu_link = GpuLinkSpec{"nvswitch", 100e9, 1e-6};
-  n.nics.count = nics;
-  n.nics.rate_bits = 100e9;
-  return n;
-}
+NodeSpec plain_node(int gpus, int nics) { return test::node_of(gpus, 100e9, 1e-6, nics, 100e9); }
 
-NetworkSpec plain_network() {
-  NetworkSpec net;
-  net.name = "plain-net";
-  net.rate = 12.5e9;
-  net.mtu_bytes = 4096;
-  net.max_mtu_bytes = 4096;
-  net.software_latency_s = 1e-6;
-  return net;
-}
+NetworkSpec plain_network() { return test::net_of(12.5e9, 1e-6); }
 
 struct Totals {
   std::vector<double> sent, received;

@@ -15,30 +15,15 @@
 #include "models/collectives/algorithm_choices.h"
 #include "models/collectives/algorithm_selector.h"
 #include "models/collectives/collective_runner.h"
+#include "collective_test_support.h"
 
 using namespace hpcsim;
 
 namespace {
 
-NodeSpec test_node(int nics) {
-  NodeSpec n;
-  n.name = "test-node";
-  n.gpus = 8;
-  n.gpu_link = GpuLinkSpec{"nvswitch", 240e9, 1e-6};
-  n.nics.count = nics;
-  n.nics.rate_bits = 200e9;
-  return n;
-}
+NodeSpec test_node(int nics) { return test::node_of(8, 240e9, 1e-6, nics, 200e9); }
 
-NetworkSpec test_net() {
-  NetworkSpec net;
-  net.name = "test-net";
-  net.rate = 24e9;
-  net.mtu_bytes = 4096;
-  net.max_mtu_bytes = 4096;
-  net.software_latency_s = 3e-6;
-  return net;
-}
+NetworkSpec test_net() { return test::net_of(24e9, 3e-6); }
 
 struct Case {
   const char* name;
