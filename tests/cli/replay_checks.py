@@ -87,5 +87,40 @@ def check_replay_errors():
                                 "--coll", "bcast=ring"), "'ring' is not an algorithm of bcast")
 
 
+def check_replay_views():
+    """--trace (one lane per kept rank), --critical-path and the results store."""
+    bcast = os.path.join(TI, "replay", "actions_bcast.txt")
+    with tempfile.TemporaryDirectory() as d:
+        out, db = os.path.join(d, "t.json"), os.path.join(d, "r.db")
+        proc = hpcsim("replay", bcast, "--platform", PLATFORM, "--hostfile", HOSTFILE, "--critical-path",
+                      "--trace", out, "--trace-ranks", "2", "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "the bcast fixture replays with its views", proc)
+        doc = json.loads(proc.stdout)
+        cp = doc["critical_path"]
+        expect(abs(cp["compute_s"] + cp["communication_s"] + cp["other_s"] - doc["simulated_time_s"]) < 1e-6,
+               "the critical path's parts add up to the simulated time", proc)
+        expect(doc["ranks"][cp["end_rank"]]["end_s"] == doc["simulated_time_s"], "it ends on the last rank", proc)
+        with open(out) as f:
+            trace = json.load(f)
+        lanes = [e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "thread_name"]
+        expect(lanes == ["rank 0 (Tremblay)", "rank 2 (Fafard)"], "--trace-ranks 2 keeps the first and last rank", proc)
+        events = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+        expect({e["name"] for e in events} <= {"compute", "communication", "waiting"}, "events are activities", proc)
+        last = max(e["ts"] + e["dur"] for e in events)
+        expect(abs(last - doc["simulated_time_s"] * 1e6) < 1.0, "the timeline ends at the simulated time", proc)
+        again = os.path.join(d, "again.json")
+        hpcsim("replay", bcast, "--platform", PLATFORM, "--hostfile", HOSTFILE, "--trace", again, "--trace-ranks", "2",
+               "--no-db")
+        with open(out) as f, open(again) as g:
+            expect(f.read() == g.read(), "the same replay writes the same timeline bytes")
+        shown = hpcsim("show", db)
+        expect(shown.returncode == 0 and "replay" in shown.stdout and "actions_bcast.txt" in shown.stdout,
+               "the replay is stored as a run of kind replay", shown)
+        expect_bad_input(hpcsim("replay", bcast, "--platform", PLATFORM, "--trace", out, "--trace-ranks", "0", "--no-db"),
+                         "--trace-ranks", "must be >= 1")
+        expect_bad_input(hpcsim("replay", bcast, "--platform", PLATFORM, "--trace", os.path.join(d, "no", "t.json"),
+                                "--no-db"), "cannot write the file")
+
+
 run_check({"replay_fixture": check_replay_fixture, "replay_cluster": check_replay_cluster,
-           "replay_errors": check_replay_errors})
+           "replay_errors": check_replay_errors, "replay_views": check_replay_views})

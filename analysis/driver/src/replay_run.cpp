@@ -1,12 +1,16 @@
 #include "driver/replay_run.h"
 
+#include <chrono>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 
 #include "configs/config_error.h"
 #include "configs/count_limits.h"
+#include "configs/json_writer.h"
 #include "configs/loader.h"
+#include "configs/yaml_text.h"
 #include "models/mpi/fabric_machine.h"
 #include "models/mpi/simgrid_platform.h"
 #include "models/platform/cluster_config.h"
@@ -65,12 +69,87 @@ CollSelector selector_of(const ReplayRequest& r, const std::string& rules) {
   return s;
 }
 
+std::string file_hash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return content_hash(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+}
+
+// What was replayed, as the stored scenario text: the request's files (with their contents' hashes, so that
+// runs of changed files tell apart) and options.
+std::string request_text(const ReplayRequest& r, const ReplaySummary& s) {
+  const SourceLoc here{"replay"};
+  auto scalar = [&](const std::string& text) { return ConfigNode::make_scalar(text, here, true); };
+  ConfigNode replay = ConfigNode::make_map(here);
+  replay.set("trace", scalar(r.trace));
+  replay.set("trace_hash", scalar(file_hash(r.trace)));
+  replay.set("platform", scalar(r.platform));
+  replay.set("platform_hash", scalar(file_hash(r.platform)));
+  if (!r.hostfile.empty()) replay.set("hostfile", scalar(r.hostfile)), replay.set("hostfile_hash", scalar(file_hash(r.hostfile)));
+  if (r.ranks_per_node) replay.set("ranks_per_node", scalar(std::to_string(*r.ranks_per_node)));
+  if (r.oversubscribe) replay.set("oversubscribe", scalar("true"));
+  replay.set("model", scalar(s.model));
+  replay.set("collectives", scalar(s.selector));
+  if (!r.coll.empty()) {
+    ConfigNode coll = ConfigNode::make_sequence(here);
+    for (const std::string& c : r.coll) coll.push_back(scalar(c));
+    replay.set("coll", std::move(coll));
+  }
+  if (r.eager_bytes) replay.set("eager_bytes", scalar(json::number(*r.eager_bytes, 17)));
+  ConfigNode root = ConfigNode::make_map(here);
+  root.set("kind", scalar("replay"));
+  root.set("name", scalar(r.trace));
+  root.set("replay", std::move(replay));
+  return to_yaml_text(root);
+}
+
+Report replay_report(const ReplayResult& res, const std::string& name) {
+  Report rep;
+  rep.scenario = name;
+  rep.kind = "replay";
+  auto add = [&rep](std::string metric, double value, std::string unit) {
+    rep.metrics.push_back({std::move(metric), value, std::move(unit)});
+  };
+  add("time_s", res.time_s, "s");
+  add("ranks", static_cast<double>(res.ranks.size()), "count");
+  add("actions", static_cast<double>(res.actions), "count");
+  add("messages", static_cast<double>(res.messages), "count");
+  double compute = 0, communication = 0, waiting = 0;
+  for (const RankTimes& t : res.ranks) compute += t.compute_s, communication += t.communication_s, waiting += t.waiting_s;
+  const double n = res.ranks.empty() ? 1.0 : static_cast<double>(res.ranks.size());
+  add("mean_rank.compute_s", compute / n, "s");
+  add("mean_rank.communication_s", communication / n, "s");
+  add("mean_rank.waiting_s", waiting / n, "s");
+  if (res.critical_path) {
+    const ReplayCriticalPath& cp = *res.critical_path;
+    add("critical_path.compute_s", cp.compute_s, "s");
+    add("critical_path.communication_s", cp.communication_s, "s");
+    add("critical_path.other_s", cp.other_s, "s");
+    add("critical_path.messages", static_cast<double>(cp.hops), "count");
+    add("critical_path.end_rank", cp.end_rank, "count");
+  }
+  return rep;
+}
+
 }  // namespace
+
+std::vector<int> timeline_ranks(int ranks, int lanes) {
+  std::vector<int> out;
+  if (ranks < 1 || lanes < 1) return out;
+  if (lanes >= ranks || lanes == 1) {
+    for (int r = 0; r < std::min(ranks, lanes); ++r) out.push_back(r);
+    return out;
+  }
+  for (int i = 0; i < lanes; ++i)
+    out.push_back(static_cast<int>((static_cast<std::int64_t>(i) * (ranks - 1)) / (lanes - 1)));
+  return out;
+}
 
 ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
   if (r.ranks && *r.ranks < 1) throw ConfigError(SourceLoc{"--np"}, "must be >= 1");
   if (r.ranks) check_count(CountLimit::ranks, *r.ranks, SourceLoc{"--np " + std::to_string(*r.ranks)}, "--np");
   if (r.model != "" && r.model != "smpi" && r.model != "mpi") throw ConfigError(SourceLoc{"--model"}, "smpi or mpi");
+  if (r.timeline_lanes < 0) throw ConfigError(SourceLoc{"--trace-ranks"}, "must be >= 1");
+  const auto wall_start = std::chrono::steady_clock::now();
   const TiTrace trace = read_ti_trace(r.trace, r.ranks);
   ReplayRun run;
   run.summary.trace = r.trace;
@@ -136,7 +215,12 @@ ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
   }
   options.selector = selector_of(r, run.summary.selector);
   for (int h : options.rank_host) run.summary.rank_hosts.push_back(machine->host_name(h));
+  options.timeline_ranks = timeline_ranks(trace.ranks, r.timeline_lanes);
+  options.critical_path = r.critical_path;
   run.result = replay_ti_trace(trace, *machine, options);
+  run.record.report = replay_report(run.result, r.trace);
+  run.record.scenario_text = request_text(r, run.summary);
+  run.record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return run;
 }
 

@@ -23,6 +23,12 @@ std::string replay_table(const ReplayResult& r, const ReplaySummary& s) {
          std::to_string(r.actions) + " actions, " + std::to_string(r.messages) + " messages; model " + s.model +
          ", collectives " + s.selector + ")\n";
   out += "simulated time: " + fmt("%.6f", r.time_s) + " s\n";
+  if (r.critical_path) {
+    const ReplayCriticalPath& cp = *r.critical_path;
+    out += "critical path: compute " + fmt("%.6f", cp.compute_s) + " s, communication " +
+           fmt("%.6f", cp.communication_s) + " s, other " + fmt("%.6f", cp.other_s) + " s; " +
+           std::to_string(cp.hops) + " messages between ranks; ends on rank " + std::to_string(cp.end_rank) + "\n";
+  }
   std::size_t w = 4;
   for (const std::string& h : s.rank_hosts) w = std::max(w, h.size());
   char line[512];
@@ -53,17 +59,26 @@ std::string replay_json(const ReplayResult& r, const ReplaySummary& s) {
                    .field("actions", json::integer(static_cast<std::int64_t>(t.actions)))
                    .str());
   }
-  return json::Line::object()
-             .field("trace", json::quote(s.trace))
-             .field("platform", json::quote(s.platform))
-             .field("model", json::quote(s.model))
-             .field("collectives", json::quote(s.selector))
-             .field("simulated_time_s", json::number(r.time_s, 12))
-             .field("actions", json::integer(static_cast<std::int64_t>(r.actions)))
-             .field("messages", json::integer(static_cast<std::int64_t>(r.messages)))
-             .field("ranks", ranks.str())
-             .str() +
-         "\n";
+  json::Line out = json::Line::object();
+  out.field("trace", json::quote(s.trace))
+      .field("platform", json::quote(s.platform))
+      .field("model", json::quote(s.model))
+      .field("collectives", json::quote(s.selector))
+      .field("simulated_time_s", json::number(r.time_s, 12))
+      .field("actions", json::integer(static_cast<std::int64_t>(r.actions)))
+      .field("messages", json::integer(static_cast<std::int64_t>(r.messages)))
+      .field("ranks", ranks.str());
+  if (r.critical_path) {
+    const ReplayCriticalPath& cp = *r.critical_path;
+    out.field("critical_path", json::Line::object()
+                                   .field("compute_s", json::number(cp.compute_s, 12))
+                                   .field("communication_s", json::number(cp.communication_s, 12))
+                                   .field("other_s", json::number(cp.other_s, 12))
+                                   .field("messages", json::integer(static_cast<std::int64_t>(cp.hops)))
+                                   .field("end_rank", json::integer(cp.end_rank))
+                                   .str());
+  }
+  return out.str() + "\n";
 }
 
 }  // namespace hpcsim

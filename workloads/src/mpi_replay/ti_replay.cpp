@@ -1,8 +1,11 @@
 #include "workloads/mpi_replay/ti_replay.h"
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "configs/config_error.h"
 #include "models/mpi/mpi_world.h"
@@ -17,6 +20,24 @@ struct TraceRequest {
 };
 
 enum class State : std::uint8_t { run, compute, test, wait, done };
+
+// The critical path up to a rank's current time: its compute and communication parts and the messages it
+// crossed (the rest of its length is latency and start-up).
+struct PathSoFar {
+  double compute_s = 0, communication_s = 0;
+  std::uint64_t hops = 0;
+};
+
+// A posted request waiting for its partner in MPI's matching order (source, destination, tag: the same
+// order MpiWorld matches in), with the poster's critical path at the post.
+struct Posted {
+  RequestId id;
+  std::uint64_t serial;
+  PathSoFar path;
+};
+struct Channel {
+  std::deque<Posted> sends, recvs;
+};
 
 struct Rank {
   std::size_t pc = 0;
@@ -33,12 +54,16 @@ struct Rank {
   Time since;
   const TiAction* test = nullptr;
   RankTimes times;
+  PathSoFar path;
+  std::int64_t last_segment = -1;  // its latest timeline segment (merged with the next when adjacent)
 };
 
 class Runner final : public MpiWorld::Listener {
  public:
   Runner(const TiTrace& t, MpiMachine& m, const ReplayOptions& o) : t_(t), m_(m), o_(o), sim_(m.sim()), ranks_(t.ranks) {
     world_ = std::make_unique<MpiWorld>(m, o.model, o.rank_host, *this);
+    on_timeline_.assign(static_cast<std::size_t>(t.ranks), 0);
+    for (int r : o.timeline_ranks) on_timeline_.at(static_cast<std::size_t>(r)) = 1;
   }
 
   ReplayResult run() {
@@ -59,6 +84,19 @@ class Runner final : public MpiWorld::Listener {
       res.actions += k.times.actions;
     }
     res.messages = world_->messages();
+    res.timeline = std::move(timeline_);
+    res.timeline_dropped = timeline_dropped_;
+    if (o_.critical_path) {
+      ReplayCriticalPath cp;
+      for (int r = 0; r < t_.ranks; ++r)
+        if (ranks_[r].times.end_s > ranks_[cp.end_rank].times.end_s) cp.end_rank = r;
+      const PathSoFar& p = ranks_[cp.end_rank].path;
+      cp.compute_s = p.compute_s;
+      cp.communication_s = p.communication_s;
+      cp.other_s = std::max(0.0, res.time_s - p.compute_s - p.communication_s);
+      cp.hops = p.hops;
+      res.critical_path = cp;
+    }
     return res;
   }
 
@@ -74,15 +112,70 @@ class Runner final : public MpiWorld::Listener {
     const double spent = (sim_.now() - k.since).to_seconds();
     if (k.state == State::test) {
       k.times.communication_s += spent;
+      k.path.communication_s += spent;
+      record(rank, RankActivity::communication, k.since, sim_.now());
       finish_test(rank);
     } else {
       k.times.compute_s += spent;
+      k.path.compute_s += spent;
+      record(rank, RankActivity::compute, k.since, sim_.now());
     }
     k.state = State::run;
     advance(rank);
   }
 
  private:
+  RequestId post_send(int r, int dst, int tag, double bytes) {
+    const RequestId id = world_->isend(r, dst, tag, bytes);
+    if (o_.critical_path) pair(true, r, dst, tag, id);
+    return id;
+  }
+  RequestId post_recv(int r, int src, int tag, double bytes) {
+    const RequestId id = world_->irecv(r, src, tag, bytes);
+    if (o_.critical_path) pair(false, src, r, tag, id);
+    return id;
+  }
+
+  // Pairs a send with its receive in matching order and gives each the other poster's path: a receiver
+  // waits on its sender's post, a rendezvous sender on its receiver's. Request slots are reused once
+  // released, so a partner is only taken for the post (serial) it was given to.
+  void pair(bool send, int src, int dst, int tag, RequestId id) {
+    if (id >= serial_.size()) serial_.resize(static_cast<std::size_t>(id) * 2 + 16, 0), partner_.resize(serial_.size());
+    serial_[id] = ++posts_;
+    const Posted mine{id, posts_, ranks_[send ? src : dst].path};
+    const auto key = std::make_tuple(src, dst, tag);
+    Channel& c = channels_[key];
+    std::deque<Posted>& others = send ? c.recvs : c.sends;
+    if (others.empty()) {
+      (send ? c.sends : c.recvs).push_back(mine);
+      return;
+    }
+    const Posted other = others.front();
+    others.pop_front();
+    partner_[id] = {id, posts_, other.path};
+    if (serial_[other.id] == other.serial) partner_[other.id] = {other.id, other.serial, mine.path};
+    if (c.sends.empty() && c.recvs.empty()) channels_.erase(key);
+  }
+
+  void record(int r, RankActivity activity, Time start, Time end) {
+    if (end <= start || !on_timeline_[static_cast<std::size_t>(r)]) return;
+    Rank& k = ranks_[r];
+    const double a = start.to_seconds(), b = end.to_seconds();
+    if (k.last_segment >= 0) {
+      RankSegment& last = timeline_[static_cast<std::size_t>(k.last_segment)];
+      if (last.activity == activity && last.end_s == a) {
+        last.end_s = b;
+        return;
+      }
+    }
+    if (timeline_.size() >= o_.timeline_limit) {
+      ++timeline_dropped_;
+      return;
+    }
+    k.last_segment = static_cast<std::int64_t>(timeline_.size());
+    timeline_.push_back({r, activity, a, b});
+  }
+
   void start_compute(int r, double flops) {
     Rank& k = ranks_[r];
     k.state = State::compute;
@@ -117,15 +210,25 @@ class Runner final : public MpiWorld::Listener {
     Rank& k = ranks_[r];
     const Time now = sim_.now();
     Time latest = k.since;
+    RequestId releaser = kNoRequest;  // the request whose data started last: what the rank waited for
     for (RequestId id : k.blocked) {
       const Time s = world_->transfer_start(id);
-      if (s != Time::max() && s > latest) latest = s;
+      if (s != Time::max() && s > latest) latest = s, releaser = id;
       world_->release(id);
     }
     if (latest > now) latest = now;
     const double wait = (latest - k.since).to_seconds();
     k.times.waiting_s += wait;
     k.times.communication_s += (now - k.since).to_seconds() - wait;
+    if (o_.critical_path) {
+      if (wait > 0 && releaser < partner_.size() && partner_[releaser].serial == serial_[releaser]) {
+        k.path = partner_[releaser].path;  // the peer's path at its post, then this message
+        ++k.path.hops;
+      }
+      k.path.communication_s += (now - latest).to_seconds();
+    }
+    record(r, RankActivity::waiting, k.since, latest);
+    record(r, RankActivity::communication, latest, now);
     k.blocked.clear();
     k.state = State::run;
     advance(r);
@@ -170,9 +273,9 @@ class Runner final : public MpiWorld::Listener {
         const CollStep& s = k.steps[k.step++];
         const int tag = -1 - k.collectives;
         if (s.kind == CollStep::send) {
-          k.collective.push_back(world_->isend(r, s.peer, tag, s.bytes));
+          k.collective.push_back(post_send(r, s.peer, tag, s.bytes));
         } else if (s.kind == CollStep::recv) {
-          k.collective.push_back(world_->irecv(r, s.peer, tag, s.bytes));
+          k.collective.push_back(post_recv(r, s.peer, tag, s.bytes));
         } else if (block_on(r, k.collective)) {
           return;
         }
@@ -191,22 +294,22 @@ class Runner final : public MpiWorld::Listener {
         case TiKind::comm_size: break;
         case TiKind::compute: start_compute(r, a.bytes); return;
         case TiKind::sleep:
-          k.state = State::compute;
+          k.state = State::compute;  // counted as compute, as SimGrid's sleeps stand for computation
           k.since = sim_.now();
           world_->sleep(r, a.bytes);
           return;
         case TiKind::send: {
-          one_.assign(1, world_->isend(r, a.peer, a.tag, a.bytes));
+          one_.assign(1, post_send(r, a.peer, a.tag, a.bytes));
           if (block_on(r, one_)) return;
           break;
         }
         case TiKind::recv: {
-          one_.assign(1, world_->irecv(r, a.peer, a.tag, a.bytes));
+          one_.assign(1, post_recv(r, a.peer, a.tag, a.bytes));
           if (block_on(r, one_)) return;
           break;
         }
-        case TiKind::isend: k.pending.push_back({world_->isend(r, a.peer, a.tag, a.bytes), r, a.peer, a.tag}); break;
-        case TiKind::irecv: k.pending.push_back({world_->irecv(r, a.peer, a.tag, a.bytes), a.peer, r, a.tag}); break;
+        case TiKind::isend: k.pending.push_back({post_send(r, a.peer, a.tag, a.bytes), r, a.peer, a.tag}); break;
+        case TiKind::irecv: k.pending.push_back({post_recv(r, a.peer, a.tag, a.bytes), a.peer, r, a.tag}); break;
         case TiKind::wait: {
           auto it = find(k, a);
           if (it == k.pending.end()) break;  // completed by a test (SimGrid: a null request)
@@ -262,13 +365,32 @@ class Runner final : public MpiWorld::Listener {
   std::vector<char> awaited_;
   std::vector<RequestId> one_;
   double test_failures_ = 1;
+  std::vector<char> on_timeline_;
+  std::vector<RankSegment> timeline_;
+  std::uint64_t timeline_dropped_ = 0;
+  // Critical path: matching queues per (source, destination, tag), each request's post serial and partner.
+  std::map<std::tuple<int, int, int>, Channel> channels_;
+  std::vector<std::uint64_t> serial_;
+  std::vector<Posted> partner_;
+  std::uint64_t posts_ = 0;
 };
 
 }  // namespace
 
+std::string_view activity_name(RankActivity activity) {
+  switch (activity) {
+    case RankActivity::compute: return "compute";
+    case RankActivity::communication: return "communication";
+    case RankActivity::waiting: return "waiting";
+  }
+  return "compute";
+}
+
 ReplayResult replay_ti_trace(const TiTrace& trace, MpiMachine& machine, const ReplayOptions& options) {
   if (static_cast<int>(options.rank_host.size()) != trace.ranks)
     throw std::invalid_argument("replay: rank_host needs one host per rank");
+  for (int r : options.timeline_ranks)
+    if (r < 0 || r >= trace.ranks) throw std::invalid_argument("replay: a timeline rank outside the trace's ranks");
   Runner runner(trace, machine, options);
   return runner.run();
 }

@@ -10,6 +10,7 @@
 
 #include "configs/catalog.h"
 #include "report/replay_report.h"
+#include "store/results_store.h"
 #include "workloads/mpi_replay/ti_replay.h"
 
 namespace hpcsim {
@@ -25,12 +26,18 @@ struct ReplayRequest {
   std::string selector;               // "", smpi, ompi
   std::vector<std::string> coll;      // OP=ALGORITHM overrides, as given
   std::optional<double> eager_bytes;  // the mpi model's eager threshold
+  int timeline_lanes = 0;             // ranks kept as timeline lanes, evenly spread (0: no timeline)
+  bool critical_path = false;
 };
 
 struct ReplayRun {
   ReplayResult result;
   ReplaySummary summary;
+  RunRecord record;  // for the results store: kind "replay", the request and both files' hashes as its text
 };
+
+// `lanes` ranks of `ranks`, evenly spread from the first to the last (all of them when lanes >= ranks).
+std::vector<int> timeline_ranks(int ranks, int lanes);
 
 // Bad input (files, flags, trace, platform) is a ConfigError "file:line:column: ..." or "--flag: ...".
 ReplayRun run_replay(const ReplayRequest& request, const SpecCatalog& catalog);

@@ -4,7 +4,12 @@
 // the selected algorithm into point-to-point), and the run reports the simulated time and, per rank, the
 // time spent computing, moving data and waiting for a peer (blocked before the awaited data started to
 // move). A trace that deadlocks, or waits on nothing it posted, is a ConfigError at the action.
+// On request it also keeps the chosen ranks' activity as time segments (a timeline) and follows the
+// critical path: the chain of activities and messages that ends at the last rank's end, followed as the replay
+// runs (no graph of its actions is kept, so sim-core's critical_path over an ExecutionGraph does not apply).
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "models/mpi/message_model.h"
@@ -17,7 +22,31 @@ namespace hpcsim {
 struct ReplayOptions {
   MessageModel model;
   CollSelector selector{CollSelector::Rules::smpi};
-  std::vector<int> rank_host;  // host of each rank (trace.ranks entries)
+  std::vector<int> rank_host;      // host of each rank (trace.ranks entries)
+  std::vector<int> timeline_ranks;  // ranks whose segments the result keeps (none: no timeline)
+  std::size_t timeline_limit = 1'000'000;  // segments kept at most; the rest are counted, not kept
+  bool critical_path = false;
+};
+
+enum class RankActivity : std::uint8_t { compute, communication, waiting };
+std::string_view activity_name(RankActivity activity);
+
+// A stretch of one rank's time in one activity (adjacent stretches of the same activity are one).
+struct RankSegment {
+  int rank = 0;
+  RankActivity activity = RankActivity::compute;
+  double start_s = 0, end_s = 0;
+};
+
+// The critical path: from the start to the last rank's end, through each rank's own compute and
+// communication, jumping to the peer whose message a waiting rank was released by (at the moment that
+// message started to move). Its parts add up to the simulated time.
+struct ReplayCriticalPath {
+  double compute_s = 0;
+  double communication_s = 0;  // a rank's time in MPI calls while its awaited data moved (latency included)
+  double other_s = 0;          // the remainder: from a peer's post to its data's start (a late match)
+  std::uint64_t hops = 0;      // messages the path follows from one rank to another
+  int end_rank = 0;            // the rank that ends last, where the path ends
 };
 
 struct RankTimes {
@@ -33,6 +62,9 @@ struct ReplayResult {
   std::vector<RankTimes> ranks;
   std::uint64_t actions = 0;
   std::uint64_t messages = 0;  // point-to-point messages, collectives' included
+  std::vector<RankSegment> timeline;  // options.timeline_ranks' segments in the order they ended
+  std::uint64_t timeline_dropped = 0;  // segments beyond options.timeline_limit
+  std::optional<ReplayCriticalPath> critical_path;
 };
 
 ReplayResult replay_ti_trace(const TiTrace& trace, MpiMachine& machine, const ReplayOptions& options);
