@@ -146,3 +146,40 @@ TEST_CASE("a pipeline cut keeps the loss with the logits it reads", "[training][
   }
   CHECK(step[1] < step[0]);  // H100 is not slower than A100 on the same layout
 }
+
+namespace {
+
+ClusterConfig cluster_of(const std::string& node, int nodes) {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const std::string yaml = "cluster:\n  node: " + node + "\n  nodes: " + std::to_string(nodes) + "\n  network: ib-edr\n";
+  return parse_cluster(parse_config_text(yaml, "plan-cluster.yaml").at("cluster"), catalog);
+}
+
+// Seconds of the forward activation transfer after stage 0 of a 2-stage pipeline, one stage per node.
+double first_p2p_s(const std::string& node, int tp) {
+  TrainingStepConfig config;
+  config.micro_batch = 8;
+  config.microbatches = 2;
+  config.layout.pp = 2;
+  config.layout.tp = tp;
+  config.layout.dp = 8 / tp;
+  config.precision = Precision::fp16;  // the V100 has no bf16
+  config.sequence_parallel = tp > 1;  // the pieces are not gathered again: only the transfer is timed
+  const TrainingStepPlan plan = plan_training_step(zoo("bert-large"), cluster_of(node, 2), config);
+  for (OpId id = 0; id < plan.graph.size(); ++id) {
+    if (plan.graph.stream(id) == plan.p2p_stream(0, true)) return plan.seconds.at(plan.graph.payload(id));
+  }
+  FAIL("no forward transfer after stage 0");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a pipeline's transfer between nodes uses the NICs beside its sending GPUs", "[training][plan]") {
+  // DGX A100: a NIC per GPU, so tp 2's two GPUs send their halves over two NICs at once (half the time, plus
+  // the one latency). DGX-1: four NICs for eight GPUs, GPUs 0 and 1 share the first: tp 2 gains nothing.
+  const double a100_tp1 = first_p2p_s("dgx-a100-80gb", 1), a100_tp2 = first_p2p_s("dgx-a100-80gb", 2);
+  const double dgx1_tp1 = first_p2p_s("dgx-1v-32gb", 1), dgx1_tp2 = first_p2p_s("dgx-1v-32gb", 2);
+  CHECK(a100_tp2 < 0.6 * a100_tp1);
+  CHECK(dgx1_tp2 == Approx(dgx1_tp1).epsilon(1e-9));
+}

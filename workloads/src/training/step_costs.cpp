@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <set>
 
 #include "models/gpu/ops/fp8_cast.h"
 #include "models/gpu/ops/op_kernel.h"
@@ -162,11 +163,25 @@ void StepPlanner::plan_groups() {
   }
 }
 
-// Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (its own rail
-// between nodes, as far as the node has rails), then the tp group all-gathers the pieces; under sequence
+// Megatron's scatter/gather: each of the tp x cp GPUs sends its share over its own path (between nodes
+// through the NICs beside it: GPUs sharing a NIC share its rail), then the tp group all-gathers the pieces; under sequence
 // parallelism each rank's share is the part of the sequence it works on next, so nothing is gathered.
 // The idle platform is built only when a stage passes something on: a fabric of 16,384 GPUs costs more to
 // build than a pure data-parallel step (one stage) costs to plan.
+// The NICs the tp x cp GPUs of one replica of `stage` send through (each GPU its own, as NCCL picks the
+// network device local to the GPU: ncclTopoGetLocalNet), counted once per node: GPUs that share a NIC
+// share its bandwidth.
+int StepPlanner::nics_of_stage(const ClusterFabric& fabric, int stage) const {
+  std::set<std::pair<int, int>> nics;  // (node, NIC)
+  for (int r = 0; r < plan_.layout.tp; ++r) {
+    for (int c = 0; c < plan_.layout.cp; ++c) {
+      const int gpu = plan_.placement.gpu(plan_.layout.gpu(stage, 0, r, c));
+      for (int nic : fabric.nics_near_gpu(gpu % fabric.gpus_per_node())) nics.emplace(fabric.node_of(gpu), nic);
+    }
+  }
+  return static_cast<int>(nics.size());
+}
+
 std::vector<double> StepPlanner::p2p_seconds() {
   std::optional<Platform> idle;  // routes only: nothing runs on it
   const int senders = plan_.layout.tp * plan_.layout.cp;
@@ -178,7 +193,8 @@ std::vector<double> StepPlanner::p2p_seconds() {
     const ClusterFabric& fabric = idle->fabric();
     const int a = plan_.layout.gpu(v % plan_.layout.pp, 0, 0, 0), b = plan_.layout.gpu((v + 1) % plan_.layout.pp, 0, 0, 0);
     const Hop& hop = fabric.route(plan_.placement.gpu(a), plan_.placement.gpu(b), 0);
-    const double parallel = hop.inter_node ? std::min(senders, std::max(1, fabric.rails())) : senders;
+    const int nics = std::min(nics_of_stage(fabric, v % plan_.layout.pp), nics_of_stage(fabric, (v + 1) % plan_.layout.pp));
+    const double parallel = hop.inter_node ? std::min(senders, std::max(1, nics)) : senders;
     seconds[v] = hop.latency_s + bytes / (hop.bandwidth * parallel);
     if (tp_ && !run_.sequence_parallel) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / plan_.layout.cp);
   }

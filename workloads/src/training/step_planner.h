@@ -75,6 +75,7 @@ class StepPlanner {
   void plan_groups();
   // Seconds to pass virtual stage v's output to stage v + 1 (the same back for its gradient), per v.
   std::vector<double> p2p_seconds();
+  int nics_of_stage(const ClusterFabric& fabric, int stage) const;
   std::vector<Bucket> buckets(const StageCost& s, double bucket_bytes, bool by_unit) const;
   void build();
   void build_gan();
