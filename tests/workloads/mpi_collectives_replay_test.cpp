@@ -6,18 +6,12 @@
 #include <string>
 
 #include "models/mpi/simgrid_platform.h"
+#include "simgrid_test_cluster.h"
 #include "workloads/mpi_replay/ti_replay.h"
 #include "workloads/mpi_replay/ti_trace.h"
 
 namespace hpcsim {
 namespace {
-
-// n hosts of 1 Gflop/s, each with a private 1 GB/s SPLITDUPLEX link of 1 us, as a SimGrid cluster.
-SimgridPlatform cluster(int n) {
-  return parse_simgrid_platform("<platform version='4.1'><cluster id='c' prefix='n' radical='0-" + std::to_string(n - 1) +
-                                    "' speed='1Gf' bw='1GBps' lat='1us' sharing_policy='SPLITDUPLEX'/></platform>",
-                                "cluster.xml");
-}
 
 MessageModel plain() {
   MessageModel m = mpi_message_model(65536);
@@ -28,7 +22,7 @@ ReplayResult run(const std::string& line, int n, MpiCollective op, CollAlgorithm
   std::string text;
   for (int r = 0; r < n; ++r) text += std::to_string(r) + " " + line + "\n";
   const TiTrace t = parse_ti_trace(text, "t.txt");
-  SimgridMachine m(cluster(n));
+  SimgridMachine m(test::simgrid_cluster(n));
   ReplayOptions o;
   o.model = plain();
   o.selector = CollSelector(CollSelector::Rules::ompi);
