@@ -230,6 +230,9 @@ def check_collective_rows():
                "algbw = size / time")
         expect(abs(r["busbw_bytes_per_s"] - r["algbw_bytes_per_s"] * 15 / 16) < 1e-6 * r["busbw_bytes_per_s"],
                "all-gather busbw factor (n-1)/n")
+    nvls = collective("--node", "hgx-h200", "--op", "allreduce", "--size", "16GiB")[0]
+    expect(nvls["algorithm"] == "nvls", "8 H200s on NVSwitch: NVLS for a large all-reduce, as NCCL picks")
+    expect(abs(nvls["busbw_bytes_per_s"] / 482.26e9 - 1) < 0.10, "NVLS busbw within 10 % of 482 GB/s (ml-engineering)")
     forced = collective("--node", "dgx-a100-80gb", "--op", "broadcast", "--size", "64MiB", "--algo", "tree")
     expect(forced[0]["algorithm"] == "tree", "--algo forces the algorithm")
     for op in ["allreduce", "reducescatter", "allgather", "broadcast", "reduce", "alltoall", "sendrecv"]:
@@ -245,6 +248,8 @@ def check_collective_errors():
     expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GiB", "--algo", "rings"), "--algo")
     expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GiB", "--algo", "hierarchical"), "--algo",
                      "two or more nodes")
+    expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GiB", "--algo", "nvls"), "--algo",
+                     "NVSwitch fabric, Hopper or later")
     expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GB/s"), "--size")
     expect_bad_input(hpcsim(*base, "--op", "allreduce", "--size", "1GiB", "--min", "8B"), "--size")
     expect_bad_input(hpcsim(*base, "--op", "allreduce", "--min", "8B"), "--max")

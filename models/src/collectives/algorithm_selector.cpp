@@ -217,7 +217,7 @@ double schedule_time(const CollectiveSchedule& schedule, const ClusterFabric& fa
   Scratch scratch;
   std::vector<double> pattern_time(schedule.patterns(), -1);
   std::vector<Transfer> transfers;
-  double total = 0;
+  double total = schedule.setup_latency_s();
   for (int step = 0; step < schedule.steps(); ++step) {
     const int p = schedule.pattern(step);
     if (pattern_time[p] < 0) {

@@ -10,7 +10,7 @@ namespace hpcsim {
 namespace {
 
 using A = CollectiveAlgorithm;
-constexpr std::array kAllReduce = {A::ring, A::tree, A::halving_doubling, A::hierarchical, A::direct};
+constexpr std::array kAllReduce = {A::ring, A::tree, A::halving_doubling, A::hierarchical, A::direct, A::nvls};
 constexpr std::array kScatterGather = {A::ring, A::halving_doubling, A::direct};
 constexpr std::array kRooted = {A::pipeline, A::tree, A::direct};
 constexpr std::array kAllToAll = {A::direct, A::ring};
@@ -54,6 +54,9 @@ std::string unsupported_reason(CollectiveOp op, CollectiveAlgorithm algo, const 
   if (algo == A::hierarchical && (group.nodes() < 2 || !group.uniform())) {
     return what + " needs two or more nodes with the same number of GPUs each";
   }
+  if (algo == A::nvls && !(group.nvls_efficiency() > 0)) {
+    return what + " needs the group's GPUs on one node's NVSwitch fabric, Hopper or later";
+  }
   return {};
 }
 
@@ -77,6 +80,7 @@ CollectiveSchedule build_schedule(CollectiveOp op, CollectiveAlgorithm algo, con
         case A::tree: return s::double_tree(group, bytes, options, s::TreePass::up_then_down);
         case A::halving_doubling: return s::halving_doubling(group, bytes, s::HalvingDoubling::all_reduce);
         case A::hierarchical: return s::hierarchical_allreduce(group, bytes);
+        case A::nvls: return s::nvls_allreduce(group, bytes);
         default: return s::direct_all_pairs(group, share, 2);
       }
     case CollectiveOp::reducescatter:

@@ -8,8 +8,8 @@ namespace {
 // Indexed by the enums' values.
 constexpr std::array<std::string_view, 7> kOps = {"allreduce", "reducescatter", "allgather", "broadcast",
                                                   "reduce",    "alltoall",      "sendrecv"};
-constexpr std::array<std::string_view, 6> kAlgorithms = {"ring",   "tree",         "halving-doubling",
-                                                         "direct", "hierarchical", "pipeline"};
+constexpr std::array<std::string_view, 7> kAlgorithms = {"ring",   "tree",         "halving-doubling",
+                                                         "direct", "hierarchical", "pipeline", "nvls"};
 }  // namespace
 
 std::string_view op_name(CollectiveOp op) { return kOps[static_cast<std::size_t>(op)]; }

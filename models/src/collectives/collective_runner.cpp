@@ -142,8 +142,9 @@ class CollectiveRun : public std::enable_shared_from_this<CollectiveRun> {
     stats_.algorithm = algorithm;
     stats_.start = sim_.now();
     stats_.steps = schedule_.steps();
-    // Through an event, so `done` never runs inside start_collective (even with nothing to move).
-    sim_.schedule_in(Time::zero(), [self = shared_from_this()] { self->next_step(); });
+    // Through an event, so `done` never runs inside start_collective (even with nothing to move); after the
+    // schedule's setup time, if it has one.
+    sim_.schedule_in(Time::seconds(schedule_.setup_latency_s()), [self = shared_from_this()] { self->next_step(); });
   }
 
  private:
@@ -428,7 +429,8 @@ CollectiveAlgorithm start_collectives(Simulator& sim, FairShare& fs, const Clust
   // Every group in full; one cohort only if their schedules have one shape (else each replays alone).
   bool one_shape = true;
   for (const CollectiveSchedule& s : schedules) {
-    one_shape = one_shape && s.steps() == schedules[0].steps() && s.patterns() == schedules[0].patterns();
+    one_shape = one_shape && s.steps() == schedules[0].steps() && s.patterns() == schedules[0].patterns() &&
+                s.setup_latency_s() == schedules[0].setup_latency_s();
     for (int step = 0; one_shape && step < s.steps(); ++step) one_shape = s.pattern(step) == schedules[0].pattern(step);
   }
   // The memo's key names one algorithm: groups picked differently keep this call's durations to themselves.

@@ -360,7 +360,8 @@ std::optional<std::vector<SymmetryClass>> symmetry_classes(const FairShare& fs, 
   const CollectiveSchedule& s0 = schedules[0];
   for (std::size_t g = 1; g < n; ++g) {
     if (groups[g].size() != groups[0].size() || groups[g].rails() != groups[0].rails() ||
-        schedules[g].patterns() != s0.patterns() || schedules[g].steps() != s0.steps()) {
+        schedules[g].patterns() != s0.patterns() || schedules[g].steps() != s0.steps() ||
+        schedules[g].setup_latency_s() != s0.setup_latency_s()) {
       return std::nullopt;
     }
     for (int step = 0; step < s0.steps(); ++step) {

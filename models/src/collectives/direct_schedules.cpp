@@ -1,4 +1,5 @@
 // Direct schedules: every message of a phase posted at once, as NCCL's point-to-point all-to-all does.
+#include "models/collectives/nvls.h"
 #include "schedule_builders.h"
 
 namespace hpcsim::schedules {
@@ -40,6 +41,15 @@ CollectiveSchedule direct_shift(const CollectiveGroup& group, double bytes) {
     for (int r = 0; r < n; ++r) out.push_back(Transfer{r, (r + 1) % n, rails[r], bytes});
   };
   return CollectiveSchedule(1, {0}, generate, n);
+}
+
+CollectiveSchedule nvls_allreduce(const CollectiveGroup& group, double bytes) {
+  // Each GPU's port carries its buffer out once and the result in once: in the fabric's per-GPU NVSwitch
+  // ports that is every rank sending one buffer to the next (each port crossed once per direction), the
+  // bytes scaled by 1 / efficiency so that the step runs at NCCL's NVLS rate.
+  CollectiveSchedule s = direct_shift(group, bytes / group.nvls_efficiency());
+  s.set_setup_latency(kNvlsLatencyS);
+  return s;
 }
 
 }  // namespace hpcsim::schedules

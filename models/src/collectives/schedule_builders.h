@@ -40,6 +40,9 @@ CollectiveSchedule direct_from_root(const CollectiveGroup& group, double bytes, 
 CollectiveSchedule direct_shift(const CollectiveGroup& group, double bytes);        // r -> r+1
 
 CollectiveSchedule hierarchical_allreduce(const CollectiveGroup& group, double bytes);
+// NVLink SHARP all-reduce: each GPU sends its buffer into the switch and takes the result back (one pass
+// each way through its own ports, at the group's NVLS efficiency), after NVLS's fixed latency.
+CollectiveSchedule nvls_allreduce(const CollectiveGroup& group, double bytes);
 
 // The NIC rail each rank's messages use when they are not on a ring channel: its GPU's own rail, as
 // GPU-NIC affinity on rail-optimized nodes gives (GPU i next to NIC i).

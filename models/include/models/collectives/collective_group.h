@@ -39,6 +39,9 @@ class CollectiveGroup {
   // channel's NIC most directly and leaves from the one after it, so no ring crosses the CPU root complex
   // to reach its NIC and no two rings enter (or leave) through the same GPU while another is free.
   const std::vector<int>& ring_locals(int channel) const { return ring_locals_[channel]; }
+  // NVLink SHARP (the nvls algorithm): the fraction of its NVSwitch ports' rate an in-switch all-reduce
+  // reaches when the whole group sits on one node's NVSwitch fabric of GPUs that support it; 0 otherwise.
+  double nvls_efficiency() const { return nvls_efficiency_; }
 
  private:
   std::vector<int> gpus_, node_, local_, home_rail_;
@@ -46,6 +49,7 @@ class CollectiveGroup {
   std::vector<std::vector<int>> members_;
   std::vector<std::vector<int>> ring_locals_;
   int rails_ = 1;
+  double nvls_efficiency_ = 0;
 
   void plan_rings(const ClusterFabric& fabric);
 };

@@ -17,6 +17,7 @@ enum class CollectiveAlgorithm {
   direct,            // every message at once, point to point
   hierarchical,      // inside each node over NVLink, then across nodes one ring per local GPU, then inside
   pipeline,          // a chain from the root, chunks pipelined along it
+  nvls,              // NVLink SHARP: the NVSwitch reduces and multicasts (one node's GPUs, Hopper or later)
 };
 
 std::string_view op_name(CollectiveOp op);

@@ -38,6 +38,9 @@ class CollectiveSchedule {
   void transfers(int pattern, std::vector<Transfer>& out) const;
   // Upper bound on the transfers of all distinct patterns: the work of simulating each pattern once.
   std::uint64_t distinct_transfers() const { return distinct_transfers_; }
+  // A fixed time before the first step (a setup no transfer accounts for, e.g. NVLS's synchronisation).
+  void set_setup_latency(double seconds) { setup_latency_s_ = seconds; }
+  double setup_latency_s() const { return setup_latency_s_; }
 
  private:
   struct Part {
@@ -49,6 +52,7 @@ class CollectiveSchedule {
   std::vector<int> steps_;
   int patterns_ = 0;
   std::uint64_t distinct_transfers_ = 0;
+  double setup_latency_s_ = 0;
 };
 
 }  // namespace hpcsim

@@ -34,6 +34,7 @@ class ClusterFabric {
   int gpus() const { return nodes_ * gpus_per_node_; }
   int nodes() const { return nodes_; }
   int gpus_per_node() const { return gpus_per_node_; }
+  const NodeSpec& node() const { return node_; }
   int node_of(int gpu) const { return gpu / gpus_per_node_; }
   // NIC ports each node can drive in parallel (1 on a single node: no NIC is used).
   int rails() const;
