@@ -13,7 +13,7 @@ HOSTFILE = os.path.join(TI, "hostfile")
 
 
 def check_replay_fixture():
-    proc = hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
+    proc = hpcsim("replay", "--no-db", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
                   "--hostfile", HOSTFILE, "--format", "json")
     expect(proc.returncode == 0, "the bcast fixture replays", proc)
     doc = json.loads(proc.stdout)
@@ -24,9 +24,9 @@ def check_replay_fixture():
     for r in doc["ranks"]:
         parts = r["compute_s"] + r["communication_s"] + r["waiting_s"]
         expect(abs(parts - r["end_s"]) < 1e-6, "a rank's parts add up to its end (it is never idle)", proc)
-    table = hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM)
+    table = hpcsim("replay", "--no-db", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM)
     expect(table.returncode == 0 and "simulated time: 19.69" in table.stdout, "the table states the time", table)
-    again = hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
+    again = hpcsim("replay", "--no-db", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
                    "--hostfile", HOSTFILE, "--format", "json")
     expect(again.stdout == proc.stdout, "two runs print the same bytes", again)
 
@@ -39,17 +39,17 @@ def check_replay_cluster():
         trace = os.path.join(d, "t.txt")
         with open(trace, "w") as f:
             f.write("0 compute 1e9\n1 compute 1e9\n0 allreduce 1e6 0\n1 allreduce 1e6 0\n")
-        one = hpcsim("replay", trace, "--platform", cluster, "--format", "json")
+        one = hpcsim("replay", "--no-db", trace, "--platform", cluster, "--format", "json")
         expect(one.returncode == 0, "a trace replays on a CPU cluster", one)
-        apart = hpcsim("replay", trace, "--platform", cluster, "--ranks-per-node", "1", "--format", "json")
+        apart = hpcsim("replay", "--no-db", trace, "--platform", cluster, "--ranks-per-node", "1", "--format", "json")
         a, b = json.loads(one.stdout), json.loads(apart.stdout)
         expect(a["ranks"][0]["host"] == a["ranks"][1]["host"], "ranks fill a node's cores first", one)
         expect(b["ranks"][0]["host"] != b["ranks"][1]["host"], "--ranks-per-node 1 spreads them", apart)
         expect(b["simulated_time_s"] > a["simulated_time_s"], "HDR is slower than shared memory for 1 MB", apart)
-        forced = hpcsim("replay", trace, "--platform", cluster, "--ranks-per-node", "1", "--coll", "allreduce=ring",
+        forced = hpcsim("replay", "--no-db", trace, "--platform", cluster, "--ranks-per-node", "1", "--coll", "allreduce=ring",
                         "--format", "json")
         expect(forced.returncode == 0, "--coll forces an algorithm", forced)
-        bad = hpcsim("replay", trace, "--platform", cluster, "--ranks-per-node", "200")
+        bad = hpcsim("replay", "--no-db", trace, "--platform", cluster, "--ranks-per-node", "200")
         expect_bad_input(bad, "--ranks-per-node", "128 cores")
 
 
@@ -58,32 +58,32 @@ def check_replay_errors():
         trace = os.path.join(d, "bad.txt")
         with open(trace, "w") as f:
             f.write("0 init\n1 init\n1 frobnicate 3\n")
-        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM), f"{trace}:3:3: unknown action 'frobnicate'")
+        expect_bad_input(hpcsim("replay", "--no-db", trace, "--platform", PLATFORM), f"{trace}:3:3: unknown action 'frobnicate'")
         with open(trace, "w") as f:
             f.write("0 init\n0 send 1 0 12x\n1 recv 0 0 10\n")
-        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM), f"{trace}:2:12: send: count must be a number")
-        expect_bad_input(hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--np", "4", "--platform",
+        expect_bad_input(hpcsim("replay", "--no-db", trace, "--platform", PLATFORM), f"{trace}:2:12: send: count must be a number")
+        expect_bad_input(hpcsim("replay", "--no-db", os.path.join(TI, "replay", "actions_bcast.txt"), "--np", "4", "--platform",
                                 PLATFORM), "the trace names 3 ranks, but 4 were asked for (--np)")
-        expect_bad_input(hpcsim("replay", os.path.join(TI, "split_traces"), "--np", "3", "--platform", PLATFORM),
+        expect_bad_input(hpcsim("replay", "--no-db", os.path.join(TI, "split_traces"), "--np", "3", "--platform", PLATFORM),
                          "split_traces:2:1: the description lists 2 trace files (one per rank), but 3")
         with open(trace, "w") as f:
             f.write("0 recv 1 0 10\n1 recv 0 0 10\n")
-        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM), f"{trace}:1:1: the trace deadlocks")
+        expect_bad_input(hpcsim("replay", "--no-db", trace, "--platform", PLATFORM), f"{trace}:1:1: the trace deadlocks")
         with open(trace, "w") as f:
             f.write("0 init\n1 init\n9 init\n")
-        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM, "--limit", "ranks=4"),
+        expect_bad_input(hpcsim("replay", "--no-db", trace, "--platform", PLATFORM, "--limit", "ranks=4"),
                          f"{trace}:3:1: the trace (rank 9) needs 10 MPI ranks", "--limit ranks=N")
-        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM, "--np", "200000"), "--np 200000", "--limit ranks=N")
+        expect_bad_input(hpcsim("replay", "--no-db", trace, "--platform", PLATFORM, "--np", "200000"), "--np 200000", "--limit ranks=N")
         with open(trace, "w") as f:
             f.write("0 init\n1 init\n0 compute 1\n1 compute 1\n")
-        expect_bad_input(hpcsim("replay", trace, "--platform", PLATFORM, "--limit", "actions=3"),
+        expect_bad_input(hpcsim("replay", "--no-db", trace, "--platform", PLATFORM, "--limit", "actions=3"),
                          f"{trace}:4:1: the trace needs 4 trace actions", "--limit actions=N")
         xml = os.path.join(d, "p.xml")
         with open(xml, "w") as f:
             f.write("<platform version='4.1'>\n<host id='a' speed='1Gf'/>\n<host id='b' speed='1Gf'/>\n</platform>\n")
-        expect_bad_input(hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", xml),
+        expect_bad_input(hpcsim("replay", "--no-db", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", xml),
                          "no route from 'a' to 'b'")
-        expect_bad_input(hpcsim("replay", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
+        expect_bad_input(hpcsim("replay", "--no-db", os.path.join(TI, "replay", "actions_bcast.txt"), "--platform", PLATFORM,
                                 "--coll", "bcast=ring"), "'ring' is not an algorithm of bcast")
 
 
