@@ -186,6 +186,12 @@ std::vector<double> StepPlanner::p2p_seconds() {
   std::optional<Platform> idle;  // routes only: nothing runs on it
   const int senders = plan_.layout.tp * plan_.layout.cp;
   std::vector<double> seconds(static_cast<std::size_t>(plan_.layout.virtual_stages()), 0.0);
+  std::vector<int> stage_nics(static_cast<std::size_t>(plan_.layout.pp), -1);  // each pipeline stage's, once
+  auto nics_of = [&](const ClusterFabric& fabric, int stage) {
+    int& n = stage_nics[static_cast<std::size_t>(stage)];
+    if (n < 0) n = nics_of_stage(fabric, stage);
+    return n;
+  };
   for (int v = 0; v + 1 < plan_.layout.virtual_stages(); ++v) {
     const double bytes = plan_.stages[v].send_bytes;
     if (bytes <= 0) continue;
@@ -193,7 +199,7 @@ std::vector<double> StepPlanner::p2p_seconds() {
     const ClusterFabric& fabric = idle->fabric();
     const int a = plan_.layout.gpu(v % plan_.layout.pp, 0, 0, 0), b = plan_.layout.gpu((v + 1) % plan_.layout.pp, 0, 0, 0);
     const Hop& hop = fabric.route(plan_.placement.gpu(a), plan_.placement.gpu(b), 0);
-    const int nics = std::min(nics_of_stage(fabric, v % plan_.layout.pp), nics_of_stage(fabric, (v + 1) % plan_.layout.pp));
+    const int nics = hop.inter_node ? std::min(nics_of(fabric, v % plan_.layout.pp), nics_of(fabric, (v + 1) % plan_.layout.pp)) : 0;
     const double parallel = hop.inter_node ? std::min(senders, std::max(1, nics)) : senders;
     seconds[v] = hop.latency_s + bytes / (hop.bandwidth * parallel);
     if (tp_ && !run_.sequence_parallel) seconds[v] += tp_->time(CollectiveOp::allgather, bytes / plan_.layout.cp);
