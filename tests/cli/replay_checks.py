@@ -3,6 +3,7 @@
 Usage: replay_checks.py HPCSIM SOURCE_DIR CHECK"""
 import json
 import os
+import sqlite3
 import tempfile
 
 from cli_support import SOURCE, expect, expect_bad_input, hpcsim, run_check
@@ -116,6 +117,11 @@ def check_replay_views():
         shown = hpcsim("show", db)
         expect(shown.returncode == 0 and "replay" in shown.stdout and "actions_bcast.txt" in shown.stdout,
                "the replay is stored as a run of kind replay", shown)
+        split = hpcsim("replay", os.path.join(TI, "split_traces"), "--platform", PLATFORM, "--db", db)
+        expect(split.returncode == 0, "a description of per-rank traces replays and is stored", split)
+        texts = [row[0] for row in sqlite3.connect(db).execute("SELECT scenario_text FROM runs ORDER BY id")]
+        expect("trace_files_hash" not in texts[0] and "trace_files_hash" in texts[1],
+               "a description's stored request hashes the per-rank files it lists, a single trace only itself")
         expect_bad_input(hpcsim("replay", bcast, "--platform", PLATFORM, "--trace", out, "--trace-ranks", "0", "--no-db"),
                          "--trace-ranks", "must be >= 1")
         expect_bad_input(hpcsim("replay", bcast, "--platform", PLATFORM, "--trace", os.path.join(d, "no", "t.json"),

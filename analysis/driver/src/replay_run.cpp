@@ -76,12 +76,17 @@ std::string file_hash(const std::string& path) {
 
 // What was replayed, as the stored scenario text: the request's files (with their contents' hashes, so that
 // runs of changed files tell apart) and options.
-std::string request_text(const ReplayRequest& r, const ReplaySummary& s) {
+std::string request_text(const ReplayRequest& r, const ReplaySummary& s, const TiTrace& trace) {
   const SourceLoc here{"replay"};
   auto scalar = [&](const std::string& text) { return ConfigNode::make_scalar(text, here, true); };
   ConfigNode replay = ConfigNode::make_map(here);
   replay.set("trace", scalar(r.trace));
   replay.set("trace_hash", scalar(file_hash(r.trace)));
+  if (trace.files.size() != 1 || trace.files[0] != r.trace) {  // a description: the per-rank files it lists too
+    std::string hashes;
+    for (const std::string& f : trace.files) hashes += file_hash(f);
+    replay.set("trace_files_hash", scalar(content_hash(hashes)));
+  }
   replay.set("platform", scalar(r.platform));
   replay.set("platform_hash", scalar(file_hash(r.platform)));
   if (!r.hostfile.empty()) replay.set("hostfile", scalar(r.hostfile)), replay.set("hostfile_hash", scalar(file_hash(r.hostfile)));
@@ -219,7 +224,7 @@ ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
   options.critical_path = r.critical_path;
   run.result = replay_ti_trace(trace, *machine, options);
   run.record.report = replay_report(run.result, r.trace);
-  run.record.scenario_text = request_text(r, run.summary);
+  run.record.scenario_text = request_text(r, run.summary, trace);
   run.record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return run;
 }
