@@ -54,7 +54,7 @@ std::string unsupported_reason(CollectiveOp op, CollectiveAlgorithm algo, const 
   if (algo == A::hierarchical && (group.nodes() < 2 || !group.uniform())) {
     return what + " needs two or more nodes with the same number of GPUs each";
   }
-  if (algo == A::nvls && !(group.nvls_efficiency() > 0)) {
+  if (algo == A::nvls && !(group.nvls_port_fraction() > 0)) {
     return what + " needs the group's GPUs on one node's NVSwitch fabric, Hopper or later";
   }
   return {};

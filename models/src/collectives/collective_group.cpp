@@ -42,7 +42,7 @@ CollectiveGroup CollectiveGroup::of(const ClusterFabric& fabric, const std::vect
     g.local_.push_back(static_cast<int>(g.members_[node].size()));
     g.members_[node].push_back(rank);
   }
-  if (g.nodes() == 1) g.nvls_efficiency_ = nvls_port_fraction(fabric.node());
+  if (g.nodes() == 1) g.nvls_port_fraction_ = hpcsim::nvls_port_fraction(fabric.node());
   // Channels: the NICs beside the group's GPUs (each local GPU index any node holds), in NIC order; each
   // local index's NICs are looked up once.
   g.rails_ = 1;

@@ -47,7 +47,7 @@ CollectiveSchedule nvls_allreduce(const CollectiveGroup& group, double bytes) {
   // Each GPU's port carries its buffer out once and the result in once: in the fabric's per-GPU NVSwitch
   // ports that is every rank sending one buffer to the next (each port crossed once per direction), the
   // bytes scaled by 1 / efficiency so that the step runs at NCCL's NVLS rate.
-  CollectiveSchedule s = direct_shift(group, bytes / group.nvls_efficiency());
+  CollectiveSchedule s = direct_shift(group, bytes / group.nvls_port_fraction());
   s.set_setup_latency(kNvlsLatencyS);
   return s;
 }

@@ -41,7 +41,7 @@ class CollectiveGroup {
   const std::vector<int>& ring_locals(int channel) const { return ring_locals_[channel]; }
   // NVLink SHARP (the nvls algorithm): the fraction of its NVSwitch ports' rate an in-switch all-reduce
   // reaches when the whole group sits on one node's NVSwitch fabric of GPUs that support it; 0 otherwise.
-  double nvls_efficiency() const { return nvls_efficiency_; }
+  double nvls_port_fraction() const { return nvls_port_fraction_; }
 
  private:
   std::vector<int> gpus_, node_, local_, home_rail_;
@@ -49,7 +49,7 @@ class CollectiveGroup {
   std::vector<std::vector<int>> members_;
   std::vector<std::vector<int>> ring_locals_;
   int rails_ = 1;
-  double nvls_efficiency_ = 0;
+  double nvls_port_fraction_ = 0;
 
   void plan_rings(const ClusterFabric& fabric);
 };

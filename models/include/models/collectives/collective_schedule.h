@@ -38,7 +38,8 @@ class CollectiveSchedule {
   void transfers(int pattern, std::vector<Transfer>& out) const;
   // Upper bound on the transfers of all distinct patterns: the work of simulating each pattern once.
   std::uint64_t distinct_transfers() const { return distinct_transfers_; }
-  // A fixed time before the first step (a setup no transfer accounts for, e.g. NVLS's synchronisation).
+  // A fixed time before the first step (a setup no transfer accounts for, e.g. NVLS's synchronisation);
+  // append() keeps the first part's, so only a schedule that is never appended to may set one.
   void set_setup_latency(double seconds) { setup_latency_s_ = seconds; }
   double setup_latency_s() const { return setup_latency_s_; }
 
