@@ -153,7 +153,7 @@ ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
   if (r.ranks && *r.ranks < 1) throw ConfigError(SourceLoc{"--np"}, "must be >= 1");
   if (r.ranks) check_count(CountLimit::ranks, *r.ranks, SourceLoc{"--np " + std::to_string(*r.ranks)}, "--np");
   if (r.model != "" && r.model != "smpi" && r.model != "mpi") throw ConfigError(SourceLoc{"--model"}, "smpi or mpi");
-  if (r.timeline_lanes < 0) throw ConfigError(SourceLoc{"--trace-ranks"}, "must be >= 1");
+  if (r.timeline_lanes < 0) throw ConfigError(SourceLoc{"--trace-ranks"}, "must not be negative (0: no timeline)");
   const auto wall_start = std::chrono::steady_clock::now();
   const TiTrace trace = read_ti_trace(r.trace, r.ranks);
   ReplayRun run;
