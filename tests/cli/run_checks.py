@@ -216,7 +216,27 @@ def check_run_gpu_hpl():
         expect_bad_input(hpcsim("run", bad, "--no-db"), "bad.yaml:3:", "needs GPUs")
 
 
-run_check({"run_gpu_hpl": check_run_gpu_hpl, "run_trace": check_run_trace, "run_trace_errors": check_run_trace_errors, "run_scale": check_run_scale,
+def check_run_input():
+    """The input pipeline's metrics (input.*) from a file system described as hardware: 16 DGX A100 nodes of
+    ResNet-50 on ImageNet read 32,768 small files per step from a disk Lustre (examples/storage), bound by the
+    disks' positionings; the step waits for the storage stage beyond its compute."""
+    storage = os.path.join(SOURCE, "examples", "storage", "resnet50-imagenet-64dgx-lustre-hdd.yaml")
+    proc = hpcsim("run", storage, "--set", "cluster.nodes=16", "--no-db", "--format", "json")
+    expect(proc.returncode == 0, "run of the storage example should succeed", proc)
+    doc = json.loads(proc.stdout)
+    inp = doc["input"]
+    expect(inp["bound"] == {"storage": True, "decode": False, "h2d": False}, f"storage binds: {inp['bound']}")
+    expect(abs(inp["storage_use"]["device_iops"] - 1) < 0.01, f"the disks' positionings are full: {inp['storage_use']}")
+    expect(inp["storage_use"]["server_ports"] < 0.5, f"the ports are not: {inp['storage_use']}")
+    expect(inp["seconds_per_batch"] == inp["storage_s"] > inp["decode_s"], f"the slowest stage sets the batch: {inp}")
+    stall = doc["breakdown_s"]["io_stall"]
+    expect(stall > 0 and abs(doc["step_time_s"] - inp["seconds_per_batch"]) < 1e-9, f"the step waits for it: {doc}")
+    # Synthetic data has no input section.
+    plain = hpcsim("run", QUICKSTART, "--no-db", "--format", "json")
+    expect(plain.returncode == 0 and "input" not in json.loads(plain.stdout), "no dataset, no input metrics", plain)
+
+
+run_check({"run_input": check_run_input, "run_gpu_hpl": check_run_gpu_hpl, "run_trace": check_run_trace, "run_trace_errors": check_run_trace_errors, "run_scale": check_run_scale,
            "run_scale_store": check_run_scale_store, "run_scale_weak": check_run_scale_weak,
            "run_scale_errors": check_run_scale_errors, "run_scale_study": check_run_scale_study,
            "run_kinds": check_run_kinds})

@@ -9,6 +9,7 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "models/node/node_spec.h"
+#include "models/storage/io500.h"
 #include "models/storage/storage_spec.h"
 #include "workloads/training/dataset_spec.h"
 #include "workloads/training/input_pipeline.h"
@@ -263,4 +264,59 @@ TEST_CASE("input pipeline results are deterministic", "[input]") {
   CHECK(a.storage_s == b.storage_s);
   CHECK(a.storage_limit == b.storage_limit);
   CHECK(a.seconds_per_batch == b.seconds_per_batch);
+}
+
+namespace {
+
+FileSystemSpec filesystem(const std::string& name) {
+  return parse_filesystem_spec(catalog().load("filesystems", name_node(name), "file system"), name, catalog());
+}
+
+}  // namespace
+
+TEST_CASE("ImageNet from a disk Lustre described as hardware is bound by its disks' positionings, flash by its ports",
+          "[input]") {
+  const DatasetSpec imagenet = dataset("imagenet-1k");
+  const NodeSpec dgx = node("dgx-a100-80gb");
+  LoaderConfig loader;
+  loader.workers_per_gpu = 8;
+  // 64 DGX A100 x 8 GPUs x 256 images: 131,072 files of ~110 KB per batch. Each lies within one 128 KiB chunk
+  // of a RAID-6 8+2 stripe: one positioning of one disk, 12 servers x 150 disks x 170 IOPS = 306,000 files/s.
+  const FileSystemSpec disks = filesystem("lustre-hdd-edr");
+  const InputPipelineResult hdd = simulate_input_pipeline(imagenet, disks, dgx, 8, 64, 256, loader);
+  CHECK(hdd.bottleneck == "storage");
+  CHECK(hdd.storage_limit == "device IOPS");
+  const double disk_ops = 12 * 150 * disks.data.device.read_iops;
+  CHECK(hdd.storage_s == Approx(64 * 8 * 256 / disk_ops).epsilon(0.01));
+  const auto use = [](const InputPipelineResult& r, const std::string& stage) {
+    for (const auto& [name, u] : r.storage_use)
+      if (name == stage) return u;
+    return -1.0;
+  };
+  CHECK(use(hdd, "device IOPS") == Approx(1).epsilon(0.01));
+  CHECK(use(hdd, "server ports") < 0.5);
+
+  // The flash file system's 24 servers' ports (one Omni-Path port each) carry the bytes instead.
+  const FileSystemSpec flash = filesystem("lustre-nvme-opa");
+  const InputPipelineResult nvme = simulate_input_pipeline(imagenet, flash, dgx, 8, 64, 256, loader);
+  CHECK(nvme.storage_limit == "server ports");
+  CHECK(nvme.storage_s == Approx(64 * 8 * 256 * imagenet.sample_bytes / (24 * flash.server_port_bandwidth())).epsilon(0.02));
+  CHECK(nvme.storage_s < hdd.storage_s / 5);
+  // The decode stage does not depend on where the files come from.
+  CHECK(nvme.decode_s == hdd.decode_s);
+  CHECK(nvme.bottleneck == "decode");
+}
+
+TEST_CASE("shards on a file system stream through the client's RPC pipeline", "[input]") {
+  const DatasetSpec bert = dataset("wikipedia-bookcorpus");
+  LoaderConfig loader;
+  const FileSystemSpec disks = filesystem("lustre-hdd-edr");
+  const InputPipelineResult r = simulate_input_pipeline(bert, disks, node("dgx-a100-80gb"), 8, 4, 32, loader);
+  const CheckpointResult stream = simulate_checkpoint(disks, {4, 4 * 8 * loader.workers_per_gpu}, 1073741824.0, IoOp::read);
+  CHECK(r.storage_s == Approx(4 * 8 * 32 * bert.sample_bytes / stream.rate.rate).epsilon(1e-6));
+  CHECK(r.storage_limit == stream.rate.bottleneck);
+  // Synthetic data reads nothing, whatever the file system.
+  const InputPipelineResult none = simulate_input_pipeline(dataset("synthetic"), disks, node("dgx-a100-80gb"), 8, 4, 32, loader);
+  CHECK(none.storage_s == 0);
+  CHECK(none.storage_use.empty());
 }

@@ -531,3 +531,37 @@ TEST_CASE("In-place ReLU outputs are held once: ResNet-50 batch 256 AMP fits a 1
   run.micro_batch = 112;
   CHECK(simulate_training_step(model, v100, run).result.fits_in_memory);
 }
+
+TEST_CASE("cluster.filesystem feeds the input pipeline, and with cluster.storage or unknown it is an error at its key",
+          "[scenario]") {
+  const std::string workload =
+      "workload: {model: resnet50, batch_per_gpu: 256, precision: fp16, optimizer: momentum, dataset: imagenet-1k, "
+      "loader_workers: 8}\n";
+  const TrainingScenario s =
+      scenario("cluster: {node: dgx-a100-80gb, nodes: 8, network: ib-hdr, filesystem: lustre-hdd-edr}\n" + workload);
+  REQUIRE(s.filesystem_spec);
+  CHECK_FALSE(s.storage_spec);
+  const TrainingStepReport r = simulate_scenario(s);
+  REQUIRE(r.input);
+  // 512 loader workers, each opening and reading one 110 KB file at a time behind a disk's 4.16 ms access,
+  // ask fewer files per second than the 1,800 disks serve: the readers' own pace binds.
+  CHECK(r.input->storage_limit == "client requests");
+  // The step waits for what the loader cannot hide behind it.
+  CHECK(r.result.breakdown.io_stall == Approx(std::max(0.0, r.input->seconds_per_batch - r.result.breakdown.compute -
+                                                                r.result.breakdown.communication_exposed -
+                                                                r.result.breakdown.optimizer - r.result.breakdown.other))
+                                          .margin(1e-6));
+  const auto error_of = [&](const std::string& cluster) {
+    try {
+      scenario(cluster + workload);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error_of("cluster: {node: dgx-a100-80gb, storage: lustre-hdd, filesystem: lustre-hdd-edr}\n"),
+             Catch::Contains("test-scenario.yaml:1:") && Catch::Contains("give one"));
+  CHECK_THAT(error_of("cluster: {node: dgx-a100-80gb, filesystem: lustre-hdd-ed}\n"),
+             Catch::Contains("test-scenario.yaml:1:") && Catch::Contains("lustre-hdd-edr"));
+  CHECK_THAT(error_of("cluster: {node: dgx-a100-80gb}\n"), Catch::Contains("cluster.filesystem"));
+}

@@ -256,3 +256,26 @@ TEST_CASE("resilience: checkpoint time from a file system described as hardware"
     CHECK(std::string(e.what()).find("r.yaml:7:15:") != std::string::npos);
   }
 }
+
+TEST_CASE("resilience: checkpoints go to cluster.filesystem unless the section names another", "[resilience]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const auto fs_named = [&](const std::string& n) {
+    return parse_filesystem_spec(catalog.load("filesystems", ConfigNode::make_scalar(n, SourceLoc{"fs", 0, 0}), "file system"),
+                                 n, catalog);
+  };
+  const FileSystemSpec disks = fs_named("lustre-hdd-edr");
+  ResilienceJob job;
+  job.nodes = 128, job.gpus = 1024, job.state_bytes = 5.537e9 * 1024, job.node_leaf.assign(128, 0);
+  job.filesystem = &disks;  // cluster.filesystem
+  const std::string head = "reliability: h200-crusoe\ncompute_time: 2592000 s\ndetection: 1 min\nrestart: 5 min\n"
+                           "requeue: 30 min\n";
+  const ResilienceConfig c = parse_resilience(parse_config_text(head, "r.yaml"), catalog, job);
+  const FileSystemCheckpoint on_disks = filesystem_checkpoint(disks, 128, 1024, job.state_bytes);
+  CHECK(c.io.write_bandwidth == on_disks.write_bandwidth);
+  CHECK(c.io.read_bandwidth == on_disks.read_bandwidth);
+  // The section's own file system wins over the cluster's.
+  const ResilienceConfig other =
+      parse_resilience(parse_config_text(head + "checkpoint:\n  filesystem: lustre-nvme-opa\n", "r.yaml"), catalog, job);
+  CHECK(other.io.write_bandwidth == filesystem_checkpoint(fs_named("lustre-nvme-opa"), 128, 1024, job.state_bytes).write_bandwidth);
+  CHECK(other.io.write_bandwidth != c.io.write_bandwidth);
+}

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "driver/assumptions.h"
+#include "report/input_report.h"
 #include "report/mixed_report.h"
 #include "report/resilience_report.h"
 #include "report/step_report.h"
@@ -32,6 +33,9 @@ TrainingScenarioRun run_training_scenario(const TrainingScenario& scenario, cons
   }
   record.report = Report{scenario.name, std::string(to_string(ScenarioKind::training)),
                          training_step_metrics(result, record.wall_s, run.interval), run.assumptions};
+  if (run.step.input) {  // the dataset's reading, decoding and copying, and what limits it
+    for (Metric& m : input_pipeline_metrics(*run.step.input)) record.report.metrics.push_back(std::move(m));
+  }
   if (scenario.resilience) {  // the whole run with failures, from the simulated step time
     const ResilienceConfig& r = *scenario.resilience;
     const LongRunSummary summary = simulate_long_run(r.model(result.step_time_s), r.replicas, r.seed);

@@ -26,6 +26,10 @@ const Schema& cluster_schema() {
       optional("topology", topology_spec_schema(), "how the network's switches are laid out", "crossbar"),
       optional("storage", Schema::string(), "the storage system datasets are read from: a name in configs/storage",
                "none: workload.dataset, if any, must be synthetic"),
+      optional("filesystem", Schema::string(),
+               "instead of storage: a file system described as hardware (a name in configs/filesystems) that datasets "
+               "are read from and, unless resilience.checkpoint says otherwise, checkpoints are written to",
+               "none"),
   });
   return schema;
 }

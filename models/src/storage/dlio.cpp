@@ -55,10 +55,6 @@ const std::array<DlioReader, 2> kReaders{{
     {"tfrecord", false, kTfrecordBytesPerCoreS, kTfrecordBytesPerCycle},
 }};
 
-// DLIO's MLPerf Storage v1.0 runs keep every training file in one directory (dataset.num_subfolders_train
-// unset: 0, [MS] and the runs' configs/config.yaml), so the opens go where mdtest hard's one shared directory
-// does: its server, or every server when the file system shards directories.
-constexpr Io500Phase kOpenPlacement = Io500Phase::mdtest_hard_stat;
 
 // Readers stream whole sample files; the steady rate does not depend on the amount read.
 constexpr double kBytesPerReader = 1073741824.0;
@@ -122,13 +118,11 @@ DlioResult simulate_dlio(const FileSystemSpec& fs, const DlioWorkload& w, int ac
   double fed = r.delivered_bytes_per_s;
   if (fs.metadata.open_ops_per_s > 0) {
     // The small-file cost: every sample file is opened (and closed) once per epoch on the metadata servers,
-    // the readers' opens placed as mdtest's on one shared directory, each server at its open rate.
-    FileSystemSpec opens = fs;
-    opens.metadata.ops_per_s = fs.metadata.open_ops_per_s;
-    std::uint64_t events = 0;
-    const Io500PhaseResult md =
-        simulate_io500_phase(opens, {hosts, accelerators * w.read_threads}, kOpenPlacement, events);
-    r.open_bytes_per_s = md.rate * w.samples_per_file * w.record_bytes;
+    // the readers' opens placed as mdtest's on one shared directory, each server at its open rate: DLIO's
+    // MLPerf Storage v1.0 runs keep every training file in one directory (dataset.num_subfolders_train unset:
+    // 0, [MS] and the runs' configs/config.yaml).
+    r.open_bytes_per_s =
+        open_limited_bytes_per_s(fs, {hosts, accelerators * w.read_threads}, w.samples_per_file * w.record_bytes);
     if (r.open_bytes_per_s < fed) {
       fed = r.open_bytes_per_s;
       r.bottleneck = "metadata opens";

@@ -1,6 +1,7 @@
 #include "models/storage/io500.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -104,8 +105,19 @@ class PhaseRun {
   Time end_ = Time::zero();
 };
 
+// How each process of an ior-easy-like phase reads whole files (a data loader's workers): its request size
+// and how many it keeps in flight, and the time each file costs before its first request (its open).
+// Absent: ior's own streams (the client's RPC pipeline, files opened once).
+struct FileRequests {
+  double file_bytes = 0;
+  double request_bytes = 0;
+  int in_flight = 1;
+  double per_file_s = 0;
+};
+
 Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500Phase phase, std::uint64_t& events,
-                         double bytes_per_proc = kBytesPerProc, double* time_s = nullptr) {
+                         double bytes_per_proc = kBytesPerProc, double* time_s = nullptr,
+                         const FileRequests* files = nullptr) {
   const bool hard = phase == Io500Phase::ior_hard_write || phase == Io500Phase::ior_hard_read;
   const IoOp op = phase == Io500Phase::ior_easy_write || phase == Io500Phase::ior_hard_write ? IoOp::write : IoOp::read;
   const int servers = fs.data.count;
@@ -128,6 +140,13 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   // each copy enters another server's port and costs its devices' operations.
   const double copies = op == IoOp::write ? fs.data.replicas : 1;
   double ops_per_byte = copies * (op == IoOp::write ? prot.data + prot.parity : prot.data) / fs.client.rpc_size;
+  if (files && op == IoOp::read) {
+    // A request smaller than an RPC touches only the data chunks it covers (an RPC, a full stripe, has one
+    // chunk on each data device), at least one.
+    const double chunk = fs.client.rpc_size / prot.data;
+    const double pieces = std::clamp(std::ceil(files->request_bytes / chunk), 1.0, static_cast<double>(prot.data));
+    ops_per_byte = pieces / files->request_bytes;
+  }
   const Stage* locks = nullptr;
   double handoffs_per_byte = 0;
   const std::vector<int> ppn = procs_per_node(c);
@@ -144,10 +163,15 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   }
   // One process's requests in flight: ior-easy keeps the client's RPC pipeline full; ior-hard issues one
   // record at a time. Each request waits the round trip and the device's access latency, then moves.
-  const double request = hard ? kIorHardRecordBytes : fs.client.rpc_size;
-  const int in_flight = hard ? 1 : fs.client.rpcs_in_flight;
+  const double request = hard ? kIorHardRecordBytes : files ? files->request_bytes : fs.client.rpc_size;
+  const int in_flight = hard ? 1 : files ? files->in_flight : fs.client.rpcs_in_flight;
   const double latency = rtt + fs.data.device.latency_s;
-  const double proc_cap = in_flight * request / (latency + request / port);
+  double proc_cap = in_flight * request / (latency + request / port);
+  if (files) {
+    // Each file: its open, then its bytes in windows of in_flight requests.
+    const double windows = std::ceil(files->file_bytes / (in_flight * request));
+    proc_cap = files->file_bytes / (files->per_file_s + windows * (latency + request / port));
+  }
 
   // Share of each node's processes' bytes per server. ior-easy: process g's file is striped over
   // stripe_count targets from target g * stripe_count on (round-robin allocation), target t on server
@@ -255,6 +279,38 @@ CheckpointResult simulate_checkpoint(const FileSystemSpec& fs, const Io500Client
   check_clients(clients);
   out.rate = run_ior(fs, clients, op == IoOp::write ? Io500Phase::ior_easy_write : Io500Phase::ior_easy_read, events,
                      bytes_per_proc, &out.time_s);
+  return out;
+}
+
+double open_limited_bytes_per_s(const FileSystemSpec& fs, const Io500Clients& readers, double bytes_per_open) {
+  if (!(fs.metadata.open_ops_per_s > 0)) return 0;
+  FileSystemSpec opens = fs;
+  opens.metadata.ops_per_s = fs.metadata.open_ops_per_s;
+  std::uint64_t events = 0;
+  check_clients(readers);
+  return run_mdtest(opens, readers, Io500Phase::mdtest_hard_stat, events).rate * bytes_per_open;
+}
+
+FileReadsResult simulate_file_reads(const FileSystemSpec& fs, const Io500Clients& readers, double file_bytes) {
+  if (!(file_bytes > 0)) throw std::invalid_argument("a file to read needs at least one byte");
+  check_clients(readers);
+  FileRequests files;
+  files.file_bytes = file_bytes;
+  files.request_bytes = std::min(file_bytes, fs.client.rpc_size);
+  // A file within one RPC is one request; a larger one streams through the client's RPC pipeline.
+  files.in_flight = file_bytes <= fs.client.rpc_size ? 1 : fs.client.rpcs_in_flight;
+  // Its open: a round trip to a metadata server and the server's service time.
+  files.per_file_s = round_trip_s(fs.network) + fs.metadata.latency_s;
+  std::uint64_t events = 0;
+  FileReadsResult out;
+  out.read = run_ior(fs, readers, Io500Phase::ior_easy_read, events, kBytesPerProc, nullptr, &files);
+  out.bytes_per_s = out.read.rate;
+  out.bottleneck = out.read.bottleneck;
+  out.open_bytes_per_s = open_limited_bytes_per_s(fs, readers, file_bytes);
+  if (out.open_bytes_per_s > 0 && out.open_bytes_per_s < out.bytes_per_s) {
+    out.bytes_per_s = out.open_bytes_per_s;
+    out.bottleneck = "metadata opens";
+  }
   return out;
 }
 

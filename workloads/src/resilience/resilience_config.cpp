@@ -39,15 +39,15 @@ const Schema& resilience_schema() {
                                           "the checkpoint's size", "parameters x (weight + optimizer state bytes per parameter)"),
                                  optional("write_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
                                           "the whole job's checkpoint write bandwidth",
-                                          "cluster.storage's aggregate write bandwidth for the job's nodes"),
+                                          "the checkpoint's file system's, else cluster.storage's aggregate write bandwidth for the job's nodes"),
                                  optional("read_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
                                           "the whole job's checkpoint read bandwidth at restart",
-                                          "cluster.storage's aggregate read bandwidth, else the write bandwidth"),
+                                          "the checkpoint's file system's, else cluster.storage's aggregate read bandwidth, else the write bandwidth"),
                                  optional("filesystem", Schema::string(),
                                           "a file system described as hardware (configs/filesystems): every GPU's rank "
                                           "writes its shard at once from the job's nodes (hpcsim io --checkpoint); "
                                           "write_bandwidth and read_bandwidth, when given, win",
-                                          "cluster.storage's aggregate"),
+                                          "cluster.filesystem, else cluster.storage's aggregate"),
                              }),
                "periodic checkpoints", "sync checkpoints at Daly's interval"),
       required("detection", time_at_least_zero(), "from a failure to the decision to restart"),
@@ -140,20 +140,28 @@ ResilienceConfig parse_resilience(const ConfigNode& section, const SpecCatalog& 
   const double state_bytes = opt_quantity("state_bytes", Dimension::bytes).value_or(job.state_bytes);
   std::optional<double> write_bandwidth = opt_quantity("write_bandwidth", Dimension::bandwidth);
   std::optional<double> read_bandwidth = opt_quantity("read_bandwidth", Dimension::bandwidth);
+  std::optional<FileSystemSpec> named;
   if (ck != nullptr && ck->has("filesystem")) {
     const ConfigNode& fs_name = ck->at("filesystem");
-    const FileSystemSpec fs =
-        parse_filesystem_spec(catalog.load("filesystems", fs_name, "file system"), fs_name.as_string(), catalog);
-    if (job.gpus < job.nodes)
-      throw ConfigError(fs_name.loc(), "a checkpoint to a file system needs at least one rank per node");
-    const FileSystemCheckpoint written = filesystem_checkpoint(fs, job.nodes, job.gpus, state_bytes);
+    named = parse_filesystem_spec(catalog.load("filesystems", fs_name, "file system"), fs_name.as_string(), catalog);
+  }
+  // The checkpoint's file system: its own, else the cluster's (cluster.filesystem), unless both bandwidths
+  // are given.
+  const FileSystemSpec* fs = named ? &*named : job.filesystem;
+  if (fs != nullptr && !(write_bandwidth && read_bandwidth)) {
+    if (job.gpus < job.nodes) {
+      throw ConfigError(named ? ck->at("filesystem").loc() : section.loc(),
+                        "a checkpoint to a file system needs at least one rank per node");
+    }
+    const FileSystemCheckpoint written = filesystem_checkpoint(*fs, job.nodes, job.gpus, state_bytes);
     if (!write_bandwidth) write_bandwidth = written.write_bandwidth;
     if (!read_bandwidth) read_bandwidth = written.read_bandwidth;
   }
   c.io = checkpoint_io(state_bytes, job.nodes, job.storage, write_bandwidth, read_bandwidth);
   if (c.io.write_bandwidth <= 0) {
     throw ConfigError(ck != nullptr ? ck->loc() : section.loc(),
-                      "no checkpoint write bandwidth: set resilience.checkpoint.write_bandwidth or cluster.storage");
+                      "no checkpoint write bandwidth: set resilience.checkpoint.write_bandwidth, cluster.storage or "
+                      "cluster.filesystem");
   }
   if (ck != nullptr && ck->has("mode")) c.mode = *kCheckpointModeNames.parse(ck->get_string("mode"));
   c.snapshot_s = opt_quantity("snapshot", Dimension::time).value_or(0.0);

@@ -127,9 +127,13 @@ TrainingStepReport simulate_scenario(const TrainingScenario& s, bool record_time
     LoaderConfig loader;
     loader.workers_per_gpu = s.workload.loader_workers.value_or(s.framework.loader_workers_per_gpu);
     loader.page_cache_warm = s.workload.page_cache_warm;
+    const std::int64_t batch = std::int64_t{s.workload.batch_per_gpu} * s.parallelism.microbatches;
     const InputPipelineResult input =
-        simulate_input_pipeline(*s.dataset, s.storage_spec, s.cluster.node, loaders_per_node, s.cluster.nodes,
-                                std::int64_t{s.workload.batch_per_gpu} * s.parallelism.microbatches, loader);
+        s.filesystem_spec
+            ? simulate_input_pipeline(*s.dataset, *s.filesystem_spec, s.cluster.node, loaders_per_node, s.cluster.nodes,
+                                      batch, loader)
+            : simulate_input_pipeline(*s.dataset, s.storage_spec, s.cluster.node, loaders_per_node, s.cluster.nodes,
+                                      batch, loader);
     add_io_stall(report, io_stall_s(input, report.result.step_time_s));
     report.input = input;
   }

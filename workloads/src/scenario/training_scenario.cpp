@@ -595,6 +595,14 @@ TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatal
     s.storage_spec = parse_storage_spec(catalog.load("storage", *storage, "storage"), storage->as_string(), catalog);
     s.storage = storage->as_string();
   }
+  if (const ConfigNode* fs = root.at("cluster").find("filesystem")) {
+    if (s.storage) {
+      throw ConfigError(fs->loc(), "cluster.filesystem and cluster.storage both say where the data is: give one");
+    }
+    s.filesystem_spec =
+        parse_filesystem_spec(catalog.load("filesystems", *fs, "file system"), fs->as_string(), catalog);
+    s.filesystem = fs->as_string();
+  }
 
   s.workload = parse_workload(root.at("workload"), catalog.root());
   if (!s.cluster.node.gpu.supports(s.workload.precision)) {
@@ -623,9 +631,10 @@ TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatal
   }
   if (const ConfigNode* dataset = w.find("dataset")) {
     s.dataset = load_dataset_spec(catalog, *dataset);
-    if (!s.dataset->synthetic && !s.storage_spec) {
+    if (!s.dataset->synthetic && !s.storage_spec && !s.filesystem_spec) {
       throw ConfigError(dataset->loc(), "dataset " + dataset->as_string() +
-                                            " is read from storage: set cluster.storage (a name in configs/storage)");
+                                            " is read from storage: set cluster.storage (a name in configs/storage) "
+                                            "or cluster.filesystem (configs/filesystems)");
     }
   }
   parse_parallelism(root, s);
@@ -677,6 +686,7 @@ TrainingScenario parse_training_scenario(const ConfigNode& root, const SpecCatal
       job.tokens_per_step = static_cast<double>(s.global_batch()) * static_cast<double>(*s.workload.params.seq_len);
     }
     job.storage = s.storage_spec ? &*s.storage_spec : nullptr;
+    job.filesystem = s.filesystem_spec ? &*s.filesystem_spec : nullptr;
     s.resilience = parse_resilience(*r, catalog, job);
   }
   if (const ConfigNode* g = root.find("stragglers")) {

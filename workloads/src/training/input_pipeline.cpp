@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "models/storage/dataset_read.h"
+#include "models/storage/io500.h"
 
 namespace hpcsim {
 
@@ -14,9 +15,11 @@ namespace {
 // steady state) and otherwise one global batch, capped because the rate, not the count, is what we need.
 constexpr std::int64_t kRequestsPerReader = 4;
 constexpr std::int64_t kMaxWindow = 8192;
+// Bytes each reader streams in a file system's steady-state read of shards (the rate does not depend on it).
+constexpr double kStreamedBytesPerReader = 1073741824.0;
 
-void check_arguments(const DatasetSpec& dataset, const std::optional<StorageSpec>& storage, const NodeSpec& node,
-                     int gpus_per_node, int nodes, std::int64_t batch_per_gpu, const LoaderConfig& loader) {
+void check_arguments(const DatasetSpec& dataset, const NodeSpec& node, int gpus_per_node, int nodes,
+                     std::int64_t batch_per_gpu, const LoaderConfig& loader) {
   if (gpus_per_node < 1 || gpus_per_node > node.gpus)
     throw std::invalid_argument("gpus_per_node must be between 1 and the " + std::to_string(node.gpus) + " GPUs of " +
                                 node.name);
@@ -31,15 +34,13 @@ void check_arguments(const DatasetSpec& dataset, const std::optional<StorageSpec
     throw std::invalid_argument("dataset '" + dataset.name + "' has no GPU decode path (no gpu_decode: in its spec)");
   if (!node.pcie.link)
     throw std::invalid_argument("node '" + node.name + "' has no pcie: link, so its host-to-device copy cannot be timed");
-  if (!storage && !loader.page_cache_warm)
-    throw std::invalid_argument("dataset '" + dataset.name + "' is read from storage, but no storage system was given");
 }
 
 // Seconds for `requests` reads of `bytes` each by `readers` over `nodes`, at the storage system's steady
 // rate: two windows (N and 2N requests) are simulated and their difference taken, which cancels the first
 // requests' latency and the last ones' tail that a loader running ahead never waits for.
 double storage_seconds(const StorageSpec& storage, std::int64_t requests, double bytes, int readers, int nodes,
-                       std::string& limit) {
+                       InputPipelineResult& r) {
   const std::int64_t window = std::max<std::int64_t>(kRequestsPerReader * readers, std::min(requests, kMaxWindow));
   DatasetRead read;
   read.sample_bytes = bytes;
@@ -49,7 +50,8 @@ double storage_seconds(const StorageSpec& storage, std::int64_t requests, double
   const DatasetReadResult first = simulate_dataset_read(storage, read);
   read.samples = 2 * window;
   const DatasetReadResult second = simulate_dataset_read(storage, read);
-  limit = second.bottleneck;
+  r.storage_limit = second.bottleneck;
+  for (const ResourceUse& use : second.utilisation) r.storage_use.emplace_back(use.name, use.utilisation);
   double per_request = (second.time_s - first.time_s) / static_cast<double>(window);
   if (!(per_request > 0)) per_request = second.time_s / static_cast<double>(2 * window);
   return per_request * static_cast<double>(requests);
@@ -69,45 +71,45 @@ int total_cores(const NodeSpec& node) {
   return sockets * per_socket;
 }
 
-}  // namespace
-
-InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const std::optional<StorageSpec>& storage,
-                                            const NodeSpec& node, int gpus_per_node, int nodes,
-                                            std::int64_t batch_per_gpu, const LoaderConfig& loader) {
-  check_arguments(dataset, storage, node, gpus_per_node, nodes, batch_per_gpu, loader);
-  InputPipelineResult r;
-  r.overlapped = loader.workers_per_gpu > 0 && loader.prefetch_batches > 0;
-  if (dataset.synthetic) {
-    r.bottleneck = "none";
-    r.storage_limit = "none";
-    return r;
-  }
-  const auto batch = static_cast<double>(batch_per_gpu);
-  const std::int64_t node_samples = batch_per_gpu * gpus_per_node;
-  const double node_bytes = static_cast<double>(node_samples) * dataset.sample_bytes;
-
-  // Storage. A warm page cache serves the whole dataset only if all of it fits: every epoch reshuffles
-  // samples over nodes, so each node eventually reads every sample.
+// Reading a batch for every GPU of the job from the page cache, when the whole dataset fits there: a copy out
+// of host memory, read once and written once. false when it does not fit (or the cache is cold).
+bool read_from_page_cache(const DatasetSpec& dataset, const NodeSpec& node, double node_bytes,
+                          const LoaderConfig& loader, InputPipelineResult& r) {
+  // Every epoch reshuffles samples over nodes, so each node eventually reads every sample: the whole dataset
+  // must fit in each node's cache.
   const double cache_bytes = loader.page_cache_fraction * node.host_memory_bytes;
-  if (loader.page_cache_warm && dataset.total_bytes() <= cache_bytes) {
-    r.from_page_cache = true;
-    r.storage_limit = "page cache";
-    // A cached read is a copy out of the page cache: host memory read once and written once.
-    const double memory_bandwidth = node.cpu.memory_bandwidth_per_socket * node.cpu.sockets;
-    r.storage_s = memory_bandwidth > 0 ? 2 * node_bytes / memory_bandwidth : 0;
-  } else {
-    if (!storage)
-      throw std::invalid_argument("dataset '" + dataset.name + "' does not fit in the page cache and no storage "
-                                  "system was given");
-    const int readers = std::max(loader.workers_per_gpu, 1) * gpus_per_node * nodes;
-    const double global_bytes = node_bytes * nodes;
-    const bool shards = dataset.layout == DatasetLayout::shards;
-    const double request_bytes = shards ? dataset.read_bytes : dataset.sample_bytes;
-    const auto requests = shards ? static_cast<std::int64_t>(std::ceil(global_bytes / dataset.read_bytes))
-                                 : node_samples * nodes;
-    r.storage_s = storage_seconds(*storage, requests, request_bytes, readers, nodes, r.storage_limit);
-  }
+  if (!loader.page_cache_warm || dataset.total_bytes() > cache_bytes) return false;
+  r.from_page_cache = true;
+  r.storage_limit = "page cache";
+  const double memory_bandwidth = node.cpu.memory_bandwidth_per_socket * node.cpu.sockets;
+  r.storage_s = memory_bandwidth > 0 ? 2 * node_bytes / memory_bandwidth : 0;
+  return true;
+}
 
+// The reads one batch of every GPU of the job takes: the request size, their count and the readers.
+struct BatchReads {
+  double request_bytes = 0;
+  std::int64_t requests = 0;
+  double global_bytes = 0;
+  int readers = 0;
+};
+
+BatchReads batch_reads(const DatasetSpec& dataset, int gpus_per_node, int nodes, std::int64_t batch_per_gpu,
+                       const LoaderConfig& loader) {
+  BatchReads b;
+  const std::int64_t node_samples = batch_per_gpu * gpus_per_node;
+  b.global_bytes = static_cast<double>(node_samples) * dataset.sample_bytes * nodes;
+  b.readers = std::max(loader.workers_per_gpu, 1) * gpus_per_node * nodes;
+  const bool shards = dataset.layout == DatasetLayout::shards;
+  b.request_bytes = shards ? dataset.read_bytes : dataset.sample_bytes;
+  b.requests = shards ? static_cast<std::int64_t>(std::ceil(b.global_bytes / dataset.read_bytes)) : node_samples * nodes;
+  return b;
+}
+
+// Decode, host-to-device copy and the steady state, once the storage stage (r.storage_s) is known.
+void finish_pipeline(const DatasetSpec& dataset, const NodeSpec& node, int gpus_per_node, std::int64_t batch_per_gpu,
+                     const LoaderConfig& loader, InputPipelineResult& r) {
+  const auto batch = static_cast<double>(batch_per_gpu);
   // Decode: each worker is one process. A GPU's share of the node's cores runs one worker per core at
   // full speed; workers beyond that pair up on the cores' second hardware threads, where two workers
   // together decode decode_smt_speedup times what one does; beyond the hardware threads they only
@@ -131,6 +133,71 @@ InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const st
   r.fill_s = r.storage_s + r.decode_s + r.h2d_s;
   // Running ahead, the stages work on successive batches at once; loading in the step, one after another.
   r.seconds_per_batch = r.overlapped ? slowest : r.fill_s;
+}
+
+// Synthetic data: nothing to read, decode or copy. false for a real dataset.
+bool synthetic_input(const DatasetSpec& dataset, const LoaderConfig& loader, InputPipelineResult& r) {
+  r.overlapped = loader.workers_per_gpu > 0 && loader.prefetch_batches > 0;
+  if (!dataset.synthetic) return false;
+  r.bottleneck = "none";
+  r.storage_limit = "none";
+  return true;
+}
+
+double node_batch_bytes(const DatasetSpec& dataset, int gpus_per_node, std::int64_t batch_per_gpu) {
+  return static_cast<double>(batch_per_gpu * gpus_per_node) * dataset.sample_bytes;
+}
+
+}  // namespace
+
+InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const std::optional<StorageSpec>& storage,
+                                            const NodeSpec& node, int gpus_per_node, int nodes,
+                                            std::int64_t batch_per_gpu, const LoaderConfig& loader) {
+  check_arguments(dataset, node, gpus_per_node, nodes, batch_per_gpu, loader);
+  if (!dataset.synthetic && !storage && !loader.page_cache_warm)
+    throw std::invalid_argument("dataset '" + dataset.name + "' is read from storage, but no storage system was given");
+  InputPipelineResult r;
+  if (synthetic_input(dataset, loader, r)) return r;
+  if (!read_from_page_cache(dataset, node, node_batch_bytes(dataset, gpus_per_node, batch_per_gpu), loader, r)) {
+    if (!storage)
+      throw std::invalid_argument("dataset '" + dataset.name + "' does not fit in the page cache and no storage "
+                                  "system was given");
+    const BatchReads b = batch_reads(dataset, gpus_per_node, nodes, batch_per_gpu, loader);
+    r.storage_s = storage_seconds(*storage, b.requests, b.request_bytes, b.readers, nodes, r);
+  }
+  finish_pipeline(dataset, node, gpus_per_node, batch_per_gpu, loader, r);
+  return r;
+}
+
+InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const FileSystemSpec& filesystem,
+                                            const NodeSpec& node, int gpus_per_node, int nodes,
+                                            std::int64_t batch_per_gpu, const LoaderConfig& loader) {
+  check_arguments(dataset, node, gpus_per_node, nodes, batch_per_gpu, loader);
+  InputPipelineResult r;
+  if (synthetic_input(dataset, loader, r)) return r;
+  if (!read_from_page_cache(dataset, node, node_batch_bytes(dataset, gpus_per_node, batch_per_gpu), loader, r)) {
+    // Every loader worker of the job reads at once, at the file system's steady rate for them: whole sample
+    // files one at a time (an open, then the file), or shards streamed through the client's RPC pipeline.
+    const BatchReads b = batch_reads(dataset, gpus_per_node, nodes, batch_per_gpu, loader);
+    const Io500Clients readers{nodes, b.readers};
+    double rate = 0;
+    Io500PhaseResult read;
+    if (dataset.layout == DatasetLayout::shards) {
+      read = simulate_checkpoint(filesystem, readers, kStreamedBytesPerReader, IoOp::read).rate;
+      rate = read.rate;
+      r.storage_limit = read.bottleneck;
+    } else {
+      const FileReadsResult files = simulate_file_reads(filesystem, readers, dataset.sample_bytes);
+      read = files.read;
+      rate = files.bytes_per_s;
+      r.storage_limit = files.bottleneck;
+      // The opens' share of what the metadata servers allow (given an open rate).
+      if (files.open_bytes_per_s > 0) read.stages.push_back({"metadata opens", rate / files.open_bytes_per_s});
+    }
+    for (const StageUse& use : read.stages) r.storage_use.emplace_back(use.stage, use.utilisation);
+    r.storage_s = b.global_bytes / rate;
+  }
+  finish_pipeline(dataset, node, gpus_per_node, batch_per_gpu, loader, r);
   return r;
 }
 

@@ -82,6 +82,25 @@ struct CheckpointResult {
 CheckpointResult simulate_checkpoint(const FileSystemSpec& fs, const Io500Clients& clients, double bytes_per_proc,
                                      IoOp op);
 
+// Readers that each read whole files one after another, as a training data loader's workers do: a file
+// within one RPC is one request (touching only the data chunks it covers) after the file's open (a
+// metadata round trip); a larger file streams through the client's RPC pipeline. The readers' steady rate,
+// and what binds it: a data stage, "client requests" (the readers' own pace), or "metadata opens" when the
+// spec gives an open rate (open_ops) that the opens exceed.
+struct FileReadsResult {
+  double bytes_per_s = 0;
+  std::string bottleneck;
+  Io500PhaseResult read;        // the data stages
+  double open_bytes_per_s = 0;  // what the metadata servers' opens allow (0: no open rate given)
+};
+// Throws std::invalid_argument for a file of no bytes or readers as check for ior.
+FileReadsResult simulate_file_reads(const FileSystemSpec& fs, const Io500Clients& readers, double file_bytes);
+
+// Bytes/s the metadata servers' opens allow readers that open one file per `bytes_per_open` bytes: every
+// open goes where mdtest hard's operations go (one shared directory: its server, or all when the file
+// system shards directories), each server at its open rate. 0 when the spec gives no open rate.
+double open_limited_bytes_per_s(const FileSystemSpec& fs, const Io500Clients& readers, double bytes_per_open);
+
 // One phase alone (what simulate_io500 runs for it); adds its events to `events`.
 Io500PhaseResult simulate_io500_phase(const FileSystemSpec& fs, const Io500Clients& clients, Io500Phase phase,
                                       std::uint64_t& events);

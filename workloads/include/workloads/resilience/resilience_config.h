@@ -12,6 +12,7 @@
 #include "configs/catalog.h"
 #include "configs/config_node.h"
 #include "configs/schema.h"
+#include "models/storage/filesystem_spec.h"
 #include "models/storage/storage_spec.h"
 #include "workloads/resilience/checkpoint_io.h"
 #include "workloads/resilience/long_run.h"
@@ -27,6 +28,7 @@ struct ResilienceJob {
   double state_bytes = 0;              // weights and optimizer state, the whole job's
   double tokens_per_step = 0;          // 0: the workload has no sequence length
   const StorageSpec* storage = nullptr;
+  const FileSystemSpec* filesystem = nullptr;  // cluster.filesystem: checkpoints go there unless told otherwise
 };
 
 struct ResilienceConfig {

@@ -11,6 +11,7 @@
 #include "models/gpu/ops/optimizer.h"
 #include "models/gpu/precision.h"
 #include "models/platform/cluster_config.h"
+#include "models/storage/filesystem_spec.h"
 #include "models/storage/storage_spec.h"
 #include "workloads/measured.h"
 #include "workloads/resilience/resilience_config.h"
@@ -82,6 +83,8 @@ struct TrainingScenario {
   ClusterConfig cluster;
   std::optional<std::string> storage;  // cluster.storage: a name in configs/storage
   std::optional<StorageSpec> storage_spec;
+  std::optional<std::string> filesystem;  // cluster.filesystem: a name in configs/filesystems
+  std::optional<FileSystemSpec> filesystem_spec;
   WorkloadConfig workload;
   FrameworkProfile framework;           // configs/frameworks/<workload.framework>
   std::optional<DatasetSpec> dataset;   // configs/datasets/<workload.dataset>

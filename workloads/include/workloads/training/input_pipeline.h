@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/node/node_spec.h"
+#include "models/storage/filesystem_spec.h"
 #include "models/storage/storage_spec.h"
 #include "workloads/training/dataset_spec.h"
 
@@ -34,6 +37,9 @@ struct InputPipelineResult {
   double h2d_s = 0;              // per batch: a GPU's batch over its PCIe path
   std::string bottleneck;        // "storage" | "decode" | "h2d" | "none" (synthetic data)
   std::string storage_limit;     // what limits the storage stage: the dataset read's bottleneck, "page cache"
+  // How busy each resource kind of the storage was while it read (name, utilisation 0..1): the storage
+  // system's or file system's stages, in their model's order; empty from the page cache or synthetic data.
+  std::vector<std::pair<std::string, double>> storage_use;
   bool from_page_cache = false;
   bool overlapped = true;        // the loader runs ahead of the step (workers > 0 and prefetch > 0)
   double fill_s = 0;             // before the first batch of an epoch: the stages one after another
@@ -47,6 +53,14 @@ struct InputPipelineResult {
 // workers or prefetch, a real dataset without a storage system, GPU decode the dataset does not allow,
 // or a node without a PCIe link.
 InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const std::optional<StorageSpec>& storage,
+                                            const NodeSpec& node, int gpus_per_node, int nodes,
+                                            std::int64_t batch_per_gpu, const LoaderConfig& loader);
+
+// The same with the storage stage on a file system described as hardware (configs/filesystems): every loader
+// worker of the job reads whole sample files (an open, then the file) or streams shards, all at once, through
+// the file system's client ports, servers, devices and metadata servers (models/storage/io500.h,
+// simulate_file_reads); storage_limit names the stage that binds.
+InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const FileSystemSpec& filesystem,
                                             const NodeSpec& node, int gpus_per_node, int nodes,
                                             std::int64_t batch_per_gpu, const LoaderConfig& loader);
 
