@@ -279,3 +279,42 @@ TEST_CASE("resilience: checkpoints go to cluster.filesystem unless the section n
   CHECK(other.io.write_bandwidth == filesystem_checkpoint(fs_named("lustre-nvme-opa"), 128, 1024, job.state_bytes).write_bandwidth);
   CHECK(other.io.write_bandwidth != c.io.write_bandwidth);
 }
+
+TEST_CASE("resilience: two-level checkpoints wait for the local write and drain behind the run", "[resilience]") {
+  const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
+  const FileSystemSpec disks = parse_filesystem_spec(
+      catalog.load("filesystems", ConfigNode::make_scalar("lustre-hdd-edr", SourceLoc{"fs", 0, 0}), "file system"),
+      "lustre-hdd-edr", catalog);
+  ResilienceJob job;
+  job.nodes = 128, job.gpus = 1024, job.state_bytes = 5.537e9 * 1024, job.node_leaf.assign(128, 0);
+  job.filesystem = &disks;
+  const std::string head = "reliability: h200-crusoe\ncompute_time: 2592000 s\ndetection: 1 min\nrestart: 5 min\n"
+                           "requeue: 30 min\ncheckpoint:\n";
+  const ResilienceConfig direct = parse_resilience(parse_config_text(head + "  mode: sync\n", "r.yaml"), catalog, job);
+  const ResilienceConfig staged =
+      parse_resilience(parse_config_text(head + "  local: dgx-a100-nvme-raid0\n", "r.yaml"), catalog, job);
+  CHECK(staged.mode == CheckpointMode::async);
+  // Each DGX A100 writes its 44.3 GB to its four NVMe drives (17.2 GB/s) while the job waits.
+  CHECK(staged.snapshot_s == Approx(85e-6 + 5.537e9 * 8 / 17.2e9).epsilon(1e-9));
+  // The drain is the file system's write (128 nodes' drives read at 28 GB/s each are faster).
+  CHECK(staged.io.write_s == Approx(direct.io.write_s).epsilon(1e-12));
+  CHECK(staged.io.read_s == direct.io.read_s);  // restores read the file system
+  CHECK(staged.snapshot_s < direct.io.write_s / 10);
+  // Daly's interval shrinks with the stall it is computed from.
+  CHECK(staged.daly_interval_s() < direct.daly_interval_s());
+
+  const auto error_of = [&](const std::string& tail) {
+    try {
+      parse_resilience(parse_config_text(head + tail, "r.yaml"), catalog, job);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error_of("  local: dgx-a100-nvme-raid0\n  mode: sync\n"), Catch::Contains("r.yaml:8:") && Catch::Contains("async"));
+  CHECK_THAT(error_of("  local: dgx-a100-nvme-raid0\n  snapshot: 1 s\n"),
+             Catch::Contains("r.yaml:8:") && Catch::Contains("local write"));
+  CHECK_THAT(error_of("  local: lustre-hdd\n"), Catch::Contains("r.yaml:7:") && Catch::Contains("kind: local"));
+  // A local disk slower than the drain gains nothing.
+  CHECK_THAT(error_of("  local: hdd-7200rpm\n"), Catch::Contains("r.yaml:7:") && Catch::Contains("gains nothing"));
+}

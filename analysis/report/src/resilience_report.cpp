@@ -10,6 +10,8 @@ std::vector<Metric> resilience_metrics(const ResilienceConfig& c, const LongRunS
       {"resilience.work_s", work_s, "s"},
       {"resilience.checkpoint.state_bytes", c.io.state_bytes, "bytes"},
       {"resilience.checkpoint.write_s", c.io.write_s, "s"},
+      // What the job waits for per checkpoint: the write when sync, the snapshot (or local write) when async.
+      {"resilience.checkpoint.stall_s", c.mode == CheckpointMode::async ? c.snapshot_s : c.io.write_s, "s"},
       {"resilience.checkpoint.restore_s", c.io.read_s, "s"},
       {"resilience.checkpoint.interval_s", c.chosen_interval_s(), "s"},
       {"resilience.checkpoint.young_interval_s", c.young_interval_s(), "s"},

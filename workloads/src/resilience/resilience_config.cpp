@@ -43,6 +43,12 @@ const Schema& resilience_schema() {
                                  optional("read_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
                                           "the whole job's checkpoint read bandwidth at restart",
                                           "the checkpoint's file system's, else cluster.storage's aggregate read bandwidth, else the write bandwidth"),
+                                 optional("local", Schema::string(),
+                                          "two-level checkpoints (SCR's multi-level scheme): each node writes its share of "
+                                          "the state to this local device (a kind: local spec in configs/storage) while the "
+                                          "job waits, then drains it to the file system behind the run (mode async, the "
+                                          "snapshot the local write); restores read the file system",
+                                          "none: the job writes to the file system"),
                                  optional("filesystem", Schema::string(),
                                           "a file system described as hardware (configs/filesystems): every GPU's rank "
                                           "writes its shard at once from the job's nodes (hpcsim io --checkpoint); "
@@ -92,6 +98,43 @@ LongRunModel ResilienceConfig::model(double step_time_s) const {
   m.modes = job_modes;
   return m;
 }
+
+namespace {
+
+// Two-level checkpoints (SCR, Moody et al., SC10 "Design, Modeling, and Evaluation of a Scalable Multi-level
+// Checkpointing System"): every node writes its share of the state to its own device while the job waits (the
+// snapshot), then drains the copy to the file system behind the run, reading it back from that device. A
+// failure before the drain ends rolls back to the previous drained checkpoint, as an asynchronous write's does;
+// a restore reads the file system (a failed node's device is gone with it).
+void stage_locally(const ConfigNode& ck, const SpecCatalog& catalog, const ResilienceJob& job, double state_bytes,
+                   ResilienceConfig& c) {
+  const ConfigNode& name = ck.at("local");
+  const StorageSpec local = parse_storage_spec(catalog.load("storage", name, "storage"), name.as_string(), catalog);
+  if (local.kind != StorageKind::local) {
+    throw ConfigError(name.loc(), "checkpoint.local must be a device in each node (kind: local); " + name.as_string() +
+                                      " is a " + to_string(local.kind) + " system");
+  }
+  if (ck.has("mode") && c.mode == CheckpointMode::sync) {
+    throw ConfigError(ck.at("mode").loc(), "checkpoint.local drains behind the run: mode is async (or leave it out)");
+  }
+  if (ck.has("snapshot")) {
+    throw ConfigError(ck.at("snapshot").loc(), "with checkpoint.local the snapshot is the local write: leave it out");
+  }
+  const double per_node = state_bytes / job.nodes;
+  c.mode = CheckpointMode::async;
+  c.snapshot_s = local.device.latency_s + per_node / local.device.write_bandwidth;
+  // The drain reads every node's device at once into the file system: the slower of the two sets its rate.
+  const double drain = std::min(c.io.write_bandwidth, job.nodes * local.device.read_bandwidth);
+  c.io.write_bandwidth = drain;
+  c.io.write_s = state_bytes / drain;
+  if (c.snapshot_s > c.io.write_s) {
+    throw ConfigError(name.loc(), "writing to " + name.as_string() + " (" + format_quantity(c.snapshot_s, Dimension::time) +
+                                      ") takes longer than draining to the file system (" +
+                                      format_quantity(c.io.write_s, Dimension::time) + "): staging locally gains nothing");
+  }
+}
+
+}  // namespace
 
 ResilienceConfig parse_resilience(const ConfigNode& section, const SpecCatalog& catalog, const ResilienceJob& job) {
   resilience_schema().validate(section);
@@ -165,6 +208,7 @@ ResilienceConfig parse_resilience(const ConfigNode& section, const SpecCatalog& 
   }
   if (ck != nullptr && ck->has("mode")) c.mode = *kCheckpointModeNames.parse(ck->get_string("mode"));
   c.snapshot_s = opt_quantity("snapshot", Dimension::time).value_or(0.0);
+  if (ck != nullptr && ck->has("local")) stage_locally(*ck, catalog, job, state_bytes, c);
   if (ck != nullptr && ck->has("snapshot") && c.mode == CheckpointMode::sync) {
     throw ConfigError(ck->at("snapshot").loc(), "snapshot is the stall of an asynchronous checkpoint: set mode: async");
   }
