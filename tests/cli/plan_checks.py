@@ -98,6 +98,37 @@ def check_plan_errors():
         expect_bad_input(hpcsim("run", PLAN, "--no-db"), "hpcsim plan")
 
 
+def check_plan_filesystems():
+    """hardware.filesystems is a dimension of the search: every configuration names its file system, its price
+    per hour is in the cost, and the input pipeline's stall is in the time (examples/storage/plan.yaml: a disk
+    Lustre starves more than 16 DGX A100 nodes reading ImageNet, so its time stops falling with more nodes)."""
+    storage = os.path.join(SOURCE, "examples", "storage", "plan.yaml")
+    proc = hpcsim("plan", storage, "--no-db", "--format", "json")
+    expect(proc.returncode == 0, "storage plan should succeed", proc)
+    doc = json.loads(proc.stdout)
+    cands = doc["candidates"]
+    expect({c["filesystem"] for c in cands} == {"lustre-hdd-edr", "lustre-nvme-opa"}, "both file systems searched", proc)
+    hdd = {(c["nodes"], c["parallelism"]["micro_batch"]): c for c in cands if c["filesystem"] == "lustre-hdd-edr"}
+    nvme = {(c["nodes"], c["parallelism"]["micro_batch"]): c for c in cands if c["filesystem"] == "lustre-nvme-opa"}
+    # Beyond what the disks feed, more nodes do not train faster (the screen's times, every candidate has one).
+    t = {n: hdd[(n, 128)]["screened_time_to_train_s"] for n in (16, 32, 64)}
+    expect(abs(t[32] - t[16]) < 0.02 * t[16] and abs(t[64] - t[16]) < 0.02 * t[16], f"starved beyond 16 nodes: {t}", proc)
+    expect(nvme[(64, 128)]["screened_time_to_train_s"] < 0.6 * nvme[(32, 128)]["screened_time_to_train_s"],
+           "the flash one keeps scaling", proc)
+    # The price per hour: the same 8-node layout, unstarved on both, differs by (60 - 20) USD per hour.
+    a, b = hdd[(8, 128)], nvme[(8, 128)]
+    hours = a["screened_time_to_train_s"] / 3600
+    expect(abs(a["screened_time_to_train_s"] - b["screened_time_to_train_s"]) < 1e-9 * hours * 3600, "same time at 8 nodes", proc)
+    expect(abs((b["screened_cost_usd"] - a["screened_cost_usd"]) - 40 * hours) < 1e-6 * b["screened_cost_usd"],
+           f"the file systems' prices are in the cost: {a['screened_cost_usd']} {b['screened_cost_usd']}", proc)
+    # Without file systems a plan has none in its JSON; a dataset without them is an error at its key.
+    plain, _ = plan("--set", "search.full_simulations=2")
+    expect(all("filesystem" not in c for c in plain["candidates"]), "no file systems searched, none named")
+    expect_bad_input(hpcsim("plan", storage, "--no-db", "--set", "hardware.filesystems=[{filesystem: lustre-hdd}]"),
+                     "lustre-hdd")
+    expect_bad_input(hpcsim("plan", PLAN, "--no-db", "--set", "workload.dataset=imagenet-1k"), "hardware.filesystems")
+
+
 def check_plan_goodput():
     """A plan with a resilience: section ranks by the whole run with failures: every configuration simulated in
     full reports its ETTR, and its time to train is its failure-free time over its ETTR."""
@@ -133,5 +164,5 @@ def check_plan_goodput():
     expect_bad_input(bad("resilience.checkpoint.interval=1 s"), "shorter than the checkpoint's write")
 
 
-run_check({"plan_json": check_plan_json, "plan_goodput": check_plan_goodput, "plan_ranking": check_plan_ranking, "plan_store": check_plan_store,
+run_check({"plan_filesystems": check_plan_filesystems, "plan_json": check_plan_json, "plan_goodput": check_plan_goodput, "plan_ranking": check_plan_ranking, "plan_store": check_plan_store,
            "plan_errors": check_plan_errors})

@@ -30,7 +30,9 @@ std::string candidate_json(const PlanSpec& plan, const PlanCandidate& c, std::si
   const PlanNode& node = plan.nodes[c.node];
   std::ostringstream s;
   s << "{\"rank\": " << rank << ", \"node\": " << quote(node.spec.name) << ", \"nodes\": " << l.nodes
-    << ", \"gpus\": " << l.nodes * node.spec.gpus << ", \"network\": " << quote(plan.networks[c.network].spec.name)
+    << ", \"gpus\": " << l.nodes * node.spec.gpus << ", \"network\": " << quote(plan.networks[c.network].spec.name);
+  if (const PlanFileSystem* fs = candidate_filesystem(plan, c)) s << ", \"filesystem\": " << quote(fs->spec.name);
+  s
     << ", \"parallelism\": {\"dp\": " << l.dp << ", \"tp\": " << l.tp << ", \"pp\": " << l.pp
     << ", \"micro_batch\": " << l.micro_batch << ", \"microbatches\": " << l.microbatches << ", \"zero\": " << l.zero
     << ", \"schedule\": " << quote(std::string(kPipelineScheduleNames.name(plan.schedule))) << "}"
@@ -49,21 +51,39 @@ std::string candidate_json(const PlanSpec& plan, const PlanCandidate& c, std::si
   return s.str();
 }
 
+// The network column, with the file system after it when the plan searches file systems.
+std::string network_columns(const std::string& network, const std::string* filesystem) {
+  char buf[96];
+  if (filesystem) {
+    std::snprintf(buf, sizeof buf, "%-10s %-16s", network.c_str(), filesystem->c_str());
+  } else {
+    std::snprintf(buf, sizeof buf, "%-10s", network.c_str());
+  }
+  return buf;
+}
+
+std::string network_text(const PlanSpec& plan, const PlanCandidate& c) {
+  const PlanFileSystem* fs = candidate_filesystem(plan, c);
+  return network_columns(plan.networks[c.network].spec.name, fs ? &fs->spec.name : nullptr);
+}
+
 std::string row(const PlanSpec& plan, const PlanCandidate& c, std::size_t rank) {
   const PlanOutcome& o = c.outcome();
-  char buf[320];
-  std::snprintf(buf, sizeof buf, "%4zu  %-14s %5d  %-10s %-38s %9.1f %14.0f %12.0f  %-10s %s\n", rank,
-                plan.nodes[c.node].spec.name.c_str(), c.layout.nodes, plan.networks[c.network].spec.name.c_str(),
+  char buf[360];
+  std::snprintf(buf, sizeof buf, "%4zu  %-14s %5d  %s %-38s %9.1f %14.0f %12.0f  %-10s %s\n", rank,
+                plan.nodes[c.node].spec.name.c_str(), c.layout.nodes, network_text(plan, c).c_str(),
                 layout_text(plan, c.layout).c_str(), o.time_to_train_s / 3600.0, o.cost_usd, o.energy_kwh,
                 c.simulated ? c.status.c_str() : "screened", c.meets_constraints ? "yes" : "no");
   if (o.ettr) return std::string(buf, std::strlen(buf) - 1) + report_format::format("  ETTR %.1f %%\n", 100 * *o.ettr);
   return buf;
 }
 
-std::string header() {
-  char buf[320];
-  std::snprintf(buf, sizeof buf, "%4s  %-14s %5s  %-10s %-38s %9s %14s %12s  %-10s %s\n", "rank", "node", "nodes",
-                "network", "parallelism", "time (h)", "cost (USD)", "energy (kWh)", "source", "meets");
+std::string header(const PlanSpec& plan) {
+  char buf[360];
+  const std::string title = "file system";
+  const std::string network = network_columns("network", plan.filesystems.empty() ? nullptr : &title);
+  std::snprintf(buf, sizeof buf, "%4s  %-14s %5s  %s %-38s %9s %14s %12s  %-10s %s\n", "rank", "node", "nodes",
+                network.c_str(), "parallelism", "time (h)", "cost (USD)", "energy (kWh)", "source", "meets");
   return buf;
 }
 
@@ -108,13 +128,21 @@ std::string plan_to_table(const PlanSpec& plan, const PlanResult& r) {
   bool example = false;
   for (const PlanNode& n : plan.nodes) example = example || n.price.example;
   if (example) s << "note: some prices are marked as examples in configs/prices, not sourced list prices\n";
+  if (!plan.filesystems.empty()) {
+    s << "file systems: the workload's data is read from the configuration's file system and its checkpoints written "
+         "to it; its price_per_hour is in the cost";
+    bool unpriced = false;
+    for (const PlanFileSystem& f : plan.filesystems) unpriced = unpriced || f.usd_per_hour == 0;
+    if (unpriced) s << " (a file system without one costs nothing here)";
+    s << "\n";
+  }
   if (plan.resilience) {
     s << "with failures (resilience: section): a simulated configuration's time to train, cost and energy are the "
          "mean of its whole run with failures, checkpoints and restarts (ETTR: failure-free time / that); the "
          "screen ignores failures\n";
   }
 
-  s << "\ncheapest configurations that meet the constraints (simulated in full):\n" << header();
+  s << "\ncheapest configurations that meet the constraints (simulated in full):\n" << header(plan);
   int shown = 0;
   for (std::size_t i = 0; i < r.candidates.size() && shown < plan.top; ++i) {
     const PlanCandidate& c = r.candidates[i];
@@ -124,7 +152,7 @@ std::string plan_to_table(const PlanSpec& plan, const PlanResult& r) {
   }
   if (shown == 0) s << "  none of the simulated configurations meets the constraints\n";
 
-  s << "\nPareto front: time to train against cost and energy (simulated in full):\n" << header();
+  s << "\nPareto front: time to train against cost and energy (simulated in full):\n" << header(plan);
   for (std::size_t i : r.pareto) s << row(plan, r.candidates[i], i + 1);
 
   int failed = 0;
@@ -170,6 +198,7 @@ RunRecord plan_record(const PlanSpec& plan, const PlanResult& r, std::string pla
       {"nodes", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.layout.nodes); }},
       {"node_index", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.node); }},
       {"network_index", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.network); }},
+      {"filesystem_index", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.filesystem); }},
       {"dp", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.layout.dp); }},
       {"tp", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.layout.tp); }},
       {"pp", "count", [](const PlanSpec&, const PlanCandidate& c) { return double(c.layout.pp); }},
@@ -178,6 +207,7 @@ RunRecord plan_record(const PlanSpec& plan, const PlanResult& r, std::string pla
   // Parallel arrays, one entry per front point in time order (names "pareto.cost_usd[0]", ...).
   for (const Column& col : columns) {
     if (!plan.resilience && std::string_view(col.name) == "ettr") continue;  // failure-free: no ETTR
+    if (plan.filesystems.empty() && std::string_view(col.name) == "filesystem_index") continue;
     for (std::size_t i = 0; i < r.pareto.size(); ++i) {
       m.push_back({std::string("pareto.") + col.name + "[" + std::to_string(i) + "]", col.get(plan, r.candidates[r.pareto[i]]),
                    col.unit});

@@ -10,6 +10,7 @@
 #include "configs/config_error.h"
 #include "configs/yaml_text.h"
 #include "models/network/topology.h"
+#include "workloads/training/input_pipeline.h"
 #include "workloads/planning/pareto.h"
 #include "workloads/scenario/simulate_scenario.h"
 
@@ -136,8 +137,9 @@ void simulate_in_full(const PlanSpec& plan, const SpecCatalog& catalog, PlanCand
     const TrainingStepReport step = simulate_scenario(scenario);
     const TrainingStepResult& r = step.result;
     const double busy = r.breakdown.compute + r.breakdown.optimizer;
+    const PlanFileSystem* fs = candidate_filesystem(plan, c);
     c.simulated_outcome = plan_outcome(plan, node, c.layout.nodes, c.switches, net.network_switch, r.step_time_s,
-                                       r.step_time_s > 0 ? busy / r.step_time_s : 0);
+                                       r.step_time_s > 0 ? busy / r.step_time_s : 0, fs ? fs->usd_per_hour : 0);
     if (scenario.resilience && r.fits_in_memory) {  // the whole run with failures, from the simulated step
       const ResilienceConfig& rc = *scenario.resilience;
       with_failures(plan, node, simulate_long_run(rc.model(r.step_time_s), rc.replicas, rc.seed),
@@ -170,8 +172,12 @@ int PlanResult::simulated() const {
   return static_cast<int>(std::count_if(candidates.begin(), candidates.end(), [](const PlanCandidate& c) { return c.simulated; }));
 }
 
+const PlanFileSystem* candidate_filesystem(const PlanSpec& plan, const PlanCandidate& c) {
+  return plan.filesystems.empty() ? nullptr : &plan.filesystems[c.filesystem];
+}
+
 PlanOutcome plan_outcome(const PlanSpec& plan, const PlanNode& node, int nodes, int switches, const SwitchSpec& network_switch,
-                         double step_s, double gpu_activity) {
+                         double step_s, double gpu_activity, double storage_usd_per_hour) {
   PlanOutcome o;
   o.step_s = step_s;
   o.gpu_activity = gpu_activity;
@@ -182,7 +188,7 @@ PlanOutcome plan_outcome(const PlanSpec& plan, const PlanNode& node, int nodes, 
   o.power_kw = power.facility_w / 1000.0;
   o.energy_kwh = o.power_kw * hours;
   const double per_node_hour = plan.pricing == Pricing::cloud ? node.price.cloud_per_hour : node.price.purchase_per_hour();
-  o.cost_usd = nodes * per_node_hour * hours;
+  o.cost_usd = (nodes * per_node_hour + storage_usd_per_hour) * hours;
   if (plan.pricing == Pricing::purchase) o.cost_usd += o.energy_kwh * plan.electricity_usd_per_kwh;
   return o;
 }
@@ -193,11 +199,14 @@ ConfigNode candidate_scenario(const PlanSpec& plan, const PlanCandidate& c, cons
   const auto scalar = [&](const std::string& text) { return ConfigNode::make_scalar(text, at); };
   const auto number = [&](std::int64_t v) { return scalar(std::to_string(v)); };
   ConfigNode root = ConfigNode::make_map(at);
-  root.set("name", scalar(plan.name + ": " + std::to_string(c.layout.nodes) + "x " + node_name + " " + network_name));
+  const PlanFileSystem* fs = candidate_filesystem(plan, c);
+  root.set("name", scalar(plan.name + ": " + std::to_string(c.layout.nodes) + "x " + node_name + " " + network_name +
+                          (fs ? " " + fs->spec.name : "")));
   ConfigNode cluster = ConfigNode::make_map(at);
   cluster.set("node", scalar(node_name));
   cluster.set("nodes", number(c.layout.nodes));
   cluster.set("network", scalar(network_name));
+  if (fs) cluster.set("filesystem", scalar(fs->spec.name));
   ConfigNode topology = ConfigNode::make_map(at);
   topology.set("kind", scalar("fat-tree"));
   topology.set("levels", number(c.topology_levels));
@@ -222,7 +231,25 @@ ConfigNode candidate_scenario(const PlanSpec& plan, const PlanCandidate& c, cons
 PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, const PlanProgress& after_each) {
   PlanResult result;
   const std::size_t per_count = plan.micro_batch.size() * plan.tp.size() * plan.pp.size() * plan.zero.size();
-  const std::size_t combinations = plan.nodes.size() * plan.networks.size() * plan.node_counts.size() * per_count;
+  const std::size_t filesystems = std::max<std::size_t>(plan.filesystems.size(), 1);
+  const std::size_t combinations =
+      plan.nodes.size() * plan.networks.size() * plan.node_counts.size() * per_count * filesystems;
+  // The input pipeline depends on the file system, node type and count, loaders per node and batch alone.
+  std::map<std::tuple<std::size_t, std::size_t, int, int, std::int64_t>, InputPipelineResult> pipelines;
+  const auto input_stall = [&](std::size_t f, std::size_t n, const ScreenLayout& l, double step_s) {
+    if (!plan.dataset || plan.filesystems.empty()) return 0.0;
+    const NodeSpec& spec = plan.nodes[n].spec;
+    const int loaders = std::clamp(l.dp / l.nodes, 1, spec.gpus);
+    const std::int64_t batch = l.micro_batch * l.microbatches;
+    auto [it, fresh] = pipelines.try_emplace({f, n, l.nodes, loaders, batch});
+    if (fresh) {
+      LoaderConfig loader;
+      loader.workers_per_gpu = plan.loader_workers_per_gpu;
+      loader.page_cache_warm = plan.workload.page_cache_warm;
+      it->second = simulate_input_pipeline(*plan.dataset, plan.filesystems[f].spec, spec, loaders, l.nodes, batch, loader);
+    }
+    return io_stall_s(it->second, step_s);
+  };
   std::size_t screened = 0;
   auto tick = [&](std::size_t n) {
     screened += n;
@@ -239,7 +266,7 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, c
         const FabricSize fabric = fabric_size(node.spec, count, net.network_switch);
         if (fabric.levels == 0) {
           ++result.unbuildable_networks;
-          tick(per_count);
+          tick(per_count * filesystems);
           continue;
         }
         for (int micro : plan.micro_batch) {
@@ -247,21 +274,33 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, c
           for (int tp : plan.tp) {
             for (int pp : plan.pp) {
               for (int zero : plan.zero) {
-                tick(1);
-                PlanCandidate c;
-                c.node = n, c.network = w;
-                c.layout = ScreenLayout{count, tp, pp, 1, zero, micro, 1};
-                if (!valid_layout(plan, node.spec, model.blocks, c.layout)) {
+                PlanCandidate base;
+                base.node = n, base.network = w;
+                base.layout = ScreenLayout{count, tp, pp, 1, zero, micro, 1};
+                if (!valid_layout(plan, node.spec, model.blocks, base.layout)) {
                   ++result.invalid_layouts;
+                  tick(filesystems);
                   continue;
                 }
-                c.topology_levels = fabric.levels;
-                c.switches = fabric.switches;
-                c.screen = screen_estimate(model, plan.workload, node.spec, net.spec, c.layout);
-                c.screened = plan_outcome(plan, node, count, fabric.switches, net.network_switch, c.screen.step_s,
-                                          c.screen.gpu_activity);
-                c.meets_constraints = meets(plan, c.screened);
-                result.candidates.push_back(std::move(c));
+                base.topology_levels = fabric.levels;
+                base.switches = fabric.switches;
+                base.screen = screen_estimate(model, plan.workload, node.spec, net.spec, base.layout);
+                for (std::size_t f = 0; f < filesystems; ++f) {
+                  tick(1);
+                  PlanCandidate c = base;
+                  c.filesystem = f;
+                  // The input the loaders cannot hide behind the step lengthens it; the GPUs idle meanwhile.
+                  c.screen.io_stall_s = input_stall(f, n, c.layout, c.screen.step_s);
+                  if (c.screen.io_stall_s > 0) {
+                    c.screen.gpu_activity *= c.screen.step_s / (c.screen.step_s + c.screen.io_stall_s);
+                    c.screen.step_s += c.screen.io_stall_s;
+                  }
+                  const PlanFileSystem* fs = candidate_filesystem(plan, c);
+                  c.screened = plan_outcome(plan, node, count, fabric.switches, net.network_switch, c.screen.step_s,
+                                            c.screen.gpu_activity, fs ? fs->usd_per_hour : 0);
+                  c.meets_constraints = meets(plan, c.screened);
+                  result.candidates.push_back(std::move(c));
+                }
               }
             }
           }

@@ -9,6 +9,7 @@
 #include "configs/loader.h"
 #include "workloads/resilience/checkpoint_state.h"
 #include "workloads/scenario/scenario_kind.h"
+#include "workloads/training/framework_profile.h"
 
 namespace hpcsim {
 
@@ -67,8 +68,20 @@ const Schema& plan_schema() {
                                                                            "(ports, power)")}))
                                             .non_empty(),
                                         "networks to consider, each with the switch that builds its fat tree"),
+                               optional("filesystems",
+                                        Schema::list(Schema::map({required("filesystem", Schema::string(),
+                                                                           "a name in configs/filesystems"),
+                                                                  optional("price_per_hour", Schema::string(),
+                                                                           "what the file system costs per hour of the "
+                                                                           "run (rented, or its purchase amortized), e.g. "
+                                                                           "'40 USD'",
+                                                                           "0 USD: not priced")}))
+                                            .non_empty(),
+                                        "file systems to consider (docs/storage.md): the workload's dataset is read "
+                                        "from each (cluster.filesystem) and checkpoints written to it",
+                                        "none: no file system is searched"),
                            }),
-               "the hardware catalogue the search takes node types, counts and networks from"),
+               "the hardware catalogue the search takes node types, counts, networks and file systems from"),
       optional("layouts", Schema::map({
                               optional("tp", positive_ints(), "tensor-parallel widths to consider", "[1]"),
                               optional("pp", positive_ints(), "pipeline depths to consider", "[1]"),
@@ -168,6 +181,25 @@ PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::str
                           parse_switch_spec(catalog.load("switches", sw, "switch"), sw.as_string())});
   }
 
+  if (const ConfigNode* filesystems = hw.find("filesystems")) {
+    for (const ConfigNode& f : filesystems->items()) {
+      const ConfigNode& fs = f.at("filesystem");
+      PlanFileSystem entry{parse_filesystem_spec(catalog.load("filesystems", fs, "file system"), fs.as_string(), catalog), 0};
+      if (const ConfigNode* price = f.find("price_per_hour")) entry.usd_per_hour = parse_usd(*price, "price_per_hour");
+      p.filesystems.push_back(std::move(entry));
+    }
+  }
+  if (const ConfigNode* dataset = w.find("dataset")) {
+    p.dataset = load_dataset_spec(catalog, *dataset);
+    if (!p.dataset->synthetic && p.filesystems.empty()) {
+      throw ConfigError(dataset->loc(), "dataset " + dataset->as_string() +
+                                            " is read from storage: give the plan hardware.filesystems to read it from");
+    }
+    const ConfigNode pytorch = ConfigNode::make_scalar("pytorch", w.loc());
+    const FrameworkProfile framework = load_framework_profile(catalog, w.has("framework") ? w.at("framework") : pytorch);
+    p.loader_workers_per_gpu = p.workload.loader_workers.value_or(framework.loader_workers_per_gpu);
+  }
+
   const ConfigNode* layouts = root.find("layouts");
   auto choices = [&](const char* key, std::vector<int> fallback) {
     return layouts != nullptr && layouts->has(key) ? ints(layouts->at(key)) : fallback;
@@ -178,12 +210,13 @@ PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::str
   p.zero = choices("zero", {0});
   if (layouts != nullptr && layouts->has("schedule")) p.schedule = *kPipelineScheduleNames.parse(layouts->get_string("schedule"));
   {  // every combination is screened (and the best simulated in full): counted before any is
-    const double combinations = static_cast<double>(p.nodes.size()) * static_cast<double>(p.networks.size()) *
+    const double combinations = static_cast<double>(std::max<std::size_t>(p.filesystems.size(), 1)) *
+                                static_cast<double>(p.nodes.size()) * static_cast<double>(p.networks.size()) *
                                 static_cast<double>(p.node_counts.size()) * static_cast<double>(p.micro_batch.size()) *
                                 static_cast<double>(p.tp.size()) * static_cast<double>(p.pp.size()) *
                                 static_cast<double>(p.zero.size());
     check_count(CountLimit::configurations, combinations, layouts != nullptr ? layouts->loc() : hw.loc(),
-                "the plan's combinations of nodes, networks, node counts and layouts");
+                "the plan's combinations of nodes, networks, file systems, node counts and layouts");
     int most_gpus = 0;
     for (const PlanNode& node : p.nodes) most_gpus = std::max(most_gpus, node.spec.gpus);
     for (const ConfigNode& count : hw.at("node_counts").items()) {
@@ -227,6 +260,7 @@ PlanSpec parse_plan(const ConfigNode& root, const SpecCatalog& catalog, std::str
     job.gpus = job.nodes * fewest_gpus;
     job.node_leaf.assign(static_cast<std::size_t>(job.nodes), 0);
     job.state_bytes = checkpoint_state_bytes(p.workload);
+    if (!p.filesystems.empty()) job.filesystem = &p.filesystems.front().spec;  // each candidate checkpoints to its own
     p.spares = parse_resilience(section, catalog, job).spares;
     p.resilience = std::move(section);
   }

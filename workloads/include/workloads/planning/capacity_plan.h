@@ -1,5 +1,5 @@
 #pragma once
-// `hpcsim plan`: every node type x node count x network x parallel layout of a plan is screened with the
+// `hpcsim plan`: every node type x node count x network x file system x parallel layout of a plan is screened with the
 // analytical estimate (screen_estimate.h); the most promising (the cheapest that meet the constraints and
 // the screened Pareto front) are then simulated in full as ordinary training scenarios, and their time to
 // train, cost and energy give the ranking and the Pareto front.
@@ -32,6 +32,7 @@ struct PlanOutcome {
 
 struct PlanCandidate {
   std::size_t node = 0, network = 0;  // indices into the plan's nodes and networks
+  std::size_t filesystem = 0;         // index into the plan's file systems (when it has any)
   ScreenLayout layout;
   int topology_levels = 2;  // the fat tree the network is built as for this many nodes
   int switches = 0;
@@ -59,9 +60,13 @@ struct PlanResult {
   int simulated() const;
 };
 
-// Time to train, cost and energy of a configuration running at this step time and GPU activity.
+// Time to train, cost and energy of a configuration running at this step time and GPU activity; a file system's
+// price per hour is added for the run's hours.
 PlanOutcome plan_outcome(const PlanSpec& plan, const PlanNode& node, int nodes, int switches, const SwitchSpec& network_switch,
-                         double step_s, double gpu_activity);
+                         double step_s, double gpu_activity, double storage_usd_per_hour = 0);
+
+// The candidate's file system (nullptr when the plan searches none).
+const PlanFileSystem* candidate_filesystem(const PlanSpec& plan, const PlanCandidate& c);
 
 // The scenario (YAML tree) a candidate is simulated as.
 ConfigNode candidate_scenario(const PlanSpec& plan, const PlanCandidate& c, const std::string& node_name,

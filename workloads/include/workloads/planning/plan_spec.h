@@ -1,6 +1,6 @@
 #pragma once
 // A capacity plan (`kind: plan`, read by `hpcsim plan`): a training workload and how much of it to train, the
-// hardware to consider (node types, node counts, networks with their switches), the parallel layouts to
+// hardware to consider (node types, node counts, networks with their switches, file systems), the parallel layouts to
 // search, how to price and power it, and the constraints a configuration must meet.
 #include <cstdint>
 #include <optional>
@@ -12,9 +12,11 @@
 #include "configs/schema.h"
 #include "models/network/network_spec.h"
 #include "models/node/node_spec.h"
+#include "models/storage/filesystem_spec.h"
 #include "models/power/power_model.h"
 #include "workloads/pricing/node_price.h"
 #include "workloads/scenario/training_scenario.h"
+#include "workloads/training/dataset_spec.h"
 #include "workloads/training/pipeline_schedule.h"
 
 namespace hpcsim {
@@ -29,6 +31,12 @@ struct PlanNetwork {
   SwitchSpec network_switch;
 };
 
+// A file system the plan considers, with what it costs per hour of the run (0: not priced).
+struct PlanFileSystem {
+  FileSystemSpec spec;
+  double usd_per_hour = 0;
+};
+
 struct PlanSpec {
   std::string name;
   ConfigNode workload_node;     // the workload section as written (each simulated scenario gets a copy)
@@ -38,6 +46,9 @@ struct PlanSpec {
   std::vector<PlanNode> nodes;
   std::vector<int> node_counts;
   std::vector<PlanNetwork> networks;
+  std::vector<PlanFileSystem> filesystems;  // empty: none searched (the data, if any, must be synthetic)
+  std::optional<DatasetSpec> dataset;       // workload.dataset: read through the candidate's file system
+  int loader_workers_per_gpu = 0;           // the workload's loader workers, else its framework's
   // Layout choices searched (every combination that is valid for the model and the GPU count).
   std::vector<int> tp, pp, micro_batch, zero;
   PipelineSchedule schedule = PipelineSchedule::one_f_one_b;

@@ -35,6 +35,7 @@ struct ScreenEstimate {
   double memory_per_gpu_bytes = 0;
   bool fits_in_memory = true;
   double gpu_activity = 0;  // compute share of the step, for the power model
+  double io_stall_s = 0;    // the input pipeline's wait beyond the step (capacity_plan adds it with a dataset)
 };
 
 ScreenEstimate screen_estimate(const ModelFootprint& model, const WorkloadConfig& workload, const NodeSpec& node,
