@@ -55,10 +55,6 @@ const std::array<DlioReader, 2> kReaders{{
     {"tfrecord", false, kTfrecordBytesPerCoreS, kTfrecordBytesPerCycle},
 }};
 
-
-// Readers stream whole sample files; the steady rate does not depend on the amount read.
-constexpr double kBytesPerReader = 1073741824.0;
-
 }  // namespace
 
 std::span<const DlioWorkload> dlio_workloads() { return kWorkloads; }
@@ -110,11 +106,10 @@ DlioResult simulate_dlio(const FileSystemSpec& fs, const DlioWorkload& w, int ac
   r.hosts = hosts;
   // The readers prefetch while the accelerators compute, so a step takes max(compute, read): AU is the
   // delivered bandwidth over the asked one, at most 1.
-  const CheckpointResult read =
-      simulate_checkpoint(fs, {hosts, accelerators * w.read_threads}, kBytesPerReader, IoOp::read);
-  r.read = read.rate;
-  r.delivered_bytes_per_s = read.rate.rate;
-  r.bottleneck = read.rate.bottleneck;
+  const FileReadsResult read = simulate_file_reads(fs, {hosts, accelerators * w.read_threads}, w.samples_per_file * w.record_bytes);
+  r.read = read.read;
+  r.delivered_bytes_per_s = read.read.rate;
+  r.bottleneck = read.read.bottleneck;
   double fed = r.delivered_bytes_per_s;
   if (fs.metadata.open_ops_per_s > 0) {
     // The small-file cost: every sample file is opened (and closed) once per epoch on the metadata servers,

@@ -2,9 +2,9 @@
 // MLPerf Storage v1.0's training emulation (DLIO): each emulated accelerator takes a batch of samples,
 // "computes" for a fixed time per batch (a sleep) and meanwhile its reader threads prefetch the next batch
 // from the file system. Accelerator utilisation (AU) is compute time over wall time; a storage system
-// passes a run when AU stays at or above the workload's threshold. Here the readers are ior-easy-like
-// streams (each thread reads whole sample files sequentially) on a file system described as hardware
-// (io500.h). The client hosts' side is a second limit: DLIO's Python readers open, read and decode every
+// passes a run when AU stays at or above the workload's threshold. Here each reader thread reads whole
+// files one after another (simulate_file_reads: an open, then the file through the client's RPC pipeline) on
+// a file system described as hardware (io500.h). The client hosts' side is a second limit: DLIO's Python readers open, read and decode every
 // sample on the hosts' cores (DlioReader, DlioHost), so AU = min(1, min(storage, host readers) / asked) and
 // the largest passing count follows from the binding stage. Each sample file is also opened on the metadata
 // servers (the small-file cost), a limit when the file system gives a rate for opens (`open_ops`).
