@@ -59,6 +59,20 @@ TEST_CASE("serve: the offline run's latency and throughput are the batch validat
   CHECK(metric(r, "latency_s.p50") > offline_throughput(s.setup, 1, 1, 1).batch_latency_s * 2);
 }
 
+TEST_CASE("serve: an offline run without a request count runs whole rounds, at validate's saturated rate",
+          "[serve][offline]") {
+  // 3 replicas x 5 workers x 2 requests a batch: 30 requests a round; the default 10,000 rounds up to 334 rounds.
+  const ServeScenario s = scenario("{replicas: 3, workers: 5, max_batch: 32, request_batch: 16}");
+  CHECK(s.serving.requests == 334 * 30);
+  const Report r = serve_once(s).report;
+  const OfflineResult predicted = offline_throughput(s.setup, 32, 2, 3);
+  CHECK(metric(r, "throughput_rps") == Approx(predicted.throughput_rps).epsilon(1e-6));
+  // A request count that leaves the last round partial is the user's: 31 requests wait for a second round.
+  const ServeScenario given = scenario("{replicas: 3, workers: 5, max_batch: 32, request_batch: 16, requests: 31}");
+  CHECK(given.serving.requests == 31);
+  CHECK(metric(serve_once(given).report, "throughput_rps") < 0.8 * metric(r, "throughput_rps"));
+}
+
 TEST_CASE("serve: a request of N samples through a front end sends N samples' bytes", "[serve][request_batch]") {
   const ServeScenario one = scenario("{max_batch: 8, front_end: triton-http}");
   const ServeScenario four = scenario("{max_batch: 8, request_batch: 4, front_end: triton-http}");

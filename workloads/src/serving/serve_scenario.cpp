@@ -1,8 +1,10 @@
 #include "workloads/serving/serve_scenario.h"
 
+#include <algorithm>
 #include <string>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "models/gpu/precision.h"
 #include "workloads/inference/batch_latency.h"
 #include "workloads/scenario/scenario_kind.h"
@@ -90,6 +92,14 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
   }
   if (s.llm && s.setup.input_len <= 0) {
     throw ConfigError(root.at("workload").loc(), "an LLM endpoint needs workload.input_len beside output_len");
+  }
+  if (!s.llm && s.serving.offline() && !(serving && serving->has("requests"))) {
+    // Offline, every request is there at once and every worker takes full batches: a whole number of rounds
+    // (each worker of each replica one full batch per round) keeps them all busy to the end, so the run's
+    // throughput is the saturated one. 10,000 requests over 112 workers of 256 would leave 73 of them idle.
+    const std::int64_t per_round = std::int64_t{s.serving.replicas} * s.serving.workers * s.serving.requests_per_batch();
+    const std::int64_t rounds = std::max<std::int64_t>(1, (s.serving.requests + per_round - 1) / per_round);
+    s.serving.requests = std::min(rounds * per_round, static_cast<std::int64_t>(count_limit(CountLimit::requests)));
   }
   if (!s.llm) {
     const int fits = max_batch_in_memory(s.setup);
