@@ -49,6 +49,7 @@ struct IoOptions {
   std::optional<int> read_threads;
   std::optional<int> host_cores;
   std::string host_clock;
+  bool files = false;
 };
 
 std::string number(double value) { return json::number(value, 10); }
@@ -152,6 +153,52 @@ int run_checkpoint(const IoOptions& o) {
             << "time         " << number(r.time_s) << " s at " << number(r.rate.rate / 1e9) << " GB/s\n"
             << "bottleneck   " << r.rate.bottleneck << "\n";
   for (const StageUse& u : r.rate.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
+  return kExitOk;
+}
+
+// --files: --procs readers on --clients nodes each read whole files of --sample-size one after another (a
+// training data loader's workers), on --filesystem: the steady rate and what binds it.
+int run_file_reads(const IoOptions& o) {
+  const auto loaded = load_filesystem_run(o, "--files");
+  if (!loaded) return kExitBadInput;
+  const auto& [fs, clients] = *loaded;
+  if (o.sample_size.empty()) {
+    std::cerr << "--files needs --sample-size (the bytes of one file, e.g. 110KB)\n";
+    return kExitBadInput;
+  }
+  double bytes = 0;
+  try {
+    bytes = parse_quantity(o.sample_size, Dimension::bytes, "B");
+  } catch (const UnitError& e) {
+    std::cerr << "--sample-size " << o.sample_size << ": " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (!(bytes > 0) || bytes > 1125899906842624.0) {
+    std::cerr << "--sample-size " << o.sample_size << ": a file holds at least one byte and at most 1 PiB\n";
+    return kExitBadInput;
+  }
+  const FileReadsResult r = simulate_file_reads(fs, clients, bytes);
+  if (o.format == "json") {
+    json::Line stages = json::Line::object();
+    for (const StageUse& u : r.read.stages) stages.field(u.stage, number(u.utilisation));
+    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"clients\": " << clients.nodes
+              << ",\n  \"procs\": " << clients.procs << ",\n  \"file_bytes\": " << number(bytes)
+              << ",\n  \"bytes_per_s\": " << number(r.bytes_per_s) << ",\n  \"files_per_s\": "
+              << number(r.bytes_per_s / bytes) << ",\n  \"bottleneck\": " << json::quote(r.bottleneck)
+              << ",\n  \"open_bytes_per_s\": " << number(r.open_bytes_per_s) << ",\n  \"utilisation\": " << stages.str()
+              << "\n}\n";
+    return kExitOk;
+  }
+  std::cout << "files        " << format_quantity(bytes, Dimension::bytes) << " each, read whole by " << clients.procs
+            << " readers on " << clients.nodes << " nodes, one at a time\n"
+            << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "): " << fs.data.count
+            << " data servers x " << fs.data.devices << " " << fs.data.device_name << ", " << fs.network.name << "\n"
+            << "rate         " << number(r.bytes_per_s / 1e9) << " GB/s, " << number(r.bytes_per_s / bytes) << " files/s\n"
+            << "bottleneck   " << r.bottleneck << "\n";
+  for (const StageUse& u : r.read.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
+  if (r.open_bytes_per_s > 0) {
+    std::cout << "  metadata opens: " << number(100 * r.bytes_per_s / r.open_bytes_per_s) << "% of the open rate\n";
+  }
   return kExitOk;
 }
 
@@ -451,8 +498,9 @@ int run_io(const IoOptions& o) {
   if (o.mlperf) return run_mlperf(o);
   if (o.io500) return run_io500(o);
   if (o.checkpoint) return run_checkpoint(o);
+  if (o.files) return run_file_reads(o);
   if (!o.filesystem.empty() || o.clients != 1 || o.procs) {
-    std::cerr << "--filesystem, --clients and --procs need --io500, --checkpoint or --mlperf\n";
+    std::cerr << "--filesystem, --clients and --procs need --io500, --checkpoint, --files or --mlperf\n";
     return kExitBadInput;
   }
   // The dataset read's flags, required in this mode (as CLI11 reports a missing one).
@@ -525,7 +573,8 @@ Action add_io_command(CLI::App& app) {
   auto o = std::make_shared<IoOptions>();
   cmd->add_option("--storage", o->storage, "Storage system (configs/storage/NAME.yaml); required without --io500 and --validate");
   cmd->add_option("--samples", o->samples, "Number of samples (one file each); required without --io500 and --validate")->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
-  cmd->add_option("--sample-size", o->sample_size, "Bytes per sample, e.g. 110KiB; required without --io500 and --validate");
+  cmd->add_option("--sample-size", o->sample_size,
+                  "Bytes per sample, e.g. 110KiB; required with --storage and with --files (the bytes of one file)");
   cmd->add_option("--readers", o->readers, "Concurrent readers, one request each in flight (default 1)")
       ->check(kAtLeastOne);
   cmd->add_option("--nodes", o->nodes, "Client nodes the readers are spread over (default 1)")->check(kAtLeastOne);
@@ -540,12 +589,16 @@ Action add_io_command(CLI::App& app) {
   cmd->add_option("--bytes-per-proc", o->bytes_per_proc, "With --checkpoint: each process's file, e.g. 5.54GB")
       ->needs(checkpoint);
   checkpoint->excludes(io500);
+  auto* files = cmd->add_flag("--files", o->files,
+                              "Read whole files of --sample-size one after another with --procs readers on --clients "
+                              "nodes of --filesystem (a data loader's workers)");
+  files->excludes(io500)->excludes(checkpoint);
   auto* filesystem = cmd->add_option("--filesystem", o->filesystem,
-                                     "With --io500 or --checkpoint: a file system (configs/filesystems/NAME.yaml)");
-  auto* clients = cmd->add_option("--clients", o->clients, "With --io500, --checkpoint or --mlperf: client nodes (hosts; default 1)")
+                                     "With --io500, --checkpoint or --files: a file system (configs/filesystems/NAME.yaml)");
+  auto* clients = cmd->add_option("--clients", o->clients, "With --io500, --checkpoint, --files or --mlperf: client nodes (hosts; default 1)")
                       ->check(kAtLeastOne);
   auto* procs = cmd->add_option("--procs", o->procs,
-                                "With --io500 or --checkpoint: processes in all, block-placed (default one per client)")
+                                "With --io500, --checkpoint or --files: processes in all, block-placed (default one per client)")
                     ->check(kAtLeastOne);
   for (CLI::Option* opt : {filesystem, clients, procs}) opt->excludes(cmd->get_option("--storage"));
   auto* validate = cmd->add_flag("--validate", o->validate,
@@ -553,10 +606,11 @@ Action add_io_command(CLI::App& app) {
   cmd->add_option("--cases", o->cases, "With --validate: the case file (default configs/validation/storage/io500.yaml)")
       ->needs(validate);
   validate->excludes(io500);
+  validate->excludes(files);
   auto* mlperf = cmd->add_flag("--mlperf", o->mlperf,
                                "Run an MLPerf Storage workload (DLIO's emulated accelerators) on --filesystem with --clients "
                                "hosts; with --validate, score the MLPerf Storage cases");
-  mlperf->excludes(io500)->excludes(checkpoint);
+  mlperf->excludes(io500)->excludes(checkpoint)->excludes(files);
   cmd->add_option("--workload", o->workload, "With --mlperf: unet3d, resnet50 or cosmoflow")
       ->needs(mlperf)
       ->check(CLI::IsMember({"unet3d", "resnet50", "cosmoflow"}));

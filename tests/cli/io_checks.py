@@ -179,6 +179,28 @@ def check_io_checkpoint():
     expect_bad_input(hpcsim("io", "--checkpoint", "--bytes-per-proc", "1GB"), "--filesystem")
 
 
+def check_io_files():
+    """Whole small files read by many readers (a data loader's workers): on the disk Lustre each 109 KB file is
+    one positioning of one disk, so 12 x 150 disks x 170 IOPS set the files per second; few readers are held
+    to their own pace (an open, then the file behind a disk's 4.16 ms access); bad sizes are exit 2."""
+    files = ["io", "--files", "--filesystem", "lustre-hdd-edr", "--format", "json"]
+    base = files + ["--sample-size", "109KB"]
+    proc = hpcsim(*base, "--clients", "16", "--procs", "2048")
+    expect(proc.returncode == 0, "file reads", proc)
+    doc = json.loads(proc.stdout)
+    expect(doc["bottleneck"] == "device IOPS", f"the disks' positionings bind: {doc['bottleneck']}", proc)
+    # (0.2 % below: the phase's rate counts its first requests' latency, over the GiB each reader is simulated for)
+    expect(abs(doc["files_per_s"] - 12 * 150 * 170) < 5e-3 * doc["files_per_s"], f"files/s {doc['files_per_s']}", proc)
+    expect(abs(doc["bytes_per_s"] - doc["files_per_s"] * 109e3) < 1e-6 * doc["bytes_per_s"], "bytes = files x size", proc)
+    few = json.loads(hpcsim(*base, "--clients", "2", "--procs", "8").stdout)
+    expect(few["bottleneck"] == "client requests" and few["files_per_s"] < 8 / 4.16e-3, f"readers' pace: {few}")
+    expect_bad_input(hpcsim(*files, "--sample-size", "0B"), "--sample-size 0B")
+    expect_bad_input(hpcsim(*files, "--sample-size", "5 parsecs"), "--sample-size 5 parsecs")
+    expect_bad_input(hpcsim("io", "--files", "--filesystem", "lustre-hdd-edr"), "--sample-size")
+    expect_bad_input(hpcsim("io", "--files", "--sample-size", "1MB"), "--filesystem")
+    expect_bad_input(hpcsim("io", "--files", "--checkpoint", "--filesystem", "lustre-hdd-edr"), "--files")
+
+
 def check_io_mlperf():
     base = ["io", "--mlperf", "--filesystem", "lustre-nvme-opa", "--format", "json"]
     proc = hpcsim(*base, "--workload", "unet3d", "--clients", "4")
@@ -285,7 +307,7 @@ def check_io_mlperf_validate():
             expect_bad_input(hpcsim("io", "--validate", "--mlperf", "--cases", path), f"bad.yaml:{line}:")
 
 
-run_check({"io500_phases": check_io500_phases, "io_checkpoint": check_io_checkpoint, "io500_errors": check_io500_errors,
+run_check({"io500_phases": check_io500_phases, "io_checkpoint": check_io_checkpoint, "io_files": check_io_files, "io500_errors": check_io500_errors,
  "io500_validate": check_io500_validate, "io_mlperf": check_io_mlperf, "io_mlperf_validate": check_io_mlperf_validate,
  "io_json": check_io_json, "io_nfs_shared": check_io_nfs_shared, "io_striping": check_io_striping,
  "io_iops": check_io_iops, "io_deterministic": check_io_deterministic, "io_errors": check_io_errors})
