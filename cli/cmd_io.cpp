@@ -117,21 +117,29 @@ std::optional<std::pair<FileSystemSpec, Io500Clients>> load_filesystem_run(const
   return std::make_pair(fs, clients);
 }
 
+// A file's size from a flag: at least one byte and at most 1 PiB; otherwise the reason on stderr and nothing.
+std::optional<double> file_bytes_flag(const char* flag, const std::string& text, const char* what) {
+  double bytes = 0;
+  try {
+    bytes = parse_quantity(text, Dimension::bytes, "B");
+  } catch (const UnitError& e) {
+    std::cerr << flag << " " << text << ": " << e.what() << "\n";
+    return std::nullopt;
+  }
+  if (!(bytes > 0) || bytes > 1125899906842624.0) {
+    std::cerr << flag << " " << text << ": " << what << " at least one byte and at most 1 PiB\n";
+    return std::nullopt;
+  }
+  return bytes;
+}
+
 int run_checkpoint(const IoOptions& o) {
   const auto loaded = load_filesystem_run(o, "--checkpoint");
   if (!loaded) return kExitBadInput;
   const auto& [fs, clients] = *loaded;
-  double bytes = 0;
-  try {
-    bytes = parse_quantity(o.bytes_per_proc, Dimension::bytes, "B");
-  } catch (const UnitError& e) {
-    std::cerr << "--bytes-per-proc " << o.bytes_per_proc << ": " << e.what() << "\n";
-    return kExitBadInput;
-  }
-  if (!(bytes > 0) || bytes > 1125899906842624.0) {
-    std::cerr << "--bytes-per-proc " << o.bytes_per_proc << ": a process writes at least one byte and at most 1 PiB\n";
-    return kExitBadInput;
-  }
+  const std::optional<double> parsed = file_bytes_flag("--bytes-per-proc", o.bytes_per_proc, "a process writes");
+  if (!parsed) return kExitBadInput;
+  const double bytes = *parsed;
   const IoOp op = o.op == "read" ? IoOp::read : IoOp::write;
   const CheckpointResult r = simulate_checkpoint(fs, clients, bytes, op);
   const double total = bytes * clients.procs;
@@ -166,17 +174,9 @@ int run_file_reads(const IoOptions& o) {
     std::cerr << "--files needs --sample-size (the bytes of one file, e.g. 110KB)\n";
     return kExitBadInput;
   }
-  double bytes = 0;
-  try {
-    bytes = parse_quantity(o.sample_size, Dimension::bytes, "B");
-  } catch (const UnitError& e) {
-    std::cerr << "--sample-size " << o.sample_size << ": " << e.what() << "\n";
-    return kExitBadInput;
-  }
-  if (!(bytes > 0) || bytes > 1125899906842624.0) {
-    std::cerr << "--sample-size " << o.sample_size << ": a file holds at least one byte and at most 1 PiB\n";
-    return kExitBadInput;
-  }
+  const std::optional<double> parsed = file_bytes_flag("--sample-size", o.sample_size, "a file holds");
+  if (!parsed) return kExitBadInput;
+  const double bytes = *parsed;
   const FileReadsResult r = simulate_file_reads(fs, clients, bytes);
   if (o.format == "json") {
     json::Line stages = json::Line::object();
