@@ -187,8 +187,8 @@ def check_count_limits():
         counts = ", ".join(str(64 * i) for i in range(1, 201))
         big = write(tmp, "plan.yaml", plan.replace("node_counts: [64, 128, 256]", f"node_counts: [{counts}]")
                     .replace("pp: [8, 16]", "pp: [1, 2, 4, 8, 16, 32]"))
-        refused(hpcsim("plan", big, "--no-db"), "plan.yaml:26:3: the plan's combinations of nodes, networks, node "
-                "counts and layouts needs 57,600 configurations", limit("configurations"))
+        refused(hpcsim("plan", big, "--no-db"), "plan.yaml:26:3: the plan's combinations of nodes, networks, file "
+                "systems, node counts and layouts needs 57,600 configurations", limit("configurations"))
         huge = write(tmp, "huge.yaml", plan.replace("node_counts: [64, 128, 256]", "node_counts: [64, 100000]"))
         refused(hpcsim("plan", huge, "--no-db"), "huge.yaml:20:21: 100000 nodes of 8 GPUs needs 800,000 GPUs",
                 limit("gpus"))
