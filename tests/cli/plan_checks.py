@@ -121,6 +121,16 @@ def check_plan_filesystems():
     expect(abs(a["screened_time_to_train_s"] - b["screened_time_to_train_s"]) < 1e-9 * hours * 3600, "same time at 8 nodes", proc)
     expect(abs((b["screened_cost_usd"] - a["screened_cost_usd"]) - 40 * hours) < 1e-6 * b["screened_cost_usd"],
            f"the file systems' prices are in the cost: {a['screened_cost_usd']} {b['screened_cost_usd']}", proc)
+    # The stored front names each point's file system, and hpcsim report's Pareto figure labels it.
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "r.db"), os.path.join(tmp, "out")
+        expect(hpcsim("plan", storage, "--db", db).returncode == 0, "the storage plan stores")
+        expect(hpcsim("report", db, "--out", out).returncode == 0, "the report of the plan")
+        with open(os.path.join(out, "pareto.csv")) as f:
+            labels = [line.rsplit(",tp", 1)[0] for line in f.read().splitlines()[1:]]
+        front = [p["filesystem"] for p in doc["pareto"]]
+        expect(len(labels) == len(front) and all(fs in label for fs, label in zip(front, labels)),
+               f"the figure's labels name the file systems {front}: {labels}")
     # Without file systems a plan has none in its JSON; a dataset without them is an error at its key.
     plain, _ = plan("--set", "search.full_simulations=2")
     expect(all("filesystem" not in c for c in plain["candidates"]), "no file systems searched, none named")

@@ -221,7 +221,8 @@ std::optional<std::string> plan_hardware_name(const ConfigNode* hardware, const 
   return std::nullopt;
 }
 
-// "128 x dgx-h100, ib-ndr, tp 8 pp 8 dp 16" from front point `at`'s metrics and the plan's text.
+// "128 x dgx-h100, ib-ndr, tp 8 pp 8 dp 16" (with a file system after the network when the plan searched them)
+// from front point `at`'s metrics and the plan's text.
 std::string pareto_label(const StoredRun& run, const std::vector<Metric>& metrics, const std::string& at) {
   std::optional<ConfigNode> plan;
   try {
@@ -237,6 +238,10 @@ std::string pareto_label(const StoredRun& run, const std::vector<Metric>& metric
   label += plan_hardware_name(hardware, "nodes", "node", metric_value(metrics, "pareto.node_index" + at)).value_or("nodes");
   if (auto network = plan_hardware_name(hardware, "networks", "network", metric_value(metrics, "pareto.network_index" + at))) {
     label += ", " + *network;
+  }
+  // A plan that searches file systems stores each point's (pareto.filesystem_index).
+  if (auto fs = plan_hardware_name(hardware, "filesystems", "filesystem", metric_value(metrics, "pareto.filesystem_index" + at))) {
+    label += ", " + *fs;
   }
   return label + ", tp " + count("tp") + " pp " + count("pp") + " dp " + count("dp");
 }
