@@ -194,6 +194,9 @@ def check_list_and_version():
            "list sequence-lengths", proc)
     proc = hpcsim("list", "storage")
     expect(proc.returncode == 0 and "lustre-hdd" in proc.stdout and "gpus:" not in proc.stdout, "list storage", proc)
+    proc = hpcsim("list", "filesystems")
+    expect(proc.returncode == 0 and proc.stdout.split() == ["filesystems:", "lustre-hdd-edr", "lustre-nvme-opa"],
+           "list filesystems: the specs cluster.filesystem and hardware.filesystems name", proc)
     expect_bad_input(hpcsim("list", "toasters"), "toasters")
     proc = hpcsim("version")
     expect(proc.returncode == 0 and proc.stdout.startswith("hpcsim "), "version", proc)
