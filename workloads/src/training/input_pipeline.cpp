@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/gpu/host_transfer.h"
 #include "models/storage/dataset_read.h"
 #include "models/storage/io500.h"
 
@@ -57,12 +58,11 @@ double storage_seconds(const StorageSpec& storage, std::int64_t requests, double
   return per_request * static_cast<double>(requests);
 }
 
-// The PCIe bandwidth one GPU's copy gets: its own link, or its switch's uplink shared with the other GPUs
-// of the job behind the same switch, all copying their batches at once.
-double h2d_bandwidth(const NodeSpec& node, int gpus_per_node) {
-  const double link = node.pcie.link->payload_bandwidth(node.pcie.lanes);
-  if (!node.pcie.modelled() || node.pcie.gpus_per_switch < 1) return link;
-  return link / std::min(node.pcie.gpus_per_switch, gpus_per_node);
+// The GPUs whose batches share one GPU's PCIe path: itself alone on its own link, or the job's GPUs behind
+// the same switch uplink, all copying their batches at once.
+int pcie_sharers(const NodeSpec& node, int gpus_per_node) {
+  if (!node.pcie.modelled() || node.pcie.gpus_per_switch < 1) return 1;
+  return std::min(node.pcie.gpus_per_switch, gpus_per_node);
 }
 
 int total_cores(const NodeSpec& node) {
@@ -126,7 +126,9 @@ void finish_pipeline(const DatasetSpec& dataset, const NodeSpec& node, int gpus_
 
   // Host to device: the decoded batch, or with GPU decode the encoded samples, from pinned host memory.
   const double copy_bytes = batch * (loader.gpu_decode ? dataset.sample_bytes : dataset.output_bytes);
-  r.h2d_s = node.pcie.link->software_latency_s + copy_bytes / h2d_bandwidth(node, gpus_per_node);
+  // A pinned copy over the link (models/gpu/host_transfer.h): the loader pins its batches (DataLoader
+  // pin_memory), so the DMA runs beside the step; a shared uplink moves every sharer's batch.
+  r.h2d_s = pinned_copy_s(*node.pcie.link, node.pcie.lanes, copy_bytes * pcie_sharers(node, gpus_per_node));
 
   const double slowest = std::max({r.storage_s, r.decode_s, r.h2d_s});
   r.bottleneck = slowest == r.storage_s ? "storage" : slowest == r.decode_s ? "decode" : "h2d";
