@@ -1,7 +1,8 @@
 // IO500 on a file system described as hardware (issue 39): a 10-client run (the IO500 10-node list's
 // shape, 16 processes a node) and a 1,000-client run (16,000 processes), every phase, on the flash Lustre
 // of configs/filesystems/lustre-nvme-opa.yaml. Prints wall time, events and the ior-easy rates; the issue's
-// bound is under 1 s each.
+// bound is under 1 s each. Then a training job's loader workers reading ImageNet-sized files
+// (simulate_file_reads, the input pipeline's storage stage) at 16 and 4,096 nodes of 128 readers.
 //
 // Usage (from the source root): io500_bench [configs dir=configs]
 #include <chrono>
@@ -25,6 +26,14 @@ void run(const FileSystemSpec& fs, int clients, int procs) {
               static_cast<unsigned long long>(r.events), wall, wall < 1.0 ? "" : "  (over the 1 s bound)");
 }
 
+void run_file_reads(const FileSystemSpec& fs, int nodes, int readers) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const FileReadsResult r = simulate_file_reads(fs, {nodes, readers}, 109e3);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%5d nodes, %7d readers of 109 KB files: %.0f files/s (%s)  wall %.4f s\n", nodes, readers,
+              r.bytes_per_s / 109e3, r.bottleneck.c_str(), wall);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -34,4 +43,6 @@ int main(int argc, char** argv) {
       parse_filesystem_spec(catalog.load("filesystems", name, "file system"), "lustre-nvme-opa", catalog);
   run(fs, 10, 160);
   run(fs, 1000, 16000);
+  run_file_reads(fs, 16, 16 * 128);
+  run_file_reads(fs, 4096, 4096 * 128);
 }
