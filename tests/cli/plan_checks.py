@@ -115,6 +115,10 @@ def check_plan_filesystems():
     expect(abs(t[32] - t[16]) < 0.02 * t[16] and abs(t[64] - t[16]) < 0.02 * t[16], f"starved beyond 16 nodes: {t}", proc)
     expect(nvme[(64, 128)]["screened_time_to_train_s"] < 0.6 * nvme[(32, 128)]["screened_time_to_train_s"],
            "the flash one keeps scaling", proc)
+    # Each configuration reports the step's wait for its input: the disks' at 16 nodes (simulated), none on flash.
+    sim16 = [c for c in cands if c["simulated"] and c["status"] == "ok" and c["nodes"] == 16]
+    expect(any(c["filesystem"] == "lustre-hdd-edr" and c["io_stall_s"] > 0 for c in sim16) and
+           all(c["io_stall_s"] == 0 for c in sim16 if c["filesystem"] == "lustre-nvme-opa"), f"io_stall_s: {sim16}", proc)
     # The price per hour: the same 8-node layout, unstarved on both, differs by (60 - 20) USD per hour.
     a, b = hdd[(8, 128)], nvme[(8, 128)]
     hours = a["screened_time_to_train_s"] / 3600

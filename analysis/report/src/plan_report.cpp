@@ -39,6 +39,7 @@ std::string candidate_json(const PlanSpec& plan, const PlanCandidate& c, std::si
     << ", \"time_to_train_s\": " << num(o.time_to_train_s) << ", \"cost_usd\": " << num(o.cost_usd)
     << ", \"energy_kwh\": " << num(o.energy_kwh) << ", \"step_time_s\": " << num(o.step_s)
     << ", \"power_kw\": " << num(o.power_kw) << ", \"gpu_activity\": " << num(o.gpu_activity)
+    << ", \"io_stall_s\": " << num(o.io_stall_s)
     << ", \"memory_per_gpu_gib\": " << num(c.screen.memory_per_gpu_bytes / kGiB)
     << ", \"screened_time_to_train_s\": " << num(c.screened.time_to_train_s)
     << ", \"screened_cost_usd\": " << num(c.screened.cost_usd)

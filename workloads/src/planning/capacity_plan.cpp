@@ -140,6 +140,7 @@ void simulate_in_full(const PlanSpec& plan, const SpecCatalog& catalog, PlanCand
     const PlanFileSystem* fs = candidate_filesystem(plan, c);
     c.simulated_outcome = plan_outcome(plan, node, c.layout.nodes, c.switches, net.network_switch, r.step_time_s,
                                        r.step_time_s > 0 ? busy / r.step_time_s : 0, fs ? fs->usd_per_hour : 0);
+    c.simulated_outcome.io_stall_s = r.breakdown.io_stall;
     if (scenario.resilience && r.fits_in_memory) {  // the whole run with failures, from the simulated step
       const ResilienceConfig& rc = *scenario.resilience;
       with_failures(plan, node, simulate_long_run(rc.model(r.step_time_s), rc.replicas, rc.seed),
@@ -298,6 +299,7 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, c
                   const PlanFileSystem* fs = candidate_filesystem(plan, c);
                   c.screened = plan_outcome(plan, node, count, fabric.switches, net.network_switch, c.screen.step_s,
                                             c.screen.gpu_activity, fs ? fs->usd_per_hour : 0);
+                  c.screened.io_stall_s = c.screen.io_stall_s;
                   c.meets_constraints = meets(plan, c.screened);
                   result.candidates.push_back(std::move(c));
                 }

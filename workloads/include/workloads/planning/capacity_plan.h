@@ -23,6 +23,7 @@ struct PlanOutcome {
   double cost_usd = 0;
   double energy_kwh = 0;
   double power_kw = 0;  // facility draw while training
+  double io_stall_s = 0;  // per step: the input pipeline's wait beyond the step's work (a dataset on a file system)
   double gpu_activity = 0;
   // With the plan's resilience: section: the effective training time ratio, and the failure-free time to
   // train the other figures were scaled from (time_to_train_s is then the mean over the replicas).
