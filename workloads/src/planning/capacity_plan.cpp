@@ -240,7 +240,7 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, c
   const auto input_stall = [&](std::size_t f, std::size_t n, const ScreenLayout& l, double step_s) {
     if (!plan.dataset || plan.filesystems.empty()) return 0.0;
     const NodeSpec& spec = plan.nodes[n].spec;
-    const int loaders = std::clamp(l.dp / l.nodes, 1, spec.gpus);
+    const int loaders = loading_gpus_per_node(l.dp, l.nodes, spec.gpus);
     const std::int64_t batch = l.micro_batch * l.microbatches;
     auto [it, fresh] = pipelines.try_emplace({f, n, l.nodes, loaders, batch});
     if (fresh) {

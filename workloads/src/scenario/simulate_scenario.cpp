@@ -121,9 +121,7 @@ TrainingStepReport simulate_scenario(const TrainingScenario& s, bool record_time
     report.result.tokens_per_s = report.result.samples_per_s * per_sample;
   }
   if (s.dataset) {
-    // One loader per data-parallel replica (pipeline and tensor-parallel ranks share their replica's
-    // input), spread over the job's nodes.
-    const int loaders_per_node = std::clamp(s.parallelism.layout.dp / s.cluster.nodes, 1, s.cluster.gpus_per_node);
+    const int loaders_per_node = loading_gpus_per_node(s.parallelism.layout.dp, s.cluster.nodes, s.cluster.gpus_per_node);
     LoaderConfig loader;
     loader.workers_per_gpu = s.workload.loader_workers.value_or(s.framework.loader_workers_per_gpu);
     loader.page_cache_warm = s.workload.page_cache_warm;

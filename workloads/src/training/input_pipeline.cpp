@@ -203,6 +203,8 @@ InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const Fi
   return r;
 }
 
+int loading_gpus_per_node(int dp, int nodes, int gpus_per_node) { return std::clamp(dp / nodes, 1, gpus_per_node); }
+
 double io_stall_s(const InputPipelineResult& pipeline, double compute_step_s) {
   if (!pipeline.overlapped) return pipeline.seconds_per_batch;
   return std::max(0.0, pipeline.seconds_per_batch - compute_step_s);

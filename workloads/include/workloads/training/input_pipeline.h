@@ -64,6 +64,10 @@ InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const Fi
                                             const NodeSpec& node, int gpus_per_node, int nodes,
                                             std::int64_t batch_per_gpu, const LoaderConfig& loader);
 
+// GPUs of a node that load a batch: one loader per data-parallel replica (a replica's pipeline and
+// tensor-parallel ranks share its input), spread over the job's nodes, at least one and at most the GPUs used.
+int loading_gpus_per_node(int dp, int nodes, int gpus_per_node);
+
 // The time a step waits for its input: what the loader cannot hide behind the step's compute
 // (max(0, seconds_per_batch - compute_step_s) when it runs ahead; all of it when it does not).
 double io_stall_s(const InputPipelineResult& pipeline, double compute_step_s);
