@@ -24,6 +24,7 @@ std::vector<Metric> input_pipeline_metrics(const InputPipelineResult& input) {
       {"input.decode_s", input.decode_s, "s"},
       {"input.h2d_s", input.h2d_s, "s"},
       {"input.from_page_cache", input.from_page_cache ? 1.0 : 0.0, "bool"},
+      {"input.page_cache_hit", input.page_cache_hit, "ratio"},
   };
   for (const char* stage : {"storage", "decode", "h2d"}) {
     out.push_back({std::string("input.bound.") + stage, input.bottleneck == stage ? 1.0 : 0.0, "bool"});

@@ -247,6 +247,7 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, c
       LoaderConfig loader;
       loader.workers_per_gpu = plan.loader_workers_per_gpu;
       loader.page_cache_warm = plan.workload.page_cache_warm;
+      loader.page_cache_fraction = plan.workload.page_cache_fraction;
       it->second = simulate_input_pipeline(*plan.dataset, plan.filesystems[f].spec, spec, loaders, l.nodes, batch, loader);
     }
     return io_stall_s(it->second, step_s);

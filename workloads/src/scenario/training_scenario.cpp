@@ -129,6 +129,10 @@ const Schema& training_scenario_schema() {
                                         "the framework's"),
                                optional("page_cache_warm", Schema::boolean(),
                                         "a later epoch: the dataset may be served from the host's page cache", "false"),
+                               optional("page_cache_fraction", Schema::number().at_least(0).at_most(1),
+                                        "the share of each node's host memory its page cache may hold (a job's "
+                                        "memory limit counts the cache: cgroup memory.max)",
+                                        "0.5"),
                                optional("d_steps", positive_int(),
                                         "GAN: discriminator updates per generator update", "1"),
                                optional("gan", Schema::map({
@@ -328,6 +332,7 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   if (const ConfigNode* ac = w.find("activation_checkpointing")) c.recompute = parse_recompute(*ac);
   if (w.has("tp_comm_overlap")) c.tp_comm_overlap = w.get_bool("tp_comm_overlap");
   c.page_cache_warm = w.get_bool_or("page_cache_warm", false);
+  if (w.has("page_cache_fraction")) c.page_cache_fraction = w.get_number("page_cache_fraction");
   c.steps = static_cast<int>(w.get_int_or("steps", 1));
   if (w.has("dataset")) c.dataset = w.get_string("dataset");
   if (w.has("loader_workers")) c.loader_workers = static_cast<int>(w.get_int("loader_workers"));

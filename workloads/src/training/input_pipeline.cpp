@@ -7,6 +7,7 @@
 #include "models/gpu/host_transfer.h"
 #include "models/storage/dataset_read.h"
 #include "models/storage/io500.h"
+#include "models/storage/page_cache.h"
 
 namespace hpcsim {
 
@@ -71,19 +72,38 @@ int total_cores(const NodeSpec& node) {
   return sockets * per_socket;
 }
 
-// Reading a batch for every GPU of the job from the page cache, when the whole dataset fits there: a copy out
-// of host memory, read once and written once. false when it does not fit (or the cache is cold).
-bool read_from_page_cache(const DatasetSpec& dataset, const NodeSpec& node, double node_bytes,
+// A later epoch's share of reads each node's page cache serves (models/storage/page_cache.h): every epoch
+// reshuffles the samples over the nodes, so a node's cache holds what it read in earlier epochs.
+double page_cache_hit(const DatasetSpec& dataset, const NodeSpec& node, int nodes, const LoaderConfig& loader) {
+  if (!loader.page_cache_warm) return 0;
+  return page_cache_hit_ratio(loader.page_cache_fraction * node.host_memory_bytes, dataset.total_bytes(), nodes);
+}
+
+// Copying `bytes` out of the page cache: read once and written once through host memory.
+double page_cache_copy_s(const NodeSpec& node, double bytes) {
+  const double memory_bandwidth = node.cpu.memory_bandwidth_per_socket * node.cpu.sockets;
+  return memory_bandwidth > 0 ? 2 * bytes / memory_bandwidth : 0;
+}
+
+// Every read hits (the dataset fits in each node's cache): the storage stage is a copy out of host memory.
+// false otherwise; r.page_cache_hit is set either way.
+bool read_from_page_cache(const DatasetSpec& dataset, const NodeSpec& node, int nodes, double node_bytes,
                           const LoaderConfig& loader, InputPipelineResult& r) {
-  // Every epoch reshuffles samples over nodes, so each node eventually reads every sample: the whole dataset
-  // must fit in each node's cache.
-  const double cache_bytes = loader.page_cache_fraction * node.host_memory_bytes;
-  if (!loader.page_cache_warm || dataset.total_bytes() > cache_bytes) return false;
+  r.page_cache_hit = page_cache_hit(dataset, node, nodes, loader);
+  if (r.page_cache_hit < 1) return false;
   r.from_page_cache = true;
   r.storage_limit = "page cache";
-  const double memory_bandwidth = node.cpu.memory_bandwidth_per_socket * node.cpu.sockets;
-  r.storage_s = memory_bandwidth > 0 ? 2 * node_bytes / memory_bandwidth : 0;
+  r.storage_s = page_cache_copy_s(node, node_bytes);
   return true;
+}
+
+// Part of the reads hit: the storage reads the misses (`storage_all_s` would read them all) while the workers
+// copy the hits out of host memory; the longer of the two is the stage.
+void split_page_cache(const NodeSpec& node, double node_bytes, double storage_all_s, InputPipelineResult& r) {
+  const double misses_s = (1 - r.page_cache_hit) * storage_all_s;
+  const double hits_s = page_cache_copy_s(node, r.page_cache_hit * node_bytes);
+  r.storage_s = std::max(misses_s, hits_s);
+  if (hits_s > misses_s) r.storage_limit = "page cache";
 }
 
 // The reads one batch of every GPU of the job takes: the request size, their count and the readers.
@@ -160,12 +180,13 @@ InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const st
     throw std::invalid_argument("dataset '" + dataset.name + "' is read from storage, but no storage system was given");
   InputPipelineResult r;
   if (synthetic_input(dataset, loader, r)) return r;
-  if (!read_from_page_cache(dataset, node, node_batch_bytes(dataset, gpus_per_node, batch_per_gpu), loader, r)) {
+  const double node_bytes = node_batch_bytes(dataset, gpus_per_node, batch_per_gpu);
+  if (!read_from_page_cache(dataset, node, nodes, node_bytes, loader, r)) {
     if (!storage)
       throw std::invalid_argument("dataset '" + dataset.name + "' does not fit in the page cache and no storage "
                                   "system was given");
     const BatchReads b = batch_reads(dataset, gpus_per_node, nodes, batch_per_gpu, loader);
-    r.storage_s = storage_seconds(*storage, b.requests, b.request_bytes, b.readers, nodes, r);
+    split_page_cache(node, node_bytes, storage_seconds(*storage, b.requests, b.request_bytes, b.readers, nodes, r), r);
   }
   finish_pipeline(dataset, node, gpus_per_node, batch_per_gpu, loader, r);
   return r;
@@ -177,7 +198,8 @@ InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const Fi
   check_arguments(dataset, node, gpus_per_node, nodes, batch_per_gpu, loader);
   InputPipelineResult r;
   if (synthetic_input(dataset, loader, r)) return r;
-  if (!read_from_page_cache(dataset, node, node_batch_bytes(dataset, gpus_per_node, batch_per_gpu), loader, r)) {
+  const double node_bytes = node_batch_bytes(dataset, gpus_per_node, batch_per_gpu);
+  if (!read_from_page_cache(dataset, node, nodes, node_bytes, loader, r)) {
     // Every loader worker of the job reads at once, at the file system's steady rate for them: whole sample
     // files one at a time (an open, then the file), or shards streamed through the client's RPC pipeline.
     const BatchReads b = batch_reads(dataset, gpus_per_node, nodes, batch_per_gpu, loader);
@@ -197,7 +219,7 @@ InputPipelineResult simulate_input_pipeline(const DatasetSpec& dataset, const Fi
       if (files.open_bytes_per_s > 0) read.stages.push_back({"metadata opens", rate / files.open_bytes_per_s});
     }
     for (const StageUse& use : read.stages) r.storage_use.emplace_back(use.stage, use.utilisation);
-    r.storage_s = b.global_bytes / rate;
+    split_page_cache(node, node_bytes, b.global_bytes / rate, r);
   }
   finish_pipeline(dataset, node, gpus_per_node, batch_per_gpu, loader, r);
   return r;

@@ -58,6 +58,7 @@ struct WorkloadConfig {
   std::optional<std::string> dataset;  // a name in configs/datasets; none: data already on the GPU
   std::optional<int> loader_workers;   // per GPU; unset: the framework's default
   bool page_cache_warm = false;        // a later epoch: the dataset may sit in the page cache
+  double page_cache_fraction = 0.5;    // of each node's host memory the page cache may hold
   int d_steps = 1;                     // GAN: discriminator updates per generator update
   GanRecipe gan;                       // workload.gan; stylegan2 defaults to StyleGAN2-ADA's recipe
   std::optional<MemoryFormat> memory_format;  // unset: the framework's default

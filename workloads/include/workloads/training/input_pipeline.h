@@ -23,7 +23,9 @@ struct LoaderConfig {
   // absorbs jitter, which this model does not have (every sample costs the mean), so it does not change
   // the steady state.
   int prefetch_batches = 2;
-  bool page_cache_warm = false;      // a later epoch: the dataset may be served from host memory
+  // A later epoch: each node's page cache holds what the node read before (all of the dataset when it fits;
+  // else the share models/storage/page_cache.h gives), and serves those reads from host memory.
+  bool page_cache_warm = false;
   double page_cache_fraction = 0.5;  // of host memory the page cache may hold (the rest is the job's)
   bool gpu_decode = false;           // decode on the GPU (DALI); the dataset must allow it
 };
@@ -32,7 +34,9 @@ struct InputPipelineResult {
   // Steady state: one per-GPU batch delivered to every GPU of every node. The slowest stage when the
   // loader runs ahead (overlapped); the three stages' sum when it does not.
   double seconds_per_batch = 0;
-  double storage_s = 0;          // per batch: reading every node's samples (all nodes at once)
+  // per batch: reading every node's samples (all nodes at once); with a partly warm page cache, the storage's
+  // reads of the misses and the cache's copies of the hits run side by side, and the longer counts
+  double storage_s = 0;
   double decode_s = 0;           // per batch: a GPU's samples over its loader workers' cores
   double h2d_s = 0;              // per batch: a GPU's batch over its PCIe path
   std::string bottleneck;        // "storage" | "decode" | "h2d" | "none" (synthetic data)
@@ -40,7 +44,8 @@ struct InputPipelineResult {
   // How busy each resource kind of the storage was while it read (name, utilisation 0..1): the storage
   // system's or file system's stages, in their model's order; empty from the page cache or synthetic data.
   std::vector<std::pair<std::string, double>> storage_use;
-  bool from_page_cache = false;
+  bool from_page_cache = false;  // every read hits the page cache (the dataset fits in it)
+  double page_cache_hit = 0;     // the share of the reads the page cache serves (0 when cold)
   bool overlapped = true;        // the loader runs ahead of the step (workers > 0 and prefetch > 0)
   double fill_s = 0;             // before the first batch of an epoch: the stages one after another
   int decode_workers_per_gpu = 0;  // the workers that run at once (capped at the GPU's hardware threads)
