@@ -17,6 +17,9 @@ namespace {
 
 constexpr const char* kFile = "prediction-intervals.yaml";
 constexpr double kCoverage = 0.90;  // the central share of the cross-validated ratios an interval spans
+static_assert(static_cast<int>((IntervalTable::kConformalRows + 1) * (1 - kCoverage) / 2 + 1e-9) == 1 &&
+                  static_cast<int>(IntervalTable::kConformalRows * (1 - kCoverage) / 2 + 1e-9) == 0,
+              "kConformalRows is the fewest rows with j = floor((n + 1) x (1 - coverage) / 2) >= 1");
 
 std::string kind_of(const Model& model) {
   if (model.networks.size() > 1) return "gan";  // a generator and a discriminator
@@ -61,7 +64,7 @@ IntervalEntry entry_of(const std::string& cls, Residuals r) {
   // own nearest-rank 5-95 % is narrower for the small classes here (20 rows: the 19th largest, not the
   // largest), and covered 79.6 % of the rows family-out.
   const std::size_t n = ratios.size();
-  const auto j = std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(static_cast<double>(n + 1) * (1 - kCoverage) / 2)));
+  const auto j = std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(static_cast<double>(n + 1) * (1 - kCoverage) / 2 + 1e-9)));
   return {cls, static_cast<int>(n), static_cast<int>(r.families.size()), ratios[j - 1], ratios[n - j]};
 }
 
@@ -99,6 +102,22 @@ IntervalTable IntervalTable::derive(const CrossValidation& cv) {
   for (auto& [cls, r] : residuals) {
     if (static_cast<int>(r.ratios.size()) >= kMinRows && static_cast<int>(r.families.size()) >= kMinFamilies) {
       table.entries_.push_back(entry_of(cls, std::move(r)));
+    }
+  }
+  // A class of fewer than kConformalRows rows has no 90 % band of its own: the extremes of its n ratios
+  // (j = 1) hold a new row with probability (n - 1) / (n + 1) only, under 90 % below 19 rows. It takes the hull
+  // of those extremes (what sets the class apart, as the GAN rows' speed) and the band of its first fallback
+  // with enough rows (its kind, then all rows): at least the fallback's 90 % when the class is like the rest.
+  const std::vector<IntervalEntry> own = table.entries_;
+  for (IntervalEntry& e : table.entries_) {
+    if (e.rows >= kConformalRows) continue;
+    for (const std::string& key : {kind_entry(e.cls), std::string("*")}) {
+      if (key == e.cls) continue;
+      const auto fallback = std::find_if(own.begin(), own.end(), [&](const IntervalEntry& f) { return f.cls == key; });
+      if (fallback == own.end() || fallback->rows < kConformalRows) continue;
+      e.low_ratio = std::min(e.low_ratio, fallback->low_ratio);
+      e.high_ratio = std::max(e.high_ratio, fallback->high_ratio);
+      break;
     }
   }
   return table;
@@ -143,7 +162,8 @@ std::string IntervalTable::to_yaml() const {
       "# smallest and largest, j = floor((n + 1) x 5 %)) of the cross-validated (family-out) ratios of\n"
       "# predicted to measured step time of the validation rows; hpcsim run reports true step time in\n"
       "# [predicted / high_ratio, predicted / low_ratio], widened to cover its assumptions. Classes with fewer\n"
-      "# than 5 rows or rows from fewer than 2 source families fall back to their kind, then to \"*\".\n"
+      "# than 5 rows or rows from fewer than 2 source families fall back to their kind, then to \"*\"; a class of\n"
+      "# 5 to 18 rows (too few for a 90 % band of its own) spans its extreme ratios and its fallback's band.\n"
       "# Derived, not edited: `hpcsim validate --intervals > configs/prediction-intervals.yaml` (a test checks it).\n"
       "intervals:\n";
   char line[256];

@@ -51,7 +51,8 @@ std::string serve_intervals_yaml(const IntervalTable& table) {
          "# the serving validation rows' ratios of predicted to measured time (a rate's ratio turned over); hpcsim serve reports a\n"
          "# time in [predicted / high_ratio, predicted / low_ratio] and a rate in [predicted x low_ratio, predicted x\n"
          "# high_ratio] (<metric>_interval). An entry needs 5 rows from 2 source families or more; a class without one\n"
-         "# falls back to \"serve/*\". Nothing is fitted on serving rows: these ratios are the family-out ones too.\n"
+         "# falls back to \"serve/*\"; one of 5 to 18 rows (too few for a 90 % band of its own) spans its extreme\n"
+         "# ratios and serve/*'s band. Nothing is fitted on serving rows: these ratios are the family-out ones too.\n"
          "# Derived, not edited: `hpcsim validate --serve-intervals > configs/serving-intervals.yaml` (a test checks it).\n" +
          text.substr(text.find("intervals:\n"));
 }

@@ -44,6 +44,9 @@ class IntervalTable {
   // (the calibration's own rule: nothing drawn from fewer than two sources).
   static constexpr int kMinRows = 5;
   static constexpr int kMinFamilies = 2;
+  // The fewest rows whose own 90 % band exists: j = floor((n + 1) x 5 %) reaches 1 at n = 19. A class with
+  // fewer (and at least kMinRows) takes the hull of its extremes and its fallback's band (derive()).
+  static constexpr int kConformalRows = 19;
 
   // From the cross-validation: an entry per class, per kind and for all rows with kMinRows rows or more.
   static IntervalTable derive(const CrossValidation& cv);
