@@ -227,6 +227,8 @@ TEST_CASE("a node's page cache under reshuffled epochs keeps what an LRU cache k
   CHECK(page_cache_hit_ratio(2.0, 1.0, 3) == 1);
   CHECK(page_cache_hit_ratio(0.0, 1.0, 3) == 0);
   CHECK(page_cache_hit_ratio(0.999, 1.0, 100000) == Approx(0.999).margin(0.001));
+  // Any node count at once (the first epochs' returns sum in closed form): two billion nodes.
+  CHECK(page_cache_hit_ratio(0.9999, 1.0, 2000000000) == Approx(0.9999).margin(1e-6));
   for (int n = 1; n < 64; n *= 2) CHECK(page_cache_hit_ratio(0.3, 1.0, n) < page_cache_hit_ratio(0.3, 1.0, 2 * n));
   CHECK_THROWS_AS(page_cache_hit_ratio(0.5, 1.0, 0), std::invalid_argument);
   CHECK_THROWS_AS(page_cache_hit_ratio(-1.0, 1.0, 1), std::invalid_argument);

@@ -45,6 +45,17 @@ double page_cache_hit_ratio(double cache_bytes, double dataset_bytes, int nodes)
   double hit = 0;
   double left_alone = 1.0;              // (1 - 1/n)^(j-1)
   double p_return = 1.0 / nodes;        // (1/n)(1 - 1/n)^(j-1)
+  if (nodes > 1) {
+    // The first returns all hit (the right side is under (1 - 1/n)^2, the product's least value) and sum in
+    // closed form, (1/n) sum of (1 - 1/n)^(j-1) = 1 - (1 - 1/n)^J; the loop then walks the few that remain.
+    // Without it a cache near the dataset's size on many nodes would take n ln(1 / (1 - c)) steps.
+    const double all_hit = std::floor(std::log(miss_room) / std::log(stay)) - 3;
+    if (all_hit > 0) {
+      left_alone = std::pow(stay, all_hit);
+      hit = 1.0 - left_alone;
+      p_return = left_alone / nodes;
+    }
+  }
   while (left_alone > miss_room && p_return > 1e-18) {
     hit += p_return * product_exceeds(miss_room / left_alone, stay);
     left_alone *= stay;
