@@ -64,7 +64,7 @@ TEST_CASE("a class of 5 to 18 rows spans its extremes and its fallback's band", 
   CHECK(IntervalTable::kConformalRows == 19);
 }
 
-TEST_CASE("19 rows make a class's own band; 18 do not", "[intervals]") {
+TEST_CASE("19 rows make a class's own band, 18 do not", "[intervals]") {
   for (const int n : {18, 19}) {
     CrossValidation cv;
     for (int i = 0; i < 30; ++i) add_row(cv, "cnn/fp32", "c" + std::to_string(i % 3), 0.5 + 0.05 * i);  // 0.50 .. 1.95
