@@ -244,11 +244,8 @@ PlanResult run_capacity_plan(const PlanSpec& plan, const SpecCatalog& catalog, c
     const std::int64_t batch = l.micro_batch * l.microbatches;
     auto [it, fresh] = pipelines.try_emplace({f, n, l.nodes, loaders, batch});
     if (fresh) {
-      LoaderConfig loader;
-      loader.workers_per_gpu = plan.loader_workers_per_gpu;
-      loader.page_cache_warm = plan.workload.page_cache_warm;
-      loader.page_cache_fraction = plan.workload.page_cache_fraction;
-      it->second = simulate_input_pipeline(*plan.dataset, plan.filesystems[f].spec, spec, loaders, l.nodes, batch, loader);
+      it->second = simulate_input_pipeline(*plan.dataset, plan.filesystems[f].spec, spec, loaders, l.nodes, batch,
+                                           plan.workload.loader(plan.loader_workers_per_gpu));
     }
     return io_stall_s(it->second, step_s);
   };

@@ -122,10 +122,7 @@ TrainingStepReport simulate_scenario(const TrainingScenario& s, bool record_time
   }
   if (s.dataset) {
     const int loaders_per_node = loading_gpus_per_node(s.parallelism.layout.dp, s.cluster.nodes, s.cluster.gpus_per_node);
-    LoaderConfig loader;
-    loader.workers_per_gpu = s.workload.loader_workers.value_or(s.framework.loader_workers_per_gpu);
-    loader.page_cache_warm = s.workload.page_cache_warm;
-    loader.page_cache_fraction = s.workload.page_cache_fraction;
+    const LoaderConfig loader = s.workload.loader(s.workload.loader_workers.value_or(s.framework.loader_workers_per_gpu));
     const std::int64_t batch = std::int64_t{s.workload.batch_per_gpu} * s.parallelism.microbatches;
     const InputPipelineResult input =
         s.filesystem_spec

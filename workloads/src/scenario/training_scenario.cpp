@@ -314,6 +314,14 @@ void check_trains(const ConfigNode& framework, const SpecCatalog& catalog) {
 
 }  // namespace
 
+LoaderConfig WorkloadConfig::loader(int workers_per_gpu) const {
+  LoaderConfig out;
+  out.workers_per_gpu = workers_per_gpu;
+  out.page_cache_warm = page_cache_warm;
+  out.page_cache_fraction = page_cache_fraction;
+  return out;
+}
+
 WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& config_root) {
   WorkloadConfig c;
   c.model = w.get_string("model");

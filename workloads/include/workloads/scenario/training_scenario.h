@@ -21,6 +21,7 @@
 #include "workloads/training/dataset_spec.h"
 #include "workloads/training/framework_profile.h"
 #include "workloads/training/gan_recipe.h"
+#include "workloads/training/input_pipeline.h"
 #include "workloads/training/parallel_layout.h"
 #include "workloads/training/pipeline_schedule.h"
 #include "workloads/training/recompute.h"
@@ -68,6 +69,9 @@ struct WorkloadConfig {
   // padded to seq_len. tokens/s then counts real tokens.
   std::optional<std::int64_t> length_bin;
   std::int64_t pad_multiple = 1;
+
+  // The input pipeline's loader from the keys above, with `workers_per_gpu` loader workers per GPU.
+  LoaderConfig loader(int workers_per_gpu) const;
 };
 
 struct ParallelismConfig {
