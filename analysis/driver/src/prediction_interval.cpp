@@ -2,7 +2,7 @@
 #include "driver/prediction_interval.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -17,9 +17,13 @@ namespace {
 
 constexpr const char* kFile = "prediction-intervals.yaml";
 constexpr double kCoverage = 0.90;  // the central share of the cross-validated ratios an interval spans
-static_assert(static_cast<int>((IntervalTable::kConformalRows + 1) * (1 - kCoverage) / 2 + 1e-9) == 1 &&
-                  static_cast<int>(IntervalTable::kConformalRows * (1 - kCoverage) / 2 + 1e-9) == 0,
-              "kConformalRows is the fewest rows with j = floor((n + 1) x (1 - coverage) / 2) >= 1");
+// The rank j of the band's ends among n ratios, floor((n + 1) x (1 - coverage) / 2); the slack keeps a product
+// that is an integer from falling just under it. 0: too few rows for a band of their own.
+constexpr std::size_t band_rank(std::size_t n) {
+  return static_cast<std::size_t>(static_cast<double>(n + 1) * (1 - kCoverage) / 2 + 1e-9);
+}
+static_assert(band_rank(IntervalTable::kConformalRows) == 1 && band_rank(IntervalTable::kConformalRows - 1) == 0,
+              "kConformalRows is the fewest rows with a band rank of 1");
 
 std::string kind_of(const Model& model) {
   if (model.networks.size() > 1) return "gan";  // a generator and a discriminator
@@ -64,7 +68,7 @@ IntervalEntry entry_of(const std::string& cls, Residuals r) {
   // own nearest-rank 5-95 % is narrower for the small classes here (20 rows: the 19th largest, not the
   // largest), and covered 79.6 % of the rows family-out.
   const std::size_t n = ratios.size();
-  const auto j = std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(static_cast<double>(n + 1) * (1 - kCoverage) / 2 + 1e-9)));
+  const std::size_t j = std::max<std::size_t>(1, band_rank(n));
   return {cls, static_cast<int>(n), static_cast<int>(r.families.size()), ratios[j - 1], ratios[n - j]};
 }
 
