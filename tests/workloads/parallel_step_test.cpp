@@ -297,6 +297,14 @@ TEST_CASE("Inconsistent parallelism and batch settings are errors at their key",
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {tp: 3}\n"),
              Catch::Contains("do not divide into"));
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {vp: 2}\n"), Catch::Contains("needs pp > 1"));
+  // Degrees at the integer limit: their products in int wrapped (to -16 stages at vp 2^31-1 and pp 16, past
+  // every check, then an internal error), so each is held to the GPUs and multiplied in 64 bits (fuzz finds).
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {tp: 2147483647, pp: 16}\n"),
+             Catch::Contains("tp x pp x cp = 2147483647 x 16 x 1 but the cluster has 16 GPUs"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {pp: 16, vp: 2147483647}\n"),
+             Catch::Contains("pp x vp = 34359738352 pipeline stages"));
+  CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {dp: 2147483647, tp: 2}\n"),
+             Catch::Contains("dp x tp x pp x cp = 4294967294 but the cluster has 16 GPUs"));
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {pp: 2, vp: 2, microbatches: 3}\n"),
              Catch::Contains("multiple of pp"));
   CHECK_THAT(error_of(gpt_workload + ", batch_per_gpu: 1}\nparallelism: {pp: 2, schedule: interleaved}\n"),
@@ -564,4 +572,15 @@ TEST_CASE("cluster.filesystem feeds the input pipeline, and with cluster.storage
   CHECK_THAT(error_of("cluster: {node: dgx-a100-80gb, filesystem: lustre-hdd-ed}\n"),
              Catch::Contains("test-scenario.yaml:1:") && Catch::Contains("lustre-hdd-edr"));
   CHECK_THAT(error_of("cluster: {node: dgx-a100-80gb}\n"), Catch::Contains("cluster.filesystem"));
+}
+
+TEST_CASE("A gated MLP splits over a tp that does not divide its width", "[scenario]") {
+  // ffn 53,248 (Llama 3.1 405B's) over tp 3: each GPU keeps 17,750 gate and as many up columns; the shard of
+  // the fused [gate, up] output was ceil(106,496 / 3) = 35,499, odd, and swiglu refused it as an internal error.
+  const TrainingScenario s = scenario(
+      "cluster: {node: dgx-a100-80gb, nodes: 1, gpus_per_node: 3}\n"
+      "workload: {model: llama3-8b, layers: 2, ffn: 53248, seq_len: 256, batch_per_gpu: 1, precision: bf16, optimizer: adamw}\n"
+      "parallelism: {tp: 3}\n");
+  const TrainingStepReport r = simulate_scenario(s);
+  CHECK(r.result.step_time_s > 0);
 }

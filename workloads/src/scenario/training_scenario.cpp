@@ -1,6 +1,7 @@
 #include "workloads/scenario/training_scenario.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <optional>
@@ -453,7 +454,15 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
   ParallelismConfig& par = s.parallelism;
   par.layout.tp = degree(p, "tp"), par.layout.pp = degree(p, "pp"), par.layout.vp = degree(p, "vp"), par.layout.cp = degree(p, "cp");
   const int gpus = s.cluster.gpus();
-  const int model_parallel = par.layout.model_parallel();
+  // The products in 64 bits, each degree first held to the GPUs: in int, tp = 2^31-1 at pp 16 wrapped to a
+  // product that passed these checks.
+  for (const int degree_value : {par.layout.tp, par.layout.pp, par.layout.cp}) {
+    if (degree_value > gpus) {
+      bad_layout(root, p, at, "tp x pp x cp = " + std::to_string(par.layout.tp) + " x " + std::to_string(par.layout.pp) +
+                                  " x " + std::to_string(par.layout.cp) + " but the cluster has " + std::to_string(gpus) + " GPUs");
+    }
+  }
+  const std::int64_t model_parallel = std::int64_t{par.layout.tp} * par.layout.pp * par.layout.cp;
   if (model_parallel > gpus) {
     bad_layout(root, p, at, "tp x pp x cp = " + std::to_string(model_parallel) + " but the cluster has " +
                                 std::to_string(gpus) + " GPUs");
@@ -496,14 +505,17 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
     par.schedule = PipelineSchedule::interleaved;
   }
   if (par.layout.vp > 1 && par.layout.pp == 1) inconsistent(p->at("vp"), "vp (virtual pipeline stages) needs pp > 1");
-  if (par.layout.virtual_stages() > 1) {
+  // pp x vp in 64 bits: each is at most 2^31-1, and their product in int would wrap (vp = 2^31-1 at pp 16 read as
+  // -16 stages, which passed this check).
+  const std::int64_t virtual_stages = std::int64_t{par.layout.pp} * par.layout.vp;
+  if (virtual_stages > 1) {
     // Each (virtual) stage takes a contiguous run of at least one layer.
     std::size_t layers = 0;
     for (const Network& net : s.workload.built.networks)
       for (const LayerNode& node : net.nodes()) layers += node.layer ? 1 : 0;
-    if (static_cast<std::size_t>(par.layout.virtual_stages()) > layers) {
+    if (static_cast<std::uint64_t>(virtual_stages) > layers) {
       inconsistent(p->at(p->has("pp") ? "pp" : "vp"),
-                   "pp x vp = " + std::to_string(par.layout.virtual_stages()) + " pipeline stages, but model '" +
+                   "pp x vp = " + std::to_string(virtual_stages) + " pipeline stages, but model '" +
                        s.workload.model + "' has " + std::to_string(layers) + " layers to cut (each stage needs one)");
     }
   }
