@@ -153,6 +153,13 @@ TEST_CASE("normalization, activations, dropout, softmax and loss") {
   Activation swiglu(ActivationKind::swiglu);
   CHECK(swiglu.output_shape({{16, 2 * 14336}}) == Shape{16, 14336});
   CHECK_THROWS_AS(swiglu.output_shape({{16, 7}}), ShapeError);
+  // Under tensor parallelism each GPU keeps whole [gate, up] pairs: ffn 53,248 over tp 3 is 17,750 of each
+  // (35,500), not ceil(106,496 / 3) = 35,499, which swiglu could not split.
+  CHECK(tp_shard_width(2 * 53248, 3, 2) == 35500);
+  CHECK(swiglu.output_shape({{16, tp_shard_width(2 * 53248, 3, 2)}}) == Shape{16, 17750});
+  CHECK(tp_shard_width(2 * 14336, 8, 2) == 2 * 14336 / 8);
+  CHECK(tp_shard_width(1000, 3, 1) == 334);
+  CHECK(tp_shard_width(1001, 2, 2) == 501);  // not pairs: split as one
   Dropout drop(0.1);
   CHECK(drop.activation_bytes({{100}}, {10, Precision::fp32}) == 1000);  // one byte of mask per value
   CHECK_THROWS_AS(Dropout(1.0), std::invalid_argument);

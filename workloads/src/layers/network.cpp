@@ -108,4 +108,9 @@ std::vector<bool> tp_sharded_outputs(const Network& net, int tp) {
   return sharded;
 }
 
+std::int64_t tp_shard_width(std::int64_t width, int tp, int parts) {
+  const std::int64_t p = parts > 1 && width % parts == 0 ? parts : 1;
+  return p * ((width / p + tp - 1) / tp);
+}
+
 }  // namespace hpcsim

@@ -67,7 +67,7 @@ std::vector<LayerCost> layer_costs(const Model& model, const GpuSpec& gpu, const
       for (std::size_t k = 0; k < n.inputs.size(); ++k) {
         const LayerNode& src = net.nodes()[n.inputs[k]];
         from_layer |= static_cast<bool>(src.layer);
-        if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = (in[k].back() + run.layout.tp - 1) / run.layout.tp;
+        if (sharded[n.inputs[k]] && !in[k].empty()) in[k].back() = tp_shard_width(in[k].back(), run.layout.tp, n.layer->traits().input_parts);
       }
       const bool sequence_split = sequence_shards > 1 && in_sequence_parallel_region(net, i, sharded);
       if (sequence_split) {

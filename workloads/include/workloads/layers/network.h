@@ -47,6 +47,10 @@ class Network {
 // One flag per node.
 std::vector<bool> tp_sharded_outputs(const Network& net, int tp);
 
+// The last dimension one of `tp` GPUs holds of a sharded tensor of width `width` that a layer reads as `parts`
+// parts side by side (a gated MLP's [gate, up]: 2): each part split, rounded up, so every GPU keeps whole pairs.
+std::int64_t tp_shard_width(std::int64_t width, int tp, int parts);
+
 struct Model {
   std::string name;
   std::vector<Network> networks;

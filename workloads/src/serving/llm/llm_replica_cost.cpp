@@ -148,7 +148,7 @@ LlmReplicaCost::LlmReplicaCost(const Model& model, const ClusterConfig& cluster,
     if (traits.loss || traits.eval_identity) continue;  // training only
     Shapes in = per_token(n.input_shapes);
     for (std::size_t k = 0; k < n.inputs.size(); ++k) {
-      if (sharded[static_cast<std::size_t>(n.inputs[k])] && !in[k].empty()) in[k].back() = (in[k].back() + tp - 1) / tp;
+      if (sharded[static_cast<std::size_t>(n.inputs[k])] && !in[k].empty()) in[k].back() = tp_shard_width(in[k].back(), tp, traits.input_parts);
     }
     m.weight_bytes += static_cast<double>(n.layer->params_per_rank(in, tp)) * bytes_per_element(layer_precision(traits, precision));
     double per_token_elements = static_cast<double>(elements(per_token({n.output}).front()));
