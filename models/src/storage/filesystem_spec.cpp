@@ -1,6 +1,11 @@
 #include "models/storage/filesystem_spec.h"
 
+#include <cstdint>
+#include <limits>
+#include <string>
+
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 
 namespace hpcsim {
 
@@ -101,6 +106,16 @@ FileSystemSpec parse_filesystem_spec(const ConfigNode& node, std::string name, c
   s.data.ports = static_cast<int>(data.get_int("ports"));
   s.data.devices = static_cast<int>(data.get_int("devices"));
   s.data.targets = static_cast<int>(data.get_int_or("targets", 1));
+  // Each server and each target is a resource of the simulation (the servers' ports, devices and IOPS, the
+  // targets files are striped over): held to the `nodes` limit as a storage spec's targets are, and the
+  // product to an int, as striping counts in int.
+  const double total_targets = static_cast<double>(s.data.count) * s.data.targets;
+  check_count(CountLimit::nodes, total_targets, data.at(data.has("targets") ? "targets" : "count").loc(),
+              "the file system (" + std::to_string(s.data.count) + " servers x " + std::to_string(s.data.targets) +
+                  " targets, a resource per target)");
+  if (total_targets > std::numeric_limits<int>::max())
+    throw ConfigError(data.at("count").loc(), "servers x targets = " + std::to_string(static_cast<std::int64_t>(total_targets)) +
+                                                  " is more than 2,147,483,647");
   const ConfigNode& device_name = data.at("device");
   s.data.device_name = device_name.as_string();
   const StorageSpec device =
@@ -115,7 +130,8 @@ FileSystemSpec parse_filesystem_spec(const ConfigNode& node, std::string name, c
   if (const ConfigNode* protection = data.find("protection")) {
     s.data.protection.data = static_cast<int>(protection->get_int("data"));
     s.data.protection.parity = static_cast<int>(protection->get_int("parity"));
-    const int group = s.data.protection.data + s.data.protection.parity;
+    // In 64 bits: data and parity are each up to 2^31-1, and their sum in int wrapped past this check.
+    const std::int64_t group = std::int64_t{s.data.protection.data} + s.data.protection.parity;
     if (group > s.data.devices / s.data.targets)
       throw ConfigError(protection->loc(), "a parity group of " + std::to_string(group) + " devices does not fit a target of " +
                                                std::to_string(s.data.devices / s.data.targets) + " devices");
@@ -130,6 +146,7 @@ FileSystemSpec parse_filesystem_spec(const ConfigNode& node, std::string name, c
 
   const ConfigNode& md = node.at("metadata_servers");
   s.metadata.count = static_cast<int>(md.get_int("count"));
+  check_count(CountLimit::nodes, s.metadata.count, md.at("count").loc(), "the file system's metadata servers (a resource each)");
   s.metadata.ops_per_s = md.get_number("ops");
   s.metadata.latency_s = md.get_quantity("latency", Dimension::time);
   if (md.has("open_ops")) s.metadata.open_ops_per_s = md.get_number("open_ops");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
+#include <vector>
 #include <stdexcept>
 
 #include "sim-core/fair_share.h"
@@ -108,6 +110,36 @@ class PhaseRun {
 // How each process of an ior-easy-like phase reads whole files (a data loader's workers): its request size
 // and how many it keeps in flight, and the time each file costs before its first request (its open).
 // Absent: ior's own streams (the client's RPC pipeline, files opened once).
+// A node's processes' shares of the servers, only the servers they use, in server order: a dense row per
+// node cost clients x servers (1,000,000 x 1,000,000 within the limits) before any flow ran.
+using ShareRow = std::vector<std::pair<int, double>>;
+
+class ShareRowBuilder {
+ public:
+  explicit ShareRowBuilder(int servers) : dense_(static_cast<std::size_t>(servers), 0.0) {}
+  void add(int server, double share) {
+    double& x = dense_[static_cast<std::size_t>(server)];
+    if (x == 0) used_.push_back(server);
+    x += share;
+  }
+  // The row so far, and a fresh start for the next node.
+  ShareRow take() {
+    std::sort(used_.begin(), used_.end());
+    ShareRow row;
+    row.reserve(used_.size());
+    for (const int s : used_) {
+      row.emplace_back(s, dense_[static_cast<std::size_t>(s)]);
+      dense_[static_cast<std::size_t>(s)] = 0;
+    }
+    used_.clear();
+    return row;
+  }
+
+ private:
+  std::vector<double> dense_;
+  std::vector<int> used_;
+};
+
 struct FileRequests {
   double file_bytes = 0;
   double request_bytes = 0;
@@ -176,35 +208,30 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   // Share of each node's processes' bytes per server. ior-easy: process g's file is striped over
   // stripe_count targets from target g * stripe_count on (round-robin allocation), target t on server
   // t mod servers; ior-hard: the shared file is striped over every target, its records evenly.
-  std::vector<double> share(static_cast<std::size_t>(c.nodes) * servers, 0.0);
+  // Nodes whose processes spread over the servers alike are symmetric: max-min fairness gives them equal
+  // rates, so one representative flow class per (node group, server) carries the group, crossing its own
+  // client port once and each server resource once per member (FairShare::start_flow_class).
+  std::map<ShareRow, std::pair<int, int>> groups;  // share row -> (first node, members)
+  ShareRowBuilder row(servers);
   int rank = 0;
   for (int n = 0; n < c.nodes; ++n) {
     for (int k = 0; k < ppn[n]; ++k, ++rank) {
       if (hard) {
-        for (int s = 0; s < servers; ++s) share[static_cast<std::size_t>(n) * servers + s] += 1.0 / servers;
+        for (int s = 0; s < servers; ++s) row.add(s, 1.0 / servers);
         continue;
       }
       for (int j = 0; j < fs.stripe_count; ++j) {
         const int target = static_cast<int>((static_cast<std::int64_t>(rank) * fs.stripe_count + j) % targets);
-        share[static_cast<std::size_t>(n) * servers + target % servers] += 1.0 / fs.stripe_count;
+        row.add(target % servers, 1.0 / fs.stripe_count);
       }
     }
-  }
-  // Nodes whose processes spread over the servers alike are symmetric: max-min fairness gives them equal
-  // rates, so one representative flow class per (node group, server) carries the group, crossing its own
-  // client port once and each server resource once per member (FairShare::start_flow_class).
-  std::map<std::vector<double>, std::pair<int, int>> groups;  // share row -> (first node, members)
-  for (int n = 0; n < c.nodes; ++n) {
-    const auto row = share.begin() + static_cast<std::ptrdiff_t>(n) * servers;
-    auto [it, fresh] = groups.try_emplace(std::vector<double>(row, row + servers), n, 0);
+    auto [it, fresh] = groups.try_emplace(row.take(), n, 0);
     ++it->second.second;
   }
   const Time start = Time::seconds(latency);
   for (const auto& [row, group] : groups) {
     const auto [n, members] = group;
-    for (int s = 0; s < servers; ++s) {
-      const double procs = row[s];
-      if (procs <= 0) continue;
+    for (const auto& [s, procs] : row) {
       ResourceId path[5] = {clients.members[n], server_ports.members[s], devices.members[s], iops.members[s]};
       double weights[5] = {1.0, copies * members, 1.0 * members, ops_per_byte * members};
       std::size_t len = 4;
@@ -233,26 +260,24 @@ Io500PhaseResult run_mdtest(const FileSystemSpec& fs, const Io500Clients& c, Io5
   const bool by_rank = !hard && fs.metadata.distributes_directories;
   const std::vector<int> ppn = procs_per_node(c);
   // Per node, its processes' share of each server; nodes alike are one flow class per server (as ior).
-  std::map<std::vector<double>, int> groups;  // share row -> members
-  std::vector<double> share(mds, 0.0);
+  std::map<ShareRow, int> groups;  // share row -> members
+  ShareRowBuilder row(mds);
   int rank = 0;
   for (int n = 0; n < c.nodes; ++n) {
-    std::fill(share.begin(), share.end(), 0.0);
     for (int k = 0; k < ppn[n]; ++k, ++rank) {
       if (spread) {
-        for (double& x : share) x += 1.0 / mds;
+        for (int m = 0; m < mds; ++m) row.add(m, 1.0 / mds);
       } else {
-        share[by_rank ? rank % mds : 0] += 1.0;
+        row.add(by_rank ? rank % mds : 0, 1.0);
       }
     }
-    ++groups[share];
+    ++groups[row.take()];
   }
   for (const auto& [row, members] : groups) {
-    for (int m = 0; m < mds; ++m) {
-      if (row[m] <= 0) continue;
+    for (const auto& [m, share] : row) {
       const ResourceId path[] = {servers.members[m]};
       const double weights[] = {1.0 * members};
-      run.flow(path, weights, row[m] * kOpsPerProc, row[m] * proc_cap, members);
+      run.flow(path, weights, share * kOpsPerProc, share * proc_cap, members);
     }
   }
   return run.finish(phase, Time::seconds(latency), events);
