@@ -1,6 +1,7 @@
 #include "workloads/serving/max_rate_search.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "configs/units.h"
@@ -14,6 +15,8 @@ namespace {
 constexpr int kMaxDoublings = 40;
 // Bisection steps: enough for any tolerance down to 1e-12 from a bracket [0, top].
 constexpr int kMaxBisections = 64;
+// The lowest rate tried, as a share of the saturated capacity, while no rate has passed.
+constexpr double kFloorOfCapacity = 1e-6;
 
 }  // namespace
 
@@ -58,7 +61,11 @@ MaxRateSearch max_rate_within_p99(const ServingConfig& config, const BatchServic
     pass_summary = trial;
     fail *= 2;
   }
-  for (int k = 0; k < kMaxBisections && fail - pass > rel_tolerance * pass; ++k) {
+  // While nothing passes, stop at a millionth of the capacity: there every request is alone in the endpoint,
+  // so a failure is the endpoint's at any rate (a queue limit of 0 drops every one that waits), and lower rates
+  // only stretch the run's simulated time toward the end of its range (an internal error, found by fuzzing).
+  const double floor_rps = capacity * kFloorOfCapacity;
+  for (int k = 0; k < kMaxBisections && fail - pass > rel_tolerance * pass && (pass > 0 || fail > floor_rps); ++k) {
     const double mid = 0.5 * (pass + fail);
     if (within(mid, trial)) {
       pass = mid;
@@ -68,8 +75,10 @@ MaxRateSearch max_rate_within_p99(const ServingConfig& config, const BatchServic
     }
   }
   if (!(pass > 0)) {
-    out.reason = "no rate down to " + std::to_string(fail) + " requests/s is within " + bound + " (p99 " +
-                 format_quantity(trial.latency_p99_s, Dimension::time) + ", " + std::to_string(trial.dropped) + " dropped)";
+    // No p99 when every request was dropped (none served has a latency).
+    const std::string p99 = std::isfinite(trial.latency_p99_s) ? "p99 " + format_quantity(trial.latency_p99_s, Dimension::time) + ", " : "";
+    out.reason = "no rate down to " + std::to_string(fail) + " requests/s is within " + bound + " (" + p99 +
+                 std::to_string(trial.dropped) + " dropped)";
     return out;
   }
   out.met = true;
