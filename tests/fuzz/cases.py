@@ -47,7 +47,15 @@ class Seeds:
         self.arrivals = files("tests/data/serving/arrivals.csv")
         self.measured = files("tests/data/cli/device-bench-*.csv")
         self.warp = files("examples/warp-sim/*.yaml")
-        self.specs = {kind: files(f"configs/{kind}/*.yaml") for kind in ("gpus", "nodes", "networks", "storage")}
+        self.specs = {kind: files(f"configs/{kind}/*.yaml") for kind in ("gpus", "nodes", "networks", "storage", "filesystems")}
+        # HPC (issue 35): MPI scenarios (HPL, HPCG, NPB, stencils, OSU rows) and SimGrid time-independent traces.
+        self.mpi = files("examples/hpc/*.yaml", "configs/validation/hpc/*.yaml", "configs/validation/p2p/*.yaml")
+        self.traces = files("examples/hpc/halo-16ranks.txt", "tests/data/simgrid-ti/replay/actions*.txt",
+                            "tests/data/simgrid-ti/smpi_replay.txt")
+        self.platforms = files("examples/hpc/stencil-3d-epyc.yaml", "tests/data/simgrid-ti/small_platform.xml")
+        # Storage (issue 39): the IO500 and MLPerf Storage case files `io --validate --cases` reads.
+        self.io_cases = files("tests/data/io500-cases.yaml")
+        self.mlperf_cases = files("tests/data/mlperf-storage-cases.yaml")
         self.keys = schema_keys
         self._text = {}
 
@@ -206,11 +214,24 @@ def spec_commands(kind, rng):
             ["collective", "--node", "dgx-a100-80gb", "--nodes", "4", "--network", "fuzz-networks", "--op",
              rng.choice(["allreduce", "allgather", "sendrecv"]), "--size", "256MiB"],
         ])
+    if kind == "filesystems":
+        return rng.choice([
+            ["io", "--io500", "--filesystem", "fuzz-filesystems", "--clients", "10", "--procs", "160"],
+            ["io", "--checkpoint", "--filesystem", "fuzz-filesystems", "--clients", "16", "--bytes-per-proc", "5GB"],
+            ["io", "--files", "--filesystem", "fuzz-filesystems", "--clients", "4", "--procs", "64", "--samples", "10000",
+             "--sample-size", "110KiB"],
+            ["io", "--mlperf", "--filesystem", "fuzz-filesystems", "--workload", rng.choice(["unet3d", "resnet50", "cosmoflow"]),
+             "--clients", "2", "--host-cores", "32"],
+            ["run", "examples/storage/resnet50-imagenet-64dgx-lustre-hdd.yaml", "--no-db", "--set", "cluster.filesystem=fuzz-filesystems"],
+        ])
+    if kind == "nodes" and rng.random() < 0.3:
+        return ["run", "examples/hpc/" + rng.choice(["hpl-epyc-32.yaml", "stencil-3d-epyc.yaml"]), "--no-db",
+                "--set", "cluster.node=fuzz-nodes"]
     return ["io", "--storage", "fuzz-storage", "--samples", "1000", "--sample-size", "110KiB", "--readers", "8"]
 
 
 def spec(seeds, rng):
-    kind = rng.choice(["gpus", "nodes", "networks", "storage"])
+    kind = rng.choice(["gpus", "nodes", "networks", "storage", "filesystems"])
     seed = rng.choice(seeds.specs[kind])
     text = seeds.text(seed)
     if rng.random() < 0.25:
@@ -278,7 +299,7 @@ def flag_list(pairs, rng):
 
 
 def flags(seeds, rng):
-    what = rng.choice(["kernel", "kernel", "occupancy", "collective", "collective", "io", "microbench"])
+    what = rng.choice(["kernel", "kernel", "occupancy", "collective", "collective", "io", "io-fs", "microbench"])
     if what == "kernel":
         op = rng.choice(sorted(KERNEL_OPS))
         argv = ["kernel", "--gpu", rng.choice(GPUS)] + (["--explain"] if rng.random() < 0.3 else []) \
@@ -316,6 +337,24 @@ def flags(seeds, rng):
         if rng.random() < 0.3:
             pairs += [("--stripe-count", "4")]
         return Case("flags (io)", ["io"] + flag_list(pairs, rng) + pick_format(rng, ["table", "json"]))
+    if what == "io-fs":
+        # The file-system modes (issue 39): IO500 phases, checkpoints, whole-file reads, MLPerf Storage.
+        mode = rng.choice(["--io500", "--checkpoint", "--files", "--mlperf"])
+        pairs = [("--filesystem", rng.choice([os.path.splitext(os.path.basename(p))[0] for p in seeds.specs["filesystems"]])),
+                 ("--clients", "10")]
+        if mode == "--io500":
+            pairs += [("--procs", "160")]
+        elif mode == "--checkpoint":
+            pairs += [("--procs", "16"), ("--bytes-per-proc", "5.54GB")] + ([("--op", "read")] if rng.random() < 0.3 else [])
+        elif mode == "--files":
+            pairs += [("--procs", "64"), ("--samples", "100000"), ("--sample-size", "110KiB")]
+        else:
+            pairs += [("--workload", rng.choice(["unet3d", "resnet50", "cosmoflow"])), ("--accelerator", rng.choice(["h100", "a100"]))]
+            pairs += [(f, v) for f, v in [("--accelerators", "20"), ("--read-threads", "8"), ("--host-cores", "32"),
+                                          ("--host-clock", "2.1GHz")] if rng.random() < 0.4]
+        if rng.random() < 0.2:
+            pairs += [("--stripe-count", "4")]
+        return Case("flags (io, file system)", ["io", mode] + flag_list(pairs, rng) + pick_format(rng, ["table", "json"]))
     pairs = [("--gpu", rng.choice(["v100-sxm2-16gb", "a100-sxm4-80gb", "h100-sxm5-80gb"])),
              ("--bench", rng.choice(["pointer-chase", "coalescing", "bank-conflicts", "divergence", "fma-ilp", "copy", "triad", "gemm"]))]
     if rng.random() < 0.3:
@@ -342,8 +381,61 @@ def store(seeds, rng):
     return Case(f"corrupt store ({command[0]})", command, store=("r.db", damage, rng.random(), rng.randrange(1 << 30)))
 
 
+def mpi(seeds, rng):
+    seed = rng.choice(seeds.mpi)
+    clean = rng.random() < 0.4
+    text = seeds.text(seed) if clean else mutate_yaml(seeds.text(seed), rng, seeds.keys["mpi"])
+    return Case("MPI scenario", ["run", "{d}/s.yaml", "--no-db"] + sets(seeds, "mpi", rng, clean)
+                + pick_format(rng, ["table", "json", "csv"]), {"s.yaml": text})
+
+
+def replay(seeds, rng):
+    seed = rng.choice(seeds.traces)
+    files = {"t.txt": mutate_fields(seeds.text(seed), rng, " ", "#") if rng.random() < 0.8 else seeds.text(seed)}
+    platform = rng.choice(seeds.platforms)
+    argv = ["replay", "{d}/t.txt"]
+    if platform.endswith(".xml"):
+        if rng.random() < 0.2:
+            files["p.xml"] = mutate_bytes(seeds.text(platform), rng)
+            argv += ["--platform", "{d}/p.xml"]
+        else:
+            argv += ["--platform", rel(seeds, platform)]
+        argv += ["--hostfile", "tests/data/simgrid-ti/hostfile"] if rng.random() < 0.5 else []
+    else:
+        if rng.random() < 0.2:
+            files["p.yaml"] = mutate_yaml(seeds.text(platform), rng, seeds.keys["mpi"])
+            argv += ["--platform", "{d}/p.yaml"]
+        else:
+            argv += ["--platform", rel(seeds, platform)]
+        argv += flag_list([("--ranks-per-node", "4")], rng) + (["--oversubscribe"] if rng.random() < 0.2 else [])
+    roll = rng.random()
+    if roll < 0.15:
+        argv += ["--np", hostile_flag("16", rng)]
+    elif roll < 0.3:
+        argv += ["--coll", rng.choice(["allreduce=ring", "bcast=binomial", "alltoall=bruck", "allreduce=nope", "x=y", "=", "bcast"])]
+    elif roll < 0.4:
+        argv += ["--eager", hostile_flag("64KiB", rng)]
+    elif roll < 0.5:
+        argv += ["--critical-path"]
+    elif roll < 0.55:
+        argv += ["--trace", "{d}/trace.json"] + (["--trace-ranks", hostile_flag("4", rng)] if rng.random() < 0.5 else [])
+    if rng.random() < 0.3:
+        argv += ["--model", rng.choice(["smpi", "mpi"])]
+    if rng.random() < 0.3:
+        argv += ["--collectives", rng.choice(["smpi", "ompi"])]
+    return Case("MPI trace", argv + ["--no-db"] + pick_format(rng, ["table", "json"]), files)
+
+
+def io_cases(seeds, rng):
+    mlperf = rng.random() < 0.4
+    text = seeds.text((seeds.mlperf_cases if mlperf else seeds.io_cases)[0])
+    files = {"c.yaml": mutate_yaml(text, rng, seeds.keys["filesystem"])}
+    return Case("storage validation cases", ["io", "--validate", "--cases", "{d}/c.yaml"] + (["--mlperf"] if mlperf else [])
+                + pick_format(rng, ["table", "json"]), files)
+
+
 # How often each kind is drawn (weights), one generator per input kind.
 GENERATORS = [
     (training, 18), (serve, 12), (plan, 4), (campaign, 6), (jobs, 9), (swf, 8), (spec, 12), (measured, 6), (warp, 5),
-    (flags, 14), (store, 6),
+    (flags, 14), (store, 6), (mpi, 8), (replay, 6), (io_cases, 4),
 ]
