@@ -117,6 +117,16 @@ TEST_CASE("Bad topology parameters are clear errors at the topology", "[topology
   } catch (const ConfigError& e) {
     CHECK_THAT(e.what(), Catch::Contains("topo.yaml:2:1:") && Catch::Contains("not a parameter of a torus"));
   }
+  // Switches and links counted from the parameters before any is made, held to the links limit (a radix of
+  // 40,000,000 for 32 nodes made 160,000,000 links: a minute and 9.5 GB; the dragonfly and torus below hung).
+  CHECK_THAT(build_error("kind: rail-optimized\nradix: 40000000\n", 32, 8, 8),
+             Catch::Contains("topo.yaml:") && Catch::Contains("160000000 links") && Catch::Contains("--limit links=N"));
+  CHECK_THAT(build_error("kind: fat-tree\nlevels: 3\nradix: 4000000\n", 16),
+             Catch::Contains("4000002000001 switches and 4000002000000 links"));
+  CHECK_THAT(build_error("kind: dragonfly\ngroups: 100000\nrouters_per_group: 1000\nglobal_links_per_router: 1000\n", 16),
+             Catch::Contains("100000000 switches"));
+  CHECK_THAT(build_error("kind: torus\ndims: [100000, 100000, 100]\n", 16), Catch::Contains("1000000000000 switches"));
+  CHECK_THAT(build_error("kind: fat-tree\nradix: 400000\n", 16), Catch::Contains("no error"));  // 400,001 switches and links
   TopologySpec no_location;
   no_location.kind = TopologyKind::torus;
   no_location.dims = {2, 2};
