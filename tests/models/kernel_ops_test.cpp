@@ -258,6 +258,21 @@ TEST_CASE("flash attention beats unfused attention at long sequences and does th
   CHECK(estimate_op(g, attention(g, causal, true)).time_s < 0.6 * fused.time_s);
 }
 
+TEST_CASE("flash attention past 10^7 query blocks sums its blocks in closed form and scales as the loop did") {
+  // 1.2e9 tokens are 9.4e6 blocks of 128 queries (summed one by one); 2.4e9 are 1.9e7 (in closed form, where
+  // hpcsim refused with an internal error before): causal attention's work grows as the square of the sequence.
+  const GpuSpec g = shipped("h100-sxm5-80gb");
+  for (const bool causal : {false, true}) {
+    const AttentionShape below{1, 1, 1200000000, 128, causal, Precision::bf16};
+    AttentionShape above = below;
+    above.seq = 2 * below.seq;
+    CHECK(attention(g, above, true).front().work.issued_flops ==
+          Approx(4 * attention(g, below, true).front().work.issued_flops).epsilon(1e-6));
+    CHECK(attention_backward_fused(g, above).work.issued_flops ==
+          Approx(4 * attention_backward_fused(g, below).work.issued_flops).epsilon(1e-6));
+  }
+}
+
 TEST_CASE("flash attention's tiles fit the GPU's shared memory per block, as FlashAttention-2 sizes them") {
   // 128 queries x 64 keys at head dim 128 in bf16 take 96 KiB: an A100 (163 KiB per block) keeps them; an
   // MI300X (64 KiB per block) halves the key tile to 32 (64 KiB), FlashAttention-2's 128 x 32 of sm86.
