@@ -275,13 +275,14 @@ def check_progress():
         code, err = stderr_on_terminal("plan", PLAN, "--no-db", "--set", "search.full_simulations=64")
         expect(code == 0 and "plan: 64/64 full simulations" in err, f"plan's simulation progress: {err!r}")
         # run --exact: every data-parallel group in full (the 16,384-GPU Llama 3.1 405B step ran 77 s silent).
-        # At 4,096 GPUs it takes a few seconds here: its ops, with the time so far (their costs are too
-        # uneven for a time left).
+        # At 16,384 GPUs it takes about 1.7 s here (4,096 took a few seconds while reduce-scatters and
+        # all-gathers across nodes ran all-pairs; now half a second, under the first line's delay): its ops,
+        # with the time so far (their costs are too uneven for a time left).
         exact = write(tmp, "exact.yaml",
-                      "cluster: {node: dgx-h100, nodes: 512, network: ib-ndr}\n"
-                      "workload: {model: llama3.1-405b, seq_len: 8192, micro_batch: 1, global_batch: 512,"
+                      "cluster: {node: dgx-h100, nodes: 2048, network: ib-ndr}\n"
+                      "workload: {model: llama3.1-405b, seq_len: 8192, micro_batch: 1, global_batch: 2048,"
                       " precision: bf16, optimizer: adam, framework: megatron}\n"
-                      "parallelism: {tp: 8, pp: 16, dp: 32, zero: 1, sequence_parallel: true}\n")
+                      "parallelism: {tp: 8, pp: 16, dp: 128, zero: 1, sequence_parallel: true}\n")
         code, err = stderr_on_terminal("run", exact, "--no-db", "--exact")
         expect(code == 0 and re.search(r"run: (\d+)/\1 ops of the step, \d+ s so far", err) is not None,
                f"run --exact's progress line, every op at its end: {err!r}")

@@ -14,9 +14,9 @@ class Case:
         self.files = files or {}  # name in the case folder -> text
         self.spec = spec          # (folder under the config root, name, text): installed before the run
         self.store = store        # a store to corrupt: (file name in the case folder, corruption)
-        # A run documented to take minutes with a progress line on a terminal (`run --exact`: the 16,384-GPU
-        # seeds simulate every data-parallel group, 35-55 s in a release build; docs/limits.md): ten times
-        # the time limit, so that only a hang fails it.
+        # A run documented to take long with a progress line on a terminal (`run --exact`: the 16,384-GPU
+        # seeds simulate every data-parallel group, a few seconds in a release build, more under a mutation;
+        # docs/limits.md): ten times the time limit, so that only a hang fails it.
         self.long = False
         self.number = None
 

@@ -161,7 +161,7 @@ TEST_CASE("The selector's lower bound never exceeds the estimate and leaves its 
         CollectiveAlgorithm argmin{};
         double best = std::numeric_limits<double>::infinity();
         for (const CollectiveAlgorithm a : algorithms_for(op)) {
-          if (!unsupported_reason(op, a, *group).empty()) continue;
+          if (!selectable(op, a, *group)) continue;
           const CollectiveSchedule s = build_schedule(op, a, *group, bytes);
           const double estimate = estimate_time(s, fabric, fs, *group);
           CHECK(estimate_lower_bound(s, fabric, fs, *group) <= estimate);
@@ -209,7 +209,7 @@ TEST_CASE("The selector picks the lowest estimate on an oversubscribed rail-opti
         std::optional<CollectiveAlgorithm> best;
         double best_time = 0, direct_time = 0;
         for (const CollectiveAlgorithm a : algorithms_for(op)) {
-          if (!unsupported_reason(op, a, group).empty()) continue;
+          if (!selectable(op, a, group)) continue;
           const double t = estimate_time(build_schedule(op, a, group, bytes), fabric, fs, group);
           if (a == CollectiveAlgorithm::direct) direct_time = t;
           if (!best || t < best_time) best = a, best_time = t;

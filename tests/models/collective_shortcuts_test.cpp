@@ -209,7 +209,7 @@ TEST_CASE("Estimates through an EstimateMemo equal fresh ones, for every size th
         std::optional<CollectiveAlgorithm> best;  // the first with the lowest estimate
         double best_time = std::numeric_limits<double>::infinity();
         for (const CollectiveAlgorithm a : algorithms_for(op)) {
-          if (!unsupported_reason(op, a, group).empty()) continue;
+          if (!selectable(op, a, group)) continue;
           INFO(c.name << ", " << bytes << " B, " << op_name(op) << ", " << algorithm_name(a));
           const CollectiveSchedule s = build_schedule(op, a, group, bytes);
           if (s.distinct_transfers() > kTransferBudget) continue;

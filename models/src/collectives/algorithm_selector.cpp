@@ -283,7 +283,7 @@ CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const Cluste
                                      EstimateMemo* memo) {
   std::vector<CollectiveAlgorithm> runnable;
   for (const CollectiveAlgorithm a : algorithms_for(op)) {
-    if (unsupported_reason(op, a, group).empty()) runnable.push_back(a);
+    if (selectable(op, a, group)) runnable.push_back(a);
   }
   std::vector<CollectiveSchedule> schedules;
   std::vector<CollectiveAlgorithm> affordable;

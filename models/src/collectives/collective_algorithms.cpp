@@ -60,6 +60,16 @@ std::string unsupported_reason(CollectiveOp op, CollectiveAlgorithm algo, const 
   return {};
 }
 
+bool selectable(CollectiveOp op, CollectiveAlgorithm algo, const CollectiveGroup& group) {
+  // NCCL runs a reduce-scatter or all-gather across nodes as rings (or NVLS, CollNet, PAT: its tuning model,
+  // src/graph/tuning.cc, has no all-pairs algorithm for them). With each group on the NICs beside its GPUs,
+  // all-pairs won the estimate there by its one latency against the ring's n - 1, at equal bandwidth, and its
+  // n^2 flows per data-parallel group took a 65,536-GPU step from 1.8 s to three minutes.
+  const bool scatter_gather = op == CollectiveOp::reducescatter || op == CollectiveOp::allgather;
+  if (scatter_gather && algo == A::direct && group.nodes() > 1) return false;
+  return unsupported_reason(op, algo, group).empty();
+}
+
 CollectiveSchedule build_schedule(CollectiveOp op, CollectiveAlgorithm algo, const CollectiveGroup& group,
                                   double bytes, const ScheduleOptions& options) {
   if (const std::string why = unsupported_reason(op, algo, group); !why.empty()) throw std::invalid_argument(why);

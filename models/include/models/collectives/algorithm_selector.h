@@ -50,7 +50,7 @@ double estimate_lower_bound(const CollectiveSchedule& schedule, const ClusterFab
 // The default transfer budget: a schedule with more distinct transfers costs too much to estimate or simulate.
 inline constexpr std::uint64_t kTransferBudget = 4'000'000;
 
-// The algorithm with the lowest estimate among those that run `op` over `group`, skipping any whose
+// The algorithm with the lowest estimate among those it may pick for `op` over `group` (selectable), skipping any whose
 // distinct transfers exceed `transfer_budget` (too costly to estimate or to simulate) unless none is left;
 // ties go to the earlier one in algorithms_for(op).
 CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const ClusterFabric& fabric,

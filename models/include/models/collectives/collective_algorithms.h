@@ -23,6 +23,9 @@ struct ScheduleOptions {
 std::span<const CollectiveAlgorithm> algorithms_for(CollectiveOp op);
 // Empty when `algo` can run `op` over `group`; otherwise the reason, for an error message.
 std::string unsupported_reason(CollectiveOp op, CollectiveAlgorithm algo, const CollectiveGroup& group);
+// Whether the selector may pick `algo` for `op` over `group` by itself: it can run there, and it is one NCCL
+// would run (a caller may still force any algorithm that can run).
+bool selectable(CollectiveOp op, CollectiveAlgorithm algo, const CollectiveGroup& group);
 // std::invalid_argument when unsupported, the root is not a rank, or bytes is negative.
 CollectiveSchedule build_schedule(CollectiveOp op, CollectiveAlgorithm algo, const CollectiveGroup& group,
                                   double bytes, const ScheduleOptions& options = {});
