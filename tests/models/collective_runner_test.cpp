@@ -181,6 +181,30 @@ TEST_CASE("The selector's lower bound never exceeds the estimate and leaves its 
         Approx(estimate_time(all_pairs, fabric, fs, strided)).epsilon(1e-12));
 }
 
+TEST_CASE("Across nodes the selector runs reduce-scatter and all-gather as NCCL does, never all pairs", "[collectives]") {
+  // One GPU per node on its own NIC (a data-parallel group): all pairs at once pays one latency where the ring
+  // pays n - 1 at equal bandwidth, so it wins every estimate; NCCL has no such algorithm for these (ring,
+  // NVLS, CollNet, PAT), and its n^2 flows per group made a 65,536-GPU training step take three minutes.
+  Simulator sim;
+  FairShare fs(sim);
+  const ClusterFabric fabric(fs, node_of(8, 240e9, 1e-6, 8, 200e9), 16, 8, net_of(24e9, 3e-6));
+  std::vector<int> gpus;
+  for (int n = 0; n < 16; ++n) gpus.push_back(8 * n + 3);
+  const CollectiveGroup strided = CollectiveGroup::of(fabric, gpus);
+  for (const CollectiveOp op : {CollectiveOp::reducescatter, CollectiveOp::allgather}) {
+    const double direct = estimate_time(build_schedule(op, CollectiveAlgorithm::direct, strided, 1e6), fabric, fs, strided);
+    const double ring = estimate_time(build_schedule(op, CollectiveAlgorithm::ring, strided, 1e6), fabric, fs, strided);
+    CHECK(direct < ring);  // what the estimate alone would pick
+    CHECK_FALSE(selectable(op, CollectiveAlgorithm::direct, strided));
+    CHECK(select_algorithm(op, 1e6, fabric, fs, strided) != CollectiveAlgorithm::direct);
+    CHECK_NOTHROW(build_schedule(op, CollectiveAlgorithm::direct, strided, 1e6));  // still there when forced
+  }
+  CHECK(selectable(CollectiveOp::alltoall, CollectiveAlgorithm::direct, strided));
+  // Inside one node the choice is the estimate's, as before.
+  const CollectiveGroup node = CollectiveGroup::of(fabric, {0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(selectable(CollectiveOp::reducescatter, CollectiveAlgorithm::direct, node));
+}
+
 TEST_CASE("The selector picks the lowest estimate on an oversubscribed rail-optimized tree", "[collectives]") {
   // select_algorithm leaves out algorithms whose lower bound cannot beat the best estimate so far; the pick
   // must stay the first algorithm with the lowest estimate_time, for whole groups, one GPU per node (where
