@@ -31,6 +31,13 @@ Outcome run(const ClusterFabric& fabric, Simulator& sim, FairShare& fs, Collecti
   return out;
 }
 
+// A data-parallel group as a training job has them: local GPU `local` of every node, on that GPU's own NIC.
+CollectiveGroup one_gpu_per_node(const ClusterFabric& fabric, int nodes, int local) {
+  std::vector<int> gpus;
+  for (int n = 0; n < nodes; ++n) gpus.push_back(fabric.gpus_per_node() * n + local);
+  return CollectiveGroup::of(fabric, gpus);
+}
+
 }  // namespace
 
 TEST_CASE("Replaying repeated steps gives the full simulation's time", "[collectives]") {
@@ -150,10 +157,7 @@ TEST_CASE("The selector's lower bound never exceeds the estimate and leaves its 
   Simulator sim;
   FairShare fs(sim);
   const ClusterFabric fabric(fs, node_of(8, 240e9, 1e-6, 8, 200e9), 16, 8, net_of(24e9, 3e-6));
-  // A data-parallel group as a training job has them: local GPU 3 of every node, all on rail 3.
-  std::vector<int> gpus;
-  for (int n = 0; n < 16; ++n) gpus.push_back(8 * n + 3);
-  const CollectiveGroup strided = CollectiveGroup::of(fabric, gpus);
+  const CollectiveGroup strided = one_gpu_per_node(fabric, 16, 3);  // all on rail 3
   const CollectiveGroup whole = CollectiveGroup::whole(fabric);
   for (const CollectiveGroup* group : {&strided, &whole}) {
     for (const CollectiveOp op : {CollectiveOp::allreduce, CollectiveOp::reducescatter, CollectiveOp::alltoall}) {
@@ -188,9 +192,7 @@ TEST_CASE("Across nodes the selector runs reduce-scatter and all-gather as NCCL 
   Simulator sim;
   FairShare fs(sim);
   const ClusterFabric fabric(fs, node_of(8, 240e9, 1e-6, 8, 200e9), 16, 8, net_of(24e9, 3e-6));
-  std::vector<int> gpus;
-  for (int n = 0; n < 16; ++n) gpus.push_back(8 * n + 3);
-  const CollectiveGroup strided = CollectiveGroup::of(fabric, gpus);
+  const CollectiveGroup strided = one_gpu_per_node(fabric, 16, 3);
   for (const CollectiveOp op : {CollectiveOp::reducescatter, CollectiveOp::allgather}) {
     const double direct = estimate_time(build_schedule(op, CollectiveAlgorithm::direct, strided, 1e6), fabric, fs, strided);
     const double ring = estimate_time(build_schedule(op, CollectiveAlgorithm::ring, strided, 1e6), fabric, fs, strided);
