@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
 
 #include "configs/config_error.h"
 #include "configs/count_limits.h"
 #include "configs/loader.h"
 #include "configs/units.h"
+#include "models/collectives/algorithm_selector.h"
+#include "models/collectives/collective_algorithms.h"
 #include "models/collectives/collective_runner.h"
 #include "models/platform/platform.h"
 
@@ -110,6 +115,18 @@ CollectiveRun run_collective(const CollectiveRunOptions& o, const SpecCatalog& c
     if (const std::string why = unsupported_reason(*op, *algorithm, group); !why.empty()) {
       throw CollectiveInputError("--algo: " + why);
     }
+  }
+  // Refused when even the cheapest schedule it could run has more distinct transfers than the selector
+  // affords (kTransferBudget): an all-to-all over 100,000 GPUs moves 10^10 messages and exhausted memory.
+  std::uint64_t fewest = std::numeric_limits<std::uint64_t>::max();
+  for (const CollectiveAlgorithm a : algorithms_for(*op)) {
+    if (algorithm ? a != *algorithm : !selectable(*op, a, group)) continue;
+    fewest = std::min<std::uint64_t>(fewest, build_schedule(*op, a, group, sizes.back()).distinct_transfers());
+  }
+  if (fewest != std::numeric_limits<std::uint64_t>::max() && fewest > kTransferBudget) {
+    throw CollectiveInputError("--op " + std::string(op_name(*op)) + " over " + std::to_string(group.size()) + " GPUs moves " +
+                               std::to_string(fewest) + " distinct messages at the least; hpcsim simulates at most " +
+                               std::to_string(kTransferBudget) + " in one collective (fewer GPUs: --gpus)");
   }
   for (const double bytes : sizes) {
     request.bytes = bytes;

@@ -1,8 +1,10 @@
 #include "models/network/network_spec.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "configs/config_error.h"
+#include "configs/input_limits.h"
 
 namespace hpcsim {
 
@@ -85,6 +87,14 @@ NetworkSpec parse_network_spec(const ConfigNode& node, std::string name) {
     throw ConfigError(node.at("header_bytes").loc(),
                       "header_bytes is more than the largest packet (max_mtu " +
                           std::to_string(static_cast<long long>(n.max_mtu_bytes)) + " B)");
+  }
+  // The rate data moves at, as every input rate, at least 1 B/s: an encoding efficiency of 1e-300 passed
+  // each key's own range and stalled a training step (its messages' times out of range; a fuzz find).
+  if (!(n.payload_bandwidth() >= input_limits::min_positive_rate)) {
+    char text[160];
+    std::snprintf(text, sizeof text, "the link moves %.3g B/s of data (rate x lanes x encoding_efficiency, less headers): below 1 B/s",
+                  n.payload_bandwidth());
+    throw ConfigError(node.at("encoding_efficiency").loc(), text);
   }
   return n;
 }
