@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <utility>
 #include <vector>
-#include <stdexcept>
 
 #include "sim-core/fair_share.h"
 #include "sim-core/simulator.h"
@@ -107,9 +107,6 @@ class PhaseRun {
   Time end_ = Time::zero();
 };
 
-// How each process of an ior-easy-like phase reads whole files (a data loader's workers): its request size
-// and how many it keeps in flight, and the time each file costs before its first request (its open).
-// Absent: ior's own streams (the client's RPC pipeline, files opened once).
 // A node's processes' shares of the servers, only the servers they use, in server order: a dense row per
 // node cost clients x servers (1,000,000 x 1,000,000 within the limits) before any flow ran.
 using ShareRow = std::vector<std::pair<int, double>>;
@@ -140,6 +137,9 @@ class ShareRowBuilder {
   std::vector<int> used_;
 };
 
+// How each process of an ior-easy-like phase reads whole files (a data loader's workers): its request size
+// and how many it keeps in flight, and the time each file costs before its first request (its open).
+// Absent: ior's own streams (the client's RPC pipeline, files opened once).
 struct FileRequests {
   double file_bytes = 0;
   double request_bytes = 0;
