@@ -107,15 +107,18 @@ void set_count_limit(const std::string& assignment) {
                               }());
 }
 
-void check_count(CountLimit limit, double needed, const SourceLoc& where, const std::string& what) {
+std::string count_limit_excess(CountLimit limit, double needed, const std::string& what) {
   const std::size_t i = index_of(limit);
   const double most = current()[i];
-  if (needed <= most) return;
+  if (needed <= most) return {};
   const CountLimitInfo& info = kTable[i];
   const bool is_default = most == info.default_value;
-  throw ConfigError(where, what + " needs " + whole(needed) + " " + info.counts + "; hpcsim simulates at most " +
-                               whole(most) + (is_default ? " by default" : "") + " (raise it with --limit " +
-                               info.name + "=N)");
+  return what + " needs " + whole(needed) + " " + info.counts + "; hpcsim simulates at most " + whole(most) +
+         (is_default ? " by default" : "") + " (raise it with --limit " + info.name + "=N)";
+}
+
+void check_count(CountLimit limit, double needed, const SourceLoc& where, const std::string& what) {
+  if (std::string excess = count_limit_excess(limit, needed, what); !excess.empty()) throw ConfigError(where, excess);
 }
 
 }  // namespace hpcsim

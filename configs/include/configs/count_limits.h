@@ -36,6 +36,10 @@ double count_limit(CountLimit limit);
 // flag for an unknown name or an N that is not a whole number >= 1.
 void set_count_limit(const std::string& assignment);
 
+// Empty when `needed` is within the limit; otherwise what check_count says: "<what> needs N <counts>; hpcsim
+// simulates at most M by default (raise it with --limit NAME=N)", for a caller that adds the place itself.
+std::string count_limit_excess(CountLimit limit, double needed, const std::string& what);
+
 // Throws ConfigError at `where` (a key's file:line:column, or a flag as SourceLoc{"--flag VALUE"}) when `needed`
 // is above the limit: "<what> needs N <counts>; hpcsim simulates at most M by default (raise with --limit
 // NAME=N)". `what` says what asked for them ("the cluster", "the grid"), with its numbers where they help.

@@ -16,14 +16,9 @@ std::string str(long long v) { return std::to_string(v); }
 // Switches and links are each a resource of the simulated fabric: counted before any is made and held to the
 // `links` limit (a 2-level fat tree of radix 40,000,000 made 160,000,000 links for 32 nodes: a minute and 9.5 GB).
 void check_fabric(double switches, double links) {
-  const double limit = count_limit(CountLimit::links);
-  if (switches + links <= limit) return;
-  char text[256];
-  std::snprintf(text, sizeof text,
-                "it needs %.0f switches and %.0f links; hpcsim simulates at most %.0f switches and links by default "
-                "(raise it with --limit links=N)",
-                switches, links, limit);
-  problem(text);
+  char what[96];
+  std::snprintf(what, sizeof what, "it (%.0f switches and %.0f links)", switches, links);
+  if (std::string excess = count_limit_excess(CountLimit::links, switches + links, what); !excess.empty()) problem(excess);
 }
 
 }  // namespace
