@@ -38,14 +38,14 @@ BlockReach block_reach(double seq, double blocks, int block, int tile, bool caus
   // exact when a block is whole tiles (every block and tile size of the callers: powers of two, block >= tile).
   // Block i (of blocks = ceil(seq / block)) sees min(seq, (i + 1) block) keys as queries under the mask, or
   // seq - i block queries as keys; every block but the last sees whole tiles.
-  if (!(blocks <= kMaxSummedBlocks) && block % tile == 0 && blocks == std::ceil(seq / block)) {
-    const double per_block = static_cast<double>(block / tile), pairs = blocks * (blocks - 1) / 2;
-    const double seq_tiles = std::ceil(seq / tile);
-    if (!causal) return {blocks * seq, blocks * seq_tiles};
-    if (queries) return {block * pairs + seq, per_block * pairs + seq_tiles};
-    return {blocks * seq - block * pairs, blocks * seq_tiles - per_block * pairs};
-  }
   if (!(blocks <= kMaxSummedBlocks)) {
+    if (block % tile == 0 && blocks == std::ceil(seq / block)) {
+      const double per_block = static_cast<double>(block / tile), pairs = blocks * (blocks - 1) / 2;
+      const double seq_tiles = std::ceil(seq / tile);
+      if (!causal) return {blocks * seq, blocks * seq_tiles};
+      if (queries) return {block * pairs + seq, per_block * pairs + seq_tiles};
+      return {blocks * seq - block * pairs, blocks * seq_tiles - per_block * pairs};
+    }
     char text[128];
     std::snprintf(text, sizeof text, "attention over %.3g blocks of %d rows per sequence: more than the 10^7 hpcsim "
                   "sums one by one", blocks, block);
