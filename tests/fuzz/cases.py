@@ -394,19 +394,17 @@ def replay(seeds, rng):
     files = {"t.txt": mutate_fields(seeds.text(seed), rng, " ", "#") if rng.random() < 0.8 else seeds.text(seed)}
     platform = rng.choice(seeds.platforms)
     argv = ["replay", "{d}/t.txt"]
-    if platform.endswith(".xml"):
-        if rng.random() < 0.2:
-            files["p.xml"] = mutate_bytes(seeds.text(platform), rng)
-            argv += ["--platform", "{d}/p.xml"]
-        else:
-            argv += ["--platform", rel(seeds, platform)]
+    xml = platform.endswith(".xml")
+    if rng.random() < 0.2:  # the platform mutated too: SimGrid XML as bytes, a YAML cluster by its keys
+        name = "p.xml" if xml else "p.yaml"
+        text = seeds.text(platform)
+        files[name] = mutate_bytes(text, rng) if xml else mutate_yaml(text, rng, seeds.keys["mpi"])
+        argv += ["--platform", "{d}/" + name]
+    else:
+        argv += ["--platform", rel(seeds, platform)]
+    if xml:
         argv += ["--hostfile", "tests/data/simgrid-ti/hostfile"] if rng.random() < 0.5 else []
     else:
-        if rng.random() < 0.2:
-            files["p.yaml"] = mutate_yaml(seeds.text(platform), rng, seeds.keys["mpi"])
-            argv += ["--platform", "{d}/p.yaml"]
-        else:
-            argv += ["--platform", rel(seeds, platform)]
         argv += flag_list([("--ranks-per-node", "4")], rng) + (["--oversubscribe"] if rng.random() < 0.2 else [])
     roll = rng.random()
     if roll < 0.15:
