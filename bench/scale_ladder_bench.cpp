@@ -10,7 +10,9 @@
 // symmetry classes; --routing overrides ib-ndr's own (d-mod-k) as cluster.routing does (ecmp: the
 // routing every rung had before InfiniBand's destination-based routing was modelled). Each line: the step
 // time, events, solver re-solves and re-filled flows, fair-share resources, wall and CPU seconds, peak RSS.
-// Measured 2026-12-03 on the shared 2-core machine (CPU s; docs/validation.md has the table): Llama 3.1 405B
+// Measured 2026-12-06 on a 2-core machine (CPU s, medians of 3; docs/validation.md has the history): Llama 3.1
+// 405B 16,384 GPUs 0.12 s, 65,536 0.48 s, 131,072 0.98 s / 414 MiB; GPT-3 175B 131,072 1.0 s / 420 MiB.
+// Earlier, 2026-12-03 (CPU s): Llama 3.1 405B
 // 16,384 GPUs 0.28 s (median of 3), 65,536 1.3 s, 131,072 3.4 s / 548 MiB; GPT-3 175B 131,072 3.6 s / 571 MiB
 // (at 2ca93c1: 1.15 s, 10.7 s, 41 s / 762 MiB; 38 s / 783 MiB).
 #include <sys/resource.h>

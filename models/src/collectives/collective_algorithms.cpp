@@ -62,11 +62,13 @@ std::string unsupported_reason(CollectiveOp op, CollectiveAlgorithm algo, const 
 
 bool selectable(CollectiveOp op, CollectiveAlgorithm algo, const CollectiveGroup& group) {
   // NCCL runs a reduce-scatter or all-gather across nodes as rings (or NVLS, CollNet, PAT: its tuning model,
-  // src/graph/tuning.cc, has no all-pairs algorithm for them). With each group on the NICs beside its GPUs,
-  // all-pairs won the estimate there by its one latency against the ring's n - 1, at equal bandwidth, and its
-  // n^2 flows per data-parallel group took a 65,536-GPU step from 1.8 s to three minutes.
+  // src/graph/tuning.cc, has neither all-pairs nor halving-doubling for them). With each group on the NICs
+  // beside its GPUs, all-pairs won the estimate there by its one latency against the ring's n - 1, at equal
+  // bandwidth, and its n^2 flows per data-parallel group took a 65,536-GPU step from 1.8 s to three minutes;
+  // halving-doubling's log2(n) rounds of distinct partners cost the 131,072-GPU step 2.5 s of routing where
+  // the ring's one pattern costs 0.95 s, for predictions within 0.3 % of each other.
   const bool scatter_gather = op == CollectiveOp::reducescatter || op == CollectiveOp::allgather;
-  if (scatter_gather && algo == A::direct && group.nodes() > 1) return false;
+  if (scatter_gather && (algo == A::direct || algo == A::halving_doubling) && group.nodes() > 1) return false;
   return unsupported_reason(op, algo, group).empty();
 }
 
