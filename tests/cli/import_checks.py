@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of `hpcsim import kineto|chakra`: the report keys, replay as recorded, another GPU, bad input.
 Usage: import_checks.py HPCSIM SOURCE_DIR CHECK"""
+import copy
 import gzip
 import json
 import os
@@ -99,6 +100,21 @@ def check_import_kineto_dp():
         expect(eight["step_time_s"] < doc["step_time_s"], "inside one node (NVSwitch) the all-reduce is faster than over HDR",
                proc)
         expect_bad_input(hpcsim("import", "kineto", trace, "--platform", platform, "--dp", "17"), "--dp", "2..16")
+        # An all-to-all (an MoE layer's) over 4,096 GPUs is 16.8 million distinct messages: refused at once, where
+        # its replay took a minute and 9.5 GB.
+        a2a = copy.deepcopy(DDP)
+        a2a["traceEvents"][0]["args"]["Collective name"] = "all_to_all"
+        a2a["traceEvents"][4]["name"] = "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)"
+        moe = os.path.join(d, "moe.json")
+        with open(moe, "w") as f:
+            json.dump(a2a, f)
+        large = os.path.join(d, "large.yaml")
+        with open(large, "w") as f:
+            f.write("cluster:\n  node: dgx-a100-80gb\n  nodes: 512\n  network: ib-hdr\n")
+        expect_bad_input(hpcsim("import", "kineto", moe, "--platform", large), "--dp: alltoall over 4096 GPUs moves",
+                         "16773120 distinct messages", "(fewer GPUs: --dp)")
+        small = json.loads(hpcsim("import", "kineto", moe, "--platform", platform, "--format", "json").stdout)
+        expect(small["predicted"]["collectives_on_fabric"] == 1, "the all-to-all over 16 GPUs runs", None)
         expect_bad_input(hpcsim("import", "kineto", A100, "--platform", platform), "data-parallel replay needs")
 
 

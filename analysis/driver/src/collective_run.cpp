@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <limits>
 #include <string>
 
 #include "configs/config_error.h"
@@ -118,15 +116,9 @@ CollectiveRun run_collective(const CollectiveRunOptions& o, const SpecCatalog& c
   }
   // Refused when even the cheapest schedule it could run has more distinct transfers than the selector
   // affords (kTransferBudget): an all-to-all over 100,000 GPUs moves 10^10 messages and exhausted memory.
-  std::uint64_t fewest = std::numeric_limits<std::uint64_t>::max();
-  for (const CollectiveAlgorithm a : algorithms_for(*op)) {
-    if (algorithm ? a != *algorithm : !selectable(*op, a, group)) continue;
-    fewest = std::min<std::uint64_t>(fewest, build_schedule(*op, a, group, sizes.back()).distinct_transfers());
-  }
-  if (fewest != std::numeric_limits<std::uint64_t>::max() && fewest > kTransferBudget) {
-    throw CollectiveInputError("--op " + std::string(op_name(*op)) + " over " + std::to_string(group.size()) + " GPUs moves " +
-                               std::to_string(fewest) + " distinct messages at the least; hpcsim simulates at most " +
-                               std::to_string(kTransferBudget) + " in one collective (fewer GPUs: --gpus)");
+  if (const auto fewest = transfers_over_budget(*op, group, sizes.back(), algorithm)) {
+    throw CollectiveInputError("--op " + std::string(CollectiveTooLarge(*op, group.size(), *fewest, kTransferBudget).what()) +
+                               " (fewer GPUs: --gpus)");
   }
   for (const double bytes : sizes) {
     request.bytes = bytes;

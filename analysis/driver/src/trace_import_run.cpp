@@ -1,13 +1,17 @@
 #include "driver/trace_import_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <string>
 
 #include "configs/config_error.h"
 #include "configs/config_node.h"
 #include "models/gpu/gpu_spec.h"
 #include "configs/count_limits.h"
 #include "configs/loader.h"
+#include "models/collectives/algorithm_selector.h"
 #include "models/collectives/collective_group.h"
 #include "models/platform/cluster_config.h"
 #include "models/platform/platform.h"
@@ -35,6 +39,21 @@ ClusterConfig cluster_of(const std::string& path, const SpecCatalog& catalog) {
   ClusterConfig cluster = parse_cluster(section, catalog);
   check_count(CountLimit::gpus, static_cast<double>(cluster.nodes) * cluster.gpus_per_node, section.loc(), "the cluster");
   return cluster;
+}
+
+// Refuses, naming `flag`, a trace collective whose cheapest schedule over `group` is past the transfer budget
+// (an all-to-all over thousands of GPUs): its replay would run for minutes and take gigabytes.
+void check_collectives_fit(const TraceGraph& graph, const CollectiveGroup& group, const std::string& flag) {
+  std::map<CollectiveOp, double> largest;
+  for (const TraceOp& op : graph.ops) {
+    if (op.collective && op.bytes > 0) largest[*op.collective] = std::max(largest[*op.collective], op.bytes);
+  }
+  for (const auto& [op, bytes] : largest) {
+    if (const auto fewest = transfers_over_budget(op, group, bytes)) {
+      throw ConfigError(SourceLoc{flag}, std::string(CollectiveTooLarge(op, group.size(), *fewest, kTransferBudget).what()) +
+                                             " (fewer GPUs: " + flag + ")");
+    }
+  }
 }
 
 }  // namespace
@@ -78,6 +97,7 @@ KinetoImportRun run_kineto_import(const KinetoImportRequest& q, const SpecCatalo
                                                 "with DDP under torch.profiler, PyTorch 2.1 or later)");
     }
     TraceFabric fabric{&platform, CollectiveGroup::first(platform.fabric(), dp)};
+    check_collectives_fit(graph, fabric.group, "--dp");
     predicted = replay_trace(graph, &fabric);
   } else if (to) {
     predicted = replay_trace(kineto_graph(trace, durations, latency));
@@ -147,6 +167,7 @@ Report run_chakra_import(const ChakraImportRequest& q, const SpecCatalog& catalo
     throw ConfigError(SourceLoc{"--ranks"}, "must be 2.." + std::to_string(gpus) + " for this cluster, got " + std::to_string(ranks));
   }
   TraceFabric fabric{&platform, CollectiveGroup::first(platform.fabric(), ranks)};
+  check_collectives_fit(graph, fabric.group, "--ranks");
   const TraceReplayResult r = replay_trace(graph, &fabric);
 
   Report rep;

@@ -277,6 +277,27 @@ double estimate_lower_bound(const CollectiveSchedule& schedule, const ClusterFab
   });
 }
 
+CollectiveTooLarge::CollectiveTooLarge(CollectiveOp op, int ranks, std::uint64_t transfers, std::uint64_t budget)
+    : std::runtime_error(std::string(op_name(op)) + " over " + std::to_string(ranks) + " GPUs moves " +
+                         std::to_string(transfers) + " distinct messages at the least; hpcsim simulates at most " +
+                         std::to_string(budget) + " in one collective"),
+      op(op),
+      ranks(ranks),
+      transfers(transfers) {}
+
+std::optional<std::uint64_t> transfers_over_budget(CollectiveOp op, const CollectiveGroup& group, double bytes,
+                                                   std::optional<CollectiveAlgorithm> forced,
+                                                   const ScheduleOptions& options, std::uint64_t transfer_budget) {
+  std::optional<std::uint64_t> fewest;
+  for (const CollectiveAlgorithm a : algorithms_for(op)) {
+    if (forced ? a != *forced : !selectable(op, a, group)) continue;
+    const std::uint64_t n = build_schedule(op, a, group, bytes, options).distinct_transfers();
+    if (n <= transfer_budget) return std::nullopt;
+    fewest = std::min(fewest.value_or(n), n);
+  }
+  return fewest;
+}
+
 CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const ClusterFabric& fabric,
                                      const FairShare& fs, const CollectiveGroup& group,
                                      const ScheduleOptions& options, std::uint64_t transfer_budget,
@@ -294,7 +315,13 @@ CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const Cluste
       schedules.push_back(std::move(s));
     }
   }
-  if (affordable.empty()) return runnable.front();
+  if (affordable.empty()) {
+    std::uint64_t fewest = std::numeric_limits<std::uint64_t>::max();
+    for (const CollectiveAlgorithm a : runnable) {
+      fewest = std::min(fewest, build_schedule(op, a, group, bytes, options).distinct_transfers());
+    }
+    throw CollectiveTooLarge(op, group.size(), fewest, transfer_budget);
+  }
   // Each schedule is first bounded from its busiest senders' routes alone (estimate_lower_bound: a few
   // routes per pattern), and the full estimates are made in the order of those bounds, lowest first. A
   // schedule whose bound is already above the best estimate so far (or equal to it, for one listed later)

@@ -1,6 +1,9 @@
 #pragma once
 // An NCCL-like tuner: estimates each algorithm's time on the idle fabric and picks the fastest.
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "models/collectives/collective_algorithms.h"
 #include "models/collectives/collective_group.h"
@@ -50,9 +53,25 @@ double estimate_lower_bound(const CollectiveSchedule& schedule, const ClusterFab
 // The default transfer budget: a schedule with more distinct transfers costs too much to estimate or simulate.
 inline constexpr std::uint64_t kTransferBudget = 4'000'000;
 
+// A collective whose cheapest schedule has more distinct transfers than hpcsim simulates in one call (an
+// all-to-all over 4,096 GPUs is 16.8 million): simulating it would take minutes and gigabytes.
+struct CollectiveTooLarge : std::runtime_error {
+  CollectiveTooLarge(CollectiveOp op, int ranks, std::uint64_t transfers, std::uint64_t budget);
+  CollectiveOp op;
+  int ranks;
+  std::uint64_t transfers;
+};
+
+// The fewest distinct transfers among the schedules that may run `op` over `group` (the forced algorithm's
+// alone, else every selectable one's) when even that many exceed `transfer_budget`; nothing when one fits.
+std::optional<std::uint64_t> transfers_over_budget(CollectiveOp op, const CollectiveGroup& group, double bytes,
+                                                   std::optional<CollectiveAlgorithm> forced = {},
+                                                   const ScheduleOptions& options = {},
+                                                   std::uint64_t transfer_budget = kTransferBudget);
+
 // The algorithm with the lowest estimate among those it may pick for `op` over `group` (selectable), skipping any whose
-// distinct transfers exceed `transfer_budget` (too costly to estimate or to simulate) unless none is left;
-// ties go to the earlier one in algorithms_for(op).
+// distinct transfers exceed `transfer_budget` (too costly to estimate or to simulate); CollectiveTooLarge when
+// none is left. Ties go to the earlier one in algorithms_for(op).
 CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const ClusterFabric& fabric,
                                      const FairShare& fair_share, const CollectiveGroup& group,
                                      const ScheduleOptions& options = {},
