@@ -81,14 +81,20 @@ DDP = {"deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "computeM
             "ts": 2100, "dur": 4000, "args": {"device": 0, "stream": 20, "correlation": 2, "External id": 10}}]}
 
 
+def write_case(folder, trace, dgx_nodes):
+    """The trace as JSON and a platform of DGX A100 nodes on HDR, in folder: their paths."""
+    trace_path = os.path.join(folder, "trace%d.json" % dgx_nodes)
+    with open(trace_path, "w") as f:
+        json.dump(trace, f)
+    platform = os.path.join(folder, "platform%d.yaml" % dgx_nodes)
+    with open(platform, "w") as f:
+        f.write("cluster:\n  node: dgx-a100-80gb\n  nodes: %d\n  network: ib-hdr\n" % dgx_nodes)
+    return trace_path, platform
+
+
 def check_import_kineto_dp():
     with tempfile.TemporaryDirectory() as d:
-        trace = os.path.join(d, "ddp.json")
-        with open(trace, "w") as f:
-            json.dump(DDP, f)
-        platform = os.path.join(d, "platform.yaml")
-        with open(platform, "w") as f:
-            f.write("cluster:\n  node: dgx-a100-80gb\n  nodes: 2\n  network: ib-hdr\n")
+        trace, platform = write_case(d, DDP, 2)
         one = json.loads(hpcsim("import", "kineto", trace, "--format", "json").stdout)
         expect(one["trace"]["nccl_kernels"] == 1 and one["gpus"] == 1, "one GPU as recorded", None)
         proc = hpcsim("import", "kineto", trace, "--platform", platform, "--format", "json")
@@ -105,12 +111,7 @@ def check_import_kineto_dp():
         a2a = copy.deepcopy(DDP)
         a2a["traceEvents"][0]["args"]["Collective name"] = "all_to_all"
         a2a["traceEvents"][4]["name"] = "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)"
-        moe = os.path.join(d, "moe.json")
-        with open(moe, "w") as f:
-            json.dump(a2a, f)
-        large = os.path.join(d, "large.yaml")
-        with open(large, "w") as f:
-            f.write("cluster:\n  node: dgx-a100-80gb\n  nodes: 512\n  network: ib-hdr\n")
+        moe, large = write_case(d, a2a, 512)
         expect_bad_input(hpcsim("import", "kineto", moe, "--platform", large), "--dp: alltoall over 4096 GPUs moves",
                          "16773120 distinct messages", "(fewer GPUs: --dp)")
         small = json.loads(hpcsim("import", "kineto", moe, "--platform", platform, "--format", "json").stdout)
