@@ -185,7 +185,7 @@ TEST_CASE("The selector's lower bound never exceeds the estimate and leaves its 
         Approx(estimate_time(all_pairs, fabric, fs, strided)).epsilon(1e-12));
 }
 
-TEST_CASE("Across nodes the selector runs reduce-scatter and all-gather as NCCL does, by ring", "[collectives]") {
+TEST_CASE("Across nodes the selector leaves out what NCCL does not run: all pairs, halving-doubling", "[collectives]") {
   // One GPU per node on its own NIC (a data-parallel group): all pairs at once pays one latency where the ring
   // pays n - 1 at equal bandwidth, so it wins every estimate; NCCL has no such algorithm for these (ring,
   // NVLS, CollNet, PAT), and its n^2 flows per group made a 65,536-GPU training step take three minutes.
@@ -203,6 +203,12 @@ TEST_CASE("Across nodes the selector runs reduce-scatter and all-gather as NCCL 
     CHECK(select_algorithm(op, 8, fabric, fs, strided) == CollectiveAlgorithm::ring);
     CHECK(select_algorithm(op, 1e6, fabric, fs, strided) == CollectiveAlgorithm::ring);
     CHECK_NOTHROW(build_schedule(op, CollectiveAlgorithm::direct, strided, 1e6));  // still there when forced
+  }
+  // Broadcast and reduce: NCCL pipelines them along a ring; the root's n - 1 messages at once won tiny ones
+  // only because the estimate charges the root no gap between its sends.
+  for (const CollectiveOp op : {CollectiveOp::broadcast, CollectiveOp::reduce}) {
+    CHECK_FALSE(selectable(op, CollectiveAlgorithm::direct, strided));
+    CHECK(select_algorithm(op, 8, fabric, fs, strided) != CollectiveAlgorithm::direct);
   }
   CHECK(selectable(CollectiveOp::alltoall, CollectiveAlgorithm::direct, strided));
   // Inside one node the choice is the estimate's, as before.
