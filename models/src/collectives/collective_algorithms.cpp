@@ -61,22 +61,16 @@ std::string unsupported_reason(CollectiveOp op, CollectiveAlgorithm algo, const 
 }
 
 bool selectable(CollectiveOp op, CollectiveAlgorithm algo, const CollectiveGroup& group) {
-  // NCCL runs a reduce-scatter or all-gather across nodes as rings (or NVLS, CollNet, PAT: its tuning model,
-  // src/graph/tuning.cc, has neither all-pairs nor halving-doubling for them). With each group on the NICs
-  // beside its GPUs, all-pairs won the estimate there by its one latency against the ring's n - 1, at equal
-  // bandwidth, and its n^2 flows per data-parallel group took a 65,536-GPU step from 1.8 s to three minutes;
-  // halving-doubling's log2(n) rounds of distinct partners cost the 131,072-GPU step 2.5 s of routing where
-  // the ring's one pattern costs 0.95 s, for predictions within 0.3 % of each other.
-  // Nor does it broadcast or reduce by the root sending to (or receiving from) every rank at once (a ring,
-  // pipelined): with no per-message gap at the root in the estimate, that won tiny messages (8 bytes to 128
-  // GPUs in 1.35 us) and, past the budget of the pipeline and the tree, a 1 GiB broadcast to 65,536 GPUs at
-  // 1,416 s, which is now refused instead.
-  const bool scatter_gather = op == CollectiveOp::reducescatter || op == CollectiveOp::allgather;
-  const bool rooted = op == CollectiveOp::broadcast || op == CollectiveOp::reduce;
-  if (group.nodes() > 1) {
-    if (scatter_gather && (algo == A::direct || algo == A::halving_doubling)) return false;
-    if (rooted && algo == A::direct) return false;
-  }
+  // Across nodes the selector leaves out what NCCL never runs there (src/graph/tuning.cc: ring, tree, NVLS,
+  // CollNet, PAT): all pairs at once, except all-to-all and send/recv, which are all pairs, and
+  // halving-doubling. The estimate charges a rank no gap between its messages, so all pairs won every small
+  // message (an 8-byte all-reduce over 512 GPUs in 2.7 us, a broadcast to 128 in 1.35 us) and, for the
+  // distributed optimizer's reduce-scatter and all-gather, large ones too: n^2 flows per data-parallel group
+  // took a 65,536-GPU step from 1.8 s to three minutes. Halving-doubling's log2(n) patterns of distinct
+  // partners cost the 131,072-GPU step 2.5 s of routing where the ring's one pattern costs 0.95 s, for
+  // predictions within 0.3 % of each other.
+  const bool all_pairs_op = op == CollectiveOp::alltoall || op == CollectiveOp::sendrecv;
+  if (group.nodes() > 1 && ((algo == A::direct && !all_pairs_op) || algo == A::halving_doubling)) return false;
   return unsupported_reason(op, algo, group).empty();
 }
 
