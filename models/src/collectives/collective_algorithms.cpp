@@ -61,16 +61,21 @@ std::string unsupported_reason(CollectiveOp op, CollectiveAlgorithm algo, const 
 }
 
 bool selectable(CollectiveOp op, CollectiveAlgorithm algo, const CollectiveGroup& group) {
-  // Across nodes the selector leaves out what NCCL never runs there (src/graph/tuning.cc: ring, tree, NVLS,
-  // CollNet, PAT): all pairs at once, except all-to-all and send/recv, which are all pairs, and
-  // halving-doubling. The estimate charges a rank no gap between its messages, so all pairs won every small
-  // message (an 8-byte all-reduce over 512 GPUs in 2.7 us, a broadcast to 128 in 1.35 us) and, for the
-  // distributed optimizer's reduce-scatter and all-gather, large ones too: n^2 flows per data-parallel group
-  // took a 65,536-GPU step from 1.8 s to three minutes. Halving-doubling's log2(n) patterns of distinct
-  // partners cost the 131,072-GPU step 2.5 s of routing where the ring's one pattern costs 0.95 s, for
-  // predictions within 0.3 % of each other.
+  // Across nodes the selector leaves out all pairs at once (but for all-to-all and send/recv, which are all
+  // pairs), which NCCL never runs there (src/graph/tuning.cc: ring, tree, NVLS, CollNet, PAT). The estimate
+  // charges a rank no gap between its messages, so all pairs won every small message (an 8-byte all-reduce
+  // over 512 GPUs in 2.7 us, a broadcast to 128 in 1.35 us) and, for the distributed optimizer's
+  // reduce-scatter and all-gather, large ones too: n^2 flows per data-parallel group took a 65,536-GPU step
+  // from 1.8 s to three minutes. Reduce-scatter and all-gather leave out halving-doubling too: its log2(n)
+  // patterns of distinct partners cost the 131,072-GPU step 2.5 s of routing where the ring's one pattern
+  // costs 0.95 s, for predictions within 0.3 %. (All-reduce keeps it: without it a data-parallel all-reduce
+  // over 32,768 GPUs goes to the tree, whose simulation took 45x longer.)
   const bool all_pairs_op = op == CollectiveOp::alltoall || op == CollectiveOp::sendrecv;
-  if (group.nodes() > 1 && ((algo == A::direct && !all_pairs_op) || algo == A::halving_doubling)) return false;
+  const bool scatter_gather = op == CollectiveOp::reducescatter || op == CollectiveOp::allgather;
+  if (group.nodes() > 1) {
+    if (algo == A::direct && !all_pairs_op) return false;
+    if (algo == A::halving_doubling && scatter_gather) return false;
+  }
   return unsupported_reason(op, algo, group).empty();
 }
 
