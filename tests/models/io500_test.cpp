@@ -117,6 +117,34 @@ TEST_CASE("mdtest: directories spread over metadata servers as the design places
   CHECK(r.at(Io500Phase::mdtest_hard_create).rate == Approx(20000).epsilon(1e-3));
 }
 
+TEST_CASE("alike servers stand for each other: ior-hard and a sharded directory at a million servers") {
+  // Every process of ior-hard spreads over every data server, and of mdtest-hard over every metadata server
+  // of a sharded directory: one server stands for all, its flows counted once per server. A million
+  // metadata servers took past ten minutes when each was its own resource and share.
+  auto with_servers = [](int data, int metadata) {
+    std::string t = spec_text("beegfs", 2);
+    t.replace(t.find("count: 4"), 8, "count: " + std::to_string(data));
+    t.replace(t.find("count: 2"), 8, "count: " + std::to_string(metadata));
+    t.insert(t.find("client:"), "  shards_directories: true\n");
+    return parse(t);
+  };
+  // Device-bound ior-hard: 2 SSDs per server, one operation per 47,008-byte record; twice the servers, twice
+  // the rate.
+  const double four = simulate_io500(with_servers(4, 2), {8, 64}).at(Io500Phase::ior_hard_write).rate;
+  const double eight = simulate_io500(with_servers(8, 2), {8, 64}).at(Io500Phase::ior_hard_write).rate;
+  CHECK(eight == Approx(2 * four).epsilon(1e-4));  // (the first request's latency is not doubled)
+  // Sharded: 2 servers double one server's 20,000 creates/s; a million leave the 64 processes' own pace,
+  // one operation a round trip at a time.
+  CHECK(simulate_io500(with_servers(4, 2), {8, 64}).at(Io500Phase::mdtest_hard_create).rate ==
+        Approx(40000).epsilon(1e-3));
+  const FileSystemSpec million = with_servers(4, 1000000);
+  std::uint64_t events = 0;
+  const Io500PhaseResult m = simulate_io500_phase(million, {8, 64}, Io500Phase::mdtest_hard_create, events);
+  CHECK(m.bottleneck == "client requests");
+  CHECK(m.rate < 64 / million.metadata.latency_s);
+  CHECK(m.rate > 0.5 * 64 / million.metadata.latency_s);
+}
+
 TEST_CASE("hostile file-system specs are errors at file:line:column") {
   CHECK(error_of(spec_text("lustre", 4, 17)).find("fs.yaml:18:10: stripe count 17 exceeds the 16 targets") !=
         std::string::npos);

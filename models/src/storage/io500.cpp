@@ -59,7 +59,7 @@ class PhaseRun {
   // weights[k] units per unit of its amount; it starts when the phase's first requests reach the servers.
   // `members` flows of `amount` each (a class of symmetric flows, all counted in the phase's total).
   void flow(std::span<const ResourceId> path, std::span<const double> weights, double amount, double cap,
-            int members = 1) {
+            double members = 1) {
     total_ += amount * members;
     flows_.push_back({{path.begin(), path.end()}, {weights.begin(), weights.end()}, amount, cap});
   }
@@ -157,16 +157,20 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   const double port = fs.network.payload_bandwidth();
   const double rtt = round_trip_s(fs.network);
 
+  // ior-hard spreads every process evenly over every server: the servers are alike, so one stands for all
+  // (each node's flow to it carries the node's port `servers` times and counts once per server).
+  const int modelled = hard ? 1 : servers;
+  const int alike = servers / modelled;  // servers the modelled one stands for
   PhaseRun run;
   const Stage& clients = run.stage("client ports", c.nodes, port * fs.client.ports);
-  const Stage& server_ports = run.stage("server ports", servers, fs.server_port_bandwidth());
-  const Stage& devices = run.stage("devices", servers, fs.server_device_bandwidth(op));
+  const Stage& server_ports = run.stage("server ports", modelled, fs.server_port_bandwidth());
+  const Stage& devices = run.stage("devices", modelled, fs.server_device_bandwidth(op));
   // ior-hard: every record is one request to a target. A write smaller than a parity group's stripe
   // reads and rewrites the data chunk and each parity chunk; otherwise a record is one device operation.
   // ior-easy: the processes' streams interleave on every device, so each request's piece on a device is
   // one positioning (one operation at the device's IOPS): an RPC on a parity-protected target is a
   // full-stripe access, one piece per data device (reads) or per data and parity device (writes).
-  const Stage& iops = run.stage("device IOPS", servers, fs.data.devices * fs.data.device.iops(op));
+  const Stage& iops = run.stage("device IOPS", modelled, fs.data.devices * fs.data.device.iops(op));
   const Protection& prot = fs.data.protection;
   // Replicated writes (Ceph): each byte is stored on `replicas` servers, the primary forwarding the copies;
   // each copy enters another server's port and costs its devices' operations.
@@ -188,7 +192,7 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
     // Extent locks: a stripe chunk's records come from consecutive ranks, so the lock passes to another
     // node every procs-per-node records (ranks are placed block-wise); one node alone never hands it off.
     if (op == IoOp::write && takes_shared_file_locks(fs.type) && fs.lock_handoff_s > 0 && c.nodes > 1) {
-      locks = &run.stage("extent locks", servers, fs.data.targets / fs.lock_handoff_s);
+      locks = &run.stage("extent locks", modelled, fs.data.targets / fs.lock_handoff_s);
       const double mean_ppn = static_cast<double>(c.procs) / c.nodes;
       handoffs_per_byte = std::max(1.0 / mean_ppn, kIorHardRecordBytes / fs.stripe_size) / kIorHardRecordBytes;
     }
@@ -212,12 +216,12 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
   // rates, so one representative flow class per (node group, server) carries the group, crossing its own
   // client port once and each server resource once per member (FairShare::start_flow_class).
   std::map<ShareRow, std::pair<int, int>> groups;  // share row -> (first node, members)
-  ShareRowBuilder row(servers);
+  ShareRowBuilder row(modelled);
   int rank = 0;
   for (int n = 0; n < c.nodes; ++n) {
     for (int k = 0; k < ppn[n]; ++k, ++rank) {
       if (hard) {
-        for (int s = 0; s < servers; ++s) row.add(s, 1.0 / servers);
+        row.add(0, 1.0 / servers);
         continue;
       }
       for (int j = 0; j < fs.stripe_count; ++j) {
@@ -233,10 +237,10 @@ Io500PhaseResult run_ior(const FileSystemSpec& fs, const Io500Clients& c, Io500P
     const auto [n, members] = group;
     for (const auto& [s, procs] : row) {
       ResourceId path[5] = {clients.members[n], server_ports.members[s], devices.members[s], iops.members[s]};
-      double weights[5] = {1.0, copies * members, 1.0 * members, ops_per_byte * members};
+      double weights[5] = {1.0 * alike, copies * members, 1.0 * members, ops_per_byte * members};
       std::size_t len = 4;
       if (locks) path[len] = locks->members[s], weights[len++] = handoffs_per_byte * members;
-      run.flow({path, len}, {weights, len}, procs * bytes_per_proc, procs * proc_cap, members);
+      run.flow({path, len}, {weights, len}, procs * bytes_per_proc, procs * proc_cap, 1.0 * members * alike);
     }
   }
   Io500PhaseResult r = run.finish(phase, start, events);
@@ -248,8 +252,6 @@ Io500PhaseResult run_mdtest(const FileSystemSpec& fs, const Io500Clients& c, Io5
   const bool hard = phase == Io500Phase::mdtest_hard_create || phase == Io500Phase::mdtest_hard_stat ||
                     phase == Io500Phase::mdtest_hard_delete;
   const int mds = fs.metadata.count;
-  PhaseRun run;
-  const Stage& servers = run.stage("metadata servers", mds, fs.metadata.ops_per_s);
   // Each process runs one operation at a time: a round trip and the server's service time.
   const double latency = round_trip_s(fs.network) + fs.metadata.latency_s;
   const double proc_cap = 1.0 / latency;
@@ -258,26 +260,26 @@ Io500PhaseResult run_mdtest(const FileSystemSpec& fs, const Io500Clients& c, Io5
   // shared directory, on every server when the file system shards directories, else on the first.
   const bool spread = hard ? fs.metadata.shards_directories : false;
   const bool by_rank = !hard && fs.metadata.distributes_directories;
+  // The servers modelled: a sharded directory spreads every process evenly over every server, so one stands
+  // for all (its flows counted once per server); by rank, the servers a process lands on; else the first.
+  const int modelled = spread ? 1 : by_rank ? std::min(mds, c.procs) : 1;
+  const int alike = spread ? mds : 1;
+  PhaseRun run;
+  const Stage& servers = run.stage("metadata servers", modelled, fs.metadata.ops_per_s);
   const std::vector<int> ppn = procs_per_node(c);
   // Per node, its processes' share of each server; nodes alike are one flow class per server (as ior).
   std::map<ShareRow, int> groups;  // share row -> members
-  ShareRowBuilder row(mds);
+  ShareRowBuilder row(modelled);
   int rank = 0;
   for (int n = 0; n < c.nodes; ++n) {
-    for (int k = 0; k < ppn[n]; ++k, ++rank) {
-      if (spread) {
-        for (int m = 0; m < mds; ++m) row.add(m, 1.0 / mds);
-      } else {
-        row.add(by_rank ? rank % mds : 0, 1.0);
-      }
-    }
+    for (int k = 0; k < ppn[n]; ++k, ++rank) row.add(by_rank ? rank % mds : 0, 1.0 / alike);
     ++groups[row.take()];
   }
   for (const auto& [row, members] : groups) {
     for (const auto& [m, share] : row) {
       const ResourceId path[] = {servers.members[m]};
       const double weights[] = {1.0 * members};
-      run.flow(path, weights, share * kOpsPerProc, share * proc_cap, members);
+      run.flow(path, weights, share * kOpsPerProc, share * proc_cap, 1.0 * members * alike);
     }
   }
   return run.finish(phase, Time::seconds(latency), events);
