@@ -306,22 +306,19 @@ CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const Cluste
   for (const CollectiveAlgorithm a : algorithms_for(op)) {
     if (selectable(op, a, group)) runnable.push_back(a);
   }
+  if (runnable.empty()) throw std::logic_error("no algorithm the selector may pick for " + std::string(op_name(op)));
   std::vector<CollectiveSchedule> schedules;
   std::vector<CollectiveAlgorithm> affordable;
+  std::uint64_t fewest = std::numeric_limits<std::uint64_t>::max();
   for (const CollectiveAlgorithm a : runnable) {
     CollectiveSchedule s = build_schedule(op, a, group, bytes, options);
+    fewest = std::min(fewest, s.distinct_transfers());
     if (s.distinct_transfers() <= transfer_budget) {
       affordable.push_back(a);
       schedules.push_back(std::move(s));
     }
   }
-  if (affordable.empty()) {
-    std::uint64_t fewest = std::numeric_limits<std::uint64_t>::max();
-    for (const CollectiveAlgorithm a : runnable) {
-      fewest = std::min(fewest, build_schedule(op, a, group, bytes, options).distinct_transfers());
-    }
-    throw CollectiveTooLarge(op, group.size(), fewest, transfer_budget);
-  }
+  if (affordable.empty()) throw CollectiveTooLarge(op, group.size(), fewest, transfer_budget);
   // Each schedule is first bounded from its busiest senders' routes alone (estimate_lower_bound: a few
   // routes per pattern), and the full estimates are made in the order of those bounds, lowest first. A
   // schedule whose bound is already above the best estimate so far (or equal to it, for one listed later)
