@@ -269,3 +269,45 @@ TEST_CASE("an NCCL kernel's collective and size come from its CPU op, and run on
   CHECK(alone_s < 5e-3);  // NVSwitch beats the recorded 5 ms
   CHECK(r.collective_busy_s == Approx(alone_s).epsilon(1e-9));
 }
+
+TEST_CASE("collectives on one stream replay their repeats, to the picosecond of simulating each", "[trace]") {
+  // An MoE step's all-to-alls (or DDP's buckets) repeat: one at a time on their stream, each runs alone on the
+  // fabric, so a repeat takes what its first run took. The same graph with the collectives on no stream,
+  // chained by explicit dependencies, simulates every one: the times must be equal, with fewer events.
+  auto graph = [](bool one_stream) {
+    TraceGraph g;
+    for (std::uint32_t i = 0; i < 6; ++i) {
+      TraceOp compute;
+      compute.stream = 7;
+      compute.duration_s = 1e-3;
+      g.ops.push_back(compute);
+      TraceOp coll;
+      coll.cls = TraceOpClass::collective;
+      coll.stream = one_stream ? 20 : kTraceNoStream;
+      coll.collective = i % 2 ? CollectiveOp::alltoall : CollectiveOp::allreduce;
+      coll.bytes = i % 3 ? 5e7 : 1e8;
+      g.ops.push_back(coll);
+      g.deps.emplace_back(2 * i, 2 * i + 1);
+      if (!one_stream && i > 0) g.deps.emplace_back(2 * i - 1, 2 * i + 1);
+    }
+    return g;
+  };
+  const ClusterConfig cluster = parse_cluster(
+      parse_config_text("cluster: {node: dgx-a100-80gb, nodes: 2, network: ib-hdr}", "p.yaml").at("cluster"),
+      SpecCatalog(HPCSIM_SOURCE_CONFIG_DIR));
+  auto replay = [&](const TraceGraph& g) {
+    Platform platform(cluster);
+    TraceFabric fabric{&platform, CollectiveGroup::first(platform.fabric(), 16)};
+    return replay_trace(g, &fabric);
+  };
+  const TraceReplayResult replayed = replay(graph(true));
+  const TraceReplayResult simulated = replay(graph(false));
+  REQUIRE(replayed.end_s.size() == simulated.end_s.size());
+  for (std::size_t i = 0; i < replayed.end_s.size(); ++i) {
+    INFO("op " << i);
+    CHECK(replayed.start_s[i] == simulated.start_s[i]);
+    CHECK(replayed.end_s[i] == simulated.end_s[i]);
+  }
+  CHECK(replayed.end_s[3] - replayed.start_s[3] > 0);  // the all-to-all took time on the fabric
+  CHECK(replayed.events < simulated.events);
+}
