@@ -53,7 +53,8 @@ HplResult simulate_hpl(const ClusterConfig& cluster, const HplConfig& c, const M
   const int ranks = c.p * c.q;
   const int r = c.ranks_per_node;
   const int cores = cpu.sockets * cpu.cores_per_socket;
-  if (c.nb < 1 || c.n < c.nb || c.p < 1 || c.q < 1 || r < 1 || c.threads_per_rank < 1 || r * c.threads_per_rank > cores) {
+  if (c.nb < 1 || c.n < c.nb || c.p < 1 || c.q < 1 || r < 1 || c.threads_per_rank < 1 ||
+      static_cast<long long>(r) * c.threads_per_rank > cores) {
     throw std::invalid_argument("an HPL run of " + std::to_string(ranks) + " ranks, " + std::to_string(r) + " per node x " +
                                 std::to_string(c.threads_per_rank) + " threads, does not fit " + std::to_string(cores) +
                                 "-core nodes");

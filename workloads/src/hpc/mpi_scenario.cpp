@@ -141,10 +141,11 @@ MpiScenario parse_mpi_scenario(const ConfigNode& root, const SpecCatalog& catalo
   }
   h.threads_per_rank = mpi_key("threads_per_rank") ? static_cast<int>(mpi_key("threads_per_rank")->as_int())
                                                    : std::max(1, cores / h.ranks_per_node);
-  if (h.ranks_per_node * h.threads_per_rank > cores) {
+  // In 64 bits: each count alone may be up to 2^31 - 1 (a fuzz find: 128 x 2147483647 wrapped an int).
+  if (const long long needed = static_cast<long long>(h.ranks_per_node) * h.threads_per_rank; needed > cores) {
     const ConfigNode* at = mpi_key("threads_per_rank") ? mpi_key("threads_per_rank") : mpi_key("ranks_per_node");
     throw ConfigError(at->loc(), str(h.ranks_per_node) + " ranks x " + str(h.threads_per_rank) + " threads per node need " +
-                                     str(h.ranks_per_node * h.threads_per_rank) + " cores; a " + s.cluster.node.name +
+                                     str(needed) + " cores; a " + s.cluster.node.name +
                                      " has " + str(cores) + " (oversubscription is not modelled)");
   }
   // Ranks and the grid.
