@@ -224,13 +224,14 @@ TEST_CASE("A collective past the transfer budget is refused, not run", "[collect
   const ClusterFabric fabric(fs, node_of(8, 240e9, 1e-6, 8, 200e9), 2, 8, net_of(24e9, 3e-6));
   const CollectiveGroup all = CollectiveGroup::whole(fabric);  // 16 GPUs: 240 messages
   const CollectiveGroup node = CollectiveGroup::of(fabric, {0, 1, 2, 3, 4, 5, 6, 7});  // 8 GPUs: 56
-  const auto over = transfers_over_budget(CollectiveOp::alltoall, all, 1e6, {}, {}, 200);
+  const auto over = over_transfer_budget(CollectiveOp::alltoall, all, 1e6, {}, {}, 200);
   REQUIRE(over);
-  CHECK(*over == 240);
-  CHECK_FALSE(transfers_over_budget(CollectiveOp::alltoall, node, 1e6, {}, {}, 200));
-  CHECK_FALSE(transfers_over_budget(CollectiveOp::allreduce, all, 1e6, {}, {}, 200));  // the ring: 16
+  CHECK(over->ranks == 16);
+  CHECK(over->transfers == 240);
+  CHECK_FALSE(over_transfer_budget(CollectiveOp::alltoall, node, 1e6, {}, {}, 200));
+  CHECK_FALSE(over_transfer_budget(CollectiveOp::allreduce, all, 1e6, {}, {}, 200));  // the ring: 16
   // A forced algorithm is judged alone: the direct all-reduce's 240 pairs are over, the ring's 16 are not.
-  CHECK(transfers_over_budget(CollectiveOp::allreduce, all, 1e6, CollectiveAlgorithm::direct, {}, 200));
+  CHECK(over_transfer_budget(CollectiveOp::allreduce, all, 1e6, CollectiveAlgorithm::direct, {}, 200));
   try {
     select_algorithm(CollectiveOp::alltoall, 1e6, fabric, fs, all, {}, 200);
     FAIL("an all-to-all past the budget was selected");

@@ -116,9 +116,8 @@ CollectiveRun run_collective(const CollectiveRunOptions& o, const SpecCatalog& c
   }
   // Refused when even the cheapest schedule it could run has more distinct transfers than the selector
   // affords (kTransferBudget): an all-to-all over 100,000 GPUs moves 10^10 messages and exhausted memory.
-  if (const auto fewest = transfers_over_budget(*op, group, sizes.back(), algorithm)) {
-    throw CollectiveInputError("--op " + std::string(CollectiveTooLarge(*op, group.size(), *fewest, kTransferBudget).what()) +
-                               " (fewer GPUs: --gpus)");
+  if (const auto too_large = over_transfer_budget(*op, group, sizes.back(), algorithm)) {
+    throw CollectiveInputError("--op " + std::string(too_large->what()) + " (fewer GPUs: --gpus)");
   }
   for (const double bytes : sizes) {
     request.bytes = bytes;

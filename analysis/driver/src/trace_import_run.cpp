@@ -49,9 +49,8 @@ void check_collectives_fit(const TraceGraph& graph, const CollectiveGroup& group
     if (op.collective && op.bytes > 0) largest[*op.collective] = std::max(largest[*op.collective], op.bytes);
   }
   for (const auto& [op, bytes] : largest) {
-    if (const auto fewest = transfers_over_budget(op, group, bytes)) {
-      throw ConfigError(SourceLoc{flag}, std::string(CollectiveTooLarge(op, group.size(), *fewest, kTransferBudget).what()) +
-                                             " (fewer GPUs: " + flag + ")");
+    if (const auto too_large = over_transfer_budget(op, group, bytes)) {
+      throw ConfigError(SourceLoc{flag}, std::string(too_large->what()) + " (fewer GPUs: " + flag + ")");
     }
   }
 }

@@ -285,9 +285,9 @@ CollectiveTooLarge::CollectiveTooLarge(CollectiveOp op, int ranks, std::uint64_t
       ranks(ranks),
       transfers(transfers) {}
 
-std::optional<std::uint64_t> transfers_over_budget(CollectiveOp op, const CollectiveGroup& group, double bytes,
-                                                   std::optional<CollectiveAlgorithm> forced,
-                                                   const ScheduleOptions& options, std::uint64_t transfer_budget) {
+std::optional<CollectiveTooLarge> over_transfer_budget(CollectiveOp op, const CollectiveGroup& group, double bytes,
+                                                       std::optional<CollectiveAlgorithm> forced,
+                                                       const ScheduleOptions& options, std::uint64_t transfer_budget) {
   std::optional<std::uint64_t> fewest;
   for (const CollectiveAlgorithm a : algorithms_for(op)) {
     if (forced ? a != *forced : !selectable(op, a, group)) continue;
@@ -295,7 +295,8 @@ std::optional<std::uint64_t> transfers_over_budget(CollectiveOp op, const Collec
     if (n <= transfer_budget) return std::nullopt;
     fewest = std::min(fewest.value_or(n), n);
   }
-  return fewest;
+  if (!fewest) return std::nullopt;
+  return CollectiveTooLarge(op, group.size(), *fewest, transfer_budget);
 }
 
 CollectiveAlgorithm select_algorithm(CollectiveOp op, double bytes, const ClusterFabric& fabric,

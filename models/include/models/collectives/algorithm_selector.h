@@ -62,12 +62,13 @@ struct CollectiveTooLarge : std::runtime_error {
   std::uint64_t transfers;
 };
 
-// The fewest distinct transfers among the schedules that may run `op` over `group` (the forced algorithm's
-// alone, else every selectable one's) when even that many exceed `transfer_budget`; nothing when one fits.
-std::optional<std::uint64_t> transfers_over_budget(CollectiveOp op, const CollectiveGroup& group, double bytes,
-                                                   std::optional<CollectiveAlgorithm> forced = {},
-                                                   const ScheduleOptions& options = {},
-                                                   std::uint64_t transfer_budget = kTransferBudget);
+// The refusal (with the fewest distinct transfers among the schedules that may run `op` over `group`: the
+// forced algorithm's alone, else every selectable one's) when even that many exceed `transfer_budget`;
+// nothing when one fits. For callers that refuse before running, naming their own flag.
+std::optional<CollectiveTooLarge> over_transfer_budget(CollectiveOp op, const CollectiveGroup& group, double bytes,
+                                                       std::optional<CollectiveAlgorithm> forced = {},
+                                                       const ScheduleOptions& options = {},
+                                                       std::uint64_t transfer_budget = kTransferBudget);
 
 // The algorithm with the lowest estimate among those it may pick for `op` over `group` (selectable), skipping any whose
 // distinct transfers exceed `transfer_budget` (too costly to estimate or to simulate); CollectiveTooLarge when
