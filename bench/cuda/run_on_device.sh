@@ -4,7 +4,9 @@
 # holds the date, the GPU, the CUDA driver and runtime versions (from cudart), the NVIDIA driver release (from
 # nvidia-smi) and the nvcc release; plus nvidia-smi's report next to it when nvidia-smi exists.
 # Extra arguments go to the benchmark, e.g. ./run_on_device.sh --quick. KERNELS=1 also runs attention_sdpa.py and
-# gemm_precisions.py (PyTorch's fused attention and its matrix products by precision).
+# gemm_precisions.py (PyTorch's fused attention and its matrix products by precision); SMALL=1 runs
+# gemm_precisions.py --small (products of 64-512 rows, with the kernels cuBLAS chose); SUSTAINED=1 runs
+# sustained_load.py (clocks and power under each precision's products held for 15 s: about 2.5 minutes).
 set -euo pipefail
 
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -43,6 +45,14 @@ if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1
   if [ "${KERNELS:-0}" = 1 ]; then
     python3 "$src/gemm_precisions.py" --out "$out/gemm-precisions-$stamp.csv" && echo "wrote $out/gemm-precisions-$stamp.csv" >&2
     python3 "$src/attention_sdpa.py" --out "$out/attention-sdpa-$stamp.csv" && echo "wrote $out/attention-sdpa-$stamp.csv" >&2
+  fi
+  if [ "${SMALL:-0}" = 1 ]; then
+    python3 "$src/gemm_precisions.py" --small --out "$out/gemm-small-$stamp.csv" 2>"$out/gemm-small-$stamp.kernels.txt" &&
+      echo "wrote $out/gemm-small-$stamp.csv" >&2
+  fi
+  if [ "${SUSTAINED:-0}" = 1 ]; then
+    python3 "$src/sustained_load.py" --out "$out/sustained-$stamp.csv" --trace "$out/sustained-trace-$stamp.csv" &&
+      echo "wrote $out/sustained-$stamp.csv" >&2
   fi
 else
   echo "run_on_device.sh: no CUDA PyTorch here; skipping pytorch_dispatch.py and resnet50_inference.py" >&2

@@ -70,6 +70,27 @@ double time_op_us(const Context& ctx, Op&& op) {
   return median(per_op_us);
 }
 
+// Median time in microseconds of one call of `op` from a CUDA graph holding `calls` calls of it, captured on
+// ctx.stream and replayed back to back: the GPU's time per call with no host enqueue between calls (an op the
+// host enqueues more slowly than the GPU runs it reads the host's rate in time_op_us). Run `op` once outside
+// capture first, so that libraries (cuBLAS's heuristics) set up before the capture starts.
+template <class Op>
+double time_graph_us(const Context& ctx, int calls, Op&& op) {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CUDA_CHECK(cudaStreamBeginCapture(ctx.stream, cudaStreamCaptureModeThreadLocal));
+  for (int c = 0; c < calls; ++c) op();
+  CUDA_CHECK(cudaStreamEndCapture(ctx.stream, &graph));
+  CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  const double us = time_op_us(ctx, [&] { CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream)); });
+  CUDA_CHECK(cudaGraphExecDestroy(exec));
+  CUDA_CHECK(cudaGraphDestroy(graph));
+  return us / calls;
+}
+
+// Calls per graph for time_graph_us: enough that one replay takes about 200 us given a loop's time per call.
+inline int graph_calls(double loop_us) { return static_cast<int>(std::clamp(std::ceil(200.0 / loop_us), 1.0, 256.0)); }
+
 inline double gb_per_s(double bytes, double time_us) { return bytes / (time_us * 1e-6) / 1e9; }
 
 }  // namespace hcb

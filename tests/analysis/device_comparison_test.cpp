@@ -151,6 +151,19 @@ TEST_CASE("device comparison: back-to-back ops run no faster than the run's own 
   CHECK(*with.rows[2].predicted == Approx(268435456.0 / large_s / 1e9));  // the GPU bounds a long copy
   CHECK(with.rows[2].note.empty());
   CHECK(*with.rows[3].predicted == Approx(10.0));
+  // The same small copy and a small GEMM replayed from a CUDA graph: no host enqueue between calls, so the
+  // model's GPU time stands even where the run's loop was host-bound.
+  const std::string replayed = "copy,bytes=1048576;graph=1,gbps,500,GB/s\n"
+                               "gemm,m=256;n=256;k=256;dtype=fp16;graph=1,time_us,4,us\n"
+                               "gemm,m=256;n=256;k=256;dtype=fp16,time_us,12,us\n";
+  const double gemm_s = estimate_op(v100, {gemm(v100, GemmShape{256, 256, 256, 1, Precision::fp16})}).time_s;
+  REQUIRE(gemm_s < host_s);
+  const DeviceComparison graphs =
+      compare_device_measurements(read_text(kV100Header + replayed + "launch,graph=0,host_us,10,us\n"), v100);
+  CHECK(*graphs.rows[0].predicted == Approx(1048576.0 / small_s / 1e9));
+  CHECK(graphs.rows[0].note.empty());
+  CHECK(*graphs.rows[1].predicted == Approx(gemm_s * 1e6));
+  CHECK(*graphs.rows[2].predicted == Approx(10.0));  // the same GEMM in the loop reads the host's rate
   // Without the run's host time (a CUDA graph's does not count) the model's GPU time stands alone.
   const DeviceComparison without = compare_device_measurements(read_text(kV100Header + rows), v100);
   CHECK(*without.rows[0].predicted == Approx(1048576.0 / small_s / 1e9));

@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Clocks under sustained load: throughput, SM clock and power while each workload runs for seconds.
+
+Each workload (8,192^3 products in bf16, fp16, fp8, tf32 and int8, a 4,096^3 bf16 product, a 1 GiB device
+copy) runs back to back from a CUDA graph for --seconds while nvidia-smi samples
+the SM clock, the board's power draw, the temperature and the clock-event reasons every 100 ms. Writes the
+suite's CSV (benchmark `sustained`): per workload its first window and its steady state (medians over the
+windows of the second half) of TFLOP/s (GB/s for the copy, bytes counted once), SM clock, power, temperature,
+the share of samples with the software power cap active, and the clock-event reasons seen; with --trace FILE
+also every window (benchmark `sustained-trace`). The GPU model's sustained clock (issue 38) is read from these.
+
+Usage: sustained_load.py [--out FILE] [--trace FILE] [--seconds S] [--quick]"""
+import argparse
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+from suite_csv import write_suite_csv
+
+# (metric, nvidia-smi field, older names of the same field); nounits values.
+SAMPLED = [("sm_clock_mhz", "clocks.sm", ()), ("mem_clock_mhz", "clocks.mem", ()),
+           ("power_w", "power.draw", ("power.draw.instant",)), ("temperature_c", "temperature.gpu", ()),
+           ("reasons", "clocks_event_reasons.active", ("clocks_throttle_reasons.active",))]
+SW_POWER_CAP = 0x4  # nvidia-smi's clocks_event_reasons bit: the software power cap holds the clock down
+
+
+def parse_value(text):
+    """One nvidia-smi nounits field: a number (the reasons field is hexadecimal), or None for [N/A] and the like."""
+    text = text.strip()
+    try:
+        return float(int(text, 16)) if text.lower().startswith("0x") else float(text)
+    except ValueError:
+        return None
+
+
+def parse_sample(line, metrics):
+    """A sample line of `metrics` in order, as {metric: value}, or None when the line has another field count."""
+    values = line.split(",")
+    if len(values) != len(metrics):
+        return None
+    return {m: v for m, v in zip(metrics, map(parse_value, values)) if v is not None}
+
+
+def window_means(samples, begin, end):
+    """The mean of each metric over the (time, {metric: value}) samples taken in [begin, end]."""
+    inside = [s for t, s in samples if begin <= t <= end]
+    metrics = sorted({m for s in inside for m in s if m != "reasons"})
+    means = {m: statistics.fmean(s[m] for s in inside if m in s) for m in metrics}
+    reasons = [int(s["reasons"]) for s in inside if "reasons" in s]
+    if reasons:
+        means["power_capped_fraction"] = sum(1 for r in reasons if r & SW_POWER_CAP) / len(reasons)
+        means["reasons"] = 0
+        for r in reasons:
+            means["reasons"] |= r
+    return means
+
+
+def summarize(windows, samples, seconds):
+    """{"first": ..., "steady": ...}: the first window's rate and sample means, and the steady state: the median
+    of every value over the windows that began in the run's second half (the last window when none did)."""
+    def one(w):
+        return dict(window_means(samples, w["begin"], w["end"]), rate=w["rate"])
+    t0 = windows[0]["begin"]
+    late = [w for w in windows if w["begin"] - t0 >= seconds / 2] or windows[-1:]
+    per = [one(w) for w in late]
+    steady = {}
+    for m in sorted({m for p in per for m in p}):
+        values = [p[m] for p in per if m in p]
+        if m == "reasons":
+            steady[m] = 0
+            for v in values:
+                steady[m] |= int(v)
+        else:
+            steady[m] = statistics.median(values)
+    steady["windows"] = len(late)
+    return {"first": one(windows[0]), "steady": steady}
+
+
+class Sampler:
+    """nvidia-smi sampling in the background; samples are (time.monotonic(), {metric: value})."""
+
+    def __init__(self, period_ms=100):
+        self.samples = []
+        self.metrics = []
+        fields = []
+        for metric, field, older in SAMPLED:
+            for name in (field, *older):
+                if self._supported(name):
+                    self.metrics.append(metric)
+                    fields.append(name)
+                    break
+        self.proc = None
+        if not fields:
+            return
+        self.proc = subprocess.Popen(["nvidia-smi", "-i", "0", "--query-gpu=" + ",".join(fields),
+                                      "--format=csv,noheader,nounits", "-lms", str(period_ms)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def _supported(field):
+        try:
+            r = subprocess.run(["nvidia-smi", "-i", "0", "--query-gpu=" + field, "--format=csv,noheader,nounits"],
+                               capture_output=True, text=True, timeout=20)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return r.returncode == 0 and parse_value(r.stdout.splitlines()[0] if r.stdout else "") is not None
+
+    def _read(self):
+        for line in self.proc.stdout:
+            sample = parse_sample(line, self.metrics)
+            if sample:
+                self.samples.append((time.monotonic(), sample))
+
+    def stop(self):
+        if self.proc:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+
+def smi_query(field):
+    """One nvidia-smi value as text, or None."""
+    try:
+        r = subprocess.run(["nvidia-smi", "-i", "0", "--query-gpu=" + field, "--format=csv,noheader,nounits"],
+                           capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="-", help="CSV file (default: standard output)")
+    parser.add_argument("--trace", help="also write every window to this CSV")
+    parser.add_argument("--seconds", type=float, default=15.0, help="load per workload (default 15)")
+    parser.add_argument("--quick", action="store_true", help="two workloads, 4 s each")
+    args = parser.parse_args()
+    try:
+        import torch
+    except ImportError:
+        sys.exit("sustained_load.py: PyTorch is not installed")
+    if not torch.cuda.is_available():
+        sys.exit("sustained_load.py: no CUDA device")
+    from suite_torch import gpu_fields
+
+    torch.backends.cuda.matmul.allow_tf32 = True  # only the fp32 ("tf32") product uses it
+    dev = "cuda"
+
+    def product(precision, n):
+        if precision in ("bf16", "fp16", "tf32"):
+            dtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "tf32": torch.float32}[precision]
+            a, b = torch.randn(n, n, device=dev, dtype=dtype), torch.randn(n, n, device=dev, dtype=dtype)
+            return lambda: torch.matmul(a, b)
+        if precision == "int8":
+            a = torch.randint(-64, 64, (n, n), device=dev, dtype=torch.int8)
+            b = torch.randint(-64, 64, (n, n), device=dev, dtype=torch.int8).t()
+            return lambda: torch._int_mm(a, b)
+        a = torch.randn(n, n, device=dev).to(torch.float8_e4m3fn)
+        b = torch.randn(n, n, device=dev).to(torch.float8_e4m3fn).t()
+        one = torch.tensor(1.0, device=dev)
+        return lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+
+    def copy(nbytes):
+        src = torch.empty(nbytes // 4, device=dev, dtype=torch.float32).uniform_()
+        dst = torch.empty_like(src)
+        return lambda: dst.copy_(src)
+
+    # (params, make, work per call, rate unit): work is FLOPs for products, bytes for the copy.
+    n = 8192
+    workloads = [(f"op=gemm;precision={p};m={n};n={n};k={n}", lambda p=p: product(p, n), 2.0 * n ** 3, "tflops")
+                 for p in ("bf16", "fp16", "fp8", "tf32", "int8")]
+    workloads.append(("op=gemm;precision=bf16;m=4096;n=4096;k=4096", lambda: product("bf16", 4096), 2.0 * 4096 ** 3,
+                      "tflops"))
+    workloads.append((f"op=copy;bytes={1 << 30}", lambda: copy(1 << 30), float(1 << 30), "gbps"))
+    seconds = args.seconds
+    if args.quick:
+        workloads, seconds = [workloads[0], workloads[-1]], 4.0
+
+    sampler = Sampler()
+    time.sleep(1.0)  # idle samples first
+    idle = window_means(sampler.samples, 0.0, time.monotonic())
+    rows, trace = [], []
+    for params, make, work, unit in workloads:
+        try:
+            run = make()
+            windows = run_windows(torch, run, work, seconds)
+        except (RuntimeError, ValueError) as error:
+            print(f"sustained_load.py: {params}: {str(error).splitlines()[0]}", file=sys.stderr)
+            continue
+        summary = summarize(windows, sampler.samples, seconds)
+        scale, rate_unit = (1e12, "TFLOP/s") if unit == "tflops" else (1e9, "GB/s")
+        for phase in ("first", "steady"):
+            values = summary[phase]
+            rows.append(("sustained", f"{params};phase={phase}", unit, values["rate"] / scale, rate_unit))
+            for metric, metric_unit in (("sm_clock_mhz", "MHz"), ("mem_clock_mhz", "MHz"), ("power_w", "W"),
+                                        ("temperature_c", "C"), ("power_capped_fraction", "fraction"),
+                                        ("reasons", "bitmask")):
+                if metric in values:
+                    rows.append(("sustained", f"{params};phase={phase}", metric, values[metric], metric_unit))
+        steady = summary["steady"]
+        print(f"{params}: first {summary['first']['rate'] / scale:.1f}, steady {steady['rate'] / scale:.1f} "
+              f"{rate_unit} at {steady.get('sm_clock_mhz', float('nan')):.0f} MHz, "
+              f"{steady.get('power_w', float('nan')):.0f} W", file=sys.stderr, flush=True)
+        t0 = windows[0]["begin"]
+        for i, w in enumerate(windows):
+            means = window_means(sampler.samples, w["begin"], w["end"])
+            wp = f"{params};window={i}"
+            trace.append(("sustained-trace", wp, "t_s", w["begin"] - t0, "s"))
+            trace.append(("sustained-trace", wp, unit, w["rate"] / scale, rate_unit))
+            for metric, metric_unit in (("sm_clock_mhz", "MHz"), ("power_w", "W"), ("temperature_c", "C")):
+                if metric in means:
+                    trace.append(("sustained-trace", wp, metric, means[metric], metric_unit))
+        del run
+        torch.cuda.empty_cache()
+        time.sleep(2.0)  # a pause between workloads, so each starts from a cooler, idle GPU
+    sampler.stop()
+
+    fields = gpu_fields(*[(key, value) for key, value in (
+        ("nvidia_driver", smi_query("driver_version")), ("power_limit_w", smi_query("enforced.power.limit")),
+        ("power_default_limit_w", smi_query("power.default_limit")), ("sm_clock_max_mhz", smi_query("clocks.max.sm")),
+        ("idle_sm_clock_mhz", f"{idle['sm_clock_mhz']:.0f}" if "sm_clock_mhz" in idle else None),
+        ("idle_power_w", f"{idle['power_w']:.0f}" if "power_w" in idle else None),
+        ("seconds_per_workload", f"{seconds:g}")) if value is not None])
+    write_suite_csv(args.out, fields, rows)
+    if args.trace:
+        write_suite_csv(args.trace, fields, trace)
+
+
+def run_windows(torch, run, work, seconds, window_s=0.25):
+    """Runs `run()` back to back for `seconds` in windows of about `window_s`, each a number of replays of a CUDA
+    graph of calls, one window always queued behind the running one so that the GPU never idles. Returns the
+    windows as {"begin", "end"} (time.monotonic() when the window began and ended, seen from the host) and
+    "rate" (work per second of the window's GPU time)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            run()
+    torch.cuda.current_stream().wait_stream(side)
+    # One call's time decides the calls per graph (about 10 ms of work per replay).
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    run()
+    stop.record()
+    stop.synchronize()
+    call_s = max(start.elapsed_time(stop) / 1000.0, 1e-6)
+    calls = int(min(1000, max(1, round(0.01 / call_s))))
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            run()
+    graph.replay()
+    torch.cuda.synchronize()
+    replays = int(max(1, round(window_s / (call_s * calls))))
+
+    def enqueue():
+        begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        begin.record()
+        for _ in range(replays):
+            graph.replay()
+        end.record()
+        return begin, end
+
+    windows = []
+    t0 = time.monotonic()
+    host_begin = t0
+    pending = enqueue()
+    while True:
+        following = enqueue() if time.monotonic() - t0 < seconds else None
+        pending[1].synchronize()
+        now = time.monotonic()
+        gpu_s = pending[0].elapsed_time(pending[1]) / 1000.0
+        windows.append({"begin": host_begin, "end": now, "rate": work * calls * replays / gpu_s})
+        host_begin = now
+        if following is None:
+            break
+        pending = following
+    return windows
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Checks of bench/cuda/sustained_load.py's bookkeeping, which runs only on a lent GPU: nvidia-smi's sample
+lines, the samples inside a window, and the first and steady summaries. A mistake here would cost a device run.
+
+Usage: sustained_load_checks.py SOURCE_DIR"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(sys.argv[1], "bench", "cuda"))
+sys.dont_write_bytecode = True
+import sustained_load as sl  # noqa: E402  (needs the path above; imports no torch)
+
+
+def check(condition, what):
+    if not condition:
+        sys.exit(f"FAILED: {what}")
+
+
+def main():
+    check(sl.parse_value(" 1980 ") == 1980.0, "a clock")
+    check(sl.parse_value("0x0000000000000004") == 4.0, "the reasons field is hexadecimal")
+    check(sl.parse_value("[N/A]") is None and sl.parse_value("[Not Supported]") is None, "missing values")
+    metrics = ["sm_clock_mhz", "power_w", "reasons"]
+    check(sl.parse_sample("1755, 699.52, 0x0000000000000004", metrics) ==
+          {"sm_clock_mhz": 1755.0, "power_w": 699.52, "reasons": 4.0}, "a sample line")
+    check(sl.parse_sample("1755, 699.52", metrics) is None, "a line with a field missing is dropped")
+    check(sl.parse_sample("1755, [N/A], 0x0", metrics) == {"sm_clock_mhz": 1755.0, "reasons": 0.0},
+          "an unavailable value is left out, the rest kept")
+
+    # Ten seconds of load: the clock falls from 1980 to 1700 MHz at 5 s, when the power cap starts to hold it.
+    samples = [(t / 10, {"sm_clock_mhz": 1980.0 if t < 50 else 1700.0, "power_w": 500.0 if t < 50 else 700.0,
+                         "reasons": 0.0 if t < 50 else 4.0}) for t in range(100)]
+    means = sl.window_means(samples, 0.0, 0.45)
+    check(means["sm_clock_mhz"] == 1980.0 and means["power_capped_fraction"] == 0.0 and means["reasons"] == 0,
+          f"the first half second's samples: {means}")
+    means = sl.window_means(samples, 4.55, 5.45)  # 4.6..4.9 at 1980, 5.0..5.4 at 1700
+    check(abs(means["sm_clock_mhz"] - (4 * 1980 + 5 * 1700) / 9) < 1e-9, f"a window across the change: {means}")
+    check(abs(means["power_capped_fraction"] - 5 / 9) < 1e-12 and means["reasons"] == 4, "the capped share")
+    check(sl.window_means(samples, 20.0, 21.0) == {}, "a window with no samples has no means")
+
+    windows = [{"begin": i * 0.5, "end": i * 0.5 + 0.5, "rate": 800e12 if i < 10 else 700e12} for i in range(20)]
+    summary = sl.summarize(windows, samples, 10.0)
+    first, steady = summary["first"], summary["steady"]
+    check(first["rate"] == 800e12 and first["sm_clock_mhz"] == 1980.0, f"the first window: {first}")
+    check(steady["windows"] == 10, "the steady state is the windows of the second half")
+    check(steady["rate"] == 700e12 and steady["sm_clock_mhz"] == 1700.0 and steady["power_w"] == 700.0,
+          f"the steady state: {steady}")
+    check(steady["power_capped_fraction"] == 1.0 and steady["reasons"] == 4, "the steady state is power-capped")
+    short = sl.summarize(windows[:1], samples, 10.0)
+    check(short["steady"]["windows"] == 1 and short["steady"]["rate"] == 800e12,
+          "a run of one window has that window as its steady state")
+    print("sustained_load.py bookkeeping: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
