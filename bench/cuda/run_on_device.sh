@@ -31,6 +31,8 @@ stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 if command -v nvidia-smi >/dev/null 2>&1; then
   nvidia-smi >"$out/cuda-bench-$stamp.nvidia-smi.txt" 2>&1 || true
 fi
+# The host CPU: a pageable copy is staged by one of its cores (the overlap rows' staging_memcpy_us).
+if command -v lscpu >/dev/null 2>&1; then lscpu >"$out/cuda-bench-$stamp.lscpu.txt" 2>&1 || true; fi
 "$tmp/hpcsim-cuda-bench" --out "$out/cuda-bench-$stamp.csv" "${headers[@]}" "$@"
 echo "wrote $out/cuda-bench-$stamp.csv" >&2
 # PyTorch's host cost per eager call, where a CUDA PyTorch is installed (the framework profiles' dispatch).
