@@ -78,6 +78,40 @@ def summarize(windows, samples, seconds):
     return {"first": one(windows[0]), "steady": steady}
 
 
+# A rate metric's scale from work per second, and its unit.
+RATE_UNITS = {"tflops": (1e12, "TFLOP/s"), "gbps": (1e9, "GB/s")}
+# The sampled values written beside a rate, with their units (units hpcsim's reader of the suite's CSV knows).
+SAMPLE_UNITS = [("sm_clock_mhz", "MHz"), ("mem_clock_mhz", "MHz"), ("power_w", "W"), ("temperature_c", "degC"),
+                ("power_capped_fraction", "fraction"), ("reasons", "bitmask")]
+
+
+def summary_rows(params, unit, summary):
+    """The CSV rows of one workload's summary: per phase (first, steady) its rate and the sampled values."""
+    scale, rate_unit = RATE_UNITS[unit]
+    rows = []
+    for phase in ("first", "steady"):
+        values = summary[phase]
+        rows.append(("sustained", f"{params};phase={phase}", unit, values["rate"] / scale, rate_unit))
+        rows += [("sustained", f"{params};phase={phase}", metric, values[metric], metric_unit)
+                 for metric, metric_unit in SAMPLE_UNITS if metric in values]
+    return rows
+
+
+def trace_rows(params, unit, windows, samples):
+    """The trace CSV's rows of one workload: every window's start, rate and sampled clock, power, temperature."""
+    scale, rate_unit = RATE_UNITS[unit]
+    rows = []
+    t0 = windows[0]["begin"]
+    for i, w in enumerate(windows):
+        means = window_means(samples, w["begin"], w["end"])
+        wp = f"{params};window={i}"
+        rows.append(("sustained-trace", wp, "t_s", w["begin"] - t0, "s"))
+        rows.append(("sustained-trace", wp, unit, w["rate"] / scale, rate_unit))
+        rows += [("sustained-trace", wp, metric, means[metric], metric_unit)
+                 for metric, metric_unit in SAMPLE_UNITS[:4] if metric in means]
+    return rows
+
+
 class Sampler:
     """nvidia-smi sampling in the background; samples are (time.monotonic(), {metric: value})."""
 
@@ -191,28 +225,13 @@ def main():
             print(f"sustained_load.py: {params}: {str(error).splitlines()[0]}", file=sys.stderr)
             continue
         summary = summarize(windows, sampler.samples, seconds)
-        scale, rate_unit = (1e12, "TFLOP/s") if unit == "tflops" else (1e9, "GB/s")
-        for phase in ("first", "steady"):
-            values = summary[phase]
-            rows.append(("sustained", f"{params};phase={phase}", unit, values["rate"] / scale, rate_unit))
-            for metric, metric_unit in (("sm_clock_mhz", "MHz"), ("mem_clock_mhz", "MHz"), ("power_w", "W"),
-                                        ("temperature_c", "C"), ("power_capped_fraction", "fraction"),
-                                        ("reasons", "bitmask")):
-                if metric in values:
-                    rows.append(("sustained", f"{params};phase={phase}", metric, values[metric], metric_unit))
+        rows += summary_rows(params, unit, summary)
+        trace += trace_rows(params, unit, windows, sampler.samples)
+        scale, rate_unit = RATE_UNITS[unit]
         steady = summary["steady"]
         print(f"{params}: first {summary['first']['rate'] / scale:.1f}, steady {steady['rate'] / scale:.1f} "
               f"{rate_unit} at {steady.get('sm_clock_mhz', float('nan')):.0f} MHz, "
               f"{steady.get('power_w', float('nan')):.0f} W", file=sys.stderr, flush=True)
-        t0 = windows[0]["begin"]
-        for i, w in enumerate(windows):
-            means = window_means(sampler.samples, w["begin"], w["end"])
-            wp = f"{params};window={i}"
-            trace.append(("sustained-trace", wp, "t_s", w["begin"] - t0, "s"))
-            trace.append(("sustained-trace", wp, unit, w["rate"] / scale, rate_unit))
-            for metric, metric_unit in (("sm_clock_mhz", "MHz"), ("power_w", "W"), ("temperature_c", "C")):
-                if metric in means:
-                    trace.append(("sustained-trace", wp, metric, means[metric], metric_unit))
         del run
         torch.cuda.empty_cache()
         time.sleep(2.0)  # a pause between workloads, so each starts from a cooler, idle GPU

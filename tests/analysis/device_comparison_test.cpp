@@ -170,6 +170,34 @@ TEST_CASE("device comparison: back-to-back ops run no faster than the run's own 
   CHECK(*without.rows[3].predicted < 10.0);
 }
 
+TEST_CASE("device comparison: sustained_load.py's steady state is the case, its first window and samples shown", "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const std::string product = "sustained,op=gemm;precision=fp16;m=4096;n=4096;k=4096;phase=";
+  const std::string rows = product + "first,tflops,100,TFLOP/s\n" + product + "steady,tflops,90,TFLOP/s\n" + product +
+                           "steady,sm_clock_mhz,1380,MHz\n" + product + "steady,power_w,300,W\n" + product +
+                           "steady,temperature_c,70,degC\n" + product + "steady,reasons,4,bitmask\n" +
+                           "sustained,op=copy;bytes=1073741824;phase=steady,gbps,800,GB/s\n";
+  const DeviceComparison c = compare_device_measurements(read_text(kV100Header + rows), v100);
+  REQUIRE(c.rows.size() == 7);
+  const double gemm_s = estimate_op(v100, {gemm(v100, GemmShape{4096, 4096, 4096, 1, Precision::fp16})}).time_s;
+  const double tflops = 2.0 * 4096.0 * 4096.0 * 4096.0 / gemm_s / 1e12;
+  CHECK(*c.rows[0].predicted == Approx(tflops));  // one clock: the first window gets the same prediction
+  CHECK_FALSE(c.rows[0].in_mape);
+  CHECK(*c.rows[1].predicted == Approx(tflops));
+  CHECK(c.rows[1].in_mape);
+  for (int i = 2; i < 6; ++i) {
+    CHECK_FALSE(c.rows[i].predicted);
+    CHECK(c.rows[i].note.find("one clock") != std::string::npos);
+  }
+  const double copy_s = estimate_op(v100, copy_op(1073741824.0)).time_s;
+  CHECK(*c.rows[6].predicted == Approx(1073741824.0 / copy_s / 1e9));
+  CHECK(c.rows[6].in_mape);
+  CHECK_THROWS_AS(compare_device_measurements(read_text(kV100Header + "sustained,op=fft;phase=steady,tflops,1,TFLOP/s\n"), v100),
+                  ConfigError);
+  CHECK_THROWS_AS(compare_device_measurements(read_text(kV100Header + "sustained,op=copy;bytes=8;phase=late,gbps,1,GB/s\n"), v100),
+                  ConfigError);
+}
+
 TEST_CASE("device comparison: a spec that is not the measured GPU, or a bad row, is refused", "[device]") {
   const DeviceMeasurements v100_rows = read_text(kV100Header + "copy,bytes=1024,gbps,1,GB/s\n");
   try {

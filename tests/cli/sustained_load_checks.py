@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Checks of bench/cuda/sustained_load.py's bookkeeping, which runs only on a lent GPU: nvidia-smi's sample
-lines, the samples inside a window, and the first and steady summaries. A mistake here would cost a device run.
+lines, the samples inside a window, the first and steady summaries, and that `hpcsim validate --measured` reads
+the CSVs it writes. A mistake here would cost a device run.
 
-Usage: sustained_load_checks.py SOURCE_DIR"""
+Usage: sustained_load_checks.py SOURCE_DIR HPCSIM"""
 import os
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(sys.argv[1], "bench", "cuda"))
 sys.dont_write_bytecode = True
 import sustained_load as sl  # noqa: E402  (needs the path above; imports no torch)
+from suite_csv import write_suite_csv  # noqa: E402
 
 
 def check(condition, what):
@@ -49,6 +53,26 @@ def main():
     short = sl.summarize(windows[:1], samples, 10.0)
     check(short["steady"]["windows"] == 1 and short["steady"]["rate"] == 800e12,
           "a run of one window has that window as its steady state")
+
+    # The CSVs as the script writes them, read by hpcsim: every unit known, the steady products predicted.
+    params = "op=gemm;precision=bf16;m=8192;n=8192;k=8192"
+    rows = sl.summary_rows(params, "tflops", summary) + sl.summary_rows(
+        "op=copy;bytes=1073741824", "gbps", {"first": {"rate": 2.1e12}, "steady": {"rate": 2.0e12, "windows": 3}})
+    check(rows[0] == ("sustained", params + ";phase=first", "tflops", 800.0, "TFLOP/s"), f"the first row: {rows[0]}")
+    trace = sl.trace_rows(params, "tflops", windows, samples)
+    check(len(trace) == 20 * 4 and trace[1] == ("sustained-trace", params + ";window=0", "tflops", 800.0, "TFLOP/s"),
+          f"the trace rows: {trace[:6]}")
+    header = [("gpu", "NVIDIA H200"), ("compute_capability", "9.0"), ("sm_count", 132)]
+    with tempfile.TemporaryDirectory() as folder:
+        for name, content in (("sustained.csv", rows), ("sustained-trace.csv", trace)):
+            path = os.path.join(folder, name)
+            write_suite_csv(path, header, content)
+            run = subprocess.run([sys.argv[2], "validate", "--measured", path, "--gpu", "h200-sxm-141gb"],
+                                 capture_output=True, text=True, timeout=120)
+            check(run.returncode == 0, f"validate --measured {name}: exit {run.returncode}: {run.stderr}")
+            if name == "sustained.csv":
+                check("MAPE" in run.stdout and "over 2 timed cases" in run.stdout,
+                      f"the steady product and copy are the timed cases: {run.stdout}")
     print("sustained_load.py bookkeeping: all checks passed")
 
 

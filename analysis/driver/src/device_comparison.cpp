@@ -53,6 +53,7 @@ constexpr MetricRule kRules[] = {
     {"special-functions", "results_per_sm_per_clock", "1/cycle", false},
     {"gemm-precisions", "tflops", "TFLOP/s", true}, {"gemm-precisions", "time_us", "us", false},
     {"attention-sdpa", "tflops", "TFLOP/s", true},  {"attention-sdpa", "time_us", "us", false},
+    {"sustained", "tflops", "TFLOP/s", true},       {"sustained", "gbps", "GB/s", true},
 };
 
 const MetricRule* rule_of(const DeviceMeasurement& row) {
@@ -173,6 +174,29 @@ void predict_gemm_precisions(const DeviceMeasurements& file, const GpuSpec& gpu,
   }
 }
 
+// bench/cuda/sustained_load.py: a product or a 1 GiB copy held for seconds from CUDA graphs (no host bound),
+// its first window and its steady state. The model has one clock for both, so they get one prediction; the
+// steady state is the case's headline and the first window is shown beside it.
+void predict_sustained(const DeviceMeasurements& file, const GpuSpec& gpu, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const std::string* op = row.param("op");
+  const std::string* phase = row.param("phase");
+  if (!op || !phase) throw device_row_error(file, row, "needs the params op and phase");
+  if (*phase != "steady" && *phase != "first") throw device_row_error(file, row, "phase=" + *phase + " is not first or steady");
+  if (*op == "gemm") {
+    predict_gemm_precisions(file, gpu, out);
+  } else if (*op == "copy") {
+    const Streamed s = copy_time(gpu, static_cast<double>(device_int_param(file, row, "bytes", 1)));
+    out.predicted = s.bytes / s.seconds / 1e9;
+  } else {
+    throw device_row_error(file, row, "op=" + *op + " is not gemm or copy");
+  }
+  if (*phase == "first") {
+    out.in_mape = false;
+    if (out.note.empty()) out.note = "first window: shown beside the steady state";
+  }
+}
+
 // scaled_dot_product_attention forward (bench/cuda/attention_sdpa.py), timed in a loop of calls long enough to
 // be GPU-bound. The model's fused kernel is a Hopper-native one that waits on its softmax (FlashAttention-3
 // without its overlaps, docs/inference.md pass 9): PyTorch's cuDNN backend is that kind of kernel;
@@ -276,7 +300,8 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
   const DeviceMeasurement& row = out.measured;
   const MetricRule* rule = rule_of(row);
   if (!rule) {
-    out.note = "not modelled";
+    out.note = row.benchmark == "sustained" ? "sampled beside the rate: the model has one clock, no power limit"
+                                            : "not modelled";
     return;
   }
   if (row.unit != rule->unit) throw device_row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);
@@ -323,6 +348,8 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
     predict_gemm_precisions(file, gpu, out);
   } else if (b == "attention-sdpa") {
     predict_attention_sdpa(file, gpu, out);
+  } else if (b == "sustained") {
+    predict_sustained(file, gpu, out);
   } else if (b == "special-functions") {
     predict_special_function(file, gpu, out);
   } else if (b == "pointer-chase") {

@@ -52,11 +52,13 @@ std::vector<std::pair<std::string, int>> fields_of(const std::string& line) {
 }  // namespace
 
 const std::vector<std::string>& device_measurement_units() {
-  // Times, SM clock cycles, rates (results per SM clock, giga-results per second), and the counts and ratios
-  // the sweeps report.
-  static const std::vector<std::string> units = {"ns",     "us",      "ms",         "s",     "cycles",
-                                                 "GB/s",   "GFLOP/s", "TFLOP/s",    "blocks", "sectors",
-                                                 "wavefronts", "bytes", "fraction", "1/cycle", "G/s"};
+  // Times, SM clock cycles, rates (results per SM clock, giga-results per second), the counts and ratios
+  // the sweeps report, and what sustained_load.py samples beside its rates (clock, power, temperature, and
+  // nvidia-smi's clock-event reasons as a bitmask).
+  static const std::vector<std::string> units = {"ns",      "us",      "ms",       "s",       "cycles",  "GB/s",
+                                                 "GFLOP/s", "TFLOP/s", "blocks",   "sectors", "wavefronts",
+                                                 "bytes",   "fraction", "1/cycle", "G/s",     "MHz",
+                                                 "W",       "degC",    "bitmask"};
   return units;
 }
 
