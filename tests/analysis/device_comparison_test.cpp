@@ -372,4 +372,17 @@ TEST_CASE("device comparison: host copies over the PCIe link and the overlap cas
   CHECK_FALSE(without.rows[0].predicted);
   CHECK(without.rows[3].predicted);
   CHECK_THROWS_AS(compare_device_measurements(read_text(kV100Header + "overlap,memory=managed,both_us,1,us\n"), v100), ConfigError);
+
+  // With the run's own memcpy of the bytes into pinned memory, the pageable copy is predicted: the host's
+  // staging when it is the slower, the pinned DMA under it otherwise.
+  const std::string pageable = "overlap,memory=pageable;bytes=268435456,";
+  const DeviceComparison staged = compare_device_measurements(
+      read_text(kV100Header + pageable + "copy_us,40000,us\n" + pageable + "staging_memcpy_us,38000,us\n"), v100, &pcie3);
+  REQUIRE(staged.rows[0].predicted);
+  CHECK(*staged.rows[0].predicted == Approx(38000));
+  CHECK(staged.rows[0].note.find("staged by the host") != std::string::npos);
+  CHECK_FALSE(staged.rows[1].predicted);  // the staging row itself is the run's host rate, an input
+  const DeviceComparison fast_host = compare_device_measurements(
+      read_text(kV100Header + pageable + "copy_us,20000,us\n" + pageable + "staging_memcpy_us,5000,us\n"), v100, &pcie3);
+  CHECK(*fast_host.rows[0].predicted == Approx(copy_s * 1e6));
 }

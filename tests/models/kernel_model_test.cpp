@@ -248,6 +248,9 @@ TEST_CASE("host transfers: pinned copies at the PCIe payload rate, two streams o
   CHECK_THROWS_AS(pinned_copy_s(pcie5, 0, 1e9), std::invalid_argument);
   CHECK(copy_then_kernel_s(HostMemory::pinned, 5, 4) == 5);
   CHECK(copy_then_kernel_s(HostMemory::pageable, 5, 4) == 9);
+  CHECK(pageable_copy_s(38.0, 4.9) == 38.0);  // a host staging at 7 GB/s under a 55 GB/s link: the host's rate
+  CHECK(pageable_copy_s(2.0, 4.9) == 4.9);    // a host faster than the link: the DMA's
+  CHECK_THROWS_AS(pageable_copy_s(-1.0, 4.9), std::invalid_argument);
   CHECK(overlap_fraction(5, 4, 5) == Approx(1));
   CHECK(overlap_fraction(5, 4, 9) == Approx(0));
   CHECK_THROWS_AS(overlap_fraction(5, 0, 5), std::invalid_argument);

@@ -284,24 +284,33 @@ void predict_host_copy(const DeviceMeasurements& file, const GpuSpec& gpu, const
     out.note = "the bench sizes the kernel to the pinned copy";
     return;
   }
-  if (!pinned) {
-    out.note = "pageable: staged at the host's copy rate, not in a spec";
+  // A pageable copy is staged at the host's own copy rate, which no spec gives: the run's memcpy of the same
+  // bytes into pinned memory (staging_memcpy_us, written since the thirty-third session) stands for it.
+  const std::optional<double> staging = pinned ? std::nullopt : case_metric(file, row, "staging_memcpy_us");
+  if (!pinned && !staging) {
+    out.note = "pageable: staged at the host's copy rate, not in a spec (no staging_memcpy_us in the run)";
     return;
   }
   if (!link || gpu.pcie_lanes < 1) {
     out.note = "the " + gpu.name + " spec gives no PCIe link";
     return;
   }
-  const double seconds = pinned_copy_s(*link, gpu.pcie_lanes, host_copy_bytes(file, row));
-  out.predicted = row.metric == "gbps" ? host_copy_bytes(file, row) / seconds / 1e9 : seconds * 1e6;
+  const double bytes = host_copy_bytes(file, row);
+  double seconds = pinned_copy_s(*link, gpu.pcie_lanes, bytes);
+  if (!pinned) {
+    seconds = pageable_copy_s(*staging * 1e-6, seconds);
+    out.note = "staged by the host at the run's own memcpy rate, the DMA under it";
+  }
+  out.predicted = row.metric == "gbps" ? bytes / seconds / 1e9 : seconds * 1e6;
 }
 
 void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, const NetworkSpec* link, DeviceComparisonRow& out) {
   const DeviceMeasurement& row = out.measured;
   const MetricRule* rule = rule_of(row);
   if (!rule) {
-    out.note = row.benchmark == "sustained" ? "sampled beside the rate: the model has one clock, no power limit"
-                                            : "not modelled";
+    out.note = row.benchmark == "sustained"             ? "sampled beside the rate: the model has one clock, no power limit"
+               : row.metric == "staging_memcpy_us" ? "the host's staging rate: an input of the pageable copy"
+                                                   : "not modelled";
     return;
   }
   if (row.unit != rule->unit) throw device_row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);

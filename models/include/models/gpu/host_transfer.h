@@ -16,6 +16,13 @@ enum class HostMemory { pinned, pageable };
 // software latency. std::invalid_argument for bytes < 1 or lanes < 1.
 double pinned_copy_s(const NetworkSpec& pcie, int lanes, double bytes);
 
+// Seconds a host-to-device copy from pageable memory takes, given how long the host thread takes to copy the
+// bytes into pinned memory (staging_s) and the pinned DMA of them (dma_s): the runtime stages the bytes through
+// its pinned buffer while the copy engine moves what is staged, and returns once the last of them is staged
+// ("the DMA to final destination may not have completed": CUDA Runtime API, "API synchronization behavior"),
+// so the slower of the two sets the time. std::invalid_argument for a negative time.
+double pageable_copy_s(double staging_s, double dma_s);
+
 // Seconds from enqueuing a host-to-device copy (copy_s alone) and then a kernel (kernel_s alone) on two
 // streams to both finished: the longer of the two from pinned memory, their sum from pageable memory.
 double copy_then_kernel_s(HostMemory memory, double copy_s, double kernel_s);
