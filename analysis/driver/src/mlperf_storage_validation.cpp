@@ -43,7 +43,8 @@ const Schema& case_file_schema() {
                             Schema::map({
                                 required("accelerators", Schema::integer().at_least(1),
                                          "emulated accelerators at the AU threshold"),
-                                required("throughput_MiBps", Schema::number().positive(), "train throughput, MiB/s"),
+                                required("throughput_MiBps", Schema::number().positive().at_most(1e12),  // an EiB/s: finite in bytes
+                                         "train throughput, MiB/s"),
                             }),
                             "the published result"),
                })),
