@@ -15,9 +15,9 @@ def loop_us(run, calls, trials):
     return _median_per_call(lambda: [run() for _ in range(calls)], calls, trials)
 
 
-def graph_us(run, calls, trials):
-    """Median microseconds per call of `run()` over `trials` replays of a CUDA graph holding `calls` calls
-    (captured after a warm-up on a side stream, as capture needs): the kernels' GPU time, no host cost."""
+def capture_graph(run, calls):
+    """A CUDA graph holding `calls` calls of `run()`, captured after a warm-up on a side stream (as capture
+    needs) and replayed once."""
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -30,7 +30,13 @@ def graph_us(run, calls, trials):
             run()
     graph.replay()
     torch.cuda.synchronize()
-    return _median_per_call(graph.replay, calls, trials)
+    return graph
+
+
+def graph_us(run, calls, trials):
+    """Median microseconds per call of `run()` over `trials` replays of a CUDA graph holding `calls` calls:
+    the kernels' GPU time, no host cost."""
+    return _median_per_call(capture_graph(run, calls).replay, calls, trials)
 
 
 def _median_per_call(batch, calls, trials):

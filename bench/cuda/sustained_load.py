@@ -136,12 +136,8 @@ class Sampler:
 
     @staticmethod
     def _supported(field):
-        try:
-            r = subprocess.run(["nvidia-smi", "-i", "0", "--query-gpu=" + field, "--format=csv,noheader,nounits"],
-                               capture_output=True, text=True, timeout=20)
-        except (OSError, subprocess.TimeoutExpired):
-            return False
-        return r.returncode == 0 and parse_value(r.stdout.splitlines()[0] if r.stdout else "") is not None
+        value = smi_query(field)
+        return value is not None and parse_value(value) is not None
 
     def _read(self):
         for line in self.proc.stdout:
@@ -156,13 +152,14 @@ class Sampler:
 
 
 def smi_query(field):
-    """One nvidia-smi value as text, or None."""
+    """GPU 0's value of one nvidia-smi field as text, or None (no nvidia-smi, or a field it does not know)."""
     try:
         r = subprocess.run(["nvidia-smi", "-i", "0", "--query-gpu=" + field, "--format=csv,noheader,nounits"],
                            capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else None
+    lines = r.stdout.strip().splitlines()
+    return lines[0].strip() if r.returncode == 0 and lines else None
 
 
 def main():
@@ -253,13 +250,10 @@ def run_windows(torch, run, work, seconds, window_s=0.25):
     graph of calls, one window always queued behind the running one so that the GPU never idles. Returns the
     windows as {"begin", "end"} (time.monotonic() when the window began and ended, seen from the host) and
     "rate" (work per second of the window's GPU time)."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(3):
-            run()
-    torch.cuda.current_stream().wait_stream(side)
-    # One call's time decides the calls per graph (about 10 ms of work per replay).
+    from suite_torch import capture_graph
+    # One call's time (after a warm-up) decides the calls per graph: about 10 ms of work per replay.
+    for _ in range(3):
+        run()
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
     run()
@@ -267,12 +261,7 @@ def run_windows(torch, run, work, seconds, window_s=0.25):
     stop.synchronize()
     call_s = max(start.elapsed_time(stop) / 1000.0, 1e-6)
     calls = int(min(1000, max(1, round(0.01 / call_s))))
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(calls):
-            run()
-    graph.replay()
-    torch.cuda.synchronize()
+    graph = capture_graph(run, calls)
     replays = int(max(1, round(window_s / (call_s * calls))))
 
     def enqueue():
