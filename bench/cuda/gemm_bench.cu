@@ -1,12 +1,13 @@
 // cuBLAS GEMM throughput per dtype: the dense-layer rates the simulator's kernel model is calibrated against.
 // Column-major C[m,n] = A[m,k] * B[k,n], no transposes, alpha 1, beta 0, via cublasGemmEx; each shape timed as a
-// loop of calls and (graph=1) replayed from a CUDA graph.
+// loop of calls and (graph=1) replayed from a CUDA graph, with the host's cost per call (host_us) beside.
 #include "check.h"
 #include "device_buffer.h"
 #include "fill.h"
 #include "timing.h"
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 namespace hcb {
@@ -83,11 +84,25 @@ void run_gemm(Context& ctx) {
       // The same call replayed from a CUDA graph: the kernel's GPU time where the loop above may read the host's
       // cost per cuBLAS call instead (small shapes).
       const double graph_us = time_graph_us(ctx, graph_calls(us), call);
+      // The host's own cost per call (cuBLAS's heuristics lookup and launch): calls submitted right after the
+      // stream drained, timed on the host clock; too few to fill the launch queue, so the host never waits.
+      std::vector<double> host_trials;
+      for (int t = 0; t < ctx.trials; ++t) {
+        constexpr int kHostCalls = 64;
+        CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int c = 0; c < kHostCalls; ++c) call();
+        const auto t1 = std::chrono::steady_clock::now();
+        host_trials.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / kHostCalls);
+      }
+      CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+      const double host_us = median(host_trials);
 
       const double flops = 2.0 * s.m * s.n * s.k;
       const Params params = Params().add("m", s.m).add("n", s.n).add("k", s.k).add("dtype", dt.name);
       ctx.out->row("gemm", params, "time_us", us, "us");
       ctx.out->row("gemm", params, "tflops", flops / (us * 1e-6) / 1e12, "TFLOP/s");
+      ctx.out->row("gemm", params, "host_us", host_us, "us");
       const Params graph_params = Params(params).add("graph", 1);
       ctx.out->row("gemm", graph_params, "time_us", graph_us, "us");
       ctx.out->row("gemm", graph_params, "tflops", flops / (graph_us * 1e-6) / 1e12, "TFLOP/s");

@@ -164,6 +164,15 @@ TEST_CASE("device comparison: back-to-back ops run no faster than the run's own 
   CHECK(graphs.rows[0].note.empty());
   CHECK(*graphs.rows[1].predicted == Approx(gemm_s * 1e6));
   CHECK(*graphs.rows[2].predicted == Approx(10.0));  // the same GEMM in the loop reads the host's rate
+  // With cuBLAS's own cost per call measured beside the loop, that is the loop's floor, not an empty launch's.
+  const DeviceComparison own_host = compare_device_measurements(
+      read_text(kV100Header + replayed + "gemm,m=256;n=256;k=256;dtype=fp16,host_us,7,us\n" +
+                "launch,graph=0,host_us,10,us\n"),
+      v100);
+  CHECK(*own_host.rows[1].predicted == Approx(gemm_s * 1e6));  // the graph row: still no floor
+  CHECK(*own_host.rows[2].predicted == Approx(std::max(7.0, gemm_s * 1e6)));
+  CHECK_FALSE(own_host.rows[3].predicted);
+  CHECK(own_host.rows[3].note.find("cuBLAS's cost per call") != std::string::npos);
   // Without the run's host time (a CUDA graph's does not count) the model's GPU time stands alone.
   const DeviceComparison without = compare_device_measurements(read_text(kV100Header + rows), v100);
   CHECK(*without.rows[0].predicted == Approx(1048576.0 / small_s / 1e9));
