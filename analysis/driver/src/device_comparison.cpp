@@ -182,7 +182,9 @@ void predict_sustained(const DeviceMeasurements& file, const GpuSpec& gpu, Devic
   const std::string* op = row.param("op");
   const std::string* phase = row.param("phase");
   if (!op || !phase) throw device_row_error(file, row, "needs the params op and phase");
-  if (*phase != "steady" && *phase != "first") throw device_row_error(file, row, "phase=" + *phase + " is not first or steady");
+  if (*phase != "steady" && *phase != "first") {
+    throw device_row_error(file, row, "phase=" + *phase + " is not first or steady");
+  }
   if (*op == "gemm") {
     predict_gemm_precisions(file, gpu, out);
   } else if (*op == "copy") {
@@ -308,17 +310,21 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
   const DeviceMeasurement& row = out.measured;
   const MetricRule* rule = rule_of(row);
   if (!rule) {
-    out.note = row.benchmark == "sustained"             ? "sampled beside the rate: the model has one clock, no power limit"
-               : row.metric == "staging_memcpy_us" ? "the host's staging rate: an input of the pageable copy"
-                                                   : "not modelled";
+    if (row.benchmark == "sustained") {
+      out.note = "sampled beside the rate: the model has one clock, no power limit";
+    } else if (row.metric == "staging_memcpy_us") {
+      out.note = "the host's staging rate: an input of the pageable copy";
+    } else {
+      out.note = "not modelled";
+    }
     return;
   }
   if (row.unit != rule->unit) throw device_row_error(file, row, row.metric + " is given in " + rule->unit + ", not " + row.unit);
   out.in_mape = rule->headline;
   const std::string& b = row.benchmark;
   const bool time = row.metric == "time_us";
-  // A row replayed from a CUDA graph (graph=1: the suite's copies and GEMMs since the thirty-third session) has no host
-  // enqueue between its calls, so the host's rate does not bound it.
+  // A row replayed from a CUDA graph (graph=1: the suite's copies and GEMMs since the thirty-third session) has
+  // no host enqueue between its calls, so the host's rate does not bound it.
   if (const std::string* graph = row.param("graph"); graph && *graph == "1") host_s = 0;
   if (b == "launch") {
     if (row.metric == "host_us") {
