@@ -2,7 +2,7 @@
 """Clocks under sustained load: throughput, SM clock and power while each workload runs for seconds.
 
 Each workload (8,192^3 products in bf16, fp16, fp8, tf32 and int8, a 4,096^3 bf16 product, a 1 GiB device
-copy) runs back to back from a CUDA graph for --seconds while nvidia-smi samples
+copy) runs back to back from a CUDA graph for --seconds while NVML (or nvidia-smi) samples
 the SM clock, the board's power draw, the temperature and the clock-event reasons every 100 ms. Writes the
 suite's CSV (benchmark `sustained`): per workload its first window and its steady state (medians over the
 windows of the second half) of TFLOP/s (GB/s for the copy, bytes counted once), SM clock, power, temperature,
@@ -11,6 +11,7 @@ also every window (benchmark `sustained-trace`). The GPU model's sustained clock
 
 Usage: sustained_load.py [--out FILE] [--trace FILE] [--seconds S] [--quick]"""
 import argparse
+import datetime
 import statistics
 import subprocess
 import sys
@@ -33,6 +34,25 @@ def parse_value(text):
         return float(int(text, 16)) if text.lower().startswith("0x") else float(text)
     except ValueError:
         return None
+
+
+def parse_timestamp(text):
+    """nvidia-smi's timestamp field ("2026/12/07 00:12:34.567", local time) as seconds since the epoch, or None."""
+    try:
+        return datetime.datetime.strptime(text.strip(), "%Y/%m/%d %H:%M:%S.%f").timestamp()
+    except ValueError:
+        return None
+
+
+def parse_line(line, metrics, read_at):
+    """A sample line of nvidia-smi's timestamp and then `metrics`, as (time, {metric: value}): the time the line
+    gives (when nvidia-smi took the sample), else `read_at`. None for a line with another field count."""
+    stamp, _, rest = line.partition(",")
+    sample = parse_sample(rest, metrics)
+    if sample is None:
+        return None
+    t = parse_timestamp(stamp)
+    return (read_at if t is None else t), sample
 
 
 def parse_sample(line, metrics):
@@ -113,42 +133,78 @@ def trace_rows(params, unit, windows, samples):
 
 
 class Sampler:
-    """nvidia-smi sampling in the background; samples are (time.monotonic(), {metric: value})."""
+    """Samples GPU 0 every `period_s` on a thread of its own: through NVML (pynvml) where it is installed, else
+    one nvidia-smi query per sample (a long-running `nvidia-smi -lms` writes to a pipe in blocks, so its last
+    seconds would arrive after the workload's summary). Samples are (time.time(), {metric: value})."""
 
-    def __init__(self, period_ms=100):
+    def __init__(self, period_s=0.1):
         self.samples = []
         self.metrics = []
+        self.source = None
+        self._read = self._nvml_reader() or self._smi_reader()
+        self._stop = threading.Event()
+        if self._read:
+            self.thread = threading.Thread(target=self._loop, args=(period_s,), daemon=True)
+            self.thread.start()
+
+    def _nvml_reader(self):
+        try:
+            import pynvml
+            pynvml.nvmlInit()
+            handle = pynvml.nvmlDeviceGetHandleByIndex(0)
+        except Exception:  # no pynvml, or no NVML library: nvidia-smi instead
+            return None
+        reasons = getattr(pynvml, "nvmlDeviceGetCurrentClocksEventReasons", None) or getattr(
+            pynvml, "nvmlDeviceGetCurrentClocksThrottleReasons", None)
+        readers = [("sm_clock_mhz", lambda: pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_SM)),
+                   ("mem_clock_mhz", lambda: pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_MEM)),
+                   ("power_w", lambda: pynvml.nvmlDeviceGetPowerUsage(handle) / 1000.0),
+                   ("temperature_c", lambda: pynvml.nvmlDeviceGetTemperature(handle, pynvml.NVML_TEMPERATURE_GPU)),
+                   ("reasons", lambda: reasons(handle))]
+
+        def read():
+            sample = {}
+            for metric, get in readers:
+                try:
+                    sample[metric] = float(get())
+                except Exception:  # a value this GPU or driver does not report
+                    pass
+            return time.time(), sample
+        self.source = "nvml"
+        self.metrics = [m for m, _ in readers]
+        return read
+
+    def _smi_reader(self):
         fields = []
         for metric, field, older in SAMPLED:
             for name in (field, *older):
-                if self._supported(name):
+                value = smi_query(name)
+                if value is not None and parse_value(value) is not None:
                     self.metrics.append(metric)
                     fields.append(name)
                     break
-        self.proc = None
         if not fields:
-            return
-        self.proc = subprocess.Popen(["nvidia-smi", "-i", "0", "--query-gpu=" + ",".join(fields),
-                                      "--format=csv,noheader,nounits", "-lms", str(period_ms)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
+            return None
+        query = ",".join(["timestamp", *fields])
+        self.source = "nvidia-smi"
 
-    @staticmethod
-    def _supported(field):
-        value = smi_query(field)
-        return value is not None and parse_value(value) is not None
+        def read():
+            line = smi_query(query)
+            return parse_line(line, self.metrics, time.time()) if line else None
+        return read
 
-    def _read(self):
-        for line in self.proc.stdout:
-            sample = parse_sample(line, self.metrics)
-            if sample:
-                self.samples.append((time.monotonic(), sample))
+    def _loop(self, period_s):
+        while not self._stop.is_set():
+            began = time.time()
+            sample = self._read()
+            if sample and sample[1]:
+                self.samples.append(sample)
+            self._stop.wait(max(0.0, period_s - (time.time() - began)))
 
     def stop(self):
-        if self.proc:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
+        self._stop.set()
+        if self._read:
+            self.thread.join(timeout=10)
 
 
 def smi_query(field):
@@ -212,7 +268,7 @@ def main():
 
     sampler = Sampler()
     time.sleep(1.0)  # idle samples first
-    idle = window_means(sampler.samples, 0.0, time.monotonic())
+    idle = window_means(sampler.samples, 0.0, time.time())
     rows, trace = [], []
     for params, make, work, unit in workloads:
         try:
@@ -239,7 +295,7 @@ def main():
         ("power_default_limit_w", smi_query("power.default_limit")), ("sm_clock_max_mhz", smi_query("clocks.max.sm")),
         ("idle_sm_clock_mhz", f"{idle['sm_clock_mhz']:.0f}" if "sm_clock_mhz" in idle else None),
         ("idle_power_w", f"{idle['power_w']:.0f}" if "power_w" in idle else None),
-        ("seconds_per_workload", f"{seconds:g}")) if value is not None])
+        ("seconds_per_workload", f"{seconds:g}"), ("sampler", sampler.source)) if value is not None])
     write_suite_csv(args.out, fields, rows)
     if args.trace:
         write_suite_csv(args.trace, fields, trace)
@@ -248,7 +304,7 @@ def main():
 def run_windows(torch, run, work, seconds, window_s=0.25):
     """Runs `run()` back to back for `seconds` in windows of about `window_s`, each a number of replays of a CUDA
     graph of calls, one window always queued behind the running one so that the GPU never idles. Returns the
-    windows as {"begin", "end"} (time.monotonic() when the window began and ended, seen from the host) and
+    windows as {"begin", "end"} (time.time() when the window began and ended, seen from the host) and
     "rate" (work per second of the window's GPU time)."""
     from suite_torch import capture_graph
     # One call's time (after a warm-up) decides the calls per graph: about 10 ms of work per replay.
@@ -273,13 +329,13 @@ def run_windows(torch, run, work, seconds, window_s=0.25):
         return begin, end
 
     windows = []
-    t0 = time.monotonic()
+    t0 = time.time()
     host_begin = t0
     pending = enqueue()
     while True:
-        following = enqueue() if time.monotonic() - t0 < seconds else None
+        following = enqueue() if time.time() - t0 < seconds else None
         pending[1].synchronize()
-        now = time.monotonic()
+        now = time.time()
         gpu_s = pending[0].elapsed_time(pending[1]) / 1000.0
         windows.append({"begin": host_begin, "end": now, "rate": work * calls * replays / gpu_s})
         host_begin = now

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(sys.argv[1], "bench", "cuda"))
 sys.dont_write_bytecode = True
@@ -30,6 +31,15 @@ def main():
     check(sl.parse_sample("1755, 699.52", metrics) is None, "a line with a field missing is dropped")
     check(sl.parse_sample("1755, [N/A], 0x0", metrics) == {"sm_clock_mhz": 1755.0, "reasons": 0.0},
           "an unavailable value is left out, the rest kept")
+
+    stamp = "2026/12/07 00:12:34.567"
+    t, sample = sl.parse_line(stamp + ", 1755, 699.52, 0x0000000000000004", metrics, 5.0)
+    check(abs(t - sl.parse_timestamp(stamp)) < 1e-9 and sample["sm_clock_mhz"] == 1755.0,
+          "a line's own timestamp is its time, not the time it was read")
+    check(abs(sl.parse_timestamp("2026/12/07 00:12:35.067") - sl.parse_timestamp(stamp) - 0.5) < 1e-6,
+          "timestamps are seconds with their milliseconds")
+    check(sl.parse_line("[N/A], 1755, 699.52, 0x0", metrics, 5.0)[0] == 5.0, "no timestamp: the time it was read")
+    check(sl.parse_line(stamp + ", 1755", metrics, 5.0) is None, "a short line is dropped")
 
     # Ten seconds of load: the clock falls from 1980 to 1700 MHz at 5 s, when the power cap starts to hold it.
     samples = [(t / 10, {"sm_clock_mhz": 1980.0 if t < 50 else 1700.0, "power_w": 500.0 if t < 50 else 700.0,
@@ -73,6 +83,48 @@ def main():
             if name == "sustained.csv":
                 check("MAPE" in run.stdout and "over 2 timed cases" in run.stdout,
                       f"the steady product and copy are the timed cases: {run.stdout}")
+
+    # The nvidia-smi sampler against a stand-in nvidia-smi of an older driver (no clocks_event_reasons, the
+    # throttle-reasons name instead): the fields it knows, each sample at the time its line gives.
+    fake = """#!/bin/sh
+for a in "$@"; do case "$a" in --query-gpu=*) q="${a#--query-gpu=}";; esac; done
+out=""
+IFS=,
+for f in $q; do
+  case "$f" in
+    timestamp) v="2026/12/07 00:12:34.567";;
+    clocks.sm) v=1755;;
+    clocks.mem) v=3201;;
+    power.draw) v=699.50;;
+    temperature.gpu) v=61;;
+    clocks_throttle_reasons.active) v=0x0000000000000004;;
+    *) echo "Field \\"$f\\" is not a valid field to query." >&2; exit 2;;
+  esac
+  out="${out:+$out, }$v"
+done
+echo "$out"
+"""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "nvidia-smi")
+        with open(path, "w") as f:
+            f.write(fake)
+        os.chmod(path, 0o755)
+        saved = os.environ["PATH"]
+        os.environ["PATH"] = folder + os.pathsep + saved
+        try:
+            sampler = sl.Sampler(period_s=0.05)
+            time.sleep(0.5)
+            sampler.stop()
+        finally:
+            os.environ["PATH"] = saved
+    check(sampler.source == "nvidia-smi", f"the stand-in is found: {sampler.source}")
+    check(sampler.metrics == ["sm_clock_mhz", "mem_clock_mhz", "power_w", "temperature_c", "reasons"],
+          f"every field it knows, reasons under the older name: {sampler.metrics}")
+    check(len(sampler.samples) >= 2, f"samples taken: {len(sampler.samples)}")
+    t, sample = sampler.samples[0]
+    check(t == sl.parse_timestamp("2026/12/07 00:12:34.567") and sample == {
+        "sm_clock_mhz": 1755.0, "mem_clock_mhz": 3201.0, "power_w": 699.5, "temperature_c": 61.0, "reasons": 4.0},
+        f"a sample: {sampler.samples[0]}")
     print("sustained_load.py bookkeeping: all checks passed")
 
 
