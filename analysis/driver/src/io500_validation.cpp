@@ -6,6 +6,7 @@
 #include <set>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/loader.h"
 #include "configs/schema.h"
 
@@ -128,6 +129,12 @@ std::vector<Io500Case> load_io500_cases(const std::filesystem::path& file, const
     c.source = item.get_string("source");
     c.fs = parse_filesystem_spec(item.at("filesystem"), c.name, catalog);
     const ConfigNode& clients = item.at("clients");
+    // As `io --clients` and `--procs` are checked: a process is a flow of every phase, run at each fit's grid
+    // values (2,147,483,647 processes ran silent past a minute: tests/fuzz).
+    check_count(CountLimit::nodes, static_cast<double>(clients.get_int("nodes")), clients.at("nodes").loc(),
+                "the case's client nodes");
+    check_count(CountLimit::readers, static_cast<double>(clients.get_int("procs")), clients.at("procs").loc(),
+                "the case's processes");
     c.clients.nodes = static_cast<int>(clients.get_int("nodes"));
     c.clients.procs = static_cast<int>(clients.get_int("procs"));
     if (c.clients.procs < c.clients.nodes)

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "configs/loader.h"
 #include "configs/schema.h"
 
@@ -80,9 +81,15 @@ std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::
       c.host.cores = static_cast<int>(host.get_int("cores"));
       if (host.has("clock")) c.host.clock_hz = host.get_quantity("clock", Dimension::frequency);
     }
+    // As `io --mlperf` checks its flags: the hosts are client nodes, every accelerator's reader threads are
+    // processes (2,147,483,647 accelerators wrapped the product to a negative count: tests/fuzz).
+    check_count(CountLimit::nodes, static_cast<double>(item.get_int("hosts")), item.at("hosts").loc(), "the case's hosts");
+    const ConfigNode& measured = item.at("measured");
+    check_count(CountLimit::readers,
+                static_cast<double>(measured.get_int("accelerators")) * static_cast<double>(c.workload.read_threads),
+                measured.at("accelerators").loc(), "the case's accelerators x read threads");
     c.hosts = static_cast<int>(item.get_int("hosts"));
     c.largest = item.get_bool_or("largest", true);
-    const ConfigNode& measured = item.at("measured");
     c.accelerators = static_cast<int>(measured.get_int("accelerators"));
     c.throughput_MiBps = measured.get_number("throughput_MiBps");
     if (c.accelerators < c.hosts)
