@@ -351,8 +351,14 @@ int run_mlperf(const IoOptions& o) {
   }
   try {
     if (o.accelerators) {
-      check_count(CountLimit::readers, static_cast<double>(*o.accelerators) * w->read_threads,
-                  SourceLoc{"--accelerators " + std::to_string(*o.accelerators)}, "the run");
+      const double readers = static_cast<double>(*o.accelerators) * w->read_threads;
+      const SourceLoc flag{"--accelerators " + std::to_string(*o.accelerators)};
+      check_count(CountLimit::readers, readers, flag, "the run");
+      // Whatever --limit readers allows, the reader processes are counted in an int (2,147,483,647
+      // accelerators wrapped it into "internal error": a probe beside fuzz seed 161803).
+      if (readers > 2147483647.0) {
+        throw ConfigError(flag, "the accelerators' reader threads are more than 2,147,483,647 processes");
+      }
     } else {  // the search's smallest run: one accelerator a host
       check_count(CountLimit::readers, static_cast<double>(hosts) * w->read_threads,
                   SourceLoc{"--read-threads " + std::to_string(w->read_threads)}, "one accelerator on each of the " +

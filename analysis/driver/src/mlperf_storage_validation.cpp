@@ -15,6 +15,7 @@ namespace hpcsim {
 namespace {
 
 constexpr double kMiB = 1048576.0;
+constexpr double kMaxSearchProcesses = 2147483647.0;
 
 const Schema& case_file_schema() {
   static const Schema schema = Schema::map({
@@ -88,6 +89,13 @@ std::vector<MlperfStorageCase> load_mlperf_storage_cases(const std::filesystem::
     check_count(CountLimit::readers,
                 static_cast<double>(measured.get_int("accelerators")) * static_cast<double>(c.workload.read_threads),
                 measured.at("accelerators").loc(), "the case's accelerators x read threads");
+    // The search for the largest passing count goes up to 64 times the published one (below): its processes
+    // are counted in an int, whatever --limit readers allows.
+    if (64.0 * static_cast<double>(measured.get_int("accelerators")) * c.workload.read_threads > kMaxSearchProcesses) {
+      throw ConfigError(measured.at("accelerators").loc(),
+                        "the search for the largest passing count runs up to 64 x these accelerators x their read "
+                        "threads, more than 2,147,483,647 processes");
+    }
     c.hosts = static_cast<int>(item.get_int("hosts"));
     c.largest = item.get_bool_or("largest", true);
     c.accelerators = static_cast<int>(measured.get_int("accelerators"));
