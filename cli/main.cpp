@@ -1,4 +1,5 @@
 // hpcsim: the command-line entry point. Wiring only; the work happens in the layers below.
+#include <new>
 #include <iostream>
 #include <map>
 #include <string>
@@ -63,6 +64,13 @@ int main(int argc, char** argv) {
   }
   try {
     for (const CLI::App* sub : app.get_subcommands()) return actions.at(sub)();
+  } catch (const std::bad_alloc&) {
+    // The default limits keep a run within 1-2 GiB (docs/limits.md); one raised past what this machine holds
+    // ends here, refused with the reason rather than reported as a fault (`io --readers 2000000000 --limit
+    // readers=10000000000` asked for 56 GB).
+    std::cerr << "hpcsim: out of memory: the run needs more memory than this machine gives it; smaller sizes, or "
+                 "the --limit defaults (docs/limits.md), keep it within reach\n";
+    return kExitBadInput;
   } catch (const std::exception& e) {
     // Bad input is reported by each command; anything reaching here is a fault in hpcsim itself.
     std::cerr << "hpcsim: internal error: " << e.what() << "\n";
