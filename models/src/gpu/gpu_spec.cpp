@@ -22,7 +22,9 @@ Schema rates(const std::string& units) {
     const auto precision = static_cast<Precision>(i);
     const std::string name(to_string(precision));
     const std::string what = precision == Precision::int8 ? "int8 ops" : "dense " + name + " FLOPs";
-    fields.push_back(optional(name, Schema::number().positive(),
+    // At most a million per SM per clock (Blackwell's dense fp4 is about 69,000): a rate of 1e308 made the
+    // GPU's peak infinite and `kernel --explain` printed it (tests/fuzz).
+    fields.push_back(optional(name, Schema::number().positive().at_most(1e6),
                               what + " per SM per clock on the " + units + " units (an FMA counts 2)",
                               "none: no " + units + " unit for " + name));
   }
@@ -166,7 +168,7 @@ const Schema& gpu_spec_schema() {
                                       "L2 cache size (at most 1 GiB: WarpSim holds every line)"),
                              required("l2_bandwidth", Schema::quantity(Dimension::bandwidth).positive(),
                                       "L2 cache bandwidth, measured or derived"),
-                             required("l1_bytes_per_clock_per_sm", Schema::number().positive(),
+                             required("l1_bytes_per_clock_per_sm", Schema::number().positive().at_most(1e6),
                                       "L1 / shared-memory bytes one SM moves per clock"),
                              optional("sector", Schema::quantity(Dimension::bytes).positive(),
                                       "memory access sector size", "32 B"),
