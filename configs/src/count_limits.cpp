@@ -20,6 +20,8 @@ const std::vector<CountLimitInfo> kTable = {
     {CountLimit::layers, "layers", 10000, "layers", "training step: 0.35 ms and 20 KB per layer (GPT, 16 GPUs)"},
     {CountLimit::microbatches, "microbatches", 1e6, "microbatches per step",
      "training step: 4.6 us and 0.4 KB per microbatch and stage"},
+    {CountLimit::gan_iterations, "gan_iterations", 10000, "GAN iterations per step",
+     "training step: 5.7 ms per iteration of a GAN's regularization cycle (StyleGAN2 1024 px, one V100)"},
     {CountLimit::sweep_points, "sweep_points", 100000, "sweep points",
      "a stored study point each; a point runs 0.05-2 s (100,000 points: hours)"},
     {CountLimit::trials, "trials", 100000, "trials", "campaign: 45 us and 3.6 KB per trial"},

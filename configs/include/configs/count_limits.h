@@ -14,8 +14,8 @@
 namespace hpcsim {
 
 enum class CountLimit {
-  gpus, nodes, layers, microbatches, sweep_points, trials, configurations, requests, samples, readers, blocks,
-  warp_instructions, ranks, actions, links
+  gpus, nodes, layers, microbatches, gan_iterations, sweep_points, trials, configurations, requests, samples,
+  readers, blocks, warp_instructions, ranks, actions, links
 };
 
 struct CountLimitInfo {

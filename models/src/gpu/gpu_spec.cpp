@@ -10,7 +10,9 @@ namespace hpcsim {
 
 namespace {
 
-Schema fraction() { return Schema::number().positive().at_most(1.0); }
+// A fraction of a peak that real kernels reach: at least 0.1 % (an achievable memory fraction of 1e-300 made
+// kernels take 1e298 s, past the simulated time range: tests/fuzz).
+Schema fraction() { return Schema::number().at_least(1e-3).at_most(1.0); }
 Schema bytes() { return Schema::quantity(Dimension::bytes).at_least(0); }
 Schema count() { return Schema::integer().at_least(1); }
 Schema cycles() { return Schema::number().positive(); }
