@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
-#include <numeric>
 #include <optional>
 #include <utility>
 
@@ -369,10 +368,9 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
     }
     c.gan.r1_interval = static_cast<int>(gan->get_int_or("r1_interval", c.gan.r1_interval));
     c.gan.pl_interval = static_cast<int>(gan->get_int_or("pl_interval", c.gan.pl_interval));
-    // A step simulates the whole cycle of lcm(r1_interval, pl_interval) iterations (in 64 bits: 2,147,483,647
-    // and 4 wrapped an int and printed -inf: tests/fuzz).
-    const std::int64_t cycle =
-        std::lcm(std::max<std::int64_t>(1, c.gan.r1_interval), std::max<std::int64_t>(1, c.gan.pl_interval));
+    // A step simulates the whole cycle of lcm(r1_interval, pl_interval) iterations (2,147,483,647 and 4
+    // wrapped an int and printed -inf: tests/fuzz).
+    const std::int64_t cycle = c.gan.cycle_iterations();
     const ConfigNode* interval = gan->find("r1_interval") ? gan->find("r1_interval") : gan->find("pl_interval");
     std::string what = "the GAN step's regularization cycle (lcm of r1_interval ";
     what += std::to_string(c.gan.r1_interval);

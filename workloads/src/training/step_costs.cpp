@@ -13,7 +13,8 @@
 
 namespace hpcsim::training_detail {
 
-int gan_iterations(const GanRecipe& g) { return std::lcm(std::max(1, g.r1_interval), std::max(1, g.pl_interval)); }
+// Within an int: a scenario holds the cycle to the gan_iterations count limit when it is read.
+int gan_iterations(const GanRecipe& g) { return static_cast<int>(g.cycle_iterations()); }
 
 namespace {
 

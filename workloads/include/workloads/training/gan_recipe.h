@@ -3,6 +3,10 @@
 // per-block mixed precision, the ADA augmentation of every discriminator input and the generator's
 // weight average (github.com/NVlabs/stylegan2-ada-pytorch, training/training_loop.py and loss.py).
 // The defaults switch everything off (a plain GAN such as DCGAN).
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+
 namespace hpcsim {
 
 struct GanRecipe {
@@ -15,6 +19,11 @@ struct GanRecipe {
   bool weight_average = false; // G_ema: a lerp and a copy per generator parameter tensor every iteration
 
   bool regularized() const { return r1_interval > 0 || pl_interval > 0; }
+  // Iterations of the lazy-regularization cycle (both regularizers fall on the same iteration once per
+  // cycle), in 64 bits: lcm(2,147,483,647, 4) does not fit an int.
+  std::int64_t cycle_iterations() const {
+    return std::lcm(std::max<std::int64_t>(1, r1_interval), std::max<std::int64_t>(1, pl_interval));
+  }
 };
 
 // train.py --cfg=auto --aug=ada: G_reg_interval 4, D_reg_interval 16, pl_batch_shrink 2, num_fp16_res 4,
