@@ -395,3 +395,30 @@ TEST_CASE("device comparison: host copies over the PCIe link and the overlap cas
       read_text(kV100Header + pageable + "copy_us,20000,us\n" + pageable + "staging_memcpy_us,5000,us\n"), v100, &pcie3);
   CHECK(*fast_host.rows[0].predicted == Approx(copy_s * 1e6));
 }
+
+TEST_CASE("device comparison: fma-ilp rows from the kernel model's latency hiding, the rate counted", "[device]") {
+  // A V100 sub-partition has 16 FP32 lanes: a warp's FFMA issues over 2 cycles, so one warp per scheduler
+  // with 1 chain waits out the 4-cycle latency (4 cycles a FMA) and 2 chains fill the pipe (2 cycles).
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const DeviceComparison c = compare_device_measurements(read_text(kV100Header +
+                                                                   "fma-ilp,chains=1,cycles_per_fma,4.2,cycles\n"
+                                                                   "fma-ilp,chains=2,cycles_per_fma,2.1,cycles\n"
+                                                                   "fma-ilp,chains=8,cycles_per_fma,2.1,cycles\n"
+                                                                   "fma-ilp,chains=1,tflops,3.5,TFLOP/s\n"
+                                                                   "fma-ilp,chains=8,tflops,14,TFLOP/s\n"),
+                                                         v100);
+  REQUIRE(c.rows.size() == 5);
+  CHECK(*c.rows[0].predicted == Approx(4).epsilon(1e-9));
+  CHECK(*c.rows[1].predicted == Approx(2).epsilon(1e-9));
+  CHECK(*c.rows[2].predicted == Approx(2).epsilon(1e-9));
+  CHECK_FALSE(c.rows[0].in_mape);
+  const double peak = v100.peak(Precision::fp32, MathUnit::vector) / 1e12;
+  CHECK(*c.rows[4].predicted == Approx(peak).epsilon(0.01));  // the launch is a fraction of a percent
+  CHECK(*c.rows[3].predicted == Approx(*c.rows[4].predicted / 2).epsilon(0.01));
+  CHECK(c.mape_rows == 2);
+  REQUIRE(c.by_benchmark.size() == 1);
+  CHECK(c.by_benchmark[0].benchmark == "fma-ilp");
+  CHECK(c.by_benchmark[0].rows == 2);
+  CHECK(c.by_benchmark[0].mape == Approx(c.mape).epsilon(1e-12));
+  CHECK(render_device_comparison(c, ValidationFormat::table).find("by benchmark: fma-ilp ") != std::string::npos);
+}

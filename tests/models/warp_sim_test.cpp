@@ -172,6 +172,28 @@ TEST_CASE("fma-ilp: one warp per scheduler saturates FP32 at latency / issue-int
   }
 }
 
+TEST_CASE("WarpSim and the analytical kernel model: fma-ilp's latency hiding") {
+  // The same kernel in both: one block of 4 warps a SM, C independent FMA chains a thread. The kernel model
+  // hides the FMA latency with resident warps x ILP x the issue cycles of a warp's FFMA (2 on Volta's 16
+  // lanes a sub-partition, 1 on Hopper's 32), as the twin does instruction by instruction.
+  for (const std::string name : {"v100-sxm2-16gb", "h100-sxm5-80gb"}) {
+    const GpuSpec gpu = load(name);
+    const auto tf = series(run_microbench(gpu, "fma-ilp"), "tflops", "chains");
+    for (int chains = 1; chains <= 8; ++chains) {
+      KernelLaunch launch;
+      launch.blocks = gpu.sm_count;
+      launch.threads_per_block = 128;
+      KernelWork work;
+      work.ilp = chains;
+      work.flops = 2.0 * 1e6 * chains * 128 * gpu.sm_count;  // long enough that the launch is noise
+      const KernelTime t = estimate_kernel(gpu, launch, work);
+      const double km = work.flops / (t.time_s - t.launch_s) / 1e12;
+      INFO(name << " chains " << chains << ": WarpSim " << tf.at(chains) << " TFLOP/s, kernel model " << km);
+      CHECK(km == Approx(tf.at(chains)).epsilon(0.06));
+    }
+  }
+}
+
 TEST_CASE("WarpSim and the analytical kernel model: triad and a GEMM tile") {
   for (const std::string name : {"v100-sxm2-16gb", "h100-sxm5-80gb"}) {
     const GpuSpec gpu = load(name);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +20,18 @@ constexpr double kDependentIssueCycles = 4;
 // Load/store units: 32 per SM (8 per sub-partition in the Volta, Ampere and Hopper SM diagrams of their
 // architecture whitepapers), so one warp-wide memory instruction issues per clock per SM.
 constexpr double kMemoryInstructionsPerClock = 1;
+
+// Cycles a scheduler takes to issue one warp-wide vector instruction: the warp's 32 lanes over the unit's
+// FMA lanes in one sub-partition (Volta and Ampere have 16 FP32 lanes a sub-partition, so a warp's FFMA
+// issues over 2 cycles; Hopper has 32: 1 cycle; the Volta, Ampere and Hopper whitepapers' SM diagrams).
+// Packed 16-bit math (HFMA2) does two FMAs a lane. At least 1: a scheduler issues one instruction a clock.
+double vector_issue_cycles(const GpuSpec& gpu, Precision p) {
+  const std::optional<double>& flops = gpu.vector_flops_per_clock_per_sm[static_cast<int>(p)];
+  if (!flops || *flops <= 0) return 1;
+  const double packing = p == Precision::fp16 || p == Precision::bf16 ? 2 : 1;
+  const double fma_lanes_per_sub_partition = *flops / 2 / packing / gpu.sm.sub_partitions;
+  return std::max(1.0, kWarpLanes / fma_lanes_per_sub_partition);
+}
 
 // The busiest SM's special-function results at one per lane per clock.
 double special_function_s(const GpuSpec& gpu, const KernelWork& work, double share) {
@@ -111,9 +124,12 @@ KernelTime estimate_kernel(const GpuSpec& gpu, const KernelLaunch& launch, const
     t.special_s = special_function_s(gpu, work, share);
     t.block_s = rounds * work.block_latency_cycles / clock;
     t.compute_s = math_s + t.special_s + t.block_s;
-    // Too few independent instructions per scheduler leave the vector pipe idle between dependent ones.
+    // Too few independent instructions per scheduler leave the vector pipe idle between dependent ones: a
+    // warp instruction holds the pipe for its issue cycles, so fewer are needed where it issues over two.
     const double hiding =
-        tensor ? 1.0 : std::min(1.0, resident_warps * work.ilp / (gpu.sm.sub_partitions * kDependentIssueCycles));
+        tensor ? 1.0
+               : std::min(1.0, resident_warps * work.ilp * vector_issue_cycles(gpu, work.precision) /
+                                   (gpu.sm.sub_partitions * kDependentIssueCycles));
     compute_latency_s = math_s / hiding + t.special_s + t.block_s;
   }
 

@@ -42,6 +42,14 @@ struct DeviceComparisonRow {
   std::string note;                 // why a row has no prediction
 };
 
+// The timed rows of one benchmark (op class: gemm, copy, triad, pcie, launch, fma-ilp, ...).
+struct DeviceClassError {
+  std::string benchmark;
+  int rows = 0;
+  double mape = 0;
+  double worst = 0;  // the signed error of its largest |error|
+};
+
 struct DeviceComparison {
   std::string gpu_spec;      // the spec the rows were predicted with
   std::string measured_gpu;  // the CSV's `# gpu:` line
@@ -50,10 +58,11 @@ struct DeviceComparison {
   int mape_rows = 0;
   int worst = -1;            // index of the in_mape row with the largest |error|
   int occupancy_rows = 0, occupancy_matches = 0;
+  std::vector<DeviceClassError> by_benchmark;  // the in_mape rows per benchmark, in order of first appearance
 };
 
-// One line per row (benchmark, params, metric, measured, predicted, error), then the MAPE, the worst case
-// and the occupancy matches; csv and markdown as `hpcsim validate` writes them.
+// One line per row (benchmark, params, metric, measured, predicted, error), then the MAPE, the worst case,
+// the occupancy matches and the MAPE per benchmark; csv and markdown as `hpcsim validate` writes them.
 std::string render_device_comparison(const DeviceComparison& comparison, ValidationFormat format);
 
 }  // namespace hpcsim
