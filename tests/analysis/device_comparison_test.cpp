@@ -422,3 +422,43 @@ TEST_CASE("device comparison: fma-ilp rows from the kernel model's latency hidin
   CHECK(c.by_benchmark[0].mape == Approx(c.mape).epsilon(1e-12));
   CHECK(render_device_comparison(c, ValidationFormat::table).find("by benchmark: fma-ilp ") != std::string::npos);
 }
+
+TEST_CASE("device comparison: streaming reads from the kernel model's sectors and requests in flight", "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const DeviceComparison c = compare_device_measurements(
+      read_text(kV100Header +
+                "coalescing,stride=1,gbps,600,GB/s\n"
+                "coalescing,stride=4,gbps,200,GB/s\n"
+                "coalescing,stride=8,gbps,100,GB/s\n"
+                "coalescing,stride=8,time_us,1340,us\n"
+                "occupancy-sweep,block=256;regs=16,blocks_per_sm,8,blocks\n"
+                "occupancy-sweep,block=256;regs=16,gbps,700,GB/s\n"
+                "occupancy-sweep,block=256;regs=128,blocks_per_sm,2,blocks\n"
+                "occupancy-sweep,block=256;regs=128,gbps,200,GB/s\n"
+                "occupancy-sweep,block=256;regs=255,blocks_per_sm,1,blocks\n"),
+      v100);
+  REQUIRE(c.rows.size() == 9);
+  // The same kernel by hand: 2^25 floats 8 apart, one full wave of 256-thread blocks, one load in flight a warp.
+  KernelLaunch launch;
+  launch.threads_per_block = 256;
+  launch.blocks = 8 * v100.sm_count;
+  KernelWork work;
+  work.flops = 33554432.0;
+  work.add({4 * 33554432.0, -1, 4, 8, false});
+  const double seconds = estimate_kernel(v100, launch, work).time_s;
+  CHECK(*c.rows[2].predicted == Approx(4 * 33554432.0 / seconds / 1e9).epsilon(1e-12));
+  CHECK(*c.rows[3].predicted == Approx(seconds * 1e6).epsilon(1e-12));
+  CHECK(*c.rows[1].predicted < *c.rows[0].predicted);  // more sectors a request, fewer useful bytes a second
+  CHECK(*c.rows[2].predicted < *c.rows[1].predicted);
+  // Occupancy: 8, 2 and 1 blocks of 256 threads (65,536 registers a SM, allocated 256 a warp).
+  CHECK(c.rows[4].exact);
+  CHECK(*c.rows[4].predicted == 8);
+  CHECK(*c.rows[6].predicted == 2);
+  CHECK(*c.rows[8].predicted == 1);
+  CHECK(c.occupancy_rows == 3);
+  CHECK(c.occupancy_matches == 3);
+  // A quarter of the warps keeps a quarter of the requests in flight: Little's law binds below the bandwidth
+  // that 64 warps a SM reach.
+  CHECK(*c.rows[7].predicted < 0.8 * *c.rows[5].predicted);
+  CHECK(c.mape_rows == 5);  // the three coalescing and two sweep bandwidths
+}

@@ -98,7 +98,9 @@ def check_validate_measured():
     h200 = os.path.join(SOURCE, "bench", "cuda", "measurements", "2026-12-04-h200", "cuda-bench-20261204T063148Z.csv")
     proc = hpcsim("validate", "--measured", h200, "--gpu", "h200-sxm-141gb")
     expect(proc.returncode == 0, "the H200 run is compared with the GPU model", proc)
-    expect("occupancy 39 of 39 exact" in proc.stdout, "every occupancy row matches the H200's driver", proc)
+    expect("occupancy 66 of 66 exact" in proc.stdout,
+           "every occupancy row and occupancy-sweep launch (39 and 27) matches the H200's driver", proc)
+    expect("\nby benchmark: launch " in proc.stdout and "fma-ilp " in proc.stdout, "the MAPE per benchmark", proc)
     expect("launch-work spin_cycles=16000" in proc.stdout, "the launch-work rows are predicted", proc)
     expect_bad_input(hpcsim("validate", "--measured", csv_file), "--gpu")
     expect_bad_input(hpcsim("validate", "--gpu", "v100-sxm2-16gb"), "--measured")

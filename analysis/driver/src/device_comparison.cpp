@@ -53,6 +53,8 @@ constexpr MetricRule kRules[] = {
     {"bank-conflicts", "cycles_per_access", "cycles", false},
     {"special-functions", "results_per_sm_per_clock", "1/cycle", false},
     {"fma-ilp", "tflops", "TFLOP/s", true},         {"fma-ilp", "cycles_per_fma", "cycles", false},
+    {"coalescing", "gbps", "GB/s", true},           {"coalescing", "time_us", "us", false},
+    {"occupancy-sweep", "gbps", "GB/s", true},      {"occupancy-sweep", "blocks_per_sm", "blocks", false},
     {"gemm-precisions", "tflops", "TFLOP/s", true}, {"gemm-precisions", "time_us", "us", false},
     {"attention-sdpa", "tflops", "TFLOP/s", true},  {"attention-sdpa", "time_us", "us", false},
     {"sustained", "tflops", "TFLOP/s", true},       {"sustained", "gbps", "GB/s", true},
@@ -272,6 +274,60 @@ void predict_fma_ilp(const DeviceMeasurements& file, const GpuSpec& gpu, double 
   }
 }
 
+// The suite's streaming reads (bench/cuda/coalescing_bench.cu, occupancy_sweep_bench.cu): a grid-stride loop
+// summing n floats `stride` elements apart over one full wave of resident blocks. Each trip is one load and an
+// add that waits on it (nvcc 13.0's PTX for sm_90: ld.global.nc.f32, add.f32, branch; no unrolling), so a warp
+// keeps one request in flight. The kernel model gives the sectors each request moves and, by Little's law,
+// the bandwidth that many requests in flight reach; the row's figure is the threads' 4n bytes over its time.
+double streaming_read_s(const GpuSpec& gpu, double n, int stride, int threads, int registers, double host_s,
+                        DeviceComparisonRow& out) {
+  LaunchResources resources;
+  resources.threads_per_block = threads;
+  resources.registers_per_thread = registers;
+  KernelLaunch launch;
+  launch.threads_per_block = threads;
+  launch.registers_per_thread = registers;
+  launch.blocks = static_cast<std::int64_t>(compute_occupancy(gpu.sm, resources).active_blocks_per_sm) * gpu.sm_count;
+  KernelWork work;
+  work.precision = Precision::fp32;
+  work.flops = n;
+  work.add({4 * n, -1, 4, stride, false});
+  work.requests_in_flight = 1;
+  return looped_s(estimate_kernel(gpu, launch, work).time_s, host_s, out);
+}
+
+// Coalescing: 2^25 useful floats (the full run; --quick reads 2^23, and its time_us would be a quarter) in
+// 256-thread blocks of a kernel with few registers (the occupancy rules give 8 blocks a SM for up to 32).
+void predict_coalescing(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
+  const int stride = static_cast<int>(device_int_param(file, out.measured, "stride", 1));
+  const double n = 33554432.0;
+  const double seconds = streaming_read_s(gpu, n, stride, 256, 32, host_s, out);
+  out.predicted = out.measured.metric == "time_us" ? seconds * 1e6 : 4 * n / seconds / 1e9;
+}
+
+// The occupancy sweep: 2^26 floats (the full run) read at each block size and register count the row gives;
+// its blocks_per_sm is the CUDA occupancy rules' exact answer, its bandwidth the streaming read's.
+void predict_occupancy_sweep(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
+  const DeviceMeasurement& row = out.measured;
+  const int threads = static_cast<int>(device_int_param(file, row, "block", 1));
+  const int registers = static_cast<int>(device_int_param(file, row, "regs", 1));
+  if (row.metric == "blocks_per_sm") {
+    out.exact = true;
+    LaunchResources resources;
+    resources.threads_per_block = threads;
+    resources.registers_per_thread = registers;
+    try {
+      out.predicted = compute_occupancy(gpu.sm, resources).active_blocks_per_sm;
+    } catch (const InvalidLaunch& e) {
+      out.predicted = 0;
+      out.note = e.what();
+    }
+    return;
+  }
+  const double n = 67108864.0;
+  out.predicted = 4 * n / streaming_read_s(gpu, n, 1, threads, registers, host_s, out) / 1e9;
+}
+
 // The bytes a host copy row moves: its param, or for an overlap row written before the suite named it, the
 // full run's 256 MiB (bench/cuda/overlap_bench.cu; --quick runs 64 MiB and names it).
 double host_copy_bytes(const DeviceMeasurements& file, const DeviceMeasurement& row) {
@@ -405,6 +461,10 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
     predict_special_function(file, gpu, out);
   } else if (b == "fma-ilp") {
     predict_fma_ilp(file, gpu, host_s, out);
+  } else if (b == "coalescing") {
+    predict_coalescing(file, gpu, host_s, out);
+  } else if (b == "occupancy-sweep") {
+    predict_occupancy_sweep(file, gpu, host_s, out);
   } else if (b == "pointer-chase") {
     predict_chase_latency(file, gpu, out);
   } else if (b == "bank-conflicts") {

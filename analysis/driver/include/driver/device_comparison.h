@@ -2,7 +2,8 @@
 // The GPU model beside measurements from our CUDA suite (`hpcsim validate --measured FILE --gpu NAME`):
 // each row the model can predict from the GPU spec (and its PCIe link) gets its prediction and relative
 // error; the MAPE and worst case are over the timed rows (one per case: GEMM and fma-ilp TFLOP/s, copy,
-// triad and PCIe GB/s, launch time, an overlap case's both_us), also per benchmark; occupancy rows are the driver's exact answers and must match the occupancy rules exactly. The suite
+// triad, PCIe, coalescing and occupancy-sweep GB/s, launch time, an overlap case's both_us), also per
+// benchmark; occupancy rows are the driver's exact answers and must match the occupancy rules exactly. The suite
 // times ops back to back, so a copy, triad, GEMM or spinning kernel is predicted at no less than the run's
 // own host enqueue time per launch (its `launch` host_us row, when present).
 
