@@ -462,3 +462,16 @@ TEST_CASE("device comparison: streaming reads from the kernel model's sectors an
   CHECK(*c.rows[7].predicted < 0.8 * *c.rows[5].predicted);
   CHECK(c.mape_rows == 5);  // the three coalescing and two sweep bandwidths
 }
+
+TEST_CASE("device comparison: a sweep launch the GPU cannot run is refused at its row", "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  for (const std::string params : {"block=4096;regs=16", "block=64;regs=100000"}) {
+    CHECK_THROWS_WITH(
+        compare_device_measurements(read_text(kV100Header + "occupancy-sweep," + params + ",gbps,600,GB/s\n"), v100),
+        Catch::Matchers::Contains(":7:1: ") && Catch::Matchers::Contains("cannot run"));
+  }
+  // Its occupancy row reads 0 blocks, as the driver answers for a launch that cannot run.
+  const DeviceComparison c =
+      compare_device_measurements(read_text(kV100Header + "occupancy-sweep,block=4096;regs=16,blocks_per_sm,0,blocks\n"), v100);
+  CHECK(c.occupancy_matches == 1);
+}

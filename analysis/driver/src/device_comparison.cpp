@@ -325,7 +325,11 @@ void predict_occupancy_sweep(const DeviceMeasurements& file, const GpuSpec& gpu,
     return;
   }
   const double n = 67108864.0;
-  out.predicted = 4 * n / streaming_read_s(gpu, n, 1, threads, registers, host_s, out) / 1e9;
+  try {
+    out.predicted = 4 * n / streaming_read_s(gpu, n, 1, threads, registers, host_s, out) / 1e9;
+  } catch (const InvalidLaunch& e) {
+    throw device_row_error(file, row, std::string("a launch the ") + gpu.name + " cannot run: " + e.what());
+  }
 }
 
 // The bytes a host copy row moves: its param, or for an overlap row written before the suite named it, the
