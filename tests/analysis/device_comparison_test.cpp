@@ -470,6 +470,12 @@ TEST_CASE("device comparison: a sweep launch the GPU cannot run is refused at it
         compare_device_measurements(read_text(kV100Header + "occupancy-sweep," + params + ",gbps,600,GB/s\n"), v100),
         Catch::Matchers::Contains(":7:1: ") && Catch::Matchers::Contains("cannot run"));
   }
+  // A param past an int is refused at its row, not wrapped (stride 4,294,967,297 read as stride 1).
+  for (const std::string row : {"coalescing,stride=4294967297,gbps,600,GB/s\n", "bank-conflicts,stride=2147483648,cycles_per_access,1,cycles\n",
+                                "occupancy,kernel=k;threads=4294967424;regs=16;smem=0,blocks_per_sm,1,blocks\n"}) {
+    CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + row), v100),
+                      Catch::Matchers::Contains(":7:1: ") && Catch::Matchers::Contains("more than 2,147,483,647"));
+  }
   // Its occupancy row reads 0 blocks, as the driver answers for a launch that cannot run.
   const DeviceComparison c =
       compare_device_measurements(read_text(kV100Header + "occupancy-sweep,block=4096;regs=16,blocks_per_sm,0,blocks\n"), v100);

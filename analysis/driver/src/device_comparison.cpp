@@ -125,7 +125,7 @@ double shared_access_cycles(const DeviceMeasurements& file, const DeviceMeasurem
     throw device_row_error(file, row, "dtype=" + *dtype + " is not fp32 or fp64");
   }
   const int element_bytes = static_cast<int>(bytes_per_element(*precision));
-  const int stride = static_cast<int>(device_int_param(file, row, "stride", 0));
+  const int stride = device_int32_param(file, row, "stride", 0);
   const int banks = gpu.sm.smem_banks, bank_bytes = gpu.sm.smem_bank_bytes;
   return 32.0 * element_bytes * bank_conflict_degree(element_bytes, stride, banks, bank_bytes) / (banks * bank_bytes);
 }
@@ -299,7 +299,7 @@ double streaming_read_s(const GpuSpec& gpu, double n, int stride, int threads, i
 // Coalescing: 2^25 useful floats (the full run; --quick reads 2^23, and its time_us would be a quarter) in
 // 256-thread blocks of a kernel with few registers (the occupancy rules give 8 blocks a SM for up to 32).
 void predict_coalescing(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
-  const int stride = static_cast<int>(device_int_param(file, out.measured, "stride", 1));
+  const int stride = device_int32_param(file, out.measured, "stride", 1);
   const double n = 33554432.0;
   const double seconds = streaming_read_s(gpu, n, stride, 256, 32, host_s, out);
   out.predicted = out.measured.metric == "time_us" ? seconds * 1e6 : 4 * n / seconds / 1e9;
@@ -309,8 +309,8 @@ void predict_coalescing(const DeviceMeasurements& file, const GpuSpec& gpu, doub
 // its blocks_per_sm is the CUDA occupancy rules' exact answer, its bandwidth the streaming read's.
 void predict_occupancy_sweep(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
   const DeviceMeasurement& row = out.measured;
-  const int threads = static_cast<int>(device_int_param(file, row, "block", 1));
-  const int registers = static_cast<int>(device_int_param(file, row, "regs", 1));
+  const int threads = device_int32_param(file, row, "block", 1);
+  const int registers = device_int32_param(file, row, "regs", 1);
   if (row.metric == "blocks_per_sm") {
     out.exact = true;
     LaunchResources resources;
@@ -481,9 +481,9 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
       return;
     }
     LaunchResources launch;
-    launch.threads_per_block = static_cast<int>(device_int_param(file, row, "threads", 1));
-    launch.registers_per_thread = static_cast<int>(device_int_param(file, row, "regs", 0));
-    launch.smem_per_block = static_cast<int>(device_int_param(file, row, "smem", 0));
+    launch.threads_per_block = device_int32_param(file, row, "threads", 1);
+    launch.registers_per_thread = device_int32_param(file, row, "regs", 0);
+    launch.smem_per_block = device_int32_param(file, row, "smem", 0);
     out.exact = true;
     try {
       out.predicted = compute_occupancy(gpu.sm, launch).active_blocks_per_sm;

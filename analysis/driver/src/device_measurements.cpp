@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 #include "configs/config_error.h"
@@ -76,6 +77,14 @@ std::int64_t device_int_param(const DeviceMeasurements& file, const DeviceMeasur
     throw device_row_error(file, row, key + "=" + *text + " is not an integer >= " + std::to_string(at_least));
   }
   return v;
+}
+
+int device_int32_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key, int at_least) {
+  const std::int64_t v = device_int_param(file, row, key, at_least);
+  if (v > std::numeric_limits<int>::max()) {
+    throw device_row_error(file, row, key + "=" + *row.param(key) + " is more than 2,147,483,647");
+  }
+  return static_cast<int>(v);
 }
 
 DeviceMeasurements read_device_measurements(const std::filesystem::path& file) {

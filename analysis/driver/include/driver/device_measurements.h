@@ -29,5 +29,7 @@ ConfigError device_row_error(const DeviceMeasurements& file, const DeviceMeasure
 // The integer param `key` of a row, at least `at_least`; device_row_error when it is missing or not one.
 std::int64_t device_int_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key,
                               std::int64_t at_least);
+// The same, held to an int (a stride, a block size, registers): device_row_error past 2,147,483,647.
+int device_int32_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const std::string& key, int at_least);
 
 }  // namespace hpcsim
