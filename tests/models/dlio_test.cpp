@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "configs/loader.h"
 #include "models/storage/dlio.h"
@@ -127,6 +128,9 @@ TEST_CASE("DLIO hosts: busy reader cores per loader, block-wise over the hosts")
   CHECK_FALSE(find_dlio_reader("tfrecord")->workers_per_thread);
   cosmo.read_threads = 1;
   CHECK(dlio_reader_cores(cosmo, DlioHost{8}, 5, 2) == 16);
+  // Counted in 64 bits: 32 hosts of 2,147,483,647 cores wrapped an int into a negative rate (fuzz).
+  CHECK(dlio_reader_cores(cosmo, DlioHost{2147483647}, 32, 32) == std::int64_t{32} * 2147483647);
+  CHECK(simulate_dlio(filesystem(4), cosmo, 32, 32, DlioHost{2147483647}).host_bytes_per_s > 0);
   // The host rate is cores x the format's rate, or the given one.
   const FileSystemSpec fs = filesystem(4);
   const DlioResult r = simulate_dlio(fs, cosmo, 4, 2, DlioHost{8});

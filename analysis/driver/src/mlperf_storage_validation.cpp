@@ -32,7 +32,7 @@ const Schema& case_file_schema() {
                             "the run's reader.read_threads (its configs/overrides.yaml)", "the workload's"),
                    optional("host",
                             Schema::map({
-                                required("cores", Schema::integer().at_least(1),
+                                required("cores", Schema::integer().at_least(1).at_most(2147483647),
                                          "physical cores per host (the system JSON's sockets x cores per socket)"),
                                 optional("clock", Schema::quantity(Dimension::frequency).positive(),
                                          "the cores' base clock (the system JSON's base_frequency)",
@@ -118,7 +118,7 @@ std::map<std::string, DerivedReaderRate> derive_reader_rates(const std::vector<M
   std::map<std::string, Logs> logs;
   for (const MlperfStorageCase& c : cases) {
     if (c.host.cores <= 0 || (!left_out.empty() && c.family == left_out)) continue;
-    const int cores = dlio_reader_cores(c.workload, c.host, c.accelerators, c.hosts);
+    const double cores = static_cast<double>(dlio_reader_cores(c.workload, c.host, c.accelerators, c.hosts));
     Logs& l = logs[c.workload.format];
     const double per_core = c.throughput_MiBps * kMiB / cores;
     l.per_core += std::log(per_core);

@@ -60,6 +60,10 @@ ClusterConfig parse_any_cluster(const ConfigNode& cluster, const SpecCatalog& ca
   } else if (c.nodes > 1) {
     throw ConfigError(cluster.loc(), "cluster.network is required when nodes > 1");
   }
+  if (c.nodes > 1 && c.node.nics.count < 1) {  // the fabric has nowhere to attach the node (fuzz seed 8675309)
+    throw ConfigError(cluster.at("nodes").loc(), std::to_string(c.nodes) + " nodes, but a " + c.node.name +
+                                                     " has no NICs (nics.count: 0) to join a cluster network");
+  }
   if (const ConfigNode* mtu = cluster.find("mtu")) {
     if (!c.network) throw ConfigError(mtu->loc(), "cluster.mtu needs a cluster.network");
     try {

@@ -75,17 +75,16 @@ double dlio_core_rate(const DlioWorkload& w, const DlioHost& host) {
   return host.bytes_per_core_s > 0 ? host.bytes_per_core_s : reader->bytes_per_core_s;
 }
 
-int dlio_reader_cores(const DlioWorkload& w, const DlioHost& host, int accelerators, int hosts) {
+std::int64_t dlio_reader_cores(const DlioWorkload& w, const DlioHost& host, int accelerators, int hosts) {
   if (host.cores <= 0 || hosts < 1) return 0;
   const std::optional<DlioReader> reader = find_dlio_reader(w.format);
   if (!reader) throw std::invalid_argument("no DLIO reader for the format '" + w.format + "'");
-  if (!reader->workers_per_thread) return hosts * host.cores;
+  // In 64 bits: 32 hosts of 2,147,483,647 cores wrapped an int into a negative throughput (fuzz seed 8675309).
+  if (!reader->workers_per_thread) return std::int64_t{hosts} * host.cores;
   // Block-wise: `extra` hosts hold one accelerator more than the others.
   const int each = accelerators / hosts;
   const int extra = accelerators % hosts;
-  const auto busy = [&](int n) {
-    return static_cast<int>(std::min<std::int64_t>(std::int64_t{n} * w.read_threads, host.cores));
-  };
+  const auto busy = [&](int n) { return std::min<std::int64_t>(std::int64_t{n} * w.read_threads, host.cores); };
   return (hosts - extra) * busy(each) + extra * busy(each + 1);
 }
 
@@ -125,7 +124,7 @@ DlioResult simulate_dlio(const FileSystemSpec& fs, const DlioWorkload& w, int ac
   }
   if (host.cores > 0) {
     // The hosts' reader cores open, read and decode every sample: a further limit beside the storage's.
-    r.host_bytes_per_s = dlio_reader_cores(w, host, accelerators, hosts) * dlio_core_rate(w, host);
+    r.host_bytes_per_s = static_cast<double>(dlio_reader_cores(w, host, accelerators, hosts)) * dlio_core_rate(w, host);
     if (r.host_bytes_per_s < fed) {
       fed = r.host_bytes_per_s;
       r.bottleneck = "host readers";

@@ -8,6 +8,7 @@
 // sample on the hosts' cores (DlioReader, DlioHost), so AU = min(1, min(storage, host readers) / asked) and
 // the largest passing count follows from the binding stage. Each sample file is also opened on the metadata
 // servers (the small-file cost), a limit when the file system gives a rate for opens (`open_ops`).
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -67,7 +68,7 @@ double dlio_core_rate(const DlioWorkload& w, const DlioHost& host);
 
 // Busy reader cores summed over `hosts` hosts holding `accelerators` block-wise (0 when the host is not
 // modelled).
-int dlio_reader_cores(const DlioWorkload& w, const DlioHost& host, int accelerators, int hosts);
+std::int64_t dlio_reader_cores(const DlioWorkload& w, const DlioHost& host, int accelerators, int hosts);
 
 struct DlioResult {
   int accelerators = 0;
