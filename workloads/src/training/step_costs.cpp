@@ -33,20 +33,21 @@ class OverlapRegions {
   void add(const LayerCost& c, double share, double comm_forward_s, double comm_backward_s) {
     const TensorSplit split = c.node->layer->tensor_split();
     const double forward_s = c.forward_s * share, backward_s = c.backward_s * share;
-    if (split == TensorSplit::column && !open_) {
+    if (split == TensorSplit::column && !open_now_) {
       open_ = Region{forward_s, backward_s, comm_forward_s, comm_backward_s};
+      open_now_ = true;
     } else if (split == TensorSplit::column) {  // a second input GEMM of the region (a gated MLP's up and gate)
-      open_->gemm_forward_s += forward_s, open_->gemm_backward_s += backward_s;
-      open_->comm_forward_s += comm_forward_s, open_->comm_backward_s += comm_backward_s;
-    } else if (split == TensorSplit::row && open_) {
-      open_->gemm_forward_s += forward_s, open_->gemm_backward_s += backward_s;
-      open_->comm_forward_s += comm_forward_s, open_->comm_backward_s += comm_backward_s;
-      overlap(*open_);
-      open_.reset();
-    } else if (split == TensorSplit::none && !open_ && comm_forward_s > 0 && comm_backward_s > 0) {
+      open_.gemm_forward_s += forward_s, open_.gemm_backward_s += backward_s;
+      open_.comm_forward_s += comm_forward_s, open_.comm_backward_s += comm_backward_s;
+    } else if (split == TensorSplit::row && open_now_) {
+      open_.gemm_forward_s += forward_s, open_.gemm_backward_s += backward_s;
+      open_.comm_forward_s += comm_forward_s, open_.comm_backward_s += comm_backward_s;
+      overlap(open_);
+      open_now_ = false;
+    } else if (split == TensorSplit::none && !open_now_ && comm_forward_s > 0 && comm_backward_s > 0) {
       overlap(Region{forward_s, backward_s, comm_forward_s, comm_backward_s});
-    } else if (open_) {  // between the GEMMs (an activation): no GEMM to hide under, its traffic joins
-      open_->comm_forward_s += comm_forward_s, open_->comm_backward_s += comm_backward_s;
+    } else if (open_now_) {  // between the GEMMs (an activation): no GEMM to hide under, its traffic joins
+      open_.comm_forward_s += comm_forward_s, open_.comm_backward_s += comm_backward_s;
     } else {
       forward_ += comm_forward_s, backward_ += comm_backward_s;
     }
@@ -59,19 +60,20 @@ class OverlapRegions {
 
  private:
   struct Region {
-    double gemm_forward_s, gemm_backward_s, comm_forward_s, comm_backward_s;
+    double gemm_forward_s = 0, gemm_backward_s = 0, comm_forward_s = 0, comm_backward_s = 0;
   };
   void overlap(const Region& r) {
     forward_ += exposed_tp_comm(r.comm_forward_s, r.gemm_forward_s, chunks_, forward_rate_);
     backward_ += exposed_tp_comm(r.comm_backward_s, r.gemm_backward_s, chunks_, backward_rate_);
   }
   void close_unpaired() {
-    if (open_) forward_ += open_->comm_forward_s, backward_ += open_->comm_backward_s;
-    open_.reset();
+    if (open_now_) forward_ += open_.comm_forward_s, backward_ += open_.comm_backward_s;
+    open_now_ = false;
   }
   int chunks_;
   double forward_rate_, backward_rate_;
-  std::optional<Region> open_;
+  Region open_;  // the region being gathered, while open_now_ (a plain flag: GCC 12 warned on an optional)
+  bool open_now_ = false;
   double forward_ = 0, backward_ = 0;
 };
 
