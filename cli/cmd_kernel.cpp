@@ -31,7 +31,7 @@ std::string given_sizes(const CLI::App* op) {
   std::string out;
   for (const CLI::Option* flag : op->get_options()) {
     if (flag->count() == 0 || flag->get_expected_min() == 0) continue;  // absent, or a switch
-    for (const std::string& value : flag->results()) out += " " + flag->get_name() + " " + value;
+    for (const std::string& value : flag->results()) out.append(" ").append(flag->get_name()).append(" ").append(value);
   }
   return out;
 }

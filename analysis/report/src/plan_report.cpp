@@ -21,7 +21,7 @@ std::string num(double v) { return json::number(v, 9); }
 std::string layout_text(const PlanSpec& plan, const ScreenLayout& l) {
   return "dp " + std::to_string(l.dp) + " tp " + std::to_string(l.tp) + " pp " + std::to_string(l.pp) + " mb " +
          std::to_string(l.micro_batch) + "x" + std::to_string(l.microbatches) + " zero " + std::to_string(l.zero) +
-         (l.pp > 1 ? " " + std::string(kPipelineScheduleNames.name(plan.schedule)) : "");
+         (l.pp > 1 ? std::string(" ").append(kPipelineScheduleNames.name(plan.schedule)) : std::string());
 }
 
 std::string candidate_json(const PlanSpec& plan, const PlanCandidate& c, std::size_t rank) {
