@@ -31,6 +31,10 @@ stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 if command -v nvidia-smi >/dev/null 2>&1; then
   nvidia-smi >"$out/cuda-bench-$stamp.nvidia-smi.txt" 2>&1 || true
 fi
+# The suite's own kernels as the GPU runs them (SASS): the instructions a loop trip issues beside its FMAs or
+# loads, which the fma-ilp, divergence and coalescing rows' comparison needs (docs/validation.md, thirty-fourth session).
+cuobjdump="$(command -v cuobjdump || echo "$(dirname "$nvcc")/cuobjdump")"
+if [ -x "$cuobjdump" ]; then "$cuobjdump" -sass "$tmp/hpcsim-cuda-bench" | gzip >"$out/cuda-bench-$stamp.sass.txt.gz" || true; fi
 # The host CPU: a pageable copy is staged by one of its cores (the overlap rows' staging_memcpy_us).
 if command -v lscpu >/dev/null 2>&1; then lscpu >"$out/cuda-bench-$stamp.lscpu.txt" 2>&1 || true; fi
 # A failing suite does not stop the scripts below: a device run is one call, and what they measure is apart.

@@ -402,6 +402,8 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
       out.note = "sampled beside the rate: the model has one clock, no power limit";
     } else if (row.metric == "staging_memcpy_us") {
       out.note = "the host's staging rate: an input of the pageable copy";
+    } else if (row.benchmark == "l2-fetch") {
+      out.note = "L2 fetch granularity probe: read beside the coalescing rows, no spec field";
     } else {
       out.note = "not modelled";
     }
