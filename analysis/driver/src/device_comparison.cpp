@@ -248,6 +248,22 @@ void predict_special_function(const DeviceMeasurements& file, const GpuSpec& gpu
   }
 }
 
+// Resident blocks per SM by the CUDA occupancy rules, an exact answer (occupancy rows, the occupancy sweep's
+// blocks_per_sm): 0 for a launch that cannot run, as the driver reports it.
+void predict_resident_blocks(const GpuSpec& gpu, const LaunchResources& launch, DeviceComparisonRow& out) {
+  if (gpu.compute_capability.empty()) {
+    out.note = "no CUDA occupancy rules for a " + gpu.vendor + " GPU";
+    return;
+  }
+  out.exact = true;
+  try {
+    out.predicted = compute_occupancy(gpu.sm, launch).active_blocks_per_sm;
+  } catch (const InvalidLaunch& e) {
+    out.predicted = 0;
+    out.note = e.what();
+  }
+}
+
 // bench/cuda/fma_ilp_bench.cu: one block of 4 warps per SM (one per scheduler), each thread `chains`
 // independent chains of dependent fp32 FMAs. The kernel model's latency hiding (resident warps x ILP against
 // the dependent-issue cycles) gives the cycles per warp-wide FMA between the bench's two clock reads (the
@@ -312,16 +328,10 @@ void predict_occupancy_sweep(const DeviceMeasurements& file, const GpuSpec& gpu,
   const int threads = device_int32_param(file, row, "block", 1);
   const int registers = device_int32_param(file, row, "regs", 1);
   if (row.metric == "blocks_per_sm") {
-    out.exact = true;
     LaunchResources resources;
     resources.threads_per_block = threads;
     resources.registers_per_thread = registers;
-    try {
-      out.predicted = compute_occupancy(gpu.sm, resources).active_blocks_per_sm;
-    } catch (const InvalidLaunch& e) {
-      out.predicted = 0;
-      out.note = e.what();
-    }
+    predict_resident_blocks(gpu, resources, out);
     return;
   }
   const double n = 67108864.0;
@@ -478,21 +488,11 @@ void predict(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, 
   } else if (b == "pcie" || b == "overlap") {
     predict_host_copy(file, gpu, link, out);
   } else {  // occupancy
-    if (gpu.compute_capability.empty()) {
-      out.note = "no CUDA occupancy rules for a " + gpu.vendor + " GPU";
-      return;
-    }
     LaunchResources launch;
     launch.threads_per_block = device_int32_param(file, row, "threads", 1);
     launch.registers_per_thread = device_int32_param(file, row, "regs", 0);
     launch.smem_per_block = device_int32_param(file, row, "smem", 0);
-    out.exact = true;
-    try {
-      out.predicted = compute_occupancy(gpu.sm, launch).active_blocks_per_sm;
-    } catch (const InvalidLaunch& e) {
-      out.predicted = 0;  // the driver reports 0 blocks for a launch that cannot run
-      out.note = e.what();
-    }
+    predict_resident_blocks(gpu, launch, out);
   }
   if (out.predicted && row.value != 0) out.error = (*out.predicted - row.value) / row.value;
 }
