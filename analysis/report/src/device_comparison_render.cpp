@@ -92,8 +92,8 @@ std::string render_markdown(const DeviceComparison& c) {
     out += "| " + case_of(row.measured) + " | " + row.measured.metric + " | " + row.measured.unit + " | " +
            value(row.measured.value) + " | " + predicted_text(row) + " | " + error_text(row) + " |\n";
   }
-  out += "\n" + summary_line(c) + ".\n";
-  if (const std::string classes = class_line(c); !classes.empty()) out += "\n" + classes + ".\n";
+  out.append("\n").append(summary_line(c)).append(".\n");
+  if (const std::string classes = class_line(c); !classes.empty()) out.append("\n").append(classes).append(".\n");
   return out;
 }
 

@@ -72,7 +72,8 @@ std::string scaling_to_json(const std::vector<ScalingRow>& rows) {
            ", \"step_time_s\": " + num(r.step_time_s) + ", \"samples_per_s\": " + num(r.samples_per_s) +
            ", \"tokens_per_s\": " + (r.tokens_per_s ? num(*r.tokens_per_s) : std::string("null")) +
            ", \"step_time_interval_s\": " +
-           (r.interval ? "[" + num(r.interval->low_s) + ", " + num(r.interval->high_s) + "]" : std::string("null")) +
+           (r.interval ? std::string("[").append(num(r.interval->low_s)).append(", ").append(num(r.interval->high_s)).append("]")
+                       : std::string("null")) +
            ", \"speedup\": " + num(r.speedup) + ", \"efficiency\": " + num(r.efficiency) + "}";
   }
   return out + "\n]\n";
