@@ -43,7 +43,7 @@ void run_coalescing(Context& ctx) {
 
   for (int stride = 1; stride <= kMaxStride; ++stride) {
     const double us = time_stride(stride);
-    const Params params = Params().add("stride", stride);
+    const Params params = Params().add("stride", stride).add("n", static_cast<long long>(n));
     ctx.out->row("coalescing", params, "time_us", us, "us");
     ctx.out->row("coalescing", params, "gbps", gb_per_s(4.0 * static_cast<double>(n), us), "GB/s");
   }
@@ -66,7 +66,8 @@ void run_coalescing(Context& ctx) {
     size_t applied = 0;
     CUDA_CHECK(cudaDeviceGetLimit(&applied, cudaLimitMaxL2FetchGranularity));
     for (const int stride : {1, 2, 4, 8, 12, 16, 24, 32}) {
-      const Params params = Params().add("granularity", static_cast<long long>(applied)).add("stride", stride);
+      const Params params =
+          Params().add("granularity", static_cast<long long>(applied)).add("stride", stride).add("n", static_cast<long long>(n));
       ctx.out->row("l2-fetch", params, "gbps", gb_per_s(4.0 * static_cast<double>(n), time_stride(stride)), "GB/s");
     }
   }

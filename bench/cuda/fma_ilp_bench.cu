@@ -56,7 +56,7 @@ void run_chains(Context& ctx, int iters) {
   const double fmas_per_thread = static_cast<double>(iters) * kUnroll * C;
   std::vector<double> per_fma;
   for (const long long c : cycles) per_fma.push_back(static_cast<double>(c) / fmas_per_thread);
-  const Params params = Params().add("chains", C);
+  const Params params = Params().add("chains", C).add("iters", iters);
   ctx.out->row("fma-ilp", params, "cycles_per_fma", median(per_fma), "cycles");
   ctx.out->row("fma-ilp", params, "tflops", 2.0 * fmas_per_thread * static_cast<double>(threads) / (us * 1e6),
                "TFLOP/s");

@@ -72,7 +72,7 @@ void run_occupancy_sweep(Context& ctx) {
         v.launch(grid, block, ctx.stream, in.get(), n, held.get(), out.get());
         CUDA_CHECK(cudaGetLastError());
       });
-      const Params params = Params().add("block", block).add("regs", attr.numRegs);
+      const Params params = Params().add("block", block).add("regs", attr.numRegs).add("n", static_cast<long long>(n));
       ctx.out->row("occupancy-sweep", params, "blocks_per_sm", per_sm, "blocks");
       ctx.out->row("occupancy-sweep", params, "gbps", gb_per_s(4.0 * static_cast<double>(n), us), "GB/s");
     }

@@ -481,3 +481,22 @@ TEST_CASE("device comparison: a sweep launch the GPU cannot run is refused at it
       compare_device_measurements(read_text(kV100Header + "occupancy-sweep,block=4096;regs=16,blocks_per_sm,0,blocks\n"), v100);
   CHECK(c.occupancy_matches == 1);
 }
+
+TEST_CASE("device comparison: the rows' own sizes (a --quick run's) set the predicted times", "[device]") {
+  const GpuSpec v100 = spec("v100-sxm2-16gb");
+  const DeviceComparison c = compare_device_measurements(read_text(kV100Header +
+                                                                   "coalescing,stride=8,time_us,1000,us\n"
+                                                                   "coalescing,stride=8;n=8388608,time_us,250,us\n"
+                                                                   "fma-ilp,chains=4,tflops,14,TFLOP/s\n"
+                                                                   "fma-ilp,chains=4;iters=4096,tflops,14,TFLOP/s\n"),
+                                                         v100);
+  REQUIRE(c.rows.size() == 4);
+  // A quarter of the floats: a quarter of the streaming time, the launch apart.
+  CHECK(*c.rows[1].predicted == Approx((*c.rows[0].predicted - 1e6 * v100.launch_overhead_s) / 4 +
+                                       1e6 * v100.launch_overhead_s).epsilon(0.02));
+  // A quarter of the trips: the launch a larger share of the rate.
+  CHECK(*c.rows[3].predicted < *c.rows[2].predicted);
+  CHECK(*c.rows[3].predicted > 0.9 * *c.rows[2].predicted);
+  CHECK_THROWS_WITH(compare_device_measurements(read_text(kV100Header + "coalescing,stride=8;n=0,gbps,1,GB/s\n"), v100),
+                    Catch::Matchers::Contains(":7:1: ") && Catch::Matchers::Contains("n=0"));
+}

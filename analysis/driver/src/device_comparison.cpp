@@ -264,17 +264,22 @@ void predict_resident_blocks(const GpuSpec& gpu, const LaunchResources& launch, 
   }
 }
 
+// A size param of a row (the suite writes it since the thirty-fourth session), or the full run's size for
+// rows written before (a --quick run's then read as the full run's).
+double size_param(const DeviceMeasurements& file, const DeviceMeasurement& row, const char* key, double full_run) {
+  return row.param(key) ? static_cast<double>(device_int_param(file, row, key, 1)) : full_run;
+}
+
 // bench/cuda/fma_ilp_bench.cu: one block of 4 warps per SM (one per scheduler), each thread `chains`
-// independent chains of dependent fp32 FMAs. The kernel model's latency hiding (resident warps x ILP against
-// the dependent-issue cycles) gives the cycles per warp-wide FMA between the bench's two clock reads (the
-// launch outside them); the FLOP rate is the same kernel over the whole GPU, launch included. The FMAs per
-// chain are the full run's (16,384 trips of 8; --quick runs 4,096): the cycles do not depend on them, the
-// rate only through the launch's share (0.6 % at 4 chains).
+// independent chains of dependent fp32 FMAs, `iters` loop trips of 8 FMAs a chain. The kernel model's latency
+// hiding (resident warps x ILP against the dependent-issue cycles) gives the cycles per warp-wide FMA between
+// the bench's two clock reads (the launch outside them); the FLOP rate is the same kernel over the whole GPU,
+// launch included (the full run's 16,384 trips: 0.6 % of it at 4 chains).
 void predict_fma_ilp(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
   const DeviceMeasurement& row = out.measured;
   const double chains = static_cast<double>(device_int_param(file, row, "chains", 1));
   constexpr int kThreadsPerBlock = 128;
-  const double fmas_per_thread = 16384.0 * 8 * chains;
+  const double fmas_per_thread = size_param(file, row, "iters", 16384) * 8 * chains;
   KernelLaunch launch;
   launch.blocks = gpu.sm_count;
   launch.threads_per_block = kThreadsPerBlock;
@@ -312,16 +317,16 @@ double streaming_read_s(const GpuSpec& gpu, double n, int stride, int threads, i
   return looped_s(estimate_kernel(gpu, launch, work).time_s, host_s, out);
 }
 
-// Coalescing: 2^25 useful floats (the full run; --quick reads 2^23, and its time_us would be a quarter) in
-// 256-thread blocks of a kernel with few registers (the occupancy rules give 8 blocks a SM for up to 32).
+// Coalescing: n useful floats (the full run's 2^25) in 256-thread blocks of a kernel with few registers (the
+// occupancy rules give 8 blocks a SM for up to 32).
 void predict_coalescing(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
   const int stride = device_int32_param(file, out.measured, "stride", 1);
-  const double n = 33554432.0;
+  const double n = size_param(file, out.measured, "n", 33554432.0);
   const double seconds = streaming_read_s(gpu, n, stride, 256, 32, host_s, out);
   out.predicted = out.measured.metric == "time_us" ? seconds * 1e6 : 4 * n / seconds / 1e9;
 }
 
-// The occupancy sweep: 2^26 floats (the full run) read at each block size and register count the row gives;
+// The occupancy sweep: n floats (the full run's 2^26) read at each block size and register count the row gives;
 // its blocks_per_sm is the CUDA occupancy rules' exact answer, its bandwidth the streaming read's.
 void predict_occupancy_sweep(const DeviceMeasurements& file, const GpuSpec& gpu, double host_s, DeviceComparisonRow& out) {
   const DeviceMeasurement& row = out.measured;
@@ -334,7 +339,7 @@ void predict_occupancy_sweep(const DeviceMeasurements& file, const GpuSpec& gpu,
     predict_resident_blocks(gpu, resources, out);
     return;
   }
-  const double n = 67108864.0;
+  const double n = size_param(file, row, "n", 67108864.0);
   try {
     out.predicted = 4 * n / streaming_read_s(gpu, n, 1, threads, registers, host_s, out) / 1e9;
   } catch (const InvalidLaunch& e) {
