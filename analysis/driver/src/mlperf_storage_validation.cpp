@@ -32,7 +32,7 @@ const Schema& case_file_schema() {
                             "the run's reader.read_threads (its configs/overrides.yaml)", "the workload's"),
                    optional("host",
                             Schema::map({
-                                required("cores", Schema::integer().at_least(1).at_most(2147483647),
+                                required("cores", Schema::integer().at_least(1),
                                          "physical cores per host (the system JSON's sockets x cores per socket)"),
                                 optional("clock", Schema::quantity(Dimension::frequency).positive(),
                                          "the cores' base clock (the system JSON's base_frequency)",

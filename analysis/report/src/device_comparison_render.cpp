@@ -1,5 +1,5 @@
-// The device comparison as text, CSV or Markdown, closed by the MAPE, the worst case and the occupancy
-// matches.
+// The device comparison as text, CSV or Markdown, closed by the MAPE, the worst case, the occupancy
+// matches and the MAPE per benchmark.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -53,6 +53,13 @@ std::string class_line(const DeviceComparison& c) {
   return s;
 }
 
+// The summary line, then the per-benchmark line when there is one, each between `before` and `after`.
+std::string closing_lines(const DeviceComparison& c, const char* before, const char* after) {
+  std::string out = std::string(before).append(summary_line(c)).append(after);
+  if (const std::string classes = class_line(c); !classes.empty()) out.append(before).append(classes).append(after);
+  return out;
+}
+
 std::string render_table(const DeviceComparison& c) {
   int width = 4;  // the case column fits the longest case
   for (const DeviceComparisonRow& row : c.rows) width = std::max(width, static_cast<int>(case_of(row.measured).size()));
@@ -67,9 +74,7 @@ std::string render_table(const DeviceComparison& c) {
                   predicted_text(row).c_str(), error_text(row).c_str());
     out += line;
   }
-  out += summary_line(c) + "\n";
-  if (const std::string classes = class_line(c); !classes.empty()) out += classes + "\n";
-  return out;
+  return out + closing_lines(c, "", "\n");
 }
 
 std::string render_csv(const DeviceComparison& c) {
@@ -81,9 +86,7 @@ std::string render_csv(const DeviceComparison& c) {
            (row.predicted && !row.exact ? format("%.6f", row.error) : "") + "," + (row.in_mape ? "yes" : "no") + "," +
            (row.exact ? (*row.predicted == m.value ? "yes" : "no") : "") + "\n";
   }
-  out += "# " + summary_line(c) + "\n";
-  if (const std::string classes = class_line(c); !classes.empty()) out += "# " + classes + "\n";
-  return out;
+  return out + closing_lines(c, "# ", "\n");
 }
 
 std::string render_markdown(const DeviceComparison& c) {
@@ -92,9 +95,7 @@ std::string render_markdown(const DeviceComparison& c) {
     out += "| " + case_of(row.measured) + " | " + row.measured.metric + " | " + row.measured.unit + " | " +
            value(row.measured.value) + " | " + predicted_text(row) + " | " + error_text(row) + " |\n";
   }
-  out.append("\n").append(summary_line(c)).append(".\n");
-  if (const std::string classes = class_line(c); !classes.empty()) out.append("\n").append(classes).append(".\n");
-  return out;
+  return out + closing_lines(c, "\n", ".\n");
 }
 
 }  // namespace
