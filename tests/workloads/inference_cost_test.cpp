@@ -344,3 +344,70 @@ TEST_CASE("inference: without torch.no_grad, eager PyTorch records each op's aut
                  "no_grad: false}\n")
             .find("records no autograd") != std::string::npos);
 }
+
+TEST_CASE("CPU inference: workload.cpu_backend runs the ops on another of the node's math libraries", "[inference]") {
+  // The Graviton MLP (62M fp32 weights) compiled and frozen on c7g.xlarge: oneDNN+ACL packs the frozen weights
+  // once; OpenBLAS (c7g's `backends.openblas`, the same fractions) packs them on every call, one more pass over
+  // the 248 MB at the worker's bandwidth.
+  const std::string base = "cluster: {node: c7g-xlarge}\nworkload: {model: graviton-mlp, precision: fp32, threads: 4, "
+                           "compile: true, freeze: true";
+  const InferenceSetup acl = setup_of(base + "}\n");
+  const InferenceSetup openblas = setup_of(base + ", cpu_backend: openblas}\n");
+  CHECK(acl.node.cpu.math.library.name == "acl");
+  CHECK(openblas.node.cpu.math.library.name == "openblas");
+  CHECK(openblas.node.cpu.math.library.packs_weights_every_call);
+  const double pass = 62.0e6 * 4 / (cpu_worker(openblas.node.cpu, 4, 1).memory_bandwidth * 0.8);
+  const double added = batch_latency_s(openblas, 10) - batch_latency_s(acl, 10);
+  CHECK(added > 0.95 * pass);
+  CHECK(added < 1.05 * pass);
+  // Naming the default library is the same run as leaving the key out.
+  CHECK(batch_latency_s(setup_of(base + ", cpu_backend: acl}\n"), 10) == batch_latency_s(acl, 10));
+}
+
+TEST_CASE("CPU ops: OpenBLAS runs a small product on one thread, a larger one on M N K / 262,144", "[inference]") {
+  const InferenceSetup s = setup_of(
+      "cluster: {node: c7g-4xlarge}\nworkload: {model: graviton-mlp, precision: fp32, cpu_backend: openblas}\n");
+  const CpuWorker w16 = cpu_worker(s.node.cpu, 16, 1);
+  const auto gemm = [](double m, double n, double k) {
+    return CpuOp{CpuOpClass::gemm, Precision::fp32, 2 * m * n * k, 4 * (m * k + k * n + m * n), m * n};
+  };
+  CHECK(cpu_op_threads(s.node.cpu, gemm(64, 64, 64), w16) == 1);          // 262,144: not above
+  CHECK(cpu_op_threads(s.node.cpu, gemm(64, 64, 65), w16) == 1);          // 266,240 / 262,144 = 1.02
+  CHECK(cpu_op_threads(s.node.cpu, gemm(128, 128, 256), w16) == 16);      // 4,194,304 / 262,144 = 16
+  CHECK(cpu_op_threads(s.node.cpu, gemm(128, 128, 128), w16) == 8);       // 2,097,152 / 262,144 = 8
+  CHECK(cpu_op_threads(s.node.cpu, gemm(1024, 1024, 1024), w16) == 16);   // at most the worker's
+  // The default library splits every product over all threads.
+  const InferenceSetup acl =
+      setup_of("cluster: {node: c7g-4xlarge}\nworkload: {model: graviton-mlp, precision: fp32}\n");
+  CHECK(cpu_op_threads(acl.node.cpu, gemm(64, 64, 64), w16) == 16);
+}
+
+TEST_CASE("inference setup: a cpu_backend the node lacks, or one that does not run the precision, is refused",
+          "[inference]") {
+  const std::string c7g = "cluster: {node: c7g-xlarge}\nworkload: {model: graviton-mlp, threads: 4, ";
+  CHECK(error_of(c7g + "precision: fp32, cpu_backend: mkl}\n")
+            .find("serve.yaml:2:75: c7g-xlarge has no math library mkl (its cpu.math: acl, openblas)") !=
+        std::string::npos);
+  // PyTorch sends bf16 fast math and int8 products to oneDNN, never to the BLAS.
+  CHECK(error_of(c7g + "precision: bf16, cpu_backend: openblas}\n")
+            .find("serve.yaml:2:75: math library openblas on c7g-xlarge does not run bf16") != std::string::npos);
+  CHECK(error_of("cluster: {node: g4dn-xlarge}\nworkload: {model: resnet50, precision: fp16, cpu_backend: acl}\n")
+            .find("serve.yaml:2:59: cpu_backend is for replicas on CPUs") != std::string::npos);
+  // A node spec whose backend repeats the default library's name is refused at the backend's key.
+  const std::string spec = "cpu:\n  model: x\n  sockets: 1\n  cores_per_socket: 4\n  clock: 2 GHz\n"
+                           "  flops_per_socket: 0.1 TFLOP/s\n  memory_bandwidth_per_socket: 100 GB/s\n  math:\n"
+                           "    ops_per_cycle: {fp32: 32}\n    memory_bandwidth_per_core: 10 GB/s\n"
+                           "    library: {name: acl, gemm: 0.6, conv: 0.4, memory: 0.8, fork_join: 5 us, grain_elements: 1}\n"
+                           "    backends:\n      acl: {gemm: 0.6, conv: 0.4, memory: 0.8, fork_join: 5 us, grain_elements: 1}\n";
+  try {
+    parse_cpu_math(parse_config_text(spec, "node.yaml").at("cpu").at("math"));
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find("node.yaml:13:7: backend acl has the name of this CPU's default library") !=
+          std::string::npos);
+  }
+  const std::string bad_precision = spec.substr(0, spec.find("    backends")) +
+                                    "    backends:\n      openblas: {gemm: 0.6, conv: 0.4, memory: 0.8, fork_join: 5 us, "
+                                    "grain_elements: 1, precisions: [fp16]}\n";
+  CHECK_THROWS_AS(parse_cpu_math(parse_config_text(bad_precision, "node.yaml").at("cpu").at("math")), ConfigError);
+}

@@ -34,7 +34,14 @@ double cpu_math_clock_hz(const CpuSpec& cpu, const CpuOp& op) {
 }
 
 int cpu_op_threads(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker) {
-  if (op.op_class != CpuOpClass::streaming) return worker.threads;
+  if (op.op_class != CpuOpClass::streaming) {
+    // OpenBLAS (interface/gemm.c): one thread while M N K <= SMP_THRESHOLD_MIN x GEMM_MULTITHREAD_THRESHOLD,
+    // else M N K / that many threads, at most all of them. A product's M N K is half its FLOPs.
+    const double single = cpu.math.library.single_thread_gemm_mnk;
+    if (single <= 0) return worker.threads;
+    const double by_size = std::floor(op.flops / 2 / single);
+    return static_cast<int>(std::clamp(by_size, 1.0, static_cast<double>(worker.threads)));
+  }
   const double grains = std::ceil(op.output_elements / cpu.math.library.grain_elements);
   return static_cast<int>(std::clamp(grains, 1.0, static_cast<double>(worker.threads)));
 }

@@ -42,7 +42,9 @@ double cpu_forward_s(const InferenceSetup& setup, int batch) {
   // computing (Goto and van de Geijn, "Anatomy of high-performance matrix multiplication", ACM TOMS 2008:
   // the packed copy of B is made on every call; oneMKL's cblas_?gemm_pack exists to make it once). The pack
   // reads the weights from memory ahead of the math instead of under it.
-  const bool packs_weights_per_call = !setup.frozen && !reorders_weights;
+  // A BLAS called per op packs them on every call even in a frozen graph (cblas_?gemm keeps no packed copy).
+  const bool packs_weights_per_call =
+      (!setup.frozen || cpu.math.library.packs_weights_every_call) && !reorders_weights;
   const LayerRun run{batch, setup.precision, 1, true, false, true, !compiled};
   double total = 0;
   for (const Network& net : setup.model.networks) {

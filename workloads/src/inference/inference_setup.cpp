@@ -56,6 +56,10 @@ const Schema& inference_workload_schema() {
                "framework records each op's autograd node (its profile's autograd_record per op)",
                "true"),
       optional("threads", positive_count(), "intra-op threads per worker (CPU)", "every core of the instance"),
+      optional("cpu_backend", Schema::string(),
+               "the math library the framework runs the ops on (CPU): the node's cpu.math.library or one of its "
+               "cpu.math.backends (e.g. openblas for PyTorch's fp32 matmuls under TORCH_MKLDNN_MATMUL_MIN_DIM)",
+               "the node's cpu.math.library"),
       optional("seq_len", positive_count(), "tokens per request (encoders)", "the model's"),
       optional("sequence_lengths", Schema::string(),
                "requests' real lengths: a name in configs/sequence-lengths whose longest is seq_len; a framework "
@@ -164,6 +168,9 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
       throw ConfigError(precision.loc(), s.node.gpu.name + " has no " + precision.as_string() + " math units");
     }
     if (w.has("threads")) throw ConfigError(w.at("threads").loc(), "threads are for replicas on CPUs; " + s.node_name + " has GPUs");
+    if (w.has("cpu_backend")) {
+      throw ConfigError(w.at("cpu_backend").loc(), "cpu_backend is for replicas on CPUs; " + s.node_name + " has GPUs");
+    }
   } else {
     if (!s.node.cpu.math.present()) {
       throw ConfigError(node_name.loc(), s.node_name + " describes no cpu.math (math units, math library): it cannot run a model");
@@ -171,6 +178,19 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
     if (s.precision == Precision::tf32 || s.precision == Precision::fp16 || s.precision == Precision::fp8 ||
         s.node.cpu.math.ops_per_cycle_at(s.precision) <= 0) {
       throw ConfigError(precision.loc(), s.node.cpu.model + " has no " + precision.as_string() + " math units");
+    }
+    if (const ConfigNode* backend = w.find("cpu_backend")) {
+      const CpuMathLibrary* chosen = s.node.cpu.math.find_library(backend->as_string());
+      if (!chosen) {
+        throw ConfigError(backend->loc(), s.node_name + " has no math library " + backend->as_string() +
+                                              " (its cpu.math: " + s.node.cpu.math.library_names() + ")");
+      }
+      s.node.cpu.math.library = *chosen;  // every op of this run goes through it
+    }
+    if (!s.node.cpu.math.library.runs_precision(s.precision)) {
+      throw ConfigError(w.has("cpu_backend") ? w.at("cpu_backend").loc() : precision.loc(),
+                        "math library " + s.node.cpu.math.library.name + " on " + s.node_name + " does not run " +
+                            precision.as_string() + " (its precisions in the node spec)");
     }
     const int cores = s.node.cpu.sockets * s.node.cpu.cores_per_socket;
     s.threads = static_cast<int>(w.get_int_or("threads", cores / s.workers > 0 ? cores / s.workers : 1));

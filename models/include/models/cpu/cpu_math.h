@@ -6,6 +6,7 @@
 // of one parallel region. Datasheet peaks and achieved fractions are kept apart, as in GpuSpec.
 #include <array>
 #include <string>
+#include <vector>
 
 #include "configs/config_node.h"
 #include "configs/schema.h"
@@ -13,7 +14,7 @@
 
 namespace hpcsim {
 
-// The library's achieved fractions and threading costs.
+// The library's achieved fractions, threading costs and the code paths that differ between libraries.
 struct CpuMathLibrary {
   std::string name;
   double gemm = 0;         // of the core's math peak, in large matrix products
@@ -27,6 +28,16 @@ struct CpuMathLibrary {
   // hands it fp32 weights on every call; the same on any thread count (the measured reference reorder).
   // 0: modelled as a streaming pass (read fp32, write bf16) on the op's threads.
   double weight_reorder_s = 0;
+  // A BLAS called once per op (cblas_?gemm) packs its weight operand into its blocked panels on every call,
+  // frozen graph or not; a library that holds packed weights (oneDNN, ACL) packs a frozen weight once.
+  bool packs_weights_every_call = false;
+  // The precisions the framework runs on this library; false for a precision it routes elsewhere.
+  std::array<bool, kPrecisionCount> runs{};
+  // M x N x K at or below which a GEMM runs on one thread; above it on min(threads, M N K / this) threads
+  // (OpenBLAS's interface/gemm.c). 0: every GEMM runs on all the worker's threads.
+  double single_thread_gemm_mnk = 0;
+
+  bool runs_precision(Precision p) const { return runs[static_cast<int>(p)]; }
 };
 
 struct CpuMathSpec {
@@ -38,10 +49,14 @@ struct CpuMathSpec {
   // What one core reads from its own L2 per second; 0: cache reuse between ops is not modelled (every op's
   // tensors go to memory).
   double l2_bandwidth_per_core = 0;
-  CpuMathLibrary library;
+  CpuMathLibrary library;                // the framework's default backend on this CPU
+  std::vector<CpuMathLibrary> backends;  // others a run may choose (workload.cpu_backend)
 
   bool present() const { return ops_per_cycle[static_cast<int>(Precision::fp32)] > 0; }
   double ops_per_cycle_at(Precision p) const { return ops_per_cycle[static_cast<int>(p)]; }
+  // The default library or a backend by name; nullptr when this CPU has none of that name.
+  const CpuMathLibrary* find_library(const std::string& name) const;
+  std::string library_names() const;  // "onednn, openblas": for error messages
 };
 
 const Schema& cpu_math_schema();

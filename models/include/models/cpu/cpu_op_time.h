@@ -44,7 +44,8 @@ CpuWorker cpu_worker(const CpuSpec& cpu, int threads, int workers);
 double cpu_math_clock_hz(const CpuSpec& cpu, const CpuOp& op);
 
 // Threads an op of `output_elements` runs on: GEMMs and convolutions split over every thread (the
-// libraries block the output finely); streaming ops take one thread per grain of output.
+// libraries block the output finely) unless the library runs small products on fewer
+// (`single_thread_gemm_mnk`); streaming ops take one thread per grain of output.
 int cpu_op_threads(const CpuSpec& cpu, const CpuOp& op, const CpuWorker& worker);
 
 // max(math time, memory time) on the op's threads (math at cpu_math_clock_hz), plus the packing pass (packed_bytes at the memory

@@ -1,8 +1,8 @@
 #pragma once
 // One serving replica of a model as a `kind: serve` scenario describes it: the instance (`cluster.node`,
 // `cluster.nodes`), the model and how it runs (`workload.{model, precision, framework, compile, threads,
-// seq_len, input_len, output_len}`) and the GPUs per replica (`parallelism.tp`). The request stream and
-// the batching policy (`serving:`) are the serving engine's (workloads/serving/).
+// cpu_backend, seq_len, input_len, output_len}`) and the GPUs per replica (`parallelism.tp`). The request
+// stream and the batching policy (`serving:`) are the serving engine's (workloads/serving/).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -66,8 +66,9 @@ const Schema& inference_cluster_schema();      // cluster: node, nodes
 const Schema& inference_parallelism_schema();  // parallelism: tp
 // Reads cluster:, workload: and parallelism.tp (Schema-checked; names resolved through the catalog); reads
 // serving.workers when present. Unknown names, precisions the hardware has no units for, a CPU node
-// without `cpu.math`, threads x workers beyond the instance's hardware threads and tp beyond the node's
-// GPUs are ConfigErrors at their key (file:line:column).
+// without `cpu.math`, a cpu_backend the node does not name (or one that does not run the precision, or on a
+// GPU node), threads x workers beyond the instance's hardware threads and tp beyond the node's GPUs are
+// ConfigErrors at their key (file:line:column). A chosen cpu_backend replaces node.cpu.math.library.
 InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& catalog);
 
 }  // namespace hpcsim
