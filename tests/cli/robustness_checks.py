@@ -157,6 +157,11 @@ def check_count_limits():
                    "search.trials=1000000000"), "needs 1,000,000,000 trials", limit("trials"))
     refused(hpcsim("serve", SERVE, "--no-db", "--set", "serving.requests=1000000000"),
             "--set serving.requests=1000000000: the load needs 1,000,000,000 requests", limit("requests"))
+    # An LLM endpoint's work grows with its output tokens (an iteration per token of a batch).
+    refused(hpcsim("serve", LLM_SERVE, "--no-db", "--set", "serving.requests=1000000", "--set",
+                   "workload.output_len=1000"),
+            "--set serving.requests=1000000: the LLM load (1000000 requests x 1000 output tokens) needs "
+            "1,000,000,000 output tokens", limit("tokens"))
     io = ("io", "--storage", "lustre-flash", "--sample-size", "1KiB")
     refused(hpcsim(*io, "--samples", "1000000000000"), "--samples 1000000000000: the dataset needs", limit("samples"))
     refused(hpcsim(*io, "--samples", "1000", "--readers", "2000000000"), "--readers 2000000000:", limit("readers"))

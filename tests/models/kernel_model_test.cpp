@@ -68,6 +68,31 @@ TEST_CASE("coalescing: sectors per requested byte grow with the lane stride up t
   CHECK_THROWS_AS(sector_inflation(0, 1, 32), std::invalid_argument);
 }
 
+TEST_CASE("coalescing: stride 0 and 1 counted at once give the lane walk's sectors, bit for bit") {
+  // The lane walk, as sector_inflation does it for every other stride.
+  const auto walked = [](int element_bytes, int stride, int sector_bytes) {
+    long long sectors = 0, last = -1;
+    for (long long lane = 0; lane < 32; ++lane) {
+      const long long start = lane * stride * element_bytes;
+      const long long first = std::max(start / sector_bytes, last + 1);
+      const long long end = (start + element_bytes - 1) / sector_bytes;
+      if (end >= first) {
+        sectors += end - first + 1;
+        last = end;
+      }
+    }
+    return static_cast<double>(sectors * sector_bytes) / (32 * element_bytes);
+  };
+  for (int element_bytes = 1; element_bytes <= 256; ++element_bytes) {
+    for (int stride : {0, 1}) {
+      for (int sector_bytes : {1, 3, 16, 32, 64, 128, 4096}) {
+        INFO(element_bytes << " B, stride " << stride << ", " << sector_bytes << " B sectors");
+        CHECK(sector_inflation(element_bytes, stride, sector_bytes) == walked(element_bytes, stride, sector_bytes));
+      }
+    }
+  }
+}
+
 TEST_CASE("bank conflicts: the degree is the most distinct words one bank serves") {
   CHECK(bank_conflict_degree(4, 1, 32, 4) == 1.0);
   CHECK(bank_conflict_degree(4, 2, 32, 4) == 2.0);

@@ -1,7 +1,7 @@
 #pragma once
 // How much one command may simulate: every count or size that makes a run take memory or time in proportion
-// (GPUs, nodes, layers, microbatches, sweep points, trials, plan configurations, requests, samples, readers,
-// blocks, warp instructions, MPI ranks, trace actions and a fabric's switches and links) is checked
+// (GPUs, nodes, layers, microbatches, sweep points, trials, plan configurations, requests, LLM output tokens,
+// samples, readers, blocks, warp instructions, MPI ranks, trace actions and a fabric's switches and links) is checked
 // against its limit where it enters, and refused with exit 2 naming the number it would need, the limit, and
 // how to raise it: every command takes `--limit NAME=N` (the one way, repeatable). The defaults are where a
 // run still fits in about 1-2 GiB and a minute on a laptop core, from measured costs per unit (docs/limits.md).
@@ -14,8 +14,8 @@
 namespace hpcsim {
 
 enum class CountLimit {
-  gpus, nodes, layers, microbatches, gan_iterations, sweep_points, trials, configurations, requests, samples,
-  readers, blocks, warp_instructions, ranks, actions, links
+  gpus, nodes, layers, microbatches, gan_iterations, sweep_points, trials, configurations, requests, tokens,
+  samples, readers, blocks, warp_instructions, ranks, actions, links
 };
 
 struct CountLimitInfo {

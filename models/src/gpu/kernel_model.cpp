@@ -62,8 +62,15 @@ double sector_inflation(int element_bytes, int stride_elements, int sector_bytes
   if (element_bytes < 1 || stride_elements < 0 || sector_bytes < 1) {
     throw std::invalid_argument("an access needs element_bytes >= 1 and stride >= 0");
   }
-  // Sectors one warp's request touches, lanes at i * stride * element_bytes from an aligned base.
+  // Sectors one warp's request touches, lanes at i * stride * element_bytes from an aligned base. Every
+  // lane on one element (stride 0) or the lanes side by side (stride 1, most accesses) touch one run of
+  // sectors: counted at once, the same count the walk below gives (an LLM serve run asks millions of times).
   long long sectors = 0, last = -1;
+  if (stride_elements <= 1) {
+    const long long span = static_cast<long long>(element_bytes) * (stride_elements == 0 ? 1 : kWarpLanes);
+    sectors = (span - 1) / sector_bytes + 1;
+    return static_cast<double>(sectors * sector_bytes) / (kWarpLanes * element_bytes);
+  }
   for (long long lane = 0; lane < kWarpLanes; ++lane) {
     const long long start = lane * stride_elements * element_bytes;
     const long long first_sector = std::max(start / sector_bytes, last + 1);

@@ -9,6 +9,7 @@
 #include "workloads/inference/batch_latency.h"
 #include "workloads/scenario/scenario_kind.h"
 #include "workloads/serving/front_end_spec.h"
+#include "workloads/serving/request_arrival.h"
 #include "workloads/serving/service_table.h"
 
 namespace hpcsim {
@@ -92,6 +93,23 @@ ServeScenario parse_serve_scenario(const ConfigNode& root, const SpecCatalog& ca
   }
   if (s.llm && s.setup.input_len <= 0) {
     throw ConfigError(root.at("workload").loc(), "an LLM endpoint needs workload.input_len beside output_len");
+  }
+  if (s.llm) {
+    // The engine runs an iteration per token of its batch, so its work grows with the output tokens: one
+    // request at a time, 500 tokens each, a million requests are half a billion iterations.
+    double tokens = 0;
+    std::string what;
+    if (s.serving.arrival == ArrivalKind::trace) {
+      for (const RequestArrival& a : s.serving.trace) tokens += a.output_len > 0 ? a.output_len : s.setup.output_len;
+      what = "the LLM load (the trace's " + std::to_string(s.serving.trace.size()) + " requests)";
+    } else {
+      tokens = static_cast<double>(s.serving.requests) * static_cast<double>(s.setup.output_len);
+      what = "the LLM load (" + std::to_string(s.serving.requests) + " requests x " +
+             std::to_string(s.setup.output_len) + " output tokens)";
+    }
+    const ConfigNode* requests = serving ? serving->find("requests") : nullptr;
+    check_count(CountLimit::tokens, tokens, requests ? requests->loc() : root.at("workload").at("output_len").loc(),
+                what);
   }
   if (!s.llm && s.serving.offline() && !(serving && serving->has("requests"))) {
     // Offline, every request is there at once and every worker takes full batches: a whole number of rounds

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "models/collectives/isolated_collectives.h"
 #include "models/gpu/ops/attention.h"
@@ -100,8 +101,34 @@ struct LlmReplicaCost::Impl {
     return slot;
   }
 
+  // The attention core's time by its exact shape: a benchmark's requests are alike, so a decode iteration's
+  // shape comes back once a request (every iteration of a concurrency-1 run after the first request). The
+  // same numbers either way; the table stops growing at kAttentionMemoEntries.
+  struct AttentionKey {
+    std::int64_t sequences;
+    double queries, cache, pairs;
+    bool operator==(const AttentionKey&) const = default;
+  };
+  struct AttentionKeyHash {
+    std::size_t operator()(const AttentionKey& k) const {
+      std::size_t h = std::hash<std::int64_t>{}(k.sequences);
+      for (double v : {k.queries, k.cache, k.pairs}) h = h * 1000003u ^ std::hash<double>{}(v);
+      return h;
+    }
+  };
+  static constexpr std::size_t kAttentionMemoEntries = 1 << 20;
+  std::unordered_map<AttentionKey, double, AttentionKeyHash> attention_memo;
+
   double attention_core_s(std::int64_t sequences, double queries, double cache, double pairs) {
     if (sequences <= 0) return 0;
+    const AttentionKey key{sequences, queries, cache, pairs};
+    if (const auto hit = attention_memo.find(key); hit != attention_memo.end()) return hit->second;
+    const double s = attention_core_uncached_s(sequences, queries, cache, pairs);
+    if (attention_memo.size() < kAttentionMemoEntries) attention_memo.emplace(key, s);
+    return s;
+  }
+
+  double attention_core_uncached_s(std::int64_t sequences, double queries, double cache, double pairs) const {
     CachedAttentionShape a;
     a.sequences = sequences;
     a.query_tokens = queries;
