@@ -162,6 +162,12 @@ def check_count_limits():
                    "workload.output_len=1000"),
             "--set serving.requests=1000000: the LLM load (1000000 requests x 1000 output tokens) needs "
             "1,000,000,000 output tokens", limit("tokens"))
+    with tempfile.TemporaryDirectory() as tmp:
+        # A trace's own lengths count: 1,000 requests of 500,000 output tokens each.
+        trace = write(tmp, "long.csv", "".join(f"{i * 0.01},100,500000\n" for i in range(1000)))
+        refused(hpcsim("serve", LLM_SERVE, "--no-db", "--set", "serving.arrival=trace", "--set",
+                       f"serving.trace={trace}", "--set", "serving.requests=1000"),
+                "the LLM load (the trace's 1000 requests) needs 500,000,000 output tokens", limit("tokens"))
     io = ("io", "--storage", "lustre-flash", "--sample-size", "1KiB")
     refused(hpcsim(*io, "--samples", "1000000000000"), "--samples 1000000000000: the dataset needs", limit("samples"))
     refused(hpcsim(*io, "--samples", "1000", "--readers", "2000000000"), "--readers 2000000000:", limit("readers"))
