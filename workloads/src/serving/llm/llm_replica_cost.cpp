@@ -116,7 +116,7 @@ struct LlmReplicaCost::Impl {
       return h;
     }
   };
-  static constexpr std::size_t kAttentionMemoEntries = 1 << 20;
+  static constexpr std::size_t kAttentionMemoEntries = 1 << 16;  // about 5 MB
   std::unordered_map<AttentionKey, double, AttentionKeyHash> attention_memo;
 
   double attention_core_s(std::int64_t sequences, double queries, double cache, double pairs) {
