@@ -18,7 +18,7 @@ const std::vector<CountLimitInfo> kTable = {
     {CountLimit::nodes, "nodes", 1e6, "nodes",
      "io clients 220 B and 1 us per node; schedule 15 B and 0.1 us per node"},
     {CountLimit::layers, "layers", 10000, "layers", "training step: 0.35 ms and 20 KB per layer (GPT, 16 GPUs)"},
-    {CountLimit::microbatches, "microbatches", 1e6, "microbatches per step",
+    {CountLimit::microbatches, "microbatches", 1e6, "microbatches x pipeline stages per step",
      "training step: 4.6 us and 0.4 KB per microbatch and stage"},
     {CountLimit::gan_iterations, "gan_iterations", 10000, "GAN iterations per step",
      "training step: 5.7 ms per iteration of a GAN's regularization cycle (StyleGAN2 1024 px, one V100)"},

@@ -596,7 +596,12 @@ void parse_parallelism(const ConfigNode& root, TrainingScenario& s) {
     const ConfigNode* from = p != nullptr && p->has("microbatches") ? &p->at("microbatches")
                              : w.has("global_batch")                ? &w.at("global_batch")
                                                                     : &w.at("batch_per_gpu");
-    check_count(CountLimit::microbatches, static_cast<double>(*m), from->loc(), "the step");
+    // A step simulates every microbatch on every pipeline stage (and virtual stage): that is what costs.
+    const double stages = static_cast<double>(par.layout.pp) * static_cast<double>(par.layout.vp);
+    check_count(CountLimit::microbatches, static_cast<double>(*m) * stages, from->loc(),
+                stages > 1 ? "the step (" + std::to_string(*m) + " microbatches x " +
+                                 std::to_string(static_cast<std::int64_t>(stages)) + " pipeline stages)"
+                           : std::string("the step"));
   }
   par.microbatches = static_cast<int>(m.value_or(1));
   if (par.schedule == PipelineSchedule::interleaved && par.microbatches % par.layout.pp != 0) {
