@@ -55,9 +55,8 @@ CpuMathLibrary parse_library(const ConfigNode& lib, std::string name) {
   l.weight_reorder_s = lib.get_quantity_or("weight_reorder", Dimension::time, 0);
   l.packs_weights_every_call = lib.get_bool_or("packs_weights_every_call", false);
   if (const ConfigNode* precisions = lib.find("precisions")) {
+    l.runs.fill(false);
     for (const ConfigNode& p : precisions->items()) l.runs[static_cast<int>(*parse_precision(p.as_string()))] = true;
-  } else {
-    l.runs.fill(true);
   }
   l.single_thread_gemm_mnk = lib.get_number_or("single_thread_gemm_mnk", 0);
   return l;

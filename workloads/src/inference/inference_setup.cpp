@@ -179,7 +179,8 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
         s.node.cpu.math.ops_per_cycle_at(s.precision) <= 0) {
       throw ConfigError(precision.loc(), s.node.cpu.model + " has no " + precision.as_string() + " math units");
     }
-    if (const ConfigNode* backend = w.find("cpu_backend")) {
+    const ConfigNode* backend = w.find("cpu_backend");
+    if (backend) {
       const CpuMathLibrary* chosen = s.node.cpu.math.find_library(backend->as_string());
       if (!chosen) {
         throw ConfigError(backend->loc(), s.node_name + " has no math library " + backend->as_string() +
@@ -188,7 +189,7 @@ InferenceSetup parse_inference_setup(const ConfigNode& root, const SpecCatalog& 
       s.node.cpu.math.library = *chosen;  // every op of this run goes through it
     }
     if (!s.node.cpu.math.library.runs_precision(s.precision)) {
-      throw ConfigError(w.has("cpu_backend") ? w.at("cpu_backend").loc() : precision.loc(),
+      throw ConfigError(backend ? backend->loc() : precision.loc(),
                         "math library " + s.node.cpu.math.library.name + " on " + s.node_name + " does not run " +
                             precision.as_string() + " (its precisions in the node spec)");
     }

@@ -31,8 +31,13 @@ struct CpuMathLibrary {
   // A BLAS called once per op (cblas_?gemm) packs its weight operand into its blocked panels on every call,
   // frozen graph or not; a library that holds packed weights (oneDNN, ACL) packs a frozen weight once.
   bool packs_weights_every_call = false;
-  // The precisions the framework runs on this library; false for a precision it routes elsewhere.
-  std::array<bool, kPrecisionCount> runs{};
+  // The precisions the framework runs on this library (all unless the spec names them); false for a
+  // precision it routes elsewhere.
+  std::array<bool, kPrecisionCount> runs = [] {
+    std::array<bool, kPrecisionCount> all{};
+    all.fill(true);
+    return all;
+  }();
   // M x N x K at or below which a GEMM runs on one thread; above it on min(threads, M N K / this) threads
   // (OpenBLAS's interface/gemm.c). 0: every GEMM runs on all the worker's threads.
   double single_thread_gemm_mnk = 0;
