@@ -81,11 +81,13 @@ bool FairShare::Impl::is_done(std::uint32_t slot, Time now) const {
   FlowHot& h = hot[slot];
   f.remaining -= h.rate * (now - f.updated_at).to_seconds();
   f.updated_at = now;
-  const std::span<const ResourceId> p = path(slot);
-  for (std::size_t k = 0; k < p.size(); ++k) {
-    Link& l = links[p[k]];
-    account(l, now);
-    l.load += (new_rate - h.rate) * weight(slot, k);
+  if (keep_stats) {
+    const std::span<const ResourceId> p = path(slot);
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      Link& l = links[p[k]];
+      account(l, now);
+      l.load += (new_rate - h.rate) * weight(slot, k);
+    }
   }
   h.rate = new_rate;
   h.solved = true;
@@ -119,8 +121,10 @@ void FairShare::Impl::detach(std::uint32_t slot) {
   for (std::size_t k = 0; k < f.pos.size(); ++k) {
     const ResourceId r = f_path[k];
     Link& l = links[r];
-    account(l, now);
-    l.load -= rate * weight(slot, k);
+    if (keep_stats) {
+      account(l, now);
+      l.load -= rate * weight(slot, k);
+    }
     // Swap-remove, then tell the moved flow where it now sits in this link's list.
     const std::uint32_t moved = l.flows.back();
     l.flows[f.pos[k]] = moved;
@@ -134,7 +138,7 @@ void FairShare::Impl::detach(std::uint32_t slot) {
         if (m_path[j] == r) m.pos[j] = f.pos[k];
       }
     }
-    if (l.flows.empty()) {
+    if (l.flows.empty() && keep_stats) {
       l.load = 0;  // drop accumulated rounding
       l.busy_total += now - l.busy_since;
     }
@@ -295,8 +299,10 @@ FlowId FairShare::Impl::start(std::span<const ResourceId> path, std::span<const 
   for (std::size_t k = 0; k < path.size(); ++k) {
     const ResourceId r = path[k];
     Link& l = s.links[r];
-    s.account(l, now);
-    if (l.flows.empty()) l.busy_since = now;
+    if (s.keep_stats) {
+      s.account(l, now);
+      if (l.flows.empty()) l.busy_since = now;
+    }
     f.pos.push_back(static_cast<std::uint32_t>(l.flows.size()));
     l.flows.push_back(slot);
     l.weights.push_back(s.weight(slot, k));
@@ -341,8 +347,20 @@ double FairShare::capacity(ResourceId id) const {
   return impl_->links[id].capacity;
 }
 
+void FairShare::keep_resource_stats(bool keep) {
+  if (keep == impl_->keep_stats) return;
+  if (impl_->live_count > 0) throw std::logic_error("FairShare: resource statistics switched with flows active");
+  impl_->keep_stats = keep;
+  // Turned back on: accounting restarts now, from idle resources.
+  for (Impl::Link& l : impl_->links) {
+    l.load = 0;
+    l.accounted_at = impl_->sim.now();
+  }
+}
+
 ResourceStats FairShare::stats(ResourceId id) const {
   if (id >= impl_->links.size()) fail("unknown resource " + std::to_string(id));
+  if (!impl_->keep_stats) throw std::logic_error("FairShare: resource statistics are off (keep_resource_stats)");
   const Impl::Link& l = impl_->links[id];
   const Time now = impl_->sim.now();
   ResourceStats s;

@@ -127,6 +127,7 @@ struct FairShare::Impl {
   std::uint64_t next_seq = 0;
   std::uint64_t solve_count = 0;
   std::uint64_t refilled = 0;
+  bool keep_stats = true;  // links' loads, carried units and busy time (FairShare::keep_resource_stats)
 
   // Changes waiting for the next solve.
   bool dirty = false;

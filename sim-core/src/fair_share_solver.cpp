@@ -142,10 +142,11 @@ void FairShare::Impl::collect_region(double threshold) {
     FlowHot& h = hot[slot];
     h.stamp = epoch;
     h.frozen = false;
-    // Uncapped flows (cap +infinity) may take the key while the least level is still +infinity: it is
-    // read only once a cap is below it.
-    const std::uint64_t key = kCapTag | slot;
-    if (h.cap < least_cap.level || (h.cap == least_cap.level && key < least_cap.key)) least_cap = {h.cap, key};
+    // Uncapped flows (cap +infinity) are skipped: the least cap's key is read only once its level is finite.
+    if (h.cap != kNoCap) {
+      const std::uint64_t key = kCapTag | slot;
+      if (h.cap < least_cap.level || (h.cap == least_cap.level && key < least_cap.key)) least_cap = {h.cap, key};
+    }
     region_flows.push_back(slot);
     for (const ResourceId r : path(slot)) visit_link(r);
   };
@@ -180,6 +181,27 @@ void FairShare::Impl::fill_region() {
   for (const ResourceId r : region_links) {
     const Link& l = links[r];
     if (l.unfrozen > 0) levels.push_back({std::max(l.residual, 0.0) / l.unfrozen_weight, r});
+  }
+  // The common solve of a saturated shared link: the first link to fill is crossed by every region flow,
+  // so they all freeze at its level and the fill ends there. Found by one scan, without the heap; the
+  // same link the heap would pop first, the same rates.
+  if (!levels.empty()) {
+    const Level* first = &levels.front();
+    for (const Level& e : levels) {
+      if (later(*first, e)) first = &e;
+    }
+    const Link& l = links[static_cast<ResourceId>(first->key)];
+    const bool cap_first = least_cap.level != kNoCap && later(*first, least_cap);
+    if (!cap_first && l.unfrozen == region_flows.size()) {
+      for (const std::uint32_t slot : l.flows) {
+        FlowHot& h = hot[slot];
+        if (h.stamp == epoch) {
+          h.frozen = true;
+          h.new_rate = first->level;
+        }
+      }
+      return;
+    }
   }
   std::make_heap(levels.begin(), levels.end(), later);
   // Caps are taken in the same (level, key) order from their own heap, merged with the links' one. It is

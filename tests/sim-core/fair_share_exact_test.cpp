@@ -1,6 +1,7 @@
 // The solver's speed-ups change no result: random flow sets run on FairShare and on the solver as it was
 // before them (baseline/fair_share_baseline.h) give equal rates, remaining amounts and resource accounting
-// after every change, and equal completion picoseconds, compared as doubles and integers with ==.
+// after every change, and equal completion picoseconds, compared as doubles and integers with ==; with the
+// resource statistics turned off (FairShare::keep_resource_stats), the same rates, amounts and picoseconds.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -42,9 +43,10 @@ enum class Shape {
 // One random run; every draw depends only on the seed and on what the solver reported, so two solvers
 // that agree see the same run.
 template <class Solver>
-Observed run(std::uint64_t seed, Shape shape) {
+Observed run(std::uint64_t seed, Shape shape, bool stats = true) {
   Simulator sim;
   Solver fs(sim);
+  if constexpr (requires { fs.keep_resource_stats(false); }) fs.keep_resource_stats(stats);
   std::mt19937_64 rng(seed);
   auto pick = [&](std::uint64_t n) { return rng() % n; };
   std::vector<ResourceId> up, down;
@@ -125,7 +127,7 @@ Observed run(std::uint64_t seed, Shape shape) {
   };
   sim.schedule_at(Time::zero(), [&] { arrive(); });
   sim.run();
-  for (ResourceId r = 0; r < resources; ++r) {
+  for (ResourceId r = 0; stats && r < resources; ++r) {
     const hpcsim::ResourceStats s = fs.stats(r);
     out.values.push_back(s.carried);
     out.values.push_back(s.utilisation);
@@ -161,4 +163,37 @@ TEST_CASE("FairShare: equal doubles and picoseconds to the solver before its spe
     for (std::size_t i = 0; i < now.values.size(); ++i) REQUIRE(now.values[i] == before.values[i]);
     REQUIRE(now == before);
   }
+}
+
+TEST_CASE("FairShare: the same rates and picoseconds with resource statistics off", "[fair_share]") {
+  for (const Shape shape : {Shape::kRandomGraph, Shape::kCluster}) {
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+      const Observed off = run<hpcsim::FairShare>(seed, shape, false);
+      const Observed before = run<hpcsim::baseline::FairShareBaseline>(seed, shape, false);
+      INFO("seed " << seed);
+      REQUIRE(off.events.size() > 20);
+      REQUIRE(off == before);
+    }
+  }
+}
+
+TEST_CASE("FairShare: statistics that are off cannot be read, nor switched with flows active", "[fair_share]") {
+  Simulator sim;
+  hpcsim::FairShare fs(sim);
+  const ResourceId link = fs.add_resource(kGB);
+  CHECK_NOTHROW(fs.stats(link));
+  fs.keep_resource_stats(false);
+  CHECK_THROWS_AS(fs.stats(link), std::logic_error);
+  const ResourceId path[] = {link};
+  Time done_at;
+  fs.start_flow(path, 2 * kGB, [&](FlowId) { done_at = sim.now(); });
+  CHECK_THROWS_AS(fs.keep_resource_stats(true), std::logic_error);
+  sim.run();
+  CHECK(done_at == Time::seconds(2));
+  // Back on once idle: accounting starts from there.
+  fs.keep_resource_stats(true);
+  fs.start_flow(path, kGB, [](FlowId) {});
+  sim.run();
+  CHECK(fs.stats(link).carried == Approx(kGB));
+  CHECK(fs.stats(link).busy_time == Time::seconds(1));
 }

@@ -38,6 +38,7 @@ struct FabricMachine::Impl {
 
 FabricMachine::FabricMachine(const ClusterConfig& cluster, double shm_latency_s) : impl_(std::make_unique<Impl>()) {
   Impl& d = *impl_;
+  d.fs.keep_resource_stats(false);  // an MPI run reads no link statistics
   d.cluster = cluster;
   d.shm_latency = shm_latency_s;
   const CpuSpec& cpu = cluster.node.cpu;

@@ -389,6 +389,7 @@ struct SimgridMachine::Impl {
 };
 
 SimgridMachine::SimgridMachine(SimgridPlatform platform) : impl_(std::make_unique<Impl>()) {
+  impl_->fs.keep_resource_stats(false);  // an MPI run reads no link statistics
   impl_->p = std::move(platform);
   for (const SimgridLink& l : impl_->p.links) {
     if (l.sharing == LinkSharing::fatpipe) {

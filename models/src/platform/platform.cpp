@@ -11,6 +11,7 @@ Platform::Platform(ClusterConfig cluster, Tenancy tenancy, std::optional<Storage
       storage_(std::move(storage)),
       fair_share_(sim_),
       node_owner_(static_cast<std::size_t>(cluster_.nodes), -1) {
+  fair_share_.keep_resource_stats(false);  // training and collective runs read no link statistics
   if (cluster_.nodes > 1 && !cluster_.network) {
     throw std::invalid_argument("a platform of " + std::to_string(cluster_.nodes) + " nodes needs a network");
   }

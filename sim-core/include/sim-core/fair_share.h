@@ -73,6 +73,10 @@ class FairShare {
   std::size_t resource_count() const;
   // Accounting up to the simulator's current time; an unknown id throws std::invalid_argument.
   ResourceStats stats(ResourceId id) const;
+  // Whether stats() is kept (the default). An owner that never reads it turns it off before its first flow:
+  // rates and completion times are the same either way, and each rate change no longer updates the loads
+  // of its flow's resources. stats() then throws std::logic_error; so does turning it off with flows active.
+  void keep_resource_stats(bool keep);
   double capacity(ResourceId id) const;  // stats(id).capacity without the accounting
   const std::string& name(ResourceId id) const;
   // Number of re-solves so far (coalesced changes count once), and the flows they re-filled in total:
