@@ -231,6 +231,22 @@ def check_kernel_shapes():
         proc = hpcsim("kernel", "--gpu", "a100-sxm4-80gb", *op)
         refused(proc, f"hpcsim kernel {op[0]} {op[1]} {op[2]}", "thread blocks, more than one launch can have")
         expect("at least one block" not in proc.stderr, "no wrapped grid", proc)
+    # A training model's tensors, per sample and per micro-batch, are held to what a GPU holds before the step
+    # forms 64-bit sizes from them: a 2^31-pixel image was "internal error: GEMM sizes must be at least 1", a
+    # hidden size of 2^31-128 printed negative weights.
+    rn50 = os.path.join(EXAMPLES, "resnet50-4096-a100.yaml")
+    refused(hpcsim("run", rn50, "--no-db", "--set", "workload.resolution=2147483647"),
+            "--set workload.resolution=2147483647: workload.model 'resnet50': input 'image'",
+            "more than 2^48 elements per sample")
+    proc = hpcsim("run", QUICKSTART, "--no-db", "--set", "workload.hidden=2147483520")
+    refused(proc, "--set workload.hidden=2147483520", "has a dimension over 2^31-1")
+    expect("weights -" not in proc.stderr, "no negative weights", proc)
+    refused(hpcsim("run", rn50, "--no-db", "--set", "workload.batch_per_gpu=2147483647"),
+            "--set workload.batch_per_gpu=2147483647: a micro-batch of 2147483647 samples of resnet50 makes a tensor of "
+            "802816 x 2147483647 elements, more than 2^48")
+    # Inside the limits: a 100,000-pixel side runs (out of memory, said so) at the example's batch of 256.
+    proc = hpcsim("run", rn50, "--no-db", "--set", "workload.resolution=100000")
+    expect(proc.returncode == 0 and "out of memory" in proc.stderr, "a large image inside the limits runs", proc)
 
 
 def stderr_on_terminal(*args):

@@ -334,3 +334,25 @@ TEST_CASE("additive (Bahdanau) attention: GNMT's parameters, the context shape, 
   CHECK(att.activation_bytes(in, run) > big);
   CHECK(att.forward_flops(in, run) > 2.0 * 128 * 1024 * 1024 * 90);
 }
+
+TEST_CASE("a network refuses a tensor or weight count no GPU holds, before any product can overflow", "[layers]") {
+  using hpcsim::Linear;
+  using hpcsim::Network;
+  using hpcsim::ShapeError;
+  // 2^48 elements per sample is the most; one more is refused at the input.
+  Network ok("ok");
+  CHECK_NOTHROW(ok.add_input("x", {std::int64_t{1} << 24, std::int64_t{1} << 24}));
+  Network big("big");
+  CHECK_THROWS_WITH(big.add_input("x", {(std::int64_t{1} << 24) + 1, std::int64_t{1} << 24}),
+                    Catch::Contains("input 'x'") && Catch::Contains("more than 2^48 elements per sample"));
+  // A dimension past 2^31-1 (cuBLAS's 32-bit sizes) is refused at the layer that makes it.
+  Network wide("wide");
+  wide.add_input("x", {16, 1024});
+  CHECK_NOTHROW(wide.add("fits", std::make_shared<Linear>(2147483647)));
+  CHECK_THROWS_WITH(wide.add("fc", std::make_shared<Linear>(std::int64_t{1} << 31)),
+                    Catch::Contains("fc (dense)") && Catch::Contains("dimension over 2^31-1"));
+  // Weights: 2^31-1 x 2^31-1 fits 64 bits and is far past 2^48.
+  CHECK_THROWS_WITH(wide.add("square", std::make_shared<Linear>(2147483647)),
+                    Catch::Contains("square (dense)") && Catch::Contains("weights are more than 2^48"));
+  CHECK_THROWS_AS(wide.add("square2", std::make_shared<Linear>(2147483647)), ShapeError);
+}

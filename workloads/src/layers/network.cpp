@@ -1,5 +1,7 @@
 #include "workloads/layers/network.h"
 
+#include <algorithm>
+
 namespace hpcsim {
 
 int Network::add_input(std::string name, Shape shape) {
@@ -7,6 +9,7 @@ int Network::add_input(std::string name, Shape shape) {
   for (std::int64_t d : shape) {
     if (d < 1) throw ShapeError("input '" + name + "' has an empty dimension: " + to_string(shape));
   }
+  check_tensor_size("input '" + name + "'", shape);
   nodes_.push_back({std::move(name), nullptr, {}, {}, std::move(shape)});
   return last();
 }
@@ -23,6 +26,12 @@ int Network::add(std::string name, std::shared_ptr<const Layer> layer, std::vect
   Shape out;
   try {
     out = layer->output_shape(shapes);
+    check_tensor_size("its output", out);
+    // The weights' count from shapes within the limits fits 64 bits; past 2^48 no GPU holds them either.
+    const std::int64_t weights = layer->params(shapes);
+    if (weights > kMaxTensorElements) {
+      throw ShapeError("its " + std::to_string(weights) + " weights are more than 2^48, more than any GPU holds");
+    }
   } catch (const ShapeError& e) {
     throw ShapeError(name + " (" + layer->type() + "): " + e.what());
   }
@@ -70,6 +79,14 @@ std::int64_t Model::params() const {
   std::int64_t total = 0;
   for (const Network& n : networks) total += n.params();
   return total;
+}
+
+std::int64_t Model::largest_tensor() const {
+  std::int64_t largest = 0;
+  for (const Network& net : networks) {
+    for (const LayerNode& n : net.nodes()) largest = std::max(largest, elements(n.output));
+  }
+  return largest;
 }
 
 std::int64_t Model::token_input_length() const {

@@ -14,6 +14,20 @@ std::int64_t elements(const Shape& shape) {
   return n;
 }
 
+void check_tensor_size(const std::string& what, const Shape& shape) {
+  double n = 1;
+  for (const std::int64_t d : shape) {
+    if (d > kMaxDimension) {
+      throw ShapeError(what + " " + to_string(shape) + " has a dimension over 2^31-1 (" + std::to_string(kMaxDimension) +
+                       "), the most a GPU library takes");
+    }
+    n *= static_cast<double>(d);
+  }
+  if (n > static_cast<double>(kMaxTensorElements)) {
+    throw ShapeError(what + " " + to_string(shape) + " has more than 2^48 elements per sample, more than any GPU holds");
+  }
+}
+
 std::int64_t leading_elements(const Shape& shape) {
   return shape.empty() ? 1 : elements(shape) / shape.back();
 }

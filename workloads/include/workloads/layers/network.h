@@ -61,6 +61,8 @@ struct Model {
   bool adversarial = false;
 
   std::int64_t params() const;
+  // Elements of the largest tensor one sample makes (a network's input or a layer's output).
+  std::int64_t largest_tensor() const;
   // Steps of the first network's token-id input (a network input feeding an embedding); 0 when none.
   std::int64_t token_input_length() const;
   // Tokens one sample counts: tokens_per_sample when set, else token_input_length().

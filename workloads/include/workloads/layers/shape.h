@@ -17,8 +17,16 @@ class ShapeError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// What one tensor may have: a dimension fits the 32-bit sizes cuBLAS and cuDNN take, and no GPU holds more
+// than 2^48 elements (docs/limits.md). Network::add refuses a layer past them, so the 64-bit products the
+// models form from a shape (a GEMM's sizes, a layer's weights, a batch's activations) cannot overflow.
+constexpr std::int64_t kMaxDimension = 2147483647;
+constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 48;
+
 std::string to_string(const Shape& shape);  // "[3, 224, 224]"
 std::int64_t elements(const Shape& shape);  // product of the dimensions
+// Throws ShapeError naming `what` when a dimension or the element count is past the limits above.
+void check_tensor_size(const std::string& what, const Shape& shape);
 // Values per sample over every leading dimension but the last (rows of a last-axis op).
 std::int64_t leading_elements(const Shape& shape);
 
