@@ -233,13 +233,13 @@ def check_kernel_shapes():
         expect("at least one block" not in proc.stderr, "no wrapped grid", proc)
     # A training model's tensors, per sample and per micro-batch, are held to what a GPU holds before the step
     # forms 64-bit sizes from them: a 2^31-pixel image was "internal error: GEMM sizes must be at least 1", a
-    # hidden size of 2^31-128 printed negative weights.
+    # hidden size of 2^31-128 printed negative weights (its attention's weight count overflowed 64 bits).
     rn50 = os.path.join(EXAMPLES, "resnet50-4096-a100.yaml")
     refused(hpcsim("run", rn50, "--no-db", "--set", "workload.resolution=2147483647"),
             "--set workload.resolution=2147483647: workload.model 'resnet50': input 'image'",
             "more than 2^48 elements per sample")
     proc = hpcsim("run", QUICKSTART, "--no-db", "--set", "workload.hidden=2147483520")
-    refused(proc, "--set workload.hidden=2147483520", "has a dimension over 2^31-1")
+    refused(proc, "--set workload.hidden=2147483520", "layer0.attn (attention): its weights are more than 2^48")
     expect("weights -" not in proc.stderr, "no negative weights", proc)
     refused(hpcsim("run", rn50, "--no-db", "--set", "workload.batch_per_gpu=2147483647"),
             "--set workload.batch_per_gpu=2147483647: a micro-batch of 2147483647 samples of resnet50 makes a tensor of "

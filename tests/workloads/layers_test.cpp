@@ -355,4 +355,10 @@ TEST_CASE("a network refuses a tensor or weight count no GPU holds, before any p
   CHECK_THROWS_WITH(wide.add("square", std::make_shared<Linear>(2147483647)),
                     Catch::Contains("square (dense)") && Catch::Contains("weights are more than 2^48"));
   CHECK_THROWS_AS(wide.add("square2", std::make_shared<Linear>(2147483647)), ShapeError);
+  // Weight counts saturate instead of overflowing: three 2^31 x 2^31 products (an attention of width 2^31-1)
+  // would pass 2^63; capped, they are just "more than 2^48".
+  CHECK(hpcsim::capped_product({2147483647, 2147483647}) == hpcsim::kMaxTensorElements + 1);
+  CHECK(hpcsim::capped_product({2147483647, 2147483647, 0}) == 0);
+  CHECK(hpcsim::capped_product({std::int64_t{1} << 24, std::int64_t{1} << 24}) == hpcsim::kMaxTensorElements);
+  CHECK(3 * hpcsim::capped_product({2147483647, 2147483647}) > hpcsim::kMaxTensorElements);
 }

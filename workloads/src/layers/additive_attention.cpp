@@ -41,7 +41,7 @@ Shape AdditiveAttention::output_shape(const Shapes& in) const {
 std::int64_t AdditiveAttention::params(const Shapes& in) const {
   const Dims d = dims_of(in);
   // Wq, Wk (no bias), the score vector v, the normalization bias b and scalar g.
-  return d.dq * units_ + d.dk * units_ + 2 * units_ + 1;
+  return capped_product({d.dq, units_}) + capped_product({d.dk, units_}) + 2 * units_ + 1;
 }
 
 double AdditiveAttention::forward_flops(const Shapes& in, const LayerRun& run) const {

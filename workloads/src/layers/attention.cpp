@@ -78,7 +78,8 @@ Attention::Dims Attention::dims(const Shapes& in, int tp) const {
 
 std::int64_t Attention::params_per_rank(const Shapes& in, int tp) const {
   const Dims d = dims(in, tp);
-  const std::int64_t weights = d.dq * d.q_width() + d.dkv * d.kv_width() + d.q_width() * d.dq;
+  const std::int64_t weights = capped_product({d.dq, d.q_width()}) + capped_product({d.dkv, d.kv_width()}) +
+                              capped_product({d.q_width(), d.dq});
   return weights + (c_.bias ? d.q_width() + d.kv_width() + d.dq : 0);
 }
 
@@ -97,7 +98,8 @@ Shape Attention::output_shape(const Shapes& in) const {
 
 std::int64_t Attention::params(const Shapes& in) const {
   const Dims d = dims(in);
-  const std::int64_t weights = d.dq * d.q_width() + d.dkv * d.kv_width() + d.q_width() * d.dq;
+  const std::int64_t weights = capped_product({d.dq, d.q_width()}) + capped_product({d.dkv, d.kv_width()}) +
+                              capped_product({d.q_width(), d.dq});
   return weights + (c_.bias ? d.q_width() + d.kv_width() + d.dq : 0);
 }
 

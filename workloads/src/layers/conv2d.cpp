@@ -67,7 +67,7 @@ Shape Conv2d::output_shape(const Shapes& in) const {
 
 std::int64_t Conv2d::params(const Shapes& in) const {
   output_shape(in);
-  return c_.filters * (in[0][0] / c_.groups) * c_.kernel_h * c_.kernel_w + (c_.bias ? c_.filters : 0);
+  return capped_product({c_.filters, in[0][0] / c_.groups, c_.kernel_h, c_.kernel_w}) + (c_.bias ? c_.filters : 0);
 }
 
 double Conv2d::forward_flops(const Shapes& in, const LayerRun& run) const {
@@ -132,7 +132,7 @@ Shape Conv2dTranspose::output_shape(const Shapes& in) const {
 
 std::int64_t Conv2dTranspose::params(const Shapes& in) const {
   output_shape(in);
-  return in[0][0] * c_.filters * c_.kernel_h * c_.kernel_w + (c_.bias ? c_.filters : 0);
+  return capped_product({in[0][0], c_.filters, c_.kernel_h, c_.kernel_w}) + (c_.bias ? c_.filters : 0);
 }
 
 double Conv2dTranspose::forward_flops(const Shapes& in, const LayerRun& run) const {

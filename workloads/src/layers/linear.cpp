@@ -43,7 +43,7 @@ Shape Linear::output_shape(const Shapes& in) const {
 
 std::int64_t Linear::params(const Shapes& in) const {
   output_shape(in);
-  return (tied_ ? 0 : in[0].back() * units_) + (bias_ ? units_ : 0);
+  return (tied_ ? 0 : capped_product({in[0].back(), units_})) + (bias_ ? units_ : 0);
 }
 
 // A tied layer still reads its whole weight matrix, which params() counts once, at the embedding.
@@ -105,7 +105,7 @@ Shape Embedding::output_shape(const Shapes& in) const {
 
 std::int64_t Embedding::params(const Shapes& in) const {
   output_shape(in);
-  return tied_ ? 0 : vocab_ * dim_;
+  return tied_ ? 0 : capped_product({vocab_, dim_});
 }
 
 std::int64_t Embedding::params_per_rank(const Shapes& in, int tp) const {
@@ -152,7 +152,7 @@ Shape PositionEmbedding::output_shape(const Shapes& in) const {
 
 std::int64_t PositionEmbedding::params(const Shapes& in) const {
   output_shape(in);
-  return max_positions_ * in[0][1];
+  return capped_product({max_positions_, in[0][1]});
 }
 
 double PositionEmbedding::forward_flops(const Shapes& in, const LayerRun& run) const {

@@ -45,7 +45,8 @@ Shape ModulatedConv2d::output_shape(const Shapes& in) const {
 std::int64_t ModulatedConv2d::params(const Shapes& in) const {
   output_shape(in);
   const std::int64_t cin = in[0][0], w_dim = in[1][0];
-  return w_dim * cin + cin + c_.filters * cin * c_.kernel * c_.kernel + c_.filters + (c_.noise ? 1 : 0);
+  return capped_product({w_dim, cin}) + cin + capped_product({c_.filters, cin, c_.kernel, c_.kernel}) + c_.filters +
+         (c_.noise ? 1 : 0);
 }
 
 double ModulatedConv2d::forward_flops(const Shapes& in, const LayerRun& run) const {

@@ -27,11 +27,8 @@ int Network::add(std::string name, std::shared_ptr<const Layer> layer, std::vect
   try {
     out = layer->output_shape(shapes);
     check_tensor_size("its output", out);
-    // The weights' count from shapes within the limits fits 64 bits; past 2^48 no GPU holds them either.
-    const std::int64_t weights = layer->params(shapes);
-    if (weights > kMaxTensorElements) {
-      throw ShapeError("its " + std::to_string(weights) + " weights are more than 2^48, more than any GPU holds");
-    }
+    // Layers count their weights with capped_product, so the count cannot overflow; past 2^48 no GPU holds them.
+    if (layer->params(shapes) > kMaxTensorElements) throw ShapeError("its weights are more than 2^48, more than any GPU holds");
   } catch (const ShapeError& e) {
     throw ShapeError(name + " (" + layer->type() + "): " + e.what());
   }

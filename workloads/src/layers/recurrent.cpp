@@ -113,7 +113,7 @@ std::int64_t Recurrent::params(const Shapes& in) const {
   const std::int64_t g = gate_count(c_.cell), u = c_.units, dirs = c_.bidirectional ? 2 : 1;
   std::int64_t total = 0;
   for (int l = 0; l < c_.layers; ++l) {
-    total += dirs * g * (u * (layer_input(in[0], l) + u) + biases_per_gate(c_.cell) * u);
+    total += capped_product({dirs, g, u, layer_input(in[0], l) + u}) + capped_product({dirs, g, biases_per_gate(c_.cell), u});
   }
   return total;
 }

@@ -2,6 +2,7 @@
 // Per-sample tensor shapes (the batch dimension is never part of a Shape): images are [channels, height,
 // width], sequences [steps, features], token ids [steps], feature vectors [features].
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ std::string to_string(const Shape& shape);  // "[3, 224, 224]"
 std::int64_t elements(const Shape& shape);  // product of the dimensions
 // Throws ShapeError naming `what` when a dimension or the element count is past the limits above.
 void check_tensor_size(const std::string& what, const Shape& shape);
+// The product of non-negative factors, or kMaxTensorElements + 1 once it passes kMaxTensorElements: a layer's
+// weight count, which Network::add refuses past that limit, so its exact value there never matters and a sum of
+// a few such products cannot overflow.
+std::int64_t capped_product(std::initializer_list<std::int64_t> factors);
 // Values per sample over every leading dimension but the last (rows of a last-axis op).
 std::int64_t leading_elements(const Shape& shape);
 
