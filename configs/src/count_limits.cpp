@@ -38,9 +38,9 @@ const std::vector<CountLimitInfo> kTable = {
     {CountLimit::warp_instructions, "warp_instructions", 2e8, "warp instructions",
      "WarpSim: 22 ns per issued warp instruction (a strided read, 640-6,400 blocks), memory constant"},
     {CountLimit::ranks, "ranks", 131072, "MPI ranks",
-     "replay: 0.25 KB per rank; 1,024 halo-exchanging ranks on one backbone replay 0.15 M actions/s"},
+     "replay: 0.25 KB per rank; 1,024 halo-exchanging ranks on one backbone replay 1.26 M actions/s"},
     {CountLimit::actions, "actions", 2e7, "trace actions",
-     "replay: 80 B and 0.2-0.8 us per action (1.3-4.4 M actions/s)"},
+     "replay: 80 B and 0.2-0.8 us per action (1.26-4.6 M actions/s)"},
     {CountLimit::links, "links", 4e6, "switches and links",
      "network topology: 0.23 us and 47 B per switch or link (a 2-level fat tree of radix 4,000,000: 0.94 s, 190 MB)"},
 };
