@@ -182,9 +182,19 @@ void FairShare::Impl::fill_region() {
     const Link& l = links[r];
     if (l.unfrozen > 0) levels.push_back({std::max(l.residual, 0.0) / l.unfrozen_weight, r});
   }
-  // The common solve of a saturated shared link: the first link to fill is crossed by every region flow,
-  // so they all freeze at its level and the fill ends there. Found by one scan, without the heap; the
-  // same link the heap would pop first, the same rates.
+  // A link that every open flow crosses: they all freeze at its level and the fill ends, so the links' scratch
+  // (residuals, counts), which nothing reads after the fill, is left as it is.
+  auto freeze_all_open = [&](const Link& l, double level) {
+    for (const std::uint32_t slot : l.flows) {
+      FlowHot& h = hot[slot];
+      if (h.stamp == epoch && !h.frozen) {
+        h.frozen = true;
+        h.new_rate = level;
+      }
+    }
+  };
+  // The common solve of a saturated shared link: the first link to fill is crossed by every region flow.
+  // Found by one scan, without the heap; the same link the heap would pop first, the same rates.
   if (!levels.empty()) {
     const Level* first = &levels.front();
     for (const Level& e : levels) {
@@ -193,13 +203,7 @@ void FairShare::Impl::fill_region() {
     const Link& l = links[static_cast<ResourceId>(first->key)];
     const bool cap_first = least_cap.level != kNoCap && later(*first, least_cap);
     if (!cap_first && l.unfrozen == region_flows.size()) {
-      for (const std::uint32_t slot : l.flows) {
-        FlowHot& h = hot[slot];
-        if (h.stamp == epoch) {
-          h.frozen = true;
-          h.new_rate = first->level;
-        }
-      }
+      freeze_all_open(l, first->level);
       return;
     }
   }
@@ -262,15 +266,7 @@ void FairShare::Impl::fill_region() {
       continue;
     }
     if (l.unfrozen == open) {
-      // Every open flow crosses this link: they all freeze here and the fill ends, so the links' scratch
-      // (residuals, counts), which nothing reads after the fill, is left as it is.
-      for (const std::uint32_t slot : l.flows) {
-        FlowHot& h = hot[slot];
-        if (h.stamp == epoch && !h.frozen) {
-          h.frozen = true;
-          h.new_rate = level;
-        }
-      }
+      freeze_all_open(l, level);
       break;
     }
     for (const std::uint32_t slot : l.flows) {

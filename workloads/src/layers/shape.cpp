@@ -29,15 +29,12 @@ void check_tensor_size(const std::string& what, const Shape& shape) {
 }
 
 std::int64_t capped_product(std::initializer_list<std::int64_t> factors) {
-  std::int64_t product = 1;
   for (const std::int64_t f : factors) {
     if (f == 0) return 0;
-    if (__builtin_mul_overflow(product, f, &product) || product > kMaxTensorElements) {
-      for (const std::int64_t g : factors) {
-        if (g == 0) return 0;
-      }
-      return kMaxTensorElements + 1;
-    }
+  }
+  std::int64_t product = 1;
+  for (const std::int64_t f : factors) {
+    if (__builtin_mul_overflow(product, f, &product) || product > kMaxTensorElements) return kMaxTensorElements + 1;
   }
   return product;
 }

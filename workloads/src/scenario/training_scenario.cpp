@@ -435,13 +435,13 @@ WorkloadConfig parse_workload(const ConfigNode& w, const std::filesystem::path& 
   }
   // A micro-batch's largest tensor, like one sample's (Network::add), within what a GPU can hold: past it the
   // 64-bit sizes the step forms from the batch would overflow.
-  const double largest = static_cast<double>(c.built.largest_tensor()) * c.batch_per_gpu;
-  if (largest > static_cast<double>(kMaxTensorElements)) {
+  const std::int64_t largest = c.built.largest_tensor();
+  if (static_cast<double>(largest) * c.batch_per_gpu > static_cast<double>(kMaxTensorElements)) {
     const ConfigNode* given = tokens != nullptr ? tokens : micro != nullptr ? micro : batch;
     throw ConfigError(blame(given->loc(), {w.find("seq_len"), w.find("resolution"), w.find("hidden"), w.find("ffn"),
                                            w.find("vocab"), given}),
                       "a micro-batch of " + std::to_string(c.batch_per_gpu) + " samples of " + c.model + " makes a tensor of " +
-                          std::to_string(c.built.largest_tensor()) + " x " + std::to_string(c.batch_per_gpu) +
+                          std::to_string(largest) + " x " + std::to_string(c.batch_per_gpu) +
                           " elements, more than 2^48, more than any GPU holds");
   }
   return c;

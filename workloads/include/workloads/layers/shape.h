@@ -19,8 +19,9 @@ class ShapeError : public std::invalid_argument {
 };
 
 // What one tensor may have: a dimension fits the 32-bit sizes cuBLAS and cuDNN take, and no GPU holds more
-// than 2^48 elements (docs/limits.md). Network::add refuses a layer past them, so the 64-bit products the
-// models form from a shape (a GEMM's sizes, a layer's weights, a batch's activations) cannot overflow.
+// than 2^48 elements (docs/limits.md). Network::add refuses a layer past them (or past 2^48 weights, counted
+// with capped_product), so the 64-bit products the models form from a shape (a GEMM's sizes, a batch's
+// activations) cannot overflow.
 constexpr std::int64_t kMaxDimension = 2147483647;
 constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 48;
 
