@@ -212,6 +212,43 @@ def check_sweep_errors():
         expect(not os.path.exists(db), "nothing stored for bad flags")
 
 
-run_check({"sweep_resume": check_sweep_resume, "sweep_jobs": check_sweep_jobs, "sweep_points": check_sweep_points,
+def check_sweep_mpi_apps():
+    """An MPI application swept over ranks per node x threads per rank (issue 35: the hybrid question as a study)."""
+    stencil = os.path.join(SOURCE, "examples", "hpc", "stencil-3d-epyc.yaml")
+    small = ["--vary", "cluster.nodes=4", "--vary", "workload.grid=[256,256,256]"]
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "s.db")
+        proc = hpcsim("sweep", stencil, *small, "--vary", "mpi.ranks_per_node=2,128", "--vary", "mpi.threads_per_rank=1,64",
+                      "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "a sweep with an oversubscribed point completes", proc)
+        doc = json.loads(proc.stdout)
+        by = {(p["values"]["mpi.ranks_per_node"], p["values"]["mpi.threads_per_rank"]): p for p in doc["points"]}
+        expect(by[("128", "64")]["status"] == "error" and
+               by[("128", "64")]["message"].startswith("--vary mpi.threads_per_rank=64: 128 ranks x 64 threads"),
+               "128 ranks x 64 threads on a 128-core node is an error point with its reason", proc)
+        hybrid, flat = by[("2", "64")]["metrics"], by[("128", "1")]["metrics"]
+        expect(by[("2", "64")]["status"] == "ok" and by[("128", "1")]["status"] == "ok", "the two full layouts run", proc)
+        expect(hybrid["traffic.offnode_bytes_per_node"] < flat["traffic.offnode_bytes_per_node"],
+               "fewer, larger boxes send fewer bytes off the node", proc)
+        expect(by[("2", "1")]["metrics"]["time_s"] > hybrid["time_s"], "2 cores of 128 are slower than all of them", proc)
+        con = sqlite3.connect(db)
+        try:
+            kinds = {k for (k,) in con.execute("SELECT kind FROM runs")}
+            names = {n for (n,) in con.execute("SELECT scenario_name FROM runs")}
+        finally:
+            con.close()
+        expect(kinds == {"mpi"}, f"the points are stored as mpi runs: {kinds}", proc)
+        expect("stencil-3d-epyc [cluster.nodes=4, workload.grid=[256,256,256], mpi.ranks_per_node=2, mpi.threads_per_rank=64]"
+               in names, f"a point's run is named with its values: {sorted(names)}", proc)
+        table = hpcsim("sweep", stencil, *small, "--vary", "mpi.ranks_per_node=2,128", "--vary", "mpi.threads_per_rank=1,64",
+                       "--db", db)
+        expect("time_s" in table.stdout and "gflops" in table.stdout and "comm_share" in table.stdout and
+               "4 points (4 stored before this run)" in table.stdout, "the table shows an MPI study's columns", table)
+        serve = os.path.join(SOURCE, "examples", "serving", "roberta-g5.yaml")
+        expect_bad_input(hpcsim("sweep", serve, "--vary", "serving.replicas=1,2", "--db", os.path.join(tmp, "v.db")),
+                         "hpcsim sweep runs training and mpi scenarios")
+
+
+run_check({"sweep_mpi_apps": check_sweep_mpi_apps, "sweep_resume": check_sweep_resume, "sweep_jobs": check_sweep_jobs, "sweep_points": check_sweep_points,
            "sweep_mpi": check_sweep_mpi, "sweep_mpi_waits": check_sweep_mpi_waits,
            "sweep_errors": check_sweep_errors})

@@ -119,7 +119,8 @@ ScenarioOutcome run_serve(const LoadedScenario& loaded, const ScenarioRequest& r
 // kind: mpi: the application (HPL, or a stencil / HPCG / SPMD program) once, its metrics and the run record.
 ScenarioOutcome run_mpi(const LoadedScenario& loaded, const SpecCatalog& catalog, const std::string& tool_version) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const MpiScenario scenario = parse_mpi_scenario(loaded.root, catalog, loaded.name);
+  MpiScenario scenario = parse_mpi_scenario(loaded.root, catalog, loaded.name);
+  scenario.name = loaded.name;  // with the --set values, as a training what-if is named
   std::unique_ptr<MpiComm> owned;
   if (scenario.network_model == MpiNetworkModel::fabric) {
     owned = std::make_unique<FabricMpiComm>(scenario.cluster);

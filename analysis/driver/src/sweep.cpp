@@ -12,6 +12,7 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
+#include "workloads/hpc/mpi_scenario.h"
 #include "workloads/scenario/training_scenario.h"
 #include "workloads/scenario/scenario_kind.h"
 
@@ -73,6 +74,24 @@ std::vector<std::string> expand_range(const std::string& range, const std::strin
 
 }  // namespace
 
+ScenarioKind sweepable_kind(const ConfigNode& root) {
+  const ScenarioKind kind = runnable_scenario_kind(root);
+  if (kind != ScenarioKind::training && kind != ScenarioKind::mpi) {
+    const ConfigNode* k = root.find("kind");
+    throw ConfigError(k != nullptr ? k->loc() : root.loc(),
+                      "hpcsim sweep runs training and mpi scenarios (a serve scenario's load: hpcsim serve --sweep-load)");
+  }
+  return kind;
+}
+
+void check_sweep_scenario(const ConfigNode& root, const SpecCatalog& catalog) {
+  if (sweepable_kind(root) == ScenarioKind::mpi) {
+    parse_mpi_scenario(root, catalog, "check");
+  } else {
+    parse_training_scenario(root, catalog, "check");
+  }
+}
+
 SweepAxis parse_vary(const std::string& text) {
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
@@ -81,8 +100,18 @@ SweepAxis parse_vary(const std::string& text) {
   SweepAxis axis{text.substr(0, eq), {}};
   const std::string list = text.substr(eq + 1);
   std::size_t start = 0;
+  // Values are split at commas outside brackets, so a value may be a YAML list or map ([256,256,256]).
+  const auto next_comma = [&](std::size_t from) {
+    int depth = 0;
+    for (std::size_t i = from; i < list.size(); ++i) {
+      if (list[i] == '[' || list[i] == '{') ++depth;
+      if ((list[i] == ']' || list[i] == '}') && depth > 0) --depth;
+      if (list[i] == ',' && depth == 0) return i;
+    }
+    return list.size();
+  };
   while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::size_t comma = next_comma(start);
     const std::string item = list.substr(start, comma - start);
     if (item.empty()) throw std::invalid_argument("--vary " + text + ": an empty value");
     if (item.find("..") != std::string::npos) {
@@ -137,13 +166,18 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
   std::string name = what_if_name(scenario_name, sets);
   ConfigNode root;
   std::string text;
+  ScenarioKind kind = ScenarioKind::training;
   try {
     root = load_what_if(scenario_path, sets, "--vary", nullptr);
     text = to_yaml_text(root);
     if (const ConfigNode* file_name = root.find("name"); file_name != nullptr && file_name->is_scalar()) {
       name = what_if_name(file_name->as_string(), sets);  // an invalid point too is named as the file names it
     }
-    if (runnable_scenario_kind(root) != ScenarioKind::training) throw ConfigError(root.loc(), "a sweep runs training scenarios");
+    kind = sweepable_kind(root);
+    if (kind == ScenarioKind::mpi) {
+      LoadedScenario loaded{root, kind, name, {}};
+      return run_scenario(loaded, ScenarioRequest{}, catalog, intervals, tool_version).record;
+    }
     TrainingScenario scenario = parse_training_scenario(root, catalog, scenario_name);
     // Named after what it ran: the file's name with the point's values, as a what-if of `hpcsim run --set`.
     name = scenario.name = what_if_name(scenario.name, sets);
@@ -151,7 +185,7 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
     return std::move(run.record);
   } catch (const ConfigError& e) {
     RunRecord record;
-    record.report = Report{name, "training", {}, std::nullopt};
+    record.report = Report{name, std::string(to_string(kind)), {}, std::nullopt};
     record.scenario_text = text.empty() ? "# " + label + "\n" : text;
     record.tool_version = tool_version;
     record.status = "error";

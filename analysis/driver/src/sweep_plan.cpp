@@ -31,9 +31,7 @@ SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::st
     }
   }
   const ConfigNode base = load_config(scenario_path, {});
-  if (runnable_scenario_kind(base) != ScenarioKind::training) {
-    throw ConfigError(base.loc(), "hpcsim sweep runs training scenarios");
-  }
+  sweepable_kind(base);
   // A key no value of its axis can set (a misspelt key) is a bad flag; a bad combination is a point. A value
   // tried before is not tried again; each try loads the scenario (milliseconds), so an axis of many values
   // that all fail is long: `checked` hears each value tried (the command's progress line).
@@ -47,7 +45,7 @@ SweepPlan plan_sweep(const std::string& scenario_path, const std::vector<std::st
       if (checked) checked(++done, total);
       if (!tried.insert(value).second) continue;
       try {
-        parse_training_scenario(load_what_if(scenario_path, {axis.key + "=" + value}, "--vary", nullptr), catalog, "check");
+        check_sweep_scenario(load_what_if(scenario_path, {axis.key + "=" + value}, "--vary", nullptr), catalog);
         any = true;
         break;
       } catch (const ConfigError& e) {

@@ -27,6 +27,16 @@ std::map<std::int64_t, std::string> run_messages(const ResultsStore& store) {
   return messages;
 }
 
+// Whether the study's points are MPI applications (kind: mpi), whose figures are a time and a rate, not a
+// training step's: the kind of its first stored run.
+bool mpi_study(const ResultsStore& store, const std::vector<StoredStudyPoint>& points) {
+  std::map<std::int64_t, std::string> kinds;
+  for (const StoredRun& run : store.runs()) kinds[run.id] = run.kind;
+  for (const StoredStudyPoint& p : points)
+    if (p.run_id) return kinds[*p.run_id] == "mpi";
+  return false;
+}
+
 std::size_t not_ok(const std::vector<StoredStudyPoint>& points) {
   std::size_t failed = 0;
   for (const StoredStudyPoint& p : points) failed += p.status != PointStatus::ok;
@@ -45,7 +55,8 @@ std::string sweep_results_table(const ResultsStore& store, const SweepResultsVie
   std::ostringstream head;
   head << std::setw(4) << "#";
   for (std::size_t k = 0; k < width.size(); ++k) head << "  " << std::setw(static_cast<int>(width[k])) << study.parameters[k].key;
-  head << "  status   step_time_s    samples/s     tokens/s  memory_GiB";
+  const bool mpi = mpi_study(store, points);
+  head << (mpi ? "  status        time_s       gflops  comm_share" : "  status   step_time_s    samples/s     tokens/s  memory_GiB");
   out << head.str() << "\n";
   for (const StoredStudyPoint& p : points) {
     const StudyPoint& point = study.points[static_cast<std::size_t>(p.index)];
@@ -64,7 +75,18 @@ std::string sweep_results_table(const ResultsStore& store, const SweepResultsVie
       }
       row << "  " << std::setw(w) << buf;
     };
-    if (p.status == PointStatus::ok || p.status == PointStatus::oom) {
+    if (mpi && p.status == PointStatus::ok) {
+      cell("time_s", 1, 12, "%.4f");
+      cell("gflops", 1, 12, "%.0f");
+      // The share of the time that is communication not hidden behind compute: the programs' breakdown is per
+      // iteration (breakdown.exposed_comm_s of iteration_s), HPL's of the whole run (breakdown.exposed_s of time_s).
+      const auto per_iteration = metric(metrics, "breakdown.exposed_comm_s");
+      const auto exposed = per_iteration ? per_iteration : metric(metrics, "breakdown.exposed_s");
+      const auto of = metric(metrics, per_iteration ? "iteration_s" : "time_s");
+      char buf[48] = "-";
+      if (exposed && of && *of > 0) std::snprintf(buf, sizeof buf, "%.1f %%", 100 * *exposed / *of);
+      row << "  " << std::setw(10) << buf;
+    } else if (p.status == PointStatus::ok || p.status == PointStatus::oom) {
       cell("step_time_s", 1, 12, "%.4f");
       cell("throughput.samples_per_s", 1, 11, "%.1f");
       cell("throughput.tokens_per_s", 1, 11, "%.0f");

@@ -5,6 +5,7 @@
 //   --vary cluster.nodes=1..64x2                 1, 2, 4, ..., 64 (times 2 while <= 64)
 //   --vary workload.batch_per_gpu=8..32+8        8, 16, 24, 32 (plus 8)
 //   --vary cluster.nodes=1..4                    1, 2, 3, 4
+//   --vary workload.grid=[256,256,256],[512,512,512]   lists and maps whole (commas inside brackets stay)
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -15,6 +16,8 @@
 #include "store/results_store.h"
 #include "store/study.h"
 #include "configs/catalog.h"
+#include "configs/config_node.h"
+#include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
 
@@ -25,6 +28,11 @@ struct SweepAxis {
 
 // "KEY=V1,V2,..." or a range; std::invalid_argument with a message naming what is wrong.
 SweepAxis parse_vary(const std::string& text);
+
+// The kind of a scenario a sweep can run (training or mpi); ConfigError at `kind` for any other.
+ScenarioKind sweepable_kind(const ConfigNode& root);
+// Parses a sweepable scenario as its kind would run it; ConfigError where it is invalid.
+void check_sweep_scenario(const ConfigNode& root, const SpecCatalog& catalog);
 
 // The study of every combination, the first axis varying slowest. Its name is the scenario's with the axes.
 Study sweep_study(const std::string& scenario_name, const std::string& base_scenario_text,
