@@ -27,7 +27,8 @@ struct ReportOptions {
 constexpr const char* kOutputFiles[] = {"report.html",        "runs.csv",       "scaling.csv",
                                         "throughput.png",     "scaling_efficiency.png", "step_breakdown.csv",
                                         "step_breakdown.png", "pareto.csv",     "pareto.png",
-                                        "checkpoint_interval.csv", "checkpoint_interval.png"};
+                                        "checkpoint_interval.csv", "checkpoint_interval.png", "app_scaling.csv",
+                                        "app_time.png", "app_efficiency.png"};
 
 struct IoError {
   std::string message;
@@ -88,7 +89,9 @@ int run(const ReportOptions& o) {
     const bool breakdown = !data.breakdown.bars.empty();
     const bool pareto = !data.pareto.empty();
     const bool interval = !data.interval.points.empty();
+    const bool app_scaling = !data.app_scaling.lines.empty();
     write("runs.csv", runs_csv(data.runs));
+    if (app_scaling) write("app_scaling.csv", app_scaling_csv(data.app_scaling));
     if (scaling) write("scaling.csv", scaling_csv(data.scaling));
     if (breakdown) write("step_breakdown.csv", breakdown_csv(data.breakdown));
     if (pareto) write("pareto.csv", pareto_csv(data.pareto));
@@ -96,7 +99,7 @@ int run(const ReportOptions& o) {
 
     std::vector<ReportFigure> figures;
     std::vector<std::string> notes;
-    if (scaling || breakdown || pareto || interval) {
+    if (scaling || breakdown || pareto || interval || app_scaling) {
       const FigureScriptResult drawn = run_figure_script(folder.string());
       if (drawn.outcome == FigureScriptOutcome::no_matplotlib) {
         std::cerr << "hpcsim report: the figures need python3 with matplotlib (tried " << drawn.detail
@@ -126,6 +129,25 @@ int run(const ReportOptions& o) {
     } else {
       notes.push_back("No scaling figures: no two ok training runs differ only in their GPU count (e.g. hpcsim sweep "
                       "SCENARIO --vary cluster.nodes=1..16x2 stores such runs).");
+    }
+    if (app_scaling) {
+      const std::string app_keys = data.app_scaling.legend_title.empty() ? "scenario" : data.app_scaling.legend_title;
+      figures.push_back(figure(folder, "MPI applications: time against node count",
+                               "Time to solution of stored MPI application runs (kind: mpi) whose scenarios differ only in "
+                               "their node count (with mpi.ranks, HPL's P and Q) and problem size (workload.n, grid, "
+                               "class), one line per " + app_keys + ", marked strong or weak scaling by the work each run "
+                               "did; at each node count the latest ok run.",
+                               "app_time.png", "app_scaling.csv"));
+      figures.push_back(figure(folder, "MPI applications: parallel efficiency against node count",
+                               "GFLOP/s per node relative to that at the smallest node count of the same line: "
+                               "strong-scaling efficiency where the work is fixed, weak-scaling efficiency where the work "
+                               "per node is; 100% is ideal.",
+                               "app_efficiency.png", "app_scaling.csv"));
+      written.push_back((folder / "app_time.png").string());
+      written.push_back((folder / "app_efficiency.png").string());
+    } else {
+      notes.push_back("No MPI application scaling figures: no two ok mpi runs differ only in their node count (e.g. "
+                      "hpcsim sweep examples/hpc/stencil-3d-epyc.yaml --vary cluster.nodes=1..64x2 stores such runs).");
     }
     if (breakdown) {
       figures.push_back(figure(folder, "Step-time breakdown",
@@ -175,7 +197,7 @@ int run(const ReportOptions& o) {
 
 Action add_report_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "report", "Write an HTML report of a results database: scaling, step-time breakdown, Pareto and checkpoint-interval figures "
+      "report", "Write an HTML report of a results database: scaling (training and MPI applications), step-time breakdown, Pareto and checkpoint-interval figures "
                 "(PNG, with the CSV behind each) and the table of runs");
   auto o = std::make_shared<ReportOptions>();
   cmd->add_option("database", o->db, "SQLite results file, e.g. results.db")->required();

@@ -48,7 +48,7 @@ const std::vector<FileKind>& file_kinds() {
       {"campaign", "Campaign (`hpcsim campaign`)", &campaign_schema},
       {"plan", "Capacity plan (`hpcsim plan`, `kind: plan`)", &plan_schema},
       {"serve", "Serve scenario (`hpcsim serve`, `kind: serve`): one replica's instance and model, the load and the batching", &serve_scenario_schema},
-      {"mpi", "MPI scenario (`hpcsim run`, `kind: mpi`): an MPI + OpenMP application (HPL) on CPU nodes, docs/hpc.md", &mpi_scenario_schema},
+      {"mpi", "MPI scenario (`hpcsim run`, `kind: mpi`): an MPI + OpenMP application (HPL, HPCG, a stencil, NPB or an SPMD program) on CPU nodes, docs/hpc.md", &mpi_scenario_schema},
   };
   return kinds;
 }

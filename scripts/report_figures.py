@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws the figures of `hpcsim report` from the CSVs it wrote: scaling.csv -> throughput.png and
 scaling_efficiency.png, step_breakdown.csv -> step_breakdown.png, pareto.csv -> pareto.png,
-checkpoint_interval.csv -> checkpoint_interval.png (each only when its CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
+checkpoint_interval.csv -> checkpoint_interval.png, app_scaling.csv -> app_time.png and app_efficiency.png
+(each only when its CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
 fonts and sizes, no metadata). Exit 3 when matplotlib is missing, so hpcsim can try another python3."""
 import csv
 import os
@@ -91,6 +92,65 @@ def plot_efficiency(rows, path):
     top = max(105, max(100 * float(r["scaling_efficiency"]) for r in rows) + 5)
     ax.set_ylim(0, top)
     ax.set_title("Scaling efficiency: per-GPU throughput relative to the smallest GPU count", fontsize=12)
+    ax.legend(title=rows[0]["line_keys"] or None)
+    save(fig, path)
+
+
+# MPI APPLICATIONS (kind: mpi) against node count: app_scaling.csv, one row per point. Each line's legend entry
+# says whether it is strong or weak scaling (the work each run did, computed by hpcsim).
+def app_label(points):
+    kind = points[0]["scaling"]
+    return f"{points[0]['line']} ({points[0]['app']}, {kind})" if kind != "unknown" else f"{points[0]['line']} ({points[0]['app']})"
+
+
+def node_axis(ax, rows):
+    """A log2 node axis ticked at the counts run."""
+    counts = sorted({float(r["nodes"]) for r in rows})
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(counts))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([f"{c:g}" for c in counts])
+    ax.set_xlabel("Nodes (count, log scale)")
+
+
+def plot_app_time(rows, path):
+    fig, ax = plt.subplots()
+    for i, (label, points) in enumerate(lines_of(rows).items()):
+        nodes = [float(p["nodes"]) for p in points]
+        times = [float(p["time_s"]) for p in points]
+        colour = COLOURS[i % len(COLOURS)]
+        ax.plot(nodes, times, label=app_label(points), color=colour, marker=MARKERS[i % len(MARKERS)], linewidth=2)
+        # The ideal from the line's first point: time falling as 1/nodes (strong) or staying flat (weak).
+        if points[0]["scaling"] in ("strong", "weak"):
+            ideal = [times[0] * (nodes[0] / n if points[0]["scaling"] == "strong" else 1.0) for n in nodes]
+            ax.plot(nodes, ideal, color=colour, linestyle=":", linewidth=1)
+    node_axis(ax, rows)
+    ax.set_yscale("log")
+    ax.set_ylabel("Time to solution (s, log scale)")
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_title("MPI applications: time against node count (dotted: ideal)")
+    ax.legend(title=rows[0]["line_keys"] or None)
+    save(fig, path)
+
+
+def plot_app_efficiency(rows, path):
+    fig, ax = plt.subplots()
+    values = []
+    for i, (label, points) in enumerate(lines_of(rows).items()):
+        if not all(p["efficiency"] for p in points):
+            continue  # a line without a rate has no efficiency
+        eff = [100 * float(p["efficiency"]) for p in points]
+        values += eff
+        ax.plot([float(p["nodes"]) for p in points], eff, label=app_label(points), color=COLOURS[i % len(COLOURS)],
+                marker=MARKERS[i % len(MARKERS)], linewidth=2)
+    ax.axhline(100, color="black", linestyle="--", linewidth=1, label="ideal")
+    node_axis(ax, rows)
+    ax.set_ylabel("Parallel efficiency (%)")
+    ax.yaxis.set_major_formatter(PercentFormatter())
+    ax.set_ylim(0, max([105] + [v + 5 for v in values]))
+    ax.set_title("MPI applications: GFLOP/s per node relative to the smallest node count", fontsize=12)
     ax.legend(title=rows[0]["line_keys"] or None)
     save(fig, path)
 
@@ -187,7 +247,8 @@ def plot_interval(rows, path):
 FIGURES = [("scaling.csv", [(plot_throughput, "throughput.png"), (plot_efficiency, "scaling_efficiency.png")]),
            ("step_breakdown.csv", [(plot_breakdown, "step_breakdown.png")]),
            ("pareto.csv", [(plot_pareto, "pareto.png")]),
-           ("checkpoint_interval.csv", [(plot_interval, "checkpoint_interval.png")])]
+           ("checkpoint_interval.csv", [(plot_interval, "checkpoint_interval.png")]),
+           ("app_scaling.csv", [(plot_app_time, "app_time.png"), (plot_app_efficiency, "app_efficiency.png")])]
 
 
 def main():

@@ -241,3 +241,90 @@ TEST_CASE("the checkpoint-interval figure: runs that differ only in their interv
   add_resilient(one, resilient("a", "60 s"), 60, 1000);
   CHECK(interval_figure(one.runs, one.metrics).points.empty());
 }
+
+namespace {
+
+// A stored kind: mpi run: a stencil on `nodes` nodes of `network` over `grid`^3 cells.
+std::string mpi_scenario(const std::string& network, int nodes, int grid, const std::string& app = "stencil") {
+  return "kind: mpi\nname: st\ncluster:\n  node: epyc-7763-2s\n  nodes: " + std::to_string(nodes) + "\n  network: " + network +
+         "\nmpi:\n  ranks_per_node: 2\nworkload:\n  app: " + app + "\n  grid: [" + std::to_string(grid) + ", " +
+         std::to_string(grid) + ", " + std::to_string(grid) + "]\n";
+}
+
+struct MpiRuns {
+  std::vector<StoredRun> runs;
+  std::vector<std::vector<Metric>> metrics;
+  // gflops < 0: the run reports no rate.
+  void add(const std::string& text, double nodes, double time_s, double gflops, const std::string& status = "ok",
+           const std::string& kind = "mpi") {
+    StoredRun r;
+    r.id = static_cast<std::int64_t>(runs.size()) + 1;
+    r.kind = kind;
+    r.status = status;
+    r.scenario_text = text;
+    runs.push_back(r);
+    metrics.push_back({{"time_s", time_s, "s"}, {"placement.nodes", nodes, "count"}});
+    if (gflops >= 0) metrics.back().push_back({"gflops", gflops, "count"});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("MPI application lines: node counts of one scenario, strong or weak by the work done", "[analysis][report]") {
+  MpiRuns r;
+  // Strong scaling on two networks: 1,000 GFLOP of work at every node count.
+  r.add(mpi_scenario("ib-hdr", 1, 512), 1, 10.0, 100.0);
+  r.add(mpi_scenario("ib-hdr", 2, 512), 2, 5.5, 1000.0 / 5.5);
+  r.add(mpi_scenario("eth-100g-tcp", 1, 512), 1, 10.0, 100.0);
+  r.add(mpi_scenario("eth-100g-tcp", 2, 512), 2, 6.0, 1000.0 / 6.0);
+  r.add(mpi_scenario("ib-hdr", 4, 512), 4, 4.0, 1000.0 / 4.0);
+  r.add(mpi_scenario("ib-hdr", 8, 512), 8, 1.0, 1000.0, "error");        // not ok: not plotted
+  r.add(mpi_scenario("ib-hdr", 8, 512), 8, 1.0, 1000.0, "ok", "training"); // not mpi: not plotted
+  r.add("{not: [yaml", 2, 1.0, 1.0);                                        // unreadable: skipped
+  const AppScalingFigure figure = app_scaling_figure(r.runs, r.metrics);
+  CHECK(figure.legend_title == "cluster.network");
+  REQUIRE(figure.lines.size() == 2);
+  const AppScalingLine& ib = figure.lines[0];
+  CHECK(ib.label == "ib-hdr");
+  CHECK(ib.app == "stencil");
+  CHECK(ib.scaling == "strong");
+  REQUIRE(ib.points.size() == 3);
+  CHECK(ib.points[2].run_id == 5);
+  CHECK(*ib.points[0].efficiency == 1.0);
+  CHECK(*ib.points[1].efficiency == Approx((1000.0 / 5.5 / 2) / 100.0));  // = 10 x 1 / (5.5 x 2)
+  CHECK(*ib.points[2].efficiency == Approx(10.0 / (4.0 * 4)));
+  CHECK(figure.lines[1].label == "eth-100g-tcp");
+
+  // Weak scaling: the grid grows with the nodes (each count one size), the work per node the same.
+  MpiRuns w;
+  w.add(mpi_scenario("ib-hdr", 1, 256), 1, 2.0, 50.0);
+  w.add(mpi_scenario("ib-hdr", 8, 512), 8, 2.5, 8 * 100.0 / 2.5);
+  const AppScalingFigure weak = app_scaling_figure(w.runs, w.metrics);
+  REQUIRE(weak.lines.size() == 1);
+  CHECK(weak.lines[0].scaling == "weak");
+  CHECK(*weak.lines[0].points[1].efficiency == Approx(2.0 / 2.5));  // weak: T1 / Tn
+  CHECK(weak.lines[0].label == "epyc-7763-2s, ib-hdr");
+
+  // Two sizes at one node count: a strong line per size, labelled by it.
+  w.add(mpi_scenario("ib-hdr", 8, 256), 8, 0.5, 100.0 / 0.5);
+  w.add(mpi_scenario("ib-hdr", 1, 512), 1, 16.0, 800.0 / 16.0);
+  const AppScalingFigure split = app_scaling_figure(w.runs, w.metrics);
+  REQUIRE(split.lines.size() == 2);
+  CHECK(split.legend_title == "workload size");
+  CHECK(split.lines[0].label == "grid [256, 256, 256]");
+  CHECK(split.lines[0].scaling == "strong");
+  CHECK(split.lines[1].label == "grid [512, 512, 512]");
+
+  // A line whose points report no rate has no efficiency and no known kind.
+  MpiRuns none;
+  none.add(mpi_scenario("ib-hdr", 1, 512), 1, 10.0, -1);
+  none.add(mpi_scenario("ib-hdr", 2, 512), 2, 6.0, 0.0);
+  const AppScalingFigure unrated = app_scaling_figure(none.runs, none.metrics);
+  REQUIRE(unrated.lines.size() == 1);
+  CHECK(unrated.lines[0].scaling == "unknown");
+  CHECK_FALSE(unrated.lines[0].points[1].efficiency);
+  CHECK(app_scaling_csv(unrated) ==
+        "line,line_keys,app,scaling,nodes,run_id,time_s,gflops,efficiency\n"
+        "\"epyc-7763-2s, ib-hdr\",\"cluster.node, cluster.network\",stencil,unknown,1,1,10,,\n"
+        "\"epyc-7763-2s, ib-hdr\",\"cluster.node, cluster.network\",stencil,unknown,2,2,6,,\n");
+}

@@ -221,5 +221,60 @@ def check_report_interval():
             expect("Checkpoint interval" in f.read(), "the figure is on the page")
 
 
+def check_report_mpi_apps():
+    """MPI applications (issue 35 item 5): a stencil's node sweep on two networks is two strong-scaling lines of
+    stored numbers; HPCG over nodes (a box per rank) is weak scaling; a store of training runs only says so."""
+    stencil = os.path.join(SOURCE, "examples", "hpc", "stencil-3d-epyc.yaml")
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "results.db"), os.path.join(tmp, "report")
+        proc = hpcsim("sweep", stencil, "--vary", "workload.grid=[256,256,256]", "--vary", "cluster.nodes=1,2,4",
+                      "--vary", "cluster.network=" + ",".join(NETWORKS), "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "stencil sweep should succeed", proc)
+        hpcg = os.path.join(tmp, "hpcg.yaml")
+        with open(hpcg, "w") as f:
+            f.write("kind: mpi\nname: hpcg-small\ncluster: {node: epyc-7763-2s, nodes: 1, network: ib-hdr}\n"
+                    "workload: {app: hpcg, local: [32, 32, 32], iterations: 2}\n")
+        proc = hpcsim("sweep", hpcg, "--vary", "cluster.nodes=1,4", "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "hpcg sweep should succeed", proc)
+        proc = report(db, out)
+        for name in ["app_scaling.csv", "app_time.png", "app_efficiency.png"]:
+            expect(os.path.join(out, name) in proc.stdout, f"{name} listed on stdout", proc)
+        for name in ["app_time.png", "app_efficiency.png"]:
+            with open(os.path.join(out, name), "rb") as f:
+                expect(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{name} is a PNG")
+        runs, metrics = store_metrics(db)
+        rows = read_csv(os.path.join(out, "app_scaling.csv"))
+        lines = {}
+        for r in rows:
+            m = metrics[int(r["run_id"])]
+            expect(float(r["time_s"]) == m["time_s"] and float(r["gflops"]) == m["gflops"] and
+                   float(r["nodes"]) == m["placement.nodes"], f"the stored numbers of run {r['run_id']}")
+            lines.setdefault((r["app"], r["line"]), []).append(r)
+        stencil_lines = {line: pts for (app, line), pts in lines.items() if app == "stencil"}
+        expect(len(stencil_lines) == 2 and all(any(n in line for n in NETWORKS) for line in stencil_lines),
+               f"one stencil line per network: {sorted(lines)}")
+        for pts in stencil_lines.values():
+            expect([p["scaling"] for p in pts] == ["strong"] * 3 and [float(p["nodes"]) for p in pts] == [1, 2, 4],
+                   f"the stencil's fixed grid is strong scaling over 1, 2, 4 nodes: {pts}")
+            base = pts[0]
+            for p in pts:
+                expected = (float(p["gflops"]) / float(p["nodes"])) / (float(base["gflops"]) / float(base["nodes"]))
+                expect(abs(float(p["efficiency"]) - expected) < 1e-12, f"efficiency of run {p['run_id']}")
+            expect(float(pts[-1]["efficiency"]) < 1, "4 nodes are less than ideal")
+        hpcg_lines = [pts for (app, line), pts in lines.items() if app == "hpcg"]
+        expect(len(hpcg_lines) == 1 and hpcg_lines[0][0]["scaling"] == "weak",
+               f"HPCG's box per rank is weak scaling: {hpcg_lines}")
+        with open(os.path.join(out, "report.html")) as f:
+            expect("MPI applications: time against node count" in f.read(), "the figures are on the page")
+        # A store without two mpi runs of one scenario says why there is no such figure.
+        db2, out2 = os.path.join(tmp, "training.db"), os.path.join(tmp, "report2")
+        proc = hpcsim("run", QUICKSTART, "--db", db2)
+        expect(proc.returncode == 0, "run should succeed", proc)
+        proc = report(db2, out2)
+        expect(not os.path.exists(os.path.join(out2, "app_scaling.csv")), "no app_scaling.csv without mpi runs", proc)
+        with open(os.path.join(out2, "report.html")) as f:
+            expect("No MPI application scaling figures" in f.read(), "the page says why the figure is missing")
+
+
 run_check({"report_files": check_report_files, "report_interval": check_report_interval, "report_chromium": check_report_chromium,
-           "report_errors": check_report_errors})
+           "report_errors": check_report_errors, "report_mpi_apps": check_report_mpi_apps})

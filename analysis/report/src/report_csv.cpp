@@ -39,6 +39,16 @@ std::string scaling_csv(const ScalingFigure& figure) {
   return out;
 }
 
+std::string app_scaling_csv(const AppScalingFigure& figure) {
+  std::string out = "line,line_keys,app,scaling,nodes,run_id,time_s,gflops,efficiency\n";
+  for (const AppScalingLine& line : figure.lines)
+    for (const AppScalingPoint& p : line.points)
+      out += row({csv_field(line.label), csv_field(figure.legend_title), csv_field(line.app), csv_field(line.scaling),
+                  csv_number(p.nodes), std::to_string(p.run_id), csv_number(p.time_s), optional_number(p.gflops),
+                  optional_number(p.efficiency)});
+  return out;
+}
+
 std::string breakdown_csv(const BreakdownFigure& figure) {
   std::string out =
       "run_id,label,step_time_s,compute_s,communication_exposed_s,optimizer_s,pipeline_bubble_s,io_stall_s,other_s\n";

@@ -10,8 +10,13 @@
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "report/report_csv.h"
+#include "flat_config.h"
 
 namespace hpcsim {
+
+using report_detail::FlatConfig;
+using report_detail::find_value;
+using report_detail::flatten;
 
 namespace {
 
@@ -19,9 +24,6 @@ namespace {
 // differ only in these are points of one scaling line.
 constexpr std::string_view kGpuCountKeys[][2] = {
     {"cluster", "nodes"}, {"cluster", "gpus_per_node"}, {"parallelism", "dp"}};
-
-// Legends name at most this many keys; more would not be readable at a glance.
-constexpr std::size_t kMaxLabelKeys = 3;
 
 // When no study holds training runs, the breakdown shows the latest this many runs.
 constexpr std::size_t kMaxLooseBars = 12;
@@ -33,25 +35,6 @@ std::optional<double> metric_value(const std::vector<Metric>& metrics, std::stri
 }
 
 bool is_ok_training(const StoredRun& run) { return run.kind == "training" && run.status == "ok"; }
-
-// A scenario (or a point's JSON values) as dotted key -> scalar text, in document order.
-using FlatConfig = std::vector<std::pair<std::string, std::string>>;
-
-void flatten(const ConfigNode& node, const std::string& prefix, FlatConfig& out) {
-  if (node.is_map()) {
-    for (const ConfigNode::Entry& e : node.entries()) flatten(e.value, prefix.empty() ? e.key : prefix + "." + e.key, out);
-  } else if (node.is_sequence()) {
-    for (std::size_t i = 0; i < node.items().size(); ++i) flatten(node.items()[i], prefix + "[" + std::to_string(i) + "]", out);
-  } else {
-    out.emplace_back(prefix, node.is_scalar() ? node.text() : "");
-  }
-}
-
-const std::string* find_value(const FlatConfig& config, const std::string& key) {
-  for (const auto& [k, v] : config)
-    if (k == key) return &v;
-  return nullptr;
-}
 
 // The scenario with its GPU-count keys removed, or nullopt when the stored text does not parse.
 std::optional<ConfigNode> scenario_without_gpu_count(const StoredRun& run) {
@@ -70,41 +53,6 @@ struct LineDraft {
   FlatConfig config;                        // the shared scenario, GPU count removed
   std::map<double, std::size_t> by_gpus;    // GPU count -> index of the latest run
 };
-
-// The keys whose values tell the lines apart; for a single line, its node type and network.
-std::vector<std::string> label_keys(const std::vector<LineDraft>& lines) {
-  std::vector<std::string> keys;
-  if (lines.size() == 1) {
-    for (const char* k : {"cluster.node", "cluster.network"})
-      if (find_value(lines[0].config, k) != nullptr) keys.emplace_back(k);
-    return keys;
-  }
-  std::vector<std::string> all;
-  for (const LineDraft& l : lines)
-    for (const auto& [k, v] : l.config)
-      if (std::find(all.begin(), all.end(), k) == all.end()) all.push_back(k);
-  for (const std::string& k : all) {
-    const std::string* first = find_value(lines[0].config, k);
-    for (const LineDraft& l : lines) {
-      const std::string* v = find_value(l.config, k);
-      if ((v == nullptr) != (first == nullptr) || (v != nullptr && *v != *first)) {
-        keys.push_back(k);
-        break;
-      }
-    }
-  }
-  if (keys.size() > kMaxLabelKeys) keys.resize(kMaxLabelKeys);
-  return keys;
-}
-
-std::string label_of(const FlatConfig& config, const std::vector<std::string>& keys) {
-  std::string label;
-  for (const std::string& k : keys) {
-    const std::string* v = find_value(config, k);
-    label += (label.empty() ? "" : ", ") + (v != nullptr ? *v : std::string("unset"));
-  }
-  return label.empty() ? "scenario" : label;
-}
 
 // A study point's values ({"cluster.network": "ib-hdr", ...}, JSON and so YAML) as "network=ib-hdr, ...":
 // the last part of each key is enough under a bar.
@@ -185,10 +133,12 @@ ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vect
   std::erase_if(drafts, [](const LineDraft& d) { return d.by_gpus.size() < 2; });
 
   ScalingFigure figure;
-  const std::vector<std::string> keys = label_keys(drafts);
+  std::vector<const FlatConfig*> configs;
+  for (const LineDraft& d : drafts) configs.push_back(&d.config);
+  const std::vector<std::string> keys = report_detail::label_keys(configs);
   for (const std::string& k : keys) figure.legend_title += (figure.legend_title.empty() ? "" : ", ") + k;
   for (const LineDraft& d : drafts) {
-    ScalingLine line{label_of(d.config, keys), {}};
+    ScalingLine line{report_detail::label_of(d.config, keys), {}};
     for (const auto& [gpus, i] : d.by_gpus) {
       ScalingLinePoint p{runs[i].id, gpus, *metric_value(metrics[i], "throughput.samples_per_s"),
                      metric_value(metrics[i], "throughput.tokens_per_s"), 1.0};
@@ -254,7 +204,9 @@ std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std
     std::vector<ParetoRow> rows;
     for (std::size_t k = 0;; ++k) {
       // hpcsim plan stores the front as parallel arrays: pareto.time_to_train_s[k], pareto.cost_usd[k], ...
-      const std::string at = "[" + std::to_string(k) + "]";
+      std::string at = "[";  // appended, not "[" + ... + "]": GCC 12 warns falsely (-Wrestrict) on that form here
+      at += std::to_string(k);
+      at += ']';
       const auto time = metric_value(metrics[i], "pareto.time_to_train_s" + at);
       const auto cost = metric_value(metrics[i], "pareto.cost_usd" + at);
       const auto energy = metric_value(metrics[i], "pareto.energy_kwh" + at);
@@ -319,6 +271,7 @@ ReportData collect_report_data(const ResultsStore& store) {
   std::vector<std::vector<Metric>> metrics;
   for (const StoredRun& r : runs) metrics.push_back(store.metrics(r.id));
   data.scaling = scaling_figure(runs, metrics);
+  data.app_scaling = app_scaling_figure(runs, metrics);
   data.breakdown = breakdown_figure(store, runs, metrics);
   data.pareto = pareto_rows(runs, metrics);
   data.interval = interval_figure(runs, metrics);

@@ -12,7 +12,7 @@ Schema positive_int() { return Schema::integer().at_least(1); }
 
 const Schema& cluster_schema() {
   static const Schema schema = Schema::map({
-      required("node", Schema::string(), "the node type: a name in configs/nodes (it must have GPUs)"),
+      required("node", Schema::string(), "the node type: a name in configs/nodes (training needs one with GPUs)"),
       optional("nodes", positive_int(), "nodes in the cluster", "1"),
       optional("gpus_per_node", positive_int(), "GPUs used in each node; at most the node's", "every GPU of the node"),
       optional("network", Schema::string(), "the network between nodes: a name in configs/networks",

@@ -13,6 +13,10 @@ namespace hpcsim {
 // order; line_keys (the legend's title) repeats on every row so the file stands alone.
 std::string scaling_csv(const ScalingFigure& figure);
 
+// line,line_keys,app,scaling,nodes,run_id,time_s,gflops,efficiency: one row per point, lines in order
+// (scaling: strong, weak, size varies or unknown; gflops and efficiency empty where missing).
+std::string app_scaling_csv(const AppScalingFigure& figure);
+
 // run_id,label,step_time_s,compute_s,communication_exposed_s,optimizer_s,pipeline_bubble_s,io_stall_s,other_s
 std::string breakdown_csv(const BreakdownFigure& figure);
 

@@ -1,6 +1,6 @@
 #pragma once
 // What `hpcsim report` plots, read from a results store: the scaling lines (throughput and scaling
-// efficiency against GPU count), the step-time breakdown bars, a plan's Pareto front, the checkpoint-interval trade-off and the table of runs.
+// efficiency against GPU count; MPI applications' time and efficiency against node count, app_scaling_data.h), the step-time breakdown bars, a plan's Pareto front, the checkpoint-interval trade-off and the table of runs.
 // Rendering lives elsewhere (report_csv.h for the CSV behind each figure, scripts/report_figures.py for the
 // PNGs, report_html.h for the page); this is only the choice of which runs and numbers go where.
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "report/app_scaling_data.h"
 #include "store/results_store.h"
 
 namespace hpcsim {
@@ -88,6 +89,7 @@ struct RunRow {
 
 struct ReportData {
   ScalingFigure scaling;
+  AppScalingFigure app_scaling;  // MPI applications (kind: mpi) against node count
   BreakdownFigure breakdown;
   std::vector<ParetoRow> pareto;
   IntervalFigure interval;

@@ -1,0 +1,65 @@
+#include "flat_config.h"
+
+#include <algorithm>
+
+namespace hpcsim::report_detail {
+
+namespace {
+
+// Legends name at most this many keys; more would not be readable at a glance.
+constexpr std::size_t kMaxLabelKeys = 3;
+
+}  // namespace
+
+void flatten(const ConfigNode& node, const std::string& prefix, FlatConfig& out) {
+  if (node.is_map()) {
+    for (const ConfigNode::Entry& e : node.entries()) flatten(e.value, prefix.empty() ? e.key : prefix + "." + e.key, out);
+  } else if (node.is_sequence()) {
+    for (std::size_t i = 0; i < node.items().size(); ++i) flatten(node.items()[i], prefix + "[" + std::to_string(i) + "]", out);
+  } else {
+    out.emplace_back(prefix, node.is_scalar() ? node.text() : "");
+  }
+}
+
+const std::string* find_value(const FlatConfig& config, const std::string& key) {
+  for (const auto& [k, v] : config)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+std::vector<std::string> label_keys(const std::vector<const FlatConfig*>& lines, const std::vector<std::string>& preferred) {
+  std::vector<std::string> keys;
+  if (lines.empty()) return keys;
+  if (lines.size() == 1) {
+    for (const char* k : {"cluster.node", "cluster.network"})
+      if (find_value(*lines[0], k) != nullptr) keys.emplace_back(k);
+    return keys;
+  }
+  std::vector<std::string> all = preferred;
+  for (const FlatConfig* l : lines)
+    for (const auto& [k, v] : *l)
+      if (std::find(all.begin(), all.end(), k) == all.end()) all.push_back(k);
+  for (const std::string& k : all) {
+    const std::string* first = find_value(*lines[0], k);
+    for (const FlatConfig* l : lines) {
+      const std::string* v = find_value(*l, k);
+      if ((v == nullptr) != (first == nullptr) || (v != nullptr && *v != *first)) {
+        keys.push_back(k);
+        break;
+      }
+    }
+  }
+  if (keys.size() > kMaxLabelKeys) keys.resize(kMaxLabelKeys);
+  return keys;
+}
+
+std::string label_of(const FlatConfig& config, const std::vector<std::string>& keys) {
+  std::string label;
+  for (const std::string& k : keys) {
+    const std::string* v = find_value(config, k);
+    label += (label.empty() ? "" : ", ") + (v != nullptr ? *v : std::string("unset"));
+  }
+  return label.empty() ? "scenario" : label;
+}
+
+}  // namespace hpcsim::report_detail
