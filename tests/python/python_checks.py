@@ -197,6 +197,13 @@ def check_studies():
         for key, value in without_host_time(point["metrics"]).items():
             expect(row[key] == value, f"sweep point {point['index']} {key}: {row[key]} vs {value}")
     expect(frame["cluster.nodes"].dtype.kind == "i", "a numeric axis is a numeric column")
+    # An MPI application, with a list-valued axis (commas inside brackets stay in the value).
+    mpi = hpcsim.sweep("examples/hpc/stencil-3d-epyc.yaml",
+                       vary={"cluster.nodes": [1, 2], "workload.grid": [[128, 128, 128], [256, 256, 256]]})
+    expect(list(mpi["status"]) == ["ok"] * 4 and list(mpi["workload.grid"])[:2] == ["[128, 128, 128]", "[256, 256, 256]"],
+           f"an mpi sweep over a list axis: {mpi[['cluster.nodes', 'workload.grid', 'status']]}")
+    small = mpi[mpi["workload.grid"] == "[128, 128, 128]"]
+    expect(small["time_s"].iloc[1] < small["time_s"].iloc[0], "two nodes solve the same grid faster")
 
     expect_equal(hpcsim.plan("examples/capacity-plan/plan.yaml", screen_only=True),
                  cli_json("plan", "examples/capacity-plan/plan.yaml", "--screen-only", "--no-db"), "plan --screen-only")
