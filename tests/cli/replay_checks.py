@@ -79,6 +79,12 @@ def check_replay_errors():
             f.write("0 init\n1 init\n0 compute 1\n1 compute 1\n")
         expect_bad_input(hpcsim("replay", "--no-db", trace, "--platform", PLATFORM, "--limit", "actions=3"),
                          f"{trace}:4:1: the trace needs 4 trace actions", "--limit actions=N")
+        # A collective that expands into more point-to-point steps than the limit (Open MPI's pipeline bcast in
+        # segments) is refused at its line, before its messages are made.
+        with open(trace, "w") as f:
+            f.write("".join(f"{r} bcast 100000000\n" for r in range(16)))
+        expect_bad_input(hpcsim("replay", "--no-db", trace, "--platform", PLATFORM, "--collectives", "ompi", "--limit",
+                                "actions=10000"), f"{trace}:", "this bcast (pipeline on 16 ranks", "--limit actions=N")
         xml = os.path.join(d, "p.xml")
         with open(xml, "w") as f:
             f.write("<platform version='4.1'>\n<host id='a' speed='1Gf'/>\n<host id='b' speed='1Gf'/>\n</platform>\n")

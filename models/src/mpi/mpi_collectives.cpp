@@ -1,6 +1,7 @@
 #include "models/mpi/mpi_collectives.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -13,7 +14,8 @@ constexpr const char* kOpNames[] = {"barrier",   "bcast",     "reduce",     "all
                                     "reducescatter", "scatter", "scatterv"};
 constexpr const char* kAlgoNames[] = {"linear",       "binomial", "pipeline", "reduce_bcast", "recursive_doubling",
                                       "ring",         "rabenseifner", "pairwise", "bruck", "dissemination",
-                                      "reduce_scatterv", "recursive_halving"};
+                                      "reduce_scatterv", "recursive_halving", "split_bintree", "binary",
+                                      "neighbor_exchange", "ring_segmented"};
 
 using Out = std::vector<CollStep>;
 void send(Out& o, int peer, double b) { o.push_back({CollStep::send, peer, b}); }
@@ -30,6 +32,46 @@ int pow2_floor(int n) {
   while (p * 2 <= n) p *= 2;
   return p;
 }
+
+// Open MPI's segments of a message (COLL_BASE_COMPUTED_SEGCOUNT, coll_base_util.h): a segment of `seg`
+// bytes holds whole elements, rounded up past half an element; with `seg` 0, below one element or not below
+// the message, the message is one segment. Byte sizes, the last segment holding the rest.
+std::vector<double> segments(double bytes, double elements, double seg) {
+  if (!(bytes > 0)) return {0.0};
+  const double size = elements >= 1 ? bytes / elements : 1.0;  // the datatype's size
+  const double count = elements >= 1 ? elements : bytes;
+  double per = count;
+  if (seg >= size && seg < bytes) {
+    per = std::floor(seg / size);
+    if (seg - per * size > std::floor(size / 2)) per += 1;
+  }
+  const double n = std::ceil(count / per);
+  std::vector<double> out(static_cast<std::size_t>(n), per * size);
+  out.back() = (count - (n - 1) * per) * size;
+  return out;
+}
+
+// Open MPI's fixed decision (ompi/mca/coll/tuned/coll_tuned_decision_fixed.c before its 2020 rewrite, the
+// rules SimGrid's ompi selector and its segmented algorithms follow): the segment size each algorithm takes for
+// B bytes on n ranks. Its fitted lines (a [1/B], b) are Open MPI's.
+double bcast_pipeline_segment(double b, int n) {
+  if (n < 1.6134e-6 * b + 2.1102) return 128 * 1024.0;
+  if (n < 2.3679e-6 * b + 1.1787) return 64 * 1024.0;
+  if (n < 3.2118e-6 * b + 8.7936) return 16 * 1024.0;
+  return 8 * 1024.0;
+}
+double bcast_split_bintree_segment(double b) { return b < 370728 ? 1024.0 : 8 * 1024.0; }
+double reduce_pipeline_segment(double b, int n) {
+  if (n > 0.0410 / 1024 * b + 9.7128) return 1024.0;
+  if (n > 0.0033 / 1024 * b + 1.6761) return 32 * 1024.0;
+  return 64 * 1024.0;
+}
+double reduce_binomial_segment(double b, double elements, int n) {
+  if ((n < 8 && b < 20480) || b < 2048 || elements <= 1) return 0.0;
+  return n > 0.6016 / 1024 * b + 1.3496 ? 1024.0 : 0.0;
+}
+constexpr double kBinaryReduceSegment = 32 * 1024.0;
+constexpr double kRingSegment = 1024 * 1024.0;  // allreduce ring_segmented
 
 // MPICH's binomial tree (SimGrid bcast__binomial_tree): receive from the parent, then send to the
 // children, largest subtree first; sends are blocking.
@@ -64,22 +106,94 @@ void bcast_linear(int rank, int n, int root, double b, Out& o) {
   wait(o);
 }
 
-// A chain in rank order from the root, the message cut in segments (Open MPI's pipeline bcast, 128 KiB).
-void bcast_pipeline(int rank, int n, int root, double b, Out& o) {
-  constexpr double seg = 131072;
+// A chain in rank order from the root, the message cut in segments (Open MPI's pipeline bcast; its segment
+// size from bcast_pipeline_segment).
+void bcast_chain(int rank, int n, int root, const std::vector<double>& segs, Out& o) {
   const int rel = mod(rank - root, n);
   const int prev = mod(rank - 1, n), next = mod(rank + 1, n);
-  double left = b;
-  do {
-    const double s = std::min(seg, left);
+  for (const double s : segs) {
     if (rel > 0) {
       recv(o, prev, s);
       wait(o);
     }
     if (rel + 1 < n) send(o, next, s);
-    left -= s;
-  } while (left > 0);
+  }
   wait(o);
+}
+
+// Open MPI's binary tree over shifted ranks (ompi_coll_base_topo_build_tree, fanout 2): the children of s are
+// s + 2^L and s + 2^(L+1), L = floor(log2(s + 1)); shifted 1's subtree holds the odd ranks, 2's the even ones.
+int binary_level(int s) {
+  int level = 0;
+  while ((2 << level) <= s + 1) ++level;
+  return level;
+}
+std::vector<int> binary_children(int s, int n) {
+  const int step = 1 << binary_level(s);
+  std::vector<int> kids;
+  for (int c : {s + step, s + 2 * step})
+    if (c < n) kids.push_back(c);
+  return kids;
+}
+int binary_parent(int s) {
+  if (s == 0) return -1;
+  const int level = binary_level(s);
+  const int half = 1 << (level - 1);
+  return (half - 1) + (s - ((1 << level) - 1)) % half;
+}
+
+// Open MPI's split binary tree bcast (ompi_coll_base_bcast_intra_split_bintree): the message in two halves
+// (the first the larger), each pipelined in segments down one of the root's two subtrees (odd shifted ranks
+// take the first), then each odd rank swaps its half with the even rank after it; with an even rank count the
+// last rank has no partner and the root sends it the second half. A half smaller than a segment: the chain.
+void bcast_split_bintree(int rank, int n, int root, double b, double elements, Out& o) {
+  const double seg = bcast_split_bintree_segment(b);
+  const double count = elements >= 1 ? elements : b;
+  const double size = b / count;
+  const double half_bytes[2] = {std::ceil(count / 2) * size, std::floor(count / 2) * size};
+  if (!(half_bytes[1] >= seg) || n == 1) {
+    bcast_chain(rank, n, root, segments(b, elements, seg), o);
+    return;
+  }
+  const std::vector<double> halves[2] = {segments(half_bytes[0], std::ceil(count / 2), seg),
+                                         segments(half_bytes[1], std::floor(count / 2), seg)};
+  const int s = mod(rank - root, n);
+  const auto real = [&](int shifted) { return mod(shifted + root, n); };
+  const std::vector<int> kids = binary_children(s, n);
+  if (s == 0) {
+    for (std::size_t k = 0; k < halves[0].size(); ++k)
+      for (std::size_t i = 0; i < kids.size(); ++i)
+        if (k < halves[i].size()) {
+          send(o, real(kids[i]), halves[i][k]);
+          wait(o);
+        }
+  } else {
+    const std::vector<double>& mine = halves[(s + 1) % 2];  // odd shifted ranks: the first half
+    const int parent = real(binary_parent(s));
+    recv(o, parent, mine[0]);
+    wait(o);
+    for (std::size_t k = 1; k <= mine.size(); ++k) {
+      if (k < mine.size()) recv(o, parent, mine[k]);  // the next segment posted before this one is passed on
+      for (int c : kids) send(o, real(c), mine[k - 1]);
+      wait(o);
+    }
+  }
+  // The swap of halves.
+  if (s == 0) {
+    if (n % 2 == 0) {
+      send(o, real(n - 1), half_bytes[1]);
+      wait(o);
+    }
+    return;
+  }
+  const bool first = s % 2 == 1;
+  if (n % 2 == 0 && s == n - 1) {
+    recv(o, root, half_bytes[1]);
+    wait(o);
+    return;
+  }
+  const int pair = real(first ? s + 1 : s - 1);
+  sendrecv(o, pair, half_bytes[first ? 0 : 1], pair, half_bytes[first ? 1 : 0]);
 }
 
 void reduce_linear(int rank, int n, int root, double b, Out& o) {
@@ -92,8 +206,35 @@ void reduce_linear(int rank, int n, int root, double b, Out& o) {
   wait(o);
 }
 
-void reduce_binomial(int rank, int n, int root, double b, Out& o) {
+// Open MPI's segmented reduce over a tree (ompi_coll_base_reduce_generic): segment by segment, a rank
+// receives the segment from each child, reduces, and sends it on to its parent (the send overlapping the next
+// segment's receives); a leaf sends its segments one after another. Ranks and tree are shifted (root 0).
+void reduce_tree(int n, int root, const std::vector<double>& segs, int parent, const std::vector<int>& kids, Out& o) {
+  const auto real = [&](int shifted) { return mod(shifted + root, n); };
+  for (const double s : segs) {
+    for (int c : kids) recv(o, real(c), s);
+    if (!kids.empty()) wait(o);
+    if (parent >= 0) {
+      send(o, real(parent), s);
+      if (kids.empty()) wait(o);  // a leaf's sends are blocking
+    }
+  }
+  wait(o);
+}
+
+// The binomial tree of MPICH and Open MPI's in-order binomial tree (the same tree): a rank's parent clears the
+// lowest set bit of its shifted rank, its children add the powers of two below that bit. Open MPI segments it
+// (reduce_binomial_segment); unsegmented, each rank receives from its children in turn, then sends.
+void reduce_binomial(int rank, int n, int root, double b, double elements, Out& o) {
   const int rel = mod(rank - root, n);
+  const double seg = reduce_binomial_segment(b, elements, n);
+  if (seg > 0) {
+    std::vector<int> kids;
+    for (int mask = 1; mask < n && !(rel & mask); mask <<= 1)
+      if (rel + mask < n) kids.push_back(rel + mask);
+    reduce_tree(n, root, segments(b, elements, seg), rel == 0 ? -1 : (rel & (rel - 1)), kids, o);
+    return;
+  }
   for (int mask = 1; mask < n; mask <<= 1) {
     if (rel & mask) {
       send(o, mod(rank - mask, n), b);
@@ -105,6 +246,20 @@ void reduce_binomial(int rank, int n, int root, double b, Out& o) {
       wait(o);
     }
   }
+}
+
+// Open MPI's pipeline reduce: a chain toward the root (shifted s receives from s + 1, sends to s - 1).
+void reduce_pipeline(int rank, int n, int root, double b, double elements, Out& o) {
+  const int s = mod(rank - root, n);
+  std::vector<int> kids;
+  if (s + 1 < n) kids.push_back(s + 1);
+  reduce_tree(n, root, segments(b, elements, reduce_pipeline_segment(b, n)), s - 1, kids, o);
+}
+
+// Open MPI's binary reduce: up the binary tree of the split bcast, 32 KiB segments.
+void reduce_binary(int rank, int n, int root, double b, double elements, Out& o) {
+  const int s = mod(rank - root, n);
+  reduce_tree(n, root, segments(b, elements, kBinaryReduceSegment), binary_parent(s), binary_children(s, n), o);
 }
 
 // Non-power-of-two ranks fold into the largest power of two below n (MPICH): the first 2 x rem ranks pair
@@ -174,6 +329,34 @@ void allreduce_ring(int rank, int n, double b, Out& o) {
   const double block = b / n;
   const int right = mod(rank + 1, n), left = mod(rank - 1, n);
   for (int step = 0; step < 2 * (n - 1); ++step) sendrecv(o, right, block, left, block);
+}
+
+// Open MPI's segmented ring (ompi_coll_base_allreduce_intra_ring_segmented): the count in n blocks (the first
+// count mod n one element larger), each block cut into P phases; in each phase a reduce-scatter ring of that
+// phase's part of every block, then one allgather ring of whole blocks. P = count / (n x segment), one more when
+// the rest is large; with fewer elements than n segments it is the plain ring.
+void allreduce_ring_segmented(int rank, int n, double b, double elements, Out& o) {
+  const double count = elements >= 1 ? elements : b;
+  const double size = b / count;
+  const double seg = std::max(1.0, std::floor(kRingSegment / size));  // whole elements (1 MiB is a multiple)
+  if (count < n * seg) {
+    allreduce_ring(rank, n, b, o);
+    return;
+  }
+  double phases = std::floor(count / (n * seg));
+  const double rest = std::fmod(count, n * seg);
+  if (rest >= n && rest > n * seg / 2) phases += 1;
+  const double early = std::ceil(count / n), late = std::floor(count / n), split = std::fmod(count, n);
+  const auto block = [&](int k) { return k < split ? early : late; };
+  const auto part = [&](int k, double p) {  // elements of phase p of block k
+    const double bc = block(k);
+    return (p < std::fmod(bc, phases) ? std::ceil(bc / phases) : std::floor(bc / phases)) * size;
+  };
+  const int right = mod(rank + 1, n), left = mod(rank - 1, n);
+  for (double p = 0; p < phases; ++p)
+    for (int k = 1; k < n; ++k) sendrecv(o, right, part(mod(rank - k + 1, n), p), left, part(mod(rank - k, n), p));
+  for (int k = 0; k < n - 1; ++k)
+    sendrecv(o, right, block(mod(rank + 1 - k, n)) * size, left, block(mod(rank - k, n)) * size);
 }
 
 void barrier_linear(int rank, int n, Out& o) {
@@ -274,6 +457,20 @@ void allgather_recursive_doubling(int rank, int n, double b, Out& o) {
   for (int mask = 1; mask < n; mask <<= 1) sendrecv(o, rank ^ mask, b * mask, rank ^ mask, b * mask);
 }
 
+// Chen et al.'s neighbour exchange (Open MPI's allgather_intra_neighborexchange), even rank counts: n / 2
+// exchanges with the left and right neighbours in turn, one block at the first and two after it; odd counts
+// run the ring, as Open MPI does.
+void allgather_neighbor_exchange(int rank, int n, double b, Out& o) {
+  if (n % 2 == 1) {
+    allgather_ring(rank, n, b, {}, o);
+    return;
+  }
+  const bool even = rank % 2 == 0;
+  const int neighbor[2] = {mod(rank + (even ? 1 : -1), n), mod(rank + (even ? -1 : 1), n)};
+  sendrecv(o, neighbor[0], b, neighbor[0], b);
+  for (int i = 1; i < n / 2; ++i) sendrecv(o, neighbor[i % 2], 2 * b, neighbor[i % 2], 2 * b);
+}
+
 void allgather_bruck(int rank, int n, double b, Out& o) {
   for (int k = 1; k < n; k <<= 1) {
     const double blocks = std::min(k, n - k);
@@ -346,15 +543,17 @@ bool implements(CollAlgorithm a, MpiCollective op) {
   using O = MpiCollective;
   switch (op) {
     case O::barrier: return a == A::linear || a == A::dissemination || a == A::recursive_doubling;
-    case O::bcast: return a == A::linear || a == A::binomial || a == A::pipeline;
-    case O::reduce: return a == A::linear || a == A::binomial;
+    case O::bcast: return a == A::linear || a == A::binomial || a == A::pipeline || a == A::split_bintree;
+    case O::reduce: return a == A::linear || a == A::binomial || a == A::pipeline || a == A::binary;
     case O::allreduce:
-      return a == A::reduce_bcast || a == A::recursive_doubling || a == A::ring || a == A::rabenseifner;
+      return a == A::reduce_bcast || a == A::recursive_doubling || a == A::ring || a == A::rabenseifner ||
+             a == A::ring_segmented;
     case O::alltoall: return a == A::linear || a == A::pairwise || a == A::bruck;
     case O::alltoallv: return a == A::linear || a == A::pairwise;
     case O::gather: return a == A::linear || a == A::binomial;
     case O::gatherv: return a == A::linear;
-    case O::allgather: return a == A::linear || a == A::ring || a == A::recursive_doubling || a == A::bruck;
+    case O::allgather:
+      return a == A::linear || a == A::ring || a == A::recursive_doubling || a == A::bruck || a == A::neighbor_exchange;
     case O::allgatherv: return a == A::linear || a == A::ring;
     case O::reducescatter:
       return a == A::reduce_scatterv || a == A::pairwise || a == A::ring || a == A::recursive_halving;
@@ -380,11 +579,14 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
     case O::bcast:
       if (a == A::binomial) bcast_binomial(rank, n, c.root, b, o);
       else if (a == A::linear) bcast_linear(rank, n, c.root, b, o);
-      else bcast_pipeline(rank, n, c.root, b, o);
+      else if (a == A::split_bintree) bcast_split_bintree(rank, n, c.root, b, c.elements, o);
+      else bcast_chain(rank, n, c.root, segments(b, c.elements, bcast_pipeline_segment(b, n)), o);
       return;
     case O::reduce:
       if (a == A::linear) reduce_linear(rank, n, c.root, b, o);
-      else reduce_binomial(rank, n, c.root, b, o);
+      else if (a == A::pipeline) reduce_pipeline(rank, n, c.root, b, c.elements, o);
+      else if (a == A::binary) reduce_binary(rank, n, c.root, b, c.elements, o);
+      else reduce_binomial(rank, n, c.root, b, c.elements, o);
       return;
     case O::allreduce:
       if (a == A::reduce_bcast) {
@@ -394,6 +596,8 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
         allreduce_recursive_doubling(rank, n, b, o);
       } else if (a == A::ring) {
         allreduce_ring(rank, n, b, o);
+      } else if (a == A::ring_segmented) {
+        allreduce_ring_segmented(rank, n, b, c.elements, o);
       } else {
         allreduce_rabenseifner(rank, n, b, o);
       }
@@ -428,6 +632,7 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       if (a == A::linear) allgather_linear(rank, n, b, {}, o);
       else if (a == A::ring) allgather_ring(rank, n, b, {}, o);
       else if (a == A::recursive_doubling) allgather_recursive_doubling(rank, n, b, o);
+      else if (a == A::neighbor_exchange) allgather_neighbor_exchange(rank, n, b, o);
       else allgather_bruck(rank, n, b, o);
       return;
     case O::allgatherv:
@@ -486,8 +691,8 @@ CollAlgorithm CollSelector::select(const CollectiveCall& c, int n) const {
   switch (c.op) {
     case O::allreduce:
       if (b < 10000) return A::recursive_doubling;
-      if (c.elements > n) return A::ring;  // lr / ring_segmented
-      return A::reduce_bcast;              // redbcast
+      if (c.elements > n) return n * kRingSegment >= b ? A::ring : A::ring_segmented;
+      return A::reduce_bcast;  // nonoverlapping
     case O::alltoall:
       if (n == 2) return A::pairwise;
       if (b < 200 && n > 12) return A::bruck;
@@ -499,11 +704,17 @@ CollAlgorithm CollSelector::select(const CollectiveCall& c, int n) const {
       return A::dissemination;  // bruck
     case O::bcast:
       if (b < 2048 || c.elements <= 1) return A::binomial;
-      if (b < 370728) return A::binomial;  // split_bintree: a binary tree of half-messages; binomial here
-      return A::pipeline;
+      if (b < 370728) return A::split_bintree;  // 1 KiB segments
+      if (n < 1.6134e-6 * b + 2.1102) return A::pipeline;  // 128 KiB segments
+      if (n < 13) return A::split_bintree;  // 8 KiB segments
+      return A::pipeline;  // 64, 16 or 8 KiB segments
     case O::reduce:
       if (n < 8 && b < 512) return A::linear;
-      return A::binomial;  // binomial (0K, 1K segments); pipeline/binary variants run as binomial here
+      if ((n < 8 && b < 20480) || b < 2048 || c.elements <= 1) return A::binomial;  // unsegmented
+      if (n > 0.6016 / 1024 * b + 1.3496) return A::binomial;  // 1 KiB segments
+      if (n > 0.0410 / 1024 * b + 9.7128) return A::pipeline;  // 1 KiB segments
+      if (n > 0.0422 / 1024 * b + 1.1614) return A::binary;    // 32 KiB segments
+      return A::pipeline;                                       // 32 or 64 KiB segments
     case O::reducescatter: {
       const double t = total(c.counts);
       if (t <= 12 * 1024 || (t <= 256 * 1024 && pow2) || n >= 0.0012 * t + 8) return A::recursive_halving;
@@ -512,7 +723,7 @@ CollAlgorithm CollSelector::select(const CollectiveCall& c, int n) const {
     case O::allgather:
       if (n == 2) return A::recursive_doubling;
       if (b * n < 50000) return pow2 ? A::recursive_doubling : A::bruck;
-      return A::ring;  // ring (odd n) or neighbor exchange (even n): ring here
+      return n % 2 == 1 ? A::ring : A::neighbor_exchange;
     case O::allgatherv: return A::ring;
     case O::gather:
       if (b > 6000) return A::linear;  // linear_sync

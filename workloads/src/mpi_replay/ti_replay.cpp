@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "configs/config_error.h"
+#include "configs/count_limits.h"
 #include "models/mpi/mpi_world.h"
 
 namespace hpcsim {
@@ -342,10 +343,19 @@ class Runner final : public MpiWorld::Listener {
           if (a.recv_counts != kNoCounts) c.recv_counts = std::span<const double>(t_.counts.data() + a.recv_counts, n);
           k.steps.clear();
           k.step = 0;
+          const CollAlgorithm algorithm = o_.selector.select(c, t_.ranks);
           try {
-            expand_collective(c, r, t_.ranks, o_.selector.select(c, t_.ranks), k.steps);
+            expand_collective(c, r, t_.ranks, algorithm, k.steps);
           } catch (const std::invalid_argument& e) {
             throw ConfigError(t_.where(a), e.what());
+          }
+          // Every rank holds its steps of the collective at once: a segmented algorithm on a large message
+          // (Open MPI's pipeline in 8 KiB segments) can expand one action into millions of messages.
+          if (const double steps = static_cast<double>(k.steps.size()) * t_.ranks; steps > count_limit(CountLimit::actions)) {
+            check_count(CountLimit::actions, steps, t_.where(a),
+                        std::string("this ") + mpi_collective_name(c.op) + " (" + coll_algorithm_name(algorithm) + " on " +
+                            std::to_string(t_.ranks) + " ranks, " + std::to_string(k.steps.size()) +
+                            " point-to-point steps a rank)");
           }
           ++k.collectives;
           k.in_collective = true;

@@ -1,7 +1,9 @@
 #pragma once
 // MPI collectives as algorithms over point-to-point: each algorithm writes, for one rank, the sends,
 // receives and waits that rank performs (a CollStep list), so collectives run on MpiWorld's messages and
-// share the fabric with everything else. A selector picks the algorithm as a library would: SimGrid
+// share the fabric with everything else. Open MPI's segmented algorithms (pipeline and split binary tree
+// bcast, pipeline / binary / binomial reduce, segmented ring allreduce) choose their segment size from the
+// message and rank count as Open MPI's fixed rules do, whether selected or forced. A selector picks the algorithm as a library would: SimGrid
 // SMPI's default selector (to replay traces as SimGrid does) or Open MPI's tuned fixed decision rules
 // (ompi/mca/coll/tuned/coll_tuned_decision_fixed.c, as ported in SimGrid's smpi_openmpi_selector.cpp);
 // any operation's choice can be overridden by name.
@@ -32,6 +34,10 @@ enum class CollAlgorithm : std::uint8_t {
   dissemination,       // barrier
   reduce_scatterv,     // reducescatter: reduce to rank 0, then scatterv (SimGrid's default, regular counts)
   recursive_halving,   // reducescatter
+  split_bintree,       // bcast: each half of the message down one subtree of a binary tree, then swapped (Open MPI)
+  binary,              // reduce: segmented, up a binary tree (Open MPI)
+  neighbor_exchange,   // allgather: Chen et al.'s neighbour exchange, even rank counts (Open MPI; ring when odd)
+  ring_segmented,      // allreduce: the ring in phases of 1 MiB segments (Open MPI)
 };
 
 const char* mpi_collective_name(MpiCollective op);

@@ -1,0 +1,170 @@
+// Open MPI's segmented collectives as per-rank programs (models/mpi/mpi_collectives.h): every byte a rank sends
+// is a byte its peer receives, in order; each algorithm delivers what its operation promises (a bcast's whole
+// message to every rank, a reduce's whole vector from every non-root rank); and the ompi selector picks them as
+// Open MPI's fixed rules do.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "models/mpi/mpi_collectives.h"
+
+namespace hpcsim {
+namespace {
+
+struct Traffic {
+  std::map<std::pair<int, int>, std::vector<double>> sent, received;  // (from, to) -> sizes in order
+  std::vector<double> sent_by, received_by;                           // per rank
+};
+
+Traffic expand_all(const CollectiveCall& call, int n, CollAlgorithm a) {
+  Traffic t;
+  t.sent_by.assign(n, 0);
+  t.received_by.assign(n, 0);
+  for (int r = 0; r < n; ++r) {
+    std::vector<CollStep> steps;
+    expand_collective(call, r, n, a, steps);
+    for (const CollStep& s : steps) {
+      if (s.kind == CollStep::send) {
+        t.sent[{r, s.peer}].push_back(s.bytes);
+        t.sent_by[r] += s.bytes;
+      } else if (s.kind == CollStep::recv) {
+        t.received[{s.peer, r}].push_back(s.bytes);
+        t.received_by[r] += s.bytes;
+      }
+    }
+  }
+  return t;
+}
+
+CollectiveCall call_of(MpiCollective op, double bytes, double elements, int root = 0) {
+  CollectiveCall c;
+  c.op = op;
+  c.bytes = bytes;
+  c.elements = elements;
+  c.root = root;
+  return c;
+}
+
+TEST_CASE("Open MPI's segmented collectives match every send with a receive of the same size, in order") {
+  struct Case {
+    MpiCollective op;
+    CollAlgorithm a;
+    double bytes, elements;
+  };
+  const Case cases[] = {
+      {MpiCollective::bcast, CollAlgorithm::split_bintree, 300000, 37500},     // 1 KiB segments
+      {MpiCollective::bcast, CollAlgorithm::split_bintree, 1000008, 125001},   // 8 KiB segments, odd count
+      {MpiCollective::bcast, CollAlgorithm::split_bintree, 3000, 375},         // a half under a segment: the chain
+      {MpiCollective::bcast, CollAlgorithm::pipeline, 2e6, 2.5e5},
+      {MpiCollective::reduce, CollAlgorithm::pipeline, 1e6, 1.25e5},
+      {MpiCollective::reduce, CollAlgorithm::binary, 300000, 37500},
+      {MpiCollective::reduce, CollAlgorithm::binomial, 100000, 12500},
+      {MpiCollective::allgather, CollAlgorithm::neighbor_exchange, 40000, 5000},
+      {MpiCollective::allreduce, CollAlgorithm::ring_segmented, 40e6, 5e6},     // several phases of 1 MiB
+      {MpiCollective::allreduce, CollAlgorithm::ring_segmented, 8000, 1000},    // the plain ring
+  };
+  for (const Case& c : cases) {
+    for (int n : {2, 3, 4, 5, 7, 8, 12, 13, 16, 33}) {
+      for (int root : {0, n / 2}) {
+        INFO(mpi_collective_name(c.op) << " " << coll_algorithm_name(c.a) << " of " << c.bytes << " B on " << n
+                                       << " ranks, root " << root);
+        const Traffic t = expand_all(call_of(c.op, c.bytes, c.elements, root), n, c.a);
+        CHECK(t.sent == t.received);
+        for (int r = 0; r < n; ++r) {
+          INFO("rank " << r);
+          if (c.op == MpiCollective::bcast) {  // every rank but the root receives the message once
+            CHECK(t.received_by[r] == Approx(r == root ? 0.0 : c.bytes));
+          } else if (c.op == MpiCollective::reduce) {  // every rank but the root sends its vector once
+            CHECK(t.sent_by[r] == Approx(r == root ? 0.0 : c.bytes));
+          } else if (c.op == MpiCollective::allgather) {  // every other rank's block
+            CHECK(t.received_by[r] == Approx((n - 1) * c.bytes));
+          } else {  // a ring allreduce receives every block but its own in the reduce-scatter, all but one after
+            CHECK(t.received_by[r] <= 2 * c.bytes);
+            CHECK(t.received_by[r] >= 2 * c.bytes * (n - 1) / n - 2 * c.bytes / c.elements * 2);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the split binary tree sends each half down one subtree, then pairs swap halves") {
+  // 8 ranks, root 0: 1 and 2 head the subtrees of odd and even ranks; 300,000 bytes in halves of 150,000 in
+  // 1 KiB segments (147 each: 146 of 1,024 bytes and one of 504).
+  const Traffic t = expand_all(call_of(MpiCollective::bcast, 300000, 300000), 8, CollAlgorithm::split_bintree);
+  REQUIRE(t.sent.count({0, 1}));
+  const std::vector<double>& left = t.sent.at({0, 1});
+  CHECK(left.size() == 147);
+  CHECK(left.front() == 1024);
+  CHECK(left.back() == 150000 - 146 * 1024);
+  CHECK(t.sent.at({0, 2}).size() == 147);
+  CHECK(t.sent.at({1, 3}).size() == 147);  // 1's children are 3 and 5; 2's are 4 and 6
+  CHECK(t.sent.at({2, 6}).size() == 147);
+  CHECK(t.sent.at({3, 7}).size() == 147);
+  // The swap: (1, 2), (3, 4), (5, 6) exchange whole halves; 7 has no partner and gets the second half from the root.
+  CHECK(t.sent.at({1, 2}) == std::vector<double>{150000});
+  CHECK(t.sent.at({4, 3}) == std::vector<double>{150000});
+  CHECK(t.sent.at({0, 7}) == std::vector<double>{150000});
+  CHECK_FALSE(t.sent.count({7, 0}));
+}
+
+TEST_CASE("a segmented reduce: the pipeline is a chain to the root, the binary tree that of the split bcast") {
+  // 1 MB on 64 ranks: Open MPI's pipeline with 1 KiB segments (64 > 0.0410/1024 x 1e6 + 9.7128).
+  const Traffic chain = expand_all(call_of(MpiCollective::reduce, 1e6, 1e6), 64, CollAlgorithm::pipeline);
+  CHECK(chain.sent.size() == 63);  // r -> r - 1 only
+  CHECK(chain.sent.at({1, 0}).size() == 977);  // ceil(1e6 / 1024)
+  // 300 kB on 8 ranks: the binary tree's edges, 32 KiB segments.
+  const Traffic binary = expand_all(call_of(MpiCollective::reduce, 300000, 300000), 8, CollAlgorithm::binary);
+  CHECK(binary.sent.size() == 7);
+  for (auto [from, to] : {std::pair{1, 0}, {2, 0}, {3, 1}, {5, 1}, {4, 2}, {6, 2}, {7, 3}})
+    CHECK(binary.sent.at({from, to}).size() == 10);  // ceil(300000 / 32768)
+  // Binomial: unsegmented below Open MPI's line, 1 KiB segments above it (60 ranks > 0.6016/1024 x 100 kB + 1.35).
+  CHECK(expand_all(call_of(MpiCollective::reduce, 100000, 100000), 16, CollAlgorithm::binomial).sent.at({1, 0}).size() == 1);
+  CHECK(expand_all(call_of(MpiCollective::reduce, 100000, 100000), 64, CollAlgorithm::binomial).sent.at({1, 0}).size() == 98);
+}
+
+TEST_CASE("neighbour exchange: n / 2 steps, one block and then two, with the left and right neighbours in turn") {
+  const Traffic t = expand_all(call_of(MpiCollective::allgather, 1000, 125), 8, CollAlgorithm::neighbor_exchange);
+  CHECK(t.sent.at({0, 1}) == std::vector<double>{1000, 2000});  // steps 0 and 2
+  CHECK(t.sent.at({0, 7}) == std::vector<double>{2000, 2000});  // steps 1 and 3
+  CHECK_FALSE(t.sent.count({0, 2}));
+  // Odd rank counts run the ring.
+  const Traffic odd = expand_all(call_of(MpiCollective::allgather, 1000, 125), 7, CollAlgorithm::neighbor_exchange);
+  CHECK(odd.sent.at({0, 1}).size() == 6);
+}
+
+TEST_CASE("the segmented ring allreduce runs phases of 1 MiB segments, then one allgather ring") {
+  // 40 MB of doubles on 4 ranks: 5e6 elements, 131,072 per segment, 9 phases (5e6 / 524,288 = 9.5; the rest,
+  // 281,408 elements, is above half of 4 segments, so one more: 10).
+  const Traffic t = expand_all(call_of(MpiCollective::allreduce, 40e6, 5e6), 4, CollAlgorithm::ring_segmented);
+  const std::vector<double>& right = t.sent.at({0, 1});
+  CHECK(right.size() == 10 * 3 + 3);
+  CHECK(right.front() == 125000 * 8);  // block 0 (1.25e6 elements) in 10 phases of 125,000
+  CHECK(right.back() == 1.25e6 * 8);   // the allgather sends whole blocks
+  CHECK_FALSE(t.sent.count({0, 2}));
+}
+
+TEST_CASE("the ompi selector picks Open MPI's segmented algorithms where its fixed rules do") {
+  CollSelector ompi(CollSelector::Rules::ompi);
+  const auto pick = [&](MpiCollective op, double bytes, int n) { return ompi.select(call_of(op, bytes, bytes / 8), n); };
+  CHECK(pick(MpiCollective::bcast, 1000, 16) == CollAlgorithm::binomial);
+  CHECK(pick(MpiCollective::bcast, 100000, 16) == CollAlgorithm::split_bintree);
+  CHECK(pick(MpiCollective::bcast, 1e7, 8) == CollAlgorithm::pipeline);       // 8 < 1.6134e-6 x 1e7 + 2.1102
+  CHECK(pick(MpiCollective::bcast, 1e6, 8) == CollAlgorithm::split_bintree);  // below 13 ranks, 8 KiB segments
+  CHECK(pick(MpiCollective::bcast, 1e6, 64) == CollAlgorithm::pipeline);
+  CHECK(pick(MpiCollective::reduce, 256, 4) == CollAlgorithm::linear);
+  CHECK(pick(MpiCollective::reduce, 10000, 4) == CollAlgorithm::binomial);
+  CHECK(pick(MpiCollective::reduce, 1e6, 64) == CollAlgorithm::pipeline);
+  CHECK(pick(MpiCollective::reduce, 1e5, 8) == CollAlgorithm::binary);
+  CHECK(pick(MpiCollective::reduce, 1e5, 64) == CollAlgorithm::binomial);
+  CHECK(pick(MpiCollective::allgather, 1e5, 8) == CollAlgorithm::neighbor_exchange);
+  CHECK(pick(MpiCollective::allgather, 1e5, 7) == CollAlgorithm::ring);
+  CHECK(pick(MpiCollective::allreduce, 8e6, 16) == CollAlgorithm::ring);
+  CHECK(pick(MpiCollective::allreduce, 1e8, 4) == CollAlgorithm::ring_segmented);
+}
+
+}  // namespace
+}  // namespace hpcsim
