@@ -168,3 +168,18 @@ TEST_CASE("the ompi selector picks Open MPI's segmented algorithms where its fix
 
 }  // namespace
 }  // namespace hpcsim
+
+namespace hpcsim {
+namespace {
+
+TEST_CASE("a segmented collective of more segments than the actions limit is refused before its steps are made") {
+  std::vector<CollStep> steps;
+  CHECK_THROWS_WITH(expand_collective(call_of(MpiCollective::bcast, 1e15, 1e15), 1, 64, CollAlgorithm::pipeline, steps),
+                    Catch::Contains("a message of 1e+15 bytes in 131072-byte segments") && Catch::Contains("--limit actions=N"));
+  CHECK_THROWS_WITH(expand_collective(call_of(MpiCollective::allreduce, 1e15, 1.25e14), 1, 8, CollAlgorithm::ring_segmented, steps),
+                    Catch::Contains("a segmented ring allreduce of 1e+15 bytes"));
+  CHECK(steps.empty());
+}
+
+}  // namespace
+}  // namespace hpcsim

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
+
+#include "configs/count_limits.h"
 
 namespace hpcsim {
 
@@ -33,6 +36,12 @@ int pow2_floor(int n) {
   return p;
 }
 
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 // Open MPI's segments of a message (COLL_BASE_COMPUTED_SEGCOUNT, coll_base_util.h): a segment of `seg`
 // bytes holds whole elements, rounded up past half an element; with `seg` 0, below one element or not below
 // the message, the message is one segment. Byte sizes, the last segment holding the rest.
@@ -46,6 +55,12 @@ std::vector<double> segments(double bytes, double elements, double seg) {
     if (seg - per * size > std::floor(size / 2)) per += 1;
   }
   const double n = std::ceil(count / per);
+  // Each segment is a message of every rank on the way: more segments than the replay's action limit would
+  // exhaust memory before the limit is checked.
+  if (std::string excess = count_limit_excess(CountLimit::actions, n, "a message of " + number(bytes) + " bytes in " + number(per * size) + "-byte segments");
+      !excess.empty()) {
+    throw std::invalid_argument(excess);
+  }
   std::vector<double> out(static_cast<std::size_t>(n), per * size);
   out.back() = (count - (n - 1) * per) * size;
   return out;
@@ -346,6 +361,10 @@ void allreduce_ring_segmented(int rank, int n, double b, double elements, Out& o
   double phases = std::floor(count / (n * seg));
   const double rest = std::fmod(count, n * seg);
   if (rest >= n && rest > n * seg / 2) phases += 1;
+  if (std::string excess = count_limit_excess(CountLimit::actions, phases * (n - 1), "a segmented ring allreduce of " + number(b) + " bytes");
+      !excess.empty()) {
+    throw std::invalid_argument(excess);
+  }
   const double early = std::ceil(count / n), late = std::floor(count / n), split = std::fmod(count, n);
   const auto block = [&](int k) { return k < split ? early : late; };
   const auto part = [&](int k, double p) {  // elements of phase p of block k
