@@ -49,14 +49,18 @@ def lines_of(rows):
     return lines
 
 
-def gpu_axis(ax, rows):
-    """A log2 GPU axis ticked at the measured counts: scaling studies double the GPUs."""
-    counts = sorted({float(r["gpus"]) for r in rows})
+def count_axis(ax, rows, column, label):
+    """A log2 axis of GPU or node counts ticked at the counts run: scaling studies double them."""
+    counts = sorted({float(r[column]) for r in rows})
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(counts))
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xticklabels([f"{c:g}" for c in counts])
-    ax.set_xlabel("GPUs (count, log scale)")
+    ax.set_xlabel(f"{label} (count, log scale)")
+
+
+def gpu_axis(ax, rows):
+    count_axis(ax, rows, "gpus", "GPUs")
 
 
 def plot_throughput(rows, path):
@@ -104,13 +108,7 @@ def app_label(points):
 
 
 def node_axis(ax, rows):
-    """A log2 node axis ticked at the counts run."""
-    counts = sorted({float(r["nodes"]) for r in rows})
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_locator(FixedLocator(counts))
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xticklabels([f"{c:g}" for c in counts])
-    ax.set_xlabel("Nodes (count, log scale)")
+    count_axis(ax, rows, "nodes", "Nodes")
 
 
 def plot_app_time(rows, path):

@@ -385,6 +385,13 @@ def mpi(seeds, rng):
     seed = rng.choice(seeds.mpi)
     clean = rng.random() < 0.4
     text = seeds.text(seed) if clean else mutate_yaml(seeds.text(seed), rng, seeds.keys["mpi"])
+    if rng.random() < 0.25:  # a sweep of it, then a report of the store (the MPI applications' figures)
+        key, sample = rng.choice(seeds.keys["mpi"])
+        values = ",".join(hostile_for(sample, rng) for _ in range(rng.choice([1, 2])))
+        if rng.random() < 0.4:
+            values = rng.choice(["1..4x2", "1,2", "[8,8,8],[16,16,16]", "[1,[2]],3", "[,]", "{a: 1},2", "1..3"])
+        argv = ["sweep", "{d}/s.yaml", "--vary", f"{key}={values}", "--db", "{d}/r.db"] + pick_format(rng, ["table", "json"])
+        return Case("MPI scenario (sweep)", argv, {"s.yaml": text})
     return Case("MPI scenario", ["run", "{d}/s.yaml", "--no-db"] + sets(seeds, "mpi", rng, clean)
                 + pick_format(rng, ["table", "json", "csv"]), {"s.yaml": text})
 
@@ -410,7 +417,9 @@ def replay(seeds, rng):
     if roll < 0.15:
         argv += ["--np", hostile_flag("16", rng)]
     elif roll < 0.3:
-        argv += ["--coll", rng.choice(["allreduce=ring", "bcast=binomial", "alltoall=bruck", "allreduce=nope", "x=y", "=", "bcast"])]
+        argv += ["--coll", rng.choice(["allreduce=ring", "bcast=binomial", "alltoall=bruck", "allreduce=nope", "x=y", "=", "bcast",
+                                       "bcast=split_bintree", "bcast=pipeline", "reduce=binary", "reduce=pipeline",
+                                       "allgather=neighbor_exchange", "allreduce=ring_segmented", "reduce=neighbor_exchange"])]
     elif roll < 0.4:
         argv += ["--eager", hostile_flag("64KiB", rng)]
     elif roll < 0.5:
