@@ -244,11 +244,36 @@ def check_sweep_mpi_apps():
                        "--db", db)
         expect("time_s" in table.stdout and "gflops" in table.stdout and "comm_share" in table.stdout and
                "4 points (4 stored before this run)" in table.stdout, "the table shows an MPI study's columns", table)
-        serve = os.path.join(SOURCE, "examples", "serving", "roberta-g5.yaml")
-        expect_bad_input(hpcsim("sweep", serve, "--vary", "serving.replicas=1,2", "--db", os.path.join(tmp, "v.db")),
-                         "hpcsim sweep runs training and mpi scenarios")
+        plan = os.path.join(SOURCE, "examples", "capacity-plan", "plan.yaml")
+        expect_bad_input(hpcsim("sweep", plan, "--vary", "name=a,b", "--db", os.path.join(tmp, "v.db")),
+                         "hpcsim sweep runs training, serve and mpi scenarios")
 
 
-run_check({"sweep_mpi_apps": check_sweep_mpi_apps, "sweep_resume": check_sweep_resume, "sweep_jobs": check_sweep_jobs, "sweep_points": check_sweep_points,
+def check_sweep_serve():
+    """A serving endpoint swept over load and batching: each point an endpoint run in the store."""
+    serve = os.path.join(SOURCE, "examples", "serving", "roberta-g5.yaml")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "s.db")
+        proc = hpcsim("sweep", serve, "--vary", "serving.rate_rps=200,1200", "--vary", "serving.max_batch=1,8",
+                      "--vary", "serving.requests=4000", "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "a serve sweep should succeed", proc)
+        by = {(p["values"]["serving.rate_rps"], p["values"]["serving.max_batch"]): p["metrics"]
+              for p in json.loads(proc.stdout)["points"]}
+        expect(by[("1200", "1")]["latency_s.p99"] > by[("200", "1")]["latency_s.p99"], "p99 grows with the load", proc)
+        expect(by[("1200", "8")]["latency_s.p99"] < by[("1200", "1")]["latency_s.p99"],
+               "dynamic batching of up to 8 cuts the p99 near saturation", proc)
+        table = hpcsim("sweep", serve, "--vary", "serving.rate_rps=200,1200", "--vary", "serving.max_batch=1,8",
+                       "--vary", "serving.requests=4000", "--db", db)
+        expect("p99_ms" in table.stdout and "requests/s" in table.stdout and "USD/M_req" in table.stdout,
+               "the table shows an endpoint's columns", table)
+        con = sqlite3.connect(db)
+        try:
+            kinds = {k for (k,) in con.execute("SELECT kind FROM runs")}
+        finally:
+            con.close()
+        expect(kinds == {"serve"}, f"the points are stored as serve runs: {kinds}")
+
+
+run_check({"sweep_mpi_apps": check_sweep_mpi_apps, "sweep_serve": check_sweep_serve, "sweep_resume": check_sweep_resume, "sweep_jobs": check_sweep_jobs, "sweep_points": check_sweep_points,
            "sweep_mpi": check_sweep_mpi, "sweep_mpi_waits": check_sweep_mpi_waits,
            "sweep_errors": check_sweep_errors})

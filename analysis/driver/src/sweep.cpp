@@ -13,6 +13,7 @@
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "workloads/hpc/mpi_scenario.h"
+#include "workloads/serving/serve_scenario.h"
 #include "workloads/scenario/training_scenario.h"
 #include "workloads/scenario/scenario_kind.h"
 
@@ -76,19 +77,18 @@ std::vector<std::string> expand_range(const std::string& range, const std::strin
 
 ScenarioKind sweepable_kind(const ConfigNode& root) {
   const ScenarioKind kind = runnable_scenario_kind(root);
-  if (kind != ScenarioKind::training && kind != ScenarioKind::mpi) {
+  if (kind != ScenarioKind::training && kind != ScenarioKind::mpi && kind != ScenarioKind::serve) {
     const ConfigNode* k = root.find("kind");
-    throw ConfigError(k != nullptr ? k->loc() : root.loc(),
-                      "hpcsim sweep runs training and mpi scenarios (a serve scenario's load: hpcsim serve --sweep-load)");
+    throw ConfigError(k != nullptr ? k->loc() : root.loc(), "hpcsim sweep runs training, serve and mpi scenarios");
   }
   return kind;
 }
 
 void check_sweep_scenario(const ConfigNode& root, const SpecCatalog& catalog) {
-  if (sweepable_kind(root) == ScenarioKind::mpi) {
-    parse_mpi_scenario(root, catalog, "check");
-  } else {
-    parse_training_scenario(root, catalog, "check");
+  switch (sweepable_kind(root)) {
+    case ScenarioKind::mpi: parse_mpi_scenario(root, catalog, "check"); return;
+    case ScenarioKind::serve: parse_serve_scenario(root, catalog, "check"); return;
+    default: parse_training_scenario(root, catalog, "check"); return;
   }
 }
 
@@ -174,7 +174,7 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
       name = what_if_name(file_name->as_string(), sets);  // an invalid point too is named as the file names it
     }
     kind = sweepable_kind(root);
-    if (kind == ScenarioKind::mpi) {
+    if (kind != ScenarioKind::training) {  // mpi, serve: run as `hpcsim run` / `hpcsim serve` run them
       LoadedScenario loaded{root, kind, name, {}};
       return run_scenario(loaded, ScenarioRequest{}, catalog, intervals, tool_version).record;
     }

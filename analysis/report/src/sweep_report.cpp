@@ -27,14 +27,14 @@ std::map<std::int64_t, std::string> run_messages(const ResultsStore& store) {
   return messages;
 }
 
-// Whether the study's points are MPI applications (kind: mpi), whose figures are a time and a rate, not a
-// training step's: the kind of its first stored run.
-bool mpi_study(const ResultsStore& store, const std::vector<StoredStudyPoint>& points) {
+// The kind of the study's runs (training, serve, mpi): the kind of its first stored run. Each kind's table
+// shows its own figures (a training step, an endpoint's latency and rate, an application's time and rate).
+std::string study_kind(const ResultsStore& store, const std::vector<StoredStudyPoint>& points) {
   std::map<std::int64_t, std::string> kinds;
   for (const StoredRun& run : store.runs()) kinds[run.id] = run.kind;
   for (const StoredStudyPoint& p : points)
-    if (p.run_id) return kinds[*p.run_id] == "mpi";
-  return false;
+    if (p.run_id) return kinds[*p.run_id];
+  return "training";
 }
 
 std::size_t not_ok(const std::vector<StoredStudyPoint>& points) {
@@ -55,8 +55,11 @@ std::string sweep_results_table(const ResultsStore& store, const SweepResultsVie
   std::ostringstream head;
   head << std::setw(4) << "#";
   for (std::size_t k = 0; k < width.size(); ++k) head << "  " << std::setw(static_cast<int>(width[k])) << study.parameters[k].key;
-  const bool mpi = mpi_study(store, points);
-  head << (mpi ? "  status        time_s       gflops  comm_share" : "  status   step_time_s    samples/s     tokens/s  memory_GiB");
+  const std::string kind = study_kind(store, points);
+  const bool mpi = kind == "mpi", serve = kind == "serve";
+  head << (mpi     ? "  status        time_s       gflops  comm_share"
+           : serve ? "  status        p99_ms      p50_ms   requests/s   USD/M_req  dropped"
+                   : "  status   step_time_s    samples/s     tokens/s  memory_GiB");
   out << head.str() << "\n";
   for (const StoredStudyPoint& p : points) {
     const StudyPoint& point = study.points[static_cast<std::size_t>(p.index)];
@@ -75,7 +78,13 @@ std::string sweep_results_table(const ResultsStore& store, const SweepResultsVie
       }
       row << "  " << std::setw(w) << buf;
     };
-    if (mpi && p.status == PointStatus::ok) {
+    if (serve && p.status == PointStatus::ok) {
+      cell("latency_s.p99", 1e3, 12, "%.3f");
+      cell("latency_s.p50", 1e3, 10, "%.3f");
+      cell("throughput_rps", 1, 11, "%.1f");
+      cell("cost_per_million_requests_usd", 1, 10, "%.3f");
+      cell("dropped", 1, 7, "%.0f");
+    } else if (mpi && p.status == PointStatus::ok) {
       cell("time_s", 1, 12, "%.4f");
       cell("gflops", 1, 12, "%.0f");
       // The share of the time that is communication not hidden behind compute: the programs' breakdown is per

@@ -29,7 +29,7 @@ struct SweepAxis {
 // "KEY=V1,V2,..." or a range; std::invalid_argument with a message naming what is wrong.
 SweepAxis parse_vary(const std::string& text);
 
-// The kind of a scenario a sweep can run (training or mpi); ConfigError at `kind` for any other.
+// The kind of a scenario a sweep can run (training, serve or mpi); ConfigError at `kind` for any other.
 ScenarioKind sweepable_kind(const ConfigNode& root);
 // Parses a sweepable scenario as its kind would run it; ConfigError where it is invalid.
 void check_sweep_scenario(const ConfigNode& root, const SpecCatalog& catalog);

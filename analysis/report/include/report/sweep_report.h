@@ -1,6 +1,7 @@
 #pragma once
 // What `hpcsim sweep` prints once its points are stored: one row per point (its values, status, step time,
-// throughput and memory per GPU; an MPI application's time, GFLOP/s and the share of exposed communication) as a table, or the points with every metric as JSON (a contract:
+// throughput and memory per GPU; an endpoint's p99 and p50 latency, request rate, cost and drops; an MPI
+// application's time, GFLOP/s and the share of exposed communication) as a table, or the points with every metric as JSON (a contract:
 // {"study_id", "points": [{"index", "values", "status", "run_id", "message", "metrics"}], "summary"}).
 #include <cstddef>
 #include <cstdint>
