@@ -118,6 +118,12 @@ def serve(seeds, rng):
     clean = rng.random() < 0.4
     text = seeds.text(seed) if clean else mutate_yaml(seeds.text(seed), rng, seeds.keys["serve"])
     files = {"s.yaml": text}
+    if rng.random() < 0.15:  # swept: each point one endpoint run in a store
+        key, sample = rng.choice(seeds.keys["serve"])
+        values = ",".join(hostile_for(sample, rng) for _ in range(rng.choice([1, 2])))
+        return Case("serve scenario (sweep)", ["sweep", "{d}/s.yaml", "--vary", f"{key}={values}", "--vary",
+                                               "serving.requests=500", "--db", "{d}/r.db"] + pick_format(rng, ["table", "json"]),
+                    files)
     argv = ["serve", "{d}/s.yaml", "--no-db"] + sets(seeds, "serve", rng, clean) + pick_format(rng, ["table", "json", "csv"])
     kind = "serve scenario"
     if rng.random() < 0.3:
