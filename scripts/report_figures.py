@@ -59,6 +59,15 @@ def count_axis(ax, rows, column, label):
     ax.set_xlabel(f"{label} (count, log scale)")
 
 
+def log_y_axis(ax, label):
+    """A log y axis ticked at 1, 2 and 5 of each decade: a line spanning less than a decade still reads off it."""
+    ax.set_yscale("log")
+    ax.set_ylabel(label)
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
 def gpu_axis(ax, rows):
     count_axis(ax, rows, "gpus", "GPUs")
 
@@ -73,12 +82,7 @@ def plot_throughput(rows, path):
                 color=COLOURS[i % len(COLOURS)], marker=MARKERS[i % len(MARKERS)], linewidth=2)
     gpu_axis(ax, rows)
     # Log-log: linear scaling is a straight line of slope 1 at any scale, and its loss shows as a bend.
-    ax.set_yscale("log")
-    ax.set_ylabel(f"Throughput ({unit}, log scale)")
-    # Ticks at 1, 2 and 5 of each decade: a line spanning less than a decade still reads off the axis.
-    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
-    ax.yaxis.set_minor_formatter(NullFormatter())
+    log_y_axis(ax, f"Throughput ({unit}, log scale)")
     ax.set_title("Training throughput against GPU count")
     ax.legend(title=rows[0]["line_keys"] or None)
     save(fig, path)
@@ -123,11 +127,7 @@ def plot_app_time(rows, path):
             ideal = [times[0] * (nodes[0] / n if points[0]["scaling"] == "strong" else 1.0) for n in nodes]
             ax.plot(nodes, ideal, color=colour, linestyle=":", linewidth=1)
     node_axis(ax, rows)
-    ax.set_yscale("log")
-    ax.set_ylabel("Time to solution (s, log scale)")
-    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
-    ax.yaxis.set_minor_formatter(NullFormatter())
+    log_y_axis(ax, "Time to solution (s, log scale)")
     ax.set_title("MPI applications: time against node count (dotted: ideal)")
     ax.legend(title=rows[0]["line_keys"] or None)
     save(fig, path)
