@@ -28,7 +28,8 @@ constexpr const char* kOutputFiles[] = {"report.html",        "runs.csv",       
                                         "throughput.png",     "scaling_efficiency.png", "step_breakdown.csv",
                                         "step_breakdown.png", "pareto.csv",     "pareto.png",
                                         "checkpoint_interval.csv", "checkpoint_interval.png", "app_scaling.csv",
-                                        "app_time.png", "app_efficiency.png"};
+                                        "app_time.png", "app_efficiency.png", "serve_load.csv",
+                                        "serve_latency.png"};
 
 struct IoError {
   std::string message;
@@ -90,8 +91,10 @@ int run(const ReportOptions& o) {
     const bool pareto = !data.pareto.empty();
     const bool interval = !data.interval.points.empty();
     const bool app_scaling = !data.app_scaling.lines.empty();
+    const bool serve_load = !data.serve_load.lines.empty();
     write("runs.csv", runs_csv(data.runs));
     if (app_scaling) write("app_scaling.csv", app_scaling_csv(data.app_scaling));
+    if (serve_load) write("serve_load.csv", serve_load_csv(data.serve_load));
     if (scaling) write("scaling.csv", scaling_csv(data.scaling));
     if (breakdown) write("step_breakdown.csv", breakdown_csv(data.breakdown));
     if (pareto) write("pareto.csv", pareto_csv(data.pareto));
@@ -99,7 +102,7 @@ int run(const ReportOptions& o) {
 
     std::vector<ReportFigure> figures;
     std::vector<std::string> notes;
-    if (scaling || breakdown || pareto || interval || app_scaling) {
+    if (scaling || breakdown || pareto || interval || app_scaling || serve_load) {
       const FigureScriptResult drawn = run_figure_script(folder.string());
       if (drawn.outcome == FigureScriptOutcome::no_matplotlib) {
         std::cerr << "hpcsim report: the figures need python3 with matplotlib (tried " << drawn.detail
@@ -148,6 +151,18 @@ int run(const ReportOptions& o) {
     } else {
       notes.push_back("No MPI application scaling figures: no two ok mpi runs differ only in their node count (e.g. "
                       "hpcsim sweep examples/hpc/stencil-3d-epyc.yaml --vary cluster.nodes=1..64x2 stores such runs).");
+    }
+    if (serve_load) {
+      const std::string serve_keys = data.serve_load.legend_title.empty() ? "scenario" : data.serve_load.legend_title;
+      figures.push_back(figure(folder, "Serving: latency against load",
+                               "p99 (solid) and p50 (dotted) latency against the offered request rate, one line per " +
+                                   serve_keys + ": the rates of an hpcsim serve --sweep-load run, or stored serve runs "
+                                   "that differ only in serving.rate_rps (at each rate the latest ok run).",
+                               "serve_latency.png", "serve_load.csv"));
+      written.push_back((folder / "serve_latency.png").string());
+    } else {
+      notes.push_back("No serving latency figure: no serve run with --sweep-load, and no two ok serve runs differ only in "
+                      "serving.rate_rps (hpcsim sweep SCENARIO --vary serving.rate_rps=100,200,400 stores such runs).");
     }
     if (breakdown) {
       figures.push_back(figure(folder, "Step-time breakdown",

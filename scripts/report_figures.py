@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Draws the figures of `hpcsim report` from the CSVs it wrote: scaling.csv -> throughput.png and
 scaling_efficiency.png, step_breakdown.csv -> step_breakdown.png, pareto.csv -> pareto.png,
-checkpoint_interval.csv -> checkpoint_interval.png, app_scaling.csv -> app_time.png and app_efficiency.png
-(each only when its CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
+checkpoint_interval.csv -> checkpoint_interval.png, app_scaling.csv -> app_time.png and app_efficiency.png,
+serve_load.csv -> serve_latency.png (each only when its CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
 fonts and sizes, no metadata). Exit 3 when matplotlib is missing, so hpcsim can try another python3."""
 import csv
 import os
@@ -153,6 +153,22 @@ def plot_app_efficiency(rows, path):
     save(fig, path)
 
 
+# SERVING ENDPOINTS: serve_load.csv, one row per offered rate of a configuration; p99 solid, p50 dotted.
+def plot_serve_latency(rows, path):
+    fig, ax = plt.subplots()
+    for i, (label, points) in enumerate(lines_of(rows).items()):
+        rates = [float(p["rate_rps"]) for p in points]
+        colour, marker = COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)]
+        ax.plot(rates, [1e3 * float(p["p99_s"]) for p in points], label=f"{label} (p99)", color=colour, marker=marker,
+                linewidth=2)
+        ax.plot(rates, [1e3 * float(p["p50_s"]) for p in points], color=colour, linestyle=":", linewidth=1.5)
+    ax.set_xlabel("Offered load (requests/s)")
+    log_y_axis(ax, "Latency (ms, log scale)")
+    ax.set_title("Serving: latency against load (dotted: p50)")
+    ax.legend(title=rows[0]["line_keys"] or None)
+    save(fig, path)
+
+
 BREAKDOWN_PARTS = [("compute_s", "compute"), ("communication_exposed_s", "communication (exposed)"),
                    ("optimizer_s", "optimizer"), ("pipeline_bubble_s", "pipeline bubble"), ("io_stall_s", "I/O stall"),
                    ("other_s", "other")]
@@ -246,7 +262,8 @@ FIGURES = [("scaling.csv", [(plot_throughput, "throughput.png"), (plot_efficienc
            ("step_breakdown.csv", [(plot_breakdown, "step_breakdown.png")]),
            ("pareto.csv", [(plot_pareto, "pareto.png")]),
            ("checkpoint_interval.csv", [(plot_interval, "checkpoint_interval.png")]),
-           ("app_scaling.csv", [(plot_app_time, "app_time.png"), (plot_app_efficiency, "app_efficiency.png")])]
+           ("app_scaling.csv", [(plot_app_time, "app_time.png"), (plot_app_efficiency, "app_efficiency.png")]),
+           ("serve_load.csv", [(plot_serve_latency, "serve_latency.png")])]
 
 
 def main():

@@ -328,3 +328,63 @@ TEST_CASE("MPI application lines: node counts of one scenario, strong or weak by
         "\"epyc-7763-2s, ib-hdr\",\"cluster.node, cluster.network\",stencil,unknown,1,1,10,,\n"
         "\"epyc-7763-2s, ib-hdr\",\"cluster.node, cluster.network\",stencil,unknown,2,2,6,,\n");
 }
+
+namespace {
+
+std::string serve_scenario(double rate, int max_batch) {
+  std::string text = "kind: serve\nname: ep\ncluster:\n  node: g5-2xlarge\nserving:\n  max_batch: " + std::to_string(max_batch) + "\n";
+  if (rate > 0) text += "  rate_rps: " + std::to_string(static_cast<int>(rate)) + "\n";
+  return text;
+}
+
+StoredRun stored(std::int64_t id, const std::string& kind, const std::string& text, const std::string& status = "ok") {
+  StoredRun r;
+  r.id = id;
+  r.kind = kind;
+  r.status = status;
+  r.scenario_text = text;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("serving latency lines: runs that differ only in their rate, and --sweep-load runs", "[analysis][report]") {
+  std::vector<StoredRun> runs;
+  std::vector<std::vector<Metric>> metrics;
+  const auto add = [&](const std::string& text, double p99, const std::string& status = "ok", const std::string& kind = "serve") {
+    runs.push_back(stored(static_cast<std::int64_t>(runs.size()) + 1, kind, text, status));
+    metrics.push_back({{"latency_s.p99", p99, "s"}, {"latency_s.p50", p99 / 2, "s"}, {"throughput_rps", 100, "1/s"},
+                       {"dropped", 0, "count"}});
+  };
+  add(serve_scenario(200, 1), 0.002);
+  add(serve_scenario(800, 1), 0.005);
+  add(serve_scenario(200, 8), 0.0015);
+  add(serve_scenario(800, 8), 0.0025);
+  add(serve_scenario(800, 1), 0.006);                  // the latest run at a rate counts
+  add(serve_scenario(1600, 1), 0.1, "error");           // not ok: left out
+  add(serve_scenario(0, 4), 0.001);                     // offline: no offered rate
+  add(serve_scenario(400, 2), 0.001);                   // one rate is no line
+  add(serve_scenario(1600, 8), 0.004, "ok", "training");  // not serve
+  // A --sweep-load run: its rates as parallel arrays.
+  runs.push_back(stored(10, "serve", serve_scenario(0, 16)));
+  metrics.push_back({{"latency_s.p99", 1, "s"},
+                     {"sweep.rate_rps[0]", 100, "1/s"}, {"sweep.latency_p99_s[0]", 0.001, "s"}, {"sweep.latency_p50_s[0]", 0.0005, "s"},
+                     {"sweep.rate_rps[1]", 300, "1/s"}, {"sweep.latency_p99_s[1]", 0.003, "s"}, {"sweep.latency_p50_s[1]", 0.001, "s"},
+                     {"sweep.throughput_rps[1]", 299, "1/s"}, {"sweep.dropped[1]", 2, "count"}});
+  const ServeLoadFigure figure = serve_load_figure(runs, metrics);
+  CHECK(figure.legend_title == "serving.max_batch");
+  REQUIRE(figure.lines.size() == 3);
+  CHECK(figure.lines[0].label == "1");
+  REQUIRE(figure.lines[0].points.size() == 2);
+  CHECK(figure.lines[0].points[1].rate_rps == 800);
+  CHECK(figure.lines[0].points[1].p99_s == 0.006);
+  CHECK(figure.lines[0].points[1].run_id == 5);
+  CHECK(figure.lines[1].label == "8");
+  CHECK(figure.lines[2].label == "16");
+  REQUIRE(figure.lines[2].points.size() == 2);
+  CHECK(figure.lines[2].points[1].p99_s == 0.003);
+  CHECK(figure.lines[2].points[1].throughput_rps == 299);
+  CHECK(figure.lines[2].points[1].dropped == 2);
+  CHECK(serve_load_csv(figure).starts_with("line,line_keys,rate_rps,run_id,p50_s,p99_s,throughput_rps,dropped\n"
+                                           "1,serving.max_batch,200,1,0.001,0.002,100,0\n"));
+}

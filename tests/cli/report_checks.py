@@ -276,5 +276,37 @@ def check_report_mpi_apps():
             expect("No MPI application scaling figures" in f.read(), "the page says why the figure is missing")
 
 
-run_check({"report_files": check_report_files, "report_interval": check_report_interval, "report_chromium": check_report_chromium,
+def check_report_serve_load():
+    """Serving endpoints: a sweep of the offered rate at two batch sizes is two latency-vs-load lines of stored
+    numbers, and a --sweep-load run a third."""
+    serve = os.path.join(SOURCE, "examples", "serving", "roberta-g5.yaml")
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "results.db"), os.path.join(tmp, "report")
+        proc = hpcsim("sweep", serve, "--vary", "serving.rate_rps=200,800,1200", "--vary", "serving.max_batch=1,8",
+                      "--vary", "serving.requests=4000", "--db", db, "--format", "json")
+        expect(proc.returncode == 0, "serve sweep should succeed", proc)
+        proc = hpcsim("serve", serve, "--sweep-load", "100,300", "--set", "serving.max_batch=4", "--set", "serving.requests=4000",
+                      "--db", db)
+        expect(proc.returncode == 0, "serve --sweep-load should store its run", proc)
+        proc = report(db, out)
+        for name in ["serve_load.csv", "serve_latency.png"]:
+            expect(os.path.join(out, name) in proc.stdout, f"{name} listed on stdout", proc)
+        runs, metrics = store_metrics(db)
+        rows = read_csv(os.path.join(out, "serve_load.csv"))
+        lines = {}
+        for r in rows:
+            lines.setdefault(r["line"], []).append(r)
+        expect(sorted(lines) == ["1", "4", "8"], f"one line per batch size: {sorted(lines)}")
+        for r in lines["1"] + lines["8"]:
+            m = metrics[int(r["run_id"])]
+            expect(float(r["p99_s"]) == m["latency_s.p99"] and float(r["p50_s"]) == m["latency_s.p50"],
+                   f"the stored latencies of run {r['run_id']}")
+        one = [float(r["p99_s"]) for r in lines["1"]]
+        expect(one == sorted(one), f"p99 rises with the load: {one}")
+        expect([float(r["rate_rps"]) for r in lines["4"]] == [100, 300], "the --sweep-load run's rates")
+        with open(os.path.join(out, "report.html")) as f:
+            expect("Serving: latency against load" in f.read(), "the figure is on the page")
+
+
+run_check({"report_serve_load": check_report_serve_load, "report_files": check_report_files, "report_interval": check_report_interval, "report_chromium": check_report_chromium,
            "report_errors": check_report_errors, "report_mpi_apps": check_report_mpi_apps})

@@ -49,6 +49,15 @@ std::string app_scaling_csv(const AppScalingFigure& figure) {
   return out;
 }
 
+std::string serve_load_csv(const ServeLoadFigure& figure) {
+  std::string out = "line,line_keys,rate_rps,run_id,p50_s,p99_s,throughput_rps,dropped\n";
+  for (const ServeLoadLine& line : figure.lines)
+    for (const ServeLoadPoint& p : line.points)
+      out += row({csv_field(line.label), csv_field(figure.legend_title), csv_number(p.rate_rps), std::to_string(p.run_id),
+                  csv_number(p.p50_s), csv_number(p.p99_s), csv_number(p.throughput_rps), csv_number(p.dropped)});
+  return out;
+}
+
 std::string breakdown_csv(const BreakdownFigure& figure) {
   std::string out =
       "run_id,label,step_time_s,compute_s,communication_exposed_s,optimizer_s,pipeline_bubble_s,io_stall_s,other_s\n";

@@ -272,6 +272,7 @@ ReportData collect_report_data(const ResultsStore& store) {
   for (const StoredRun& r : runs) metrics.push_back(store.metrics(r.id));
   data.scaling = scaling_figure(runs, metrics);
   data.app_scaling = app_scaling_figure(runs, metrics);
+  data.serve_load = serve_load_figure(runs, metrics);
   data.breakdown = breakdown_figure(store, runs, metrics);
   data.pareto = pareto_rows(runs, metrics);
   data.interval = interval_figure(runs, metrics);

@@ -17,6 +17,9 @@ std::string scaling_csv(const ScalingFigure& figure);
 // (scaling: strong, weak, size varies or unknown; gflops and efficiency empty where missing).
 std::string app_scaling_csv(const AppScalingFigure& figure);
 
+// line,line_keys,rate_rps,run_id,p50_s,p99_s,throughput_rps,dropped: one row per rate, lines in order.
+std::string serve_load_csv(const ServeLoadFigure& figure);
+
 // run_id,label,step_time_s,compute_s,communication_exposed_s,optimizer_s,pipeline_bubble_s,io_stall_s,other_s
 std::string breakdown_csv(const BreakdownFigure& figure);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/app_scaling_data.h"
+#include "report/serve_load_data.h"
 #include "store/results_store.h"
 
 namespace hpcsim {
@@ -90,6 +91,7 @@ struct RunRow {
 struct ReportData {
   ScalingFigure scaling;
   AppScalingFigure app_scaling;  // MPI applications (kind: mpi) against node count
+  ServeLoadFigure serve_load;    // serving endpoints' latency against the offered rate
   BreakdownFigure breakdown;
   std::vector<ParetoRow> pareto;
   IntervalFigure interval;

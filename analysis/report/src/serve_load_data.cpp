@@ -1,0 +1,110 @@
+#include "report/serve_load_data.h"
+
+#include <map>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "configs/config_error.h"
+#include "configs/loader.h"
+#include "configs/yaml_text.h"
+#include "flat_config.h"
+
+namespace hpcsim {
+
+using report_detail::FlatConfig;
+
+namespace {
+
+std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name) {
+  for (const Metric& m : metrics)
+    if (m.name == name) return m.value;
+  return std::nullopt;
+}
+
+struct Draft {
+  FlatConfig config;                   // the scenario without serving.rate_rps
+  std::map<double, ServeLoadPoint> by_rate;  // the latest run at each rate
+};
+
+// The scenario of a stored run without its rate, or nullopt when its text does not parse.
+std::optional<ConfigNode> without_rate(const StoredRun& run, std::optional<double>* rate) {
+  try {
+    ConfigNode root = parse_config_text(run.scenario_text, "run " + std::to_string(run.id));
+    if (!root.is_map()) return std::nullopt;
+    if (ConfigNode* s = root.find("serving"); s != nullptr && s->is_map()) {
+      if (const ConfigNode* r = s->find("rate_rps"); r != nullptr && r->is_scalar()) {
+        try {
+          *rate = std::stod(r->text());
+        } catch (const std::exception&) {
+          return std::nullopt;
+        }
+      }
+      s->erase("rate_rps");
+    }
+    return root;
+  } catch (const ConfigError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+ServeLoadFigure serve_load_figure(const std::vector<StoredRun>& runs, const std::vector<std::vector<Metric>>& metrics) {
+  std::vector<Draft> drafts;
+  std::map<std::string, std::size_t> draft_of;  // scenario text without the rate -> draft (runs at one rate each)
+  const auto draft_for = [&](const ConfigNode& shared, const std::string& key) -> Draft& {
+    const auto [it, added] = draft_of.emplace(key, drafts.size());
+    if (added) {
+      drafts.emplace_back();
+      report_detail::flatten(shared, "", drafts.back().config);
+    }
+    return drafts[it->second];
+  };
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].kind != "serve" || runs[i].status != "ok") continue;
+    std::optional<double> rate;
+    const std::optional<ConfigNode> shared = without_rate(runs[i], &rate);
+    if (!shared) continue;
+    const std::vector<Metric>& m = metrics[i];
+    if (metric_value(m, "sweep.rate_rps[0]")) {
+      // A --sweep-load run is a line of its own: its rates as parallel arrays sweep.NAME[k].
+      Draft& d = draft_for(*shared, "run " + std::to_string(runs[i].id) + "\n" + to_yaml_text(*shared));
+      for (std::size_t k = 0;; ++k) {
+        std::string at = "[";
+        at += std::to_string(k);
+        at += ']';
+        const auto r = metric_value(m, "sweep.rate_rps" + at);
+        const auto p99 = metric_value(m, "sweep.latency_p99_s" + at);
+        if (!r || !p99) break;
+        d.by_rate[*r] = {runs[i].id, *r, metric_value(m, "sweep.latency_p50_s" + at).value_or(0.0), *p99,
+                         metric_value(m, "sweep.throughput_rps" + at).value_or(0.0),
+                         metric_value(m, "sweep.dropped" + at).value_or(0.0)};
+      }
+      continue;
+    }
+    const auto p99 = metric_value(m, "latency_s.p99");
+    if (!rate || !p99 || *rate <= 0) continue;  // offline, a closed loop or a trace at its own times: no offered rate
+    Draft& d = draft_for(*shared, to_yaml_text(*shared));
+    d.by_rate[*rate] = {runs[i].id, *rate, metric_value(m, "latency_s.p50").value_or(0.0), *p99,
+                        metric_value(m, "throughput_rps").value_or(0.0), metric_value(m, "dropped").value_or(0.0)};
+  }
+  std::erase_if(drafts, [](const Draft& d) { return d.by_rate.size() < 2; });
+
+  ServeLoadFigure figure;
+  std::vector<const FlatConfig*> configs;
+  for (const Draft& d : drafts) configs.push_back(&d.config);
+  const std::vector<std::string> keys = report_detail::label_keys(configs);
+  for (const std::string& k : keys) figure.legend_title += (figure.legend_title.empty() ? "" : ", ") + k;
+  for (const Draft& d : drafts) {
+    ServeLoadLine line{report_detail::label_of(d.config, keys), {}};
+    for (const auto& [rate, p] : d.by_rate) line.points.push_back(p);
+    figure.lines.push_back(std::move(line));
+  }
+  for (std::size_t i = 0; i < figure.lines.size(); ++i)
+    for (std::size_t j = i + 1; j < figure.lines.size(); ++j)
+      if (figure.lines[j].label == figure.lines[i].label) figure.lines[j].label += " (line " + std::to_string(j + 1) + ")";
+  return figure;
+}
+
+}  // namespace hpcsim
