@@ -212,7 +212,7 @@ int run(const ReportOptions& o) {
 
 Action add_report_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "report", "Write an HTML report of a results database: scaling (training and MPI applications), step-time breakdown, Pareto and checkpoint-interval figures "
+      "report", "Write an HTML report of a results database: scaling (training and MPI applications), serving latency against load, step-time breakdown, Pareto and checkpoint-interval figures "
                 "(PNG, with the CSV behind each) and the table of runs");
   auto o = std::make_shared<ReportOptions>();
   cmd->add_option("database", o->db, "SQLite results file, e.g. results.db")->required();
