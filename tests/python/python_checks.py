@@ -204,6 +204,10 @@ def check_studies():
            f"an mpi sweep over a list axis: {mpi[['cluster.nodes', 'workload.grid', 'status']]}")
     small = mpi[mpi["workload.grid"] == "[128, 128, 128]"]
     expect(small["time_s"].iloc[1] < small["time_s"].iloc[0], "two nodes solve the same grid faster")
+    # A serving endpoint over its load.
+    served = hpcsim.sweep("examples/serving/roberta-g5.yaml", vary={"serving.rate_rps": [200, 1200], "serving.requests": [4000]})
+    expect(list(served["status"]) == ["ok", "ok"] and served["latency_s.p99"].iloc[1] > served["latency_s.p99"].iloc[0],
+           f"a serve sweep: p99 rises with the load: {served[['serving.rate_rps', 'latency_s.p99']]}")
 
     expect_equal(hpcsim.plan("examples/capacity-plan/plan.yaml", screen_only=True),
                  cli_json("plan", "examples/capacity-plan/plan.yaml", "--screen-only", "--no-db"), "plan --screen-only")
