@@ -50,12 +50,35 @@ TEST_CASE("the critical path follows the messages a rank waited for and adds up 
   CHECK(r.time_s == Approx(3.5 + 2e-3).epsilon(1e-3));
 }
 
+TEST_CASE("the critical path's time on each rank: the chain 0 -> 1 -> 2, walked back from its end", "[replay][critical]") {
+  const ReplayResult r = replay(kChain, 3, {}, true);
+  REQUIRE(r.critical_path);
+  const std::vector<CriticalPathRank>& on = r.critical_path->by_rank;
+  REQUIRE(on.size() == 3);
+  // Longest first: rank 1 (2 s of compute and its send), rank 0 (1 s and its send), rank 2 (0.5 s after its
+  // message arrives; its first 0.25 s are off the path).
+  CHECK(on[0].rank == 1);
+  CHECK(on[1].rank == 0);
+  CHECK(on[2].rank == 2);
+  CHECK(on[0].s == Approx(2.0).epsilon(2e-3));
+  CHECK(on[1].s == Approx(1.0).epsilon(2e-3));
+  CHECK(on[2].s == Approx(0.5).epsilon(5e-3));
+  // With the gaps between a post and its data's start (microseconds of latency), they are the simulated time.
+  double sum = 0;
+  for (const CriticalPathRank& c : on) sum += c.s;
+  CHECK(sum <= r.time_s + 1e-12);
+  CHECK(sum == Approx(r.time_s).epsilon(1e-4));
+}
+
 TEST_CASE("a rank that never waits is its own critical path", "[replay][critical]") {
   const ReplayResult r = replay("0 compute 3e9\n1 compute 1e9\n1 send 0 0 100\n0 recv 1 0 100\n", 2, {}, true);
   REQUIRE(r.critical_path);
   CHECK(r.critical_path->end_rank == 0);
   CHECK(r.critical_path->hops == 0);  // the message had arrived long before rank 0 asked for it
   CHECK(r.critical_path->compute_s == Approx(3.0).epsilon(1e-9));
+  REQUIRE(r.critical_path->by_rank.size() == 1);
+  CHECK(r.critical_path->by_rank[0].rank == 0);
+  CHECK(r.critical_path->by_rank[0].s == r.time_s);
 }
 
 TEST_CASE("without the option no critical path is followed", "[replay][critical]") {

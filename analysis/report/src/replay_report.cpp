@@ -28,6 +28,14 @@ std::string replay_table(const ReplayResult& r, const ReplaySummary& s) {
     out += "critical path: compute " + fmt("%.6f", cp.compute_s) + " s, communication " +
            fmt("%.6f", cp.communication_s) + " s, other " + fmt("%.6f", cp.other_s) + " s; " +
            std::to_string(cp.hops) + " messages between ranks; ends on rank " + std::to_string(cp.end_rank) + "\n";
+    // The ranks it passes through, the longest first (the rest in the JSON).
+    constexpr std::size_t kShownRanks = 8;
+    std::string on;
+    for (std::size_t i = 0; i < std::min(kShownRanks, cp.by_rank.size()); ++i)
+      on += (i ? ", " : "") + std::string("rank ") + std::to_string(cp.by_rank[i].rank) + " " + fmt("%.6f", cp.by_rank[i].s) +
+            " s (" + fmt("%.1f", r.time_s > 0 ? 100 * cp.by_rank[i].s / r.time_s : 0.0) + " %)";
+    if (cp.by_rank.size() > kShownRanks) on += ", " + std::to_string(cp.by_rank.size() - kShownRanks) + " more";
+    out += "critical path by rank: " + on + "\n";
   }
   std::size_t w = 4;
   for (const std::string& h : s.rank_hosts) w = std::max(w, h.size());
@@ -70,12 +78,16 @@ std::string replay_json(const ReplayResult& r, const ReplaySummary& s) {
       .field("ranks", ranks.str());
   if (r.critical_path) {
     const ReplayCriticalPath& cp = *r.critical_path;
+    json::Line by_rank = json::Line::array();
+    for (const CriticalPathRank& c : cp.by_rank)
+      by_rank.item(json::Line::object().field("rank", json::integer(c.rank)).field("s", json::number(c.s, 12)).str());
     out.field("critical_path", json::Line::object()
                                    .field("compute_s", json::number(cp.compute_s, 12))
                                    .field("communication_s", json::number(cp.communication_s, 12))
                                    .field("other_s", json::number(cp.other_s, 12))
                                    .field("messages", json::integer(static_cast<std::int64_t>(cp.hops)))
                                    .field("end_rank", json::integer(cp.end_rank))
+                                   .field("by_rank", by_rank.str())
                                    .str());
   }
   return out.str() + "\n";

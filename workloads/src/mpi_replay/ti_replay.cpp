@@ -23,18 +23,31 @@ struct TraceRequest {
 enum class State : std::uint8_t { run, compute, test, wait, done };
 
 // The critical path up to a rank's current time: its compute and communication parts and the messages it
-// crossed (the rest of its length is latency and start-up).
+// crossed (the rest of its length is latency and start-up), and where its latest jump is recorded: entry
+// `jumps` of rank `owner`'s jump log (none: the path began on `owner` at time 0).
 struct PathSoFar {
   double compute_s = 0, communication_s = 0;
   std::uint64_t hops = 0;
+  int owner = 0;
+  std::uint32_t jumps = 0;
+};
+
+// A rank taking over a peer's path: the peer's path at its post (`from`), the post's time and the time the
+// awaited data started to move, from which the path is this rank's. Walked back from the end, the log gives
+// the time the path spends on each rank.
+struct Jump {
+  int from_owner = 0;
+  std::uint32_t from_jumps = 0;
+  double post_s = 0, start_s = 0;
 };
 
 // A posted request waiting for its partner in MPI's matching order (source, destination, tag: the same
-// order MpiWorld matches in), with the poster's critical path at the post.
+// order MpiWorld matches in), with the poster's critical path at the post and the post's time.
 struct Posted {
   RequestId id;
   std::uint64_t serial;
   PathSoFar path;
+  double at_s = 0;
 };
 struct Channel {
   std::deque<Posted> sends, recvs;
@@ -63,6 +76,8 @@ class Runner final : public MpiWorld::Listener {
  public:
   Runner(const TiTrace& t, MpiMachine& m, const ReplayOptions& o) : t_(t), m_(m), o_(o), sim_(m.sim()), ranks_(t.ranks) {
     world_ = std::make_unique<MpiWorld>(m, o.model, o.rank_host, *this);
+    for (int r = 0; r < t.ranks; ++r) ranks_[r].path.owner = r;
+    if (o.critical_path) jumps_.resize(static_cast<std::size_t>(t.ranks));
     on_timeline_.assign(static_cast<std::size_t>(t.ranks), 0);
     for (int r : o.timeline_ranks) on_timeline_.at(static_cast<std::size_t>(r)) = 1;
   }
@@ -96,6 +111,7 @@ class Runner final : public MpiWorld::Listener {
       cp.communication_s = p.communication_s;
       cp.other_s = std::max(0.0, res.time_s - p.compute_s - p.communication_s);
       cp.hops = p.hops;
+      cp.by_rank = shares(p, ranks_[cp.end_rank].times.end_s);
       res.critical_path = cp;
     }
     return res;
@@ -143,7 +159,7 @@ class Runner final : public MpiWorld::Listener {
   void pair(bool send, int src, int dst, int tag, RequestId id) {
     if (id >= serial_.size()) serial_.resize(static_cast<std::size_t>(id) * 2 + 16, 0), partner_.resize(serial_.size());
     serial_[id] = ++posts_;
-    const Posted mine{id, posts_, ranks_[send ? src : dst].path};
+    const Posted mine{id, posts_, ranks_[send ? src : dst].path, sim_.now().to_seconds()};
     const auto key = std::make_tuple(src, dst, tag);
     Channel& c = channels_[key];
     std::deque<Posted>& others = send ? c.recvs : c.sends;
@@ -153,9 +169,31 @@ class Runner final : public MpiWorld::Listener {
     }
     const Posted other = others.front();
     others.pop_front();
-    partner_[id] = {id, posts_, other.path};
-    if (serial_[other.id] == other.serial) partner_[other.id] = {other.id, other.serial, mine.path};
+    partner_[id] = {id, posts_, other.path, other.at_s};
+    if (serial_[other.id] == other.serial) partner_[other.id] = {other.id, other.serial, mine.path, mine.at_s};
     if (c.sends.empty() && c.recvs.empty()) channels_.erase(key);
+  }
+
+  // The time `path`, which ends at `end_s`, spends on each rank, walking its jumps back to the start; ranks it
+  // passes through, the longest first. The gaps between a post and its data's start are on no rank.
+  std::vector<CriticalPathRank> shares(const PathSoFar& path, double end_s) const {
+    std::vector<double> on(static_cast<std::size_t>(t_.ranks), 0.0);
+    int owner = path.owner;
+    std::uint32_t n = path.jumps;
+    double t = end_s;
+    while (n > 0) {
+      const Jump& j = jumps_[static_cast<std::size_t>(owner)][n - 1];
+      on[static_cast<std::size_t>(owner)] += std::max(0.0, t - j.start_s);
+      owner = j.from_owner;
+      n = j.from_jumps;
+      t = j.post_s;
+    }
+    on[static_cast<std::size_t>(owner)] += std::max(0.0, t);
+    std::vector<CriticalPathRank> out;
+    for (int r = 0; r < t_.ranks; ++r)
+      if (on[static_cast<std::size_t>(r)] > 0) out.push_back({r, on[static_cast<std::size_t>(r)]});
+    std::stable_sort(out.begin(), out.end(), [](const CriticalPathRank& a, const CriticalPathRank& b) { return a.s > b.s; });
+    return out;
   }
 
   void record(int r, RankActivity activity, Time start, Time end) {
@@ -223,8 +261,13 @@ class Runner final : public MpiWorld::Listener {
     k.times.communication_s += (now - k.since).to_seconds() - wait;
     if (o_.critical_path) {
       if (wait > 0 && releaser < partner_.size() && partner_[releaser].serial == serial_[releaser]) {
-        k.path = partner_[releaser].path;  // the peer's path at its post, then this message
+        const Posted& from = partner_[releaser];
+        std::vector<Jump>& log = jumps_[static_cast<std::size_t>(r)];
+        log.push_back({from.path.owner, from.path.jumps, from.at_s, latest.to_seconds()});
+        k.path = from.path;  // the peer's path at its post, then this message
         ++k.path.hops;
+        k.path.owner = r;
+        k.path.jumps = static_cast<std::uint32_t>(log.size());
       }
       k.path.communication_s += (now - latest).to_seconds();
     }
@@ -383,6 +426,7 @@ class Runner final : public MpiWorld::Listener {
   std::vector<std::uint64_t> serial_;
   std::vector<Posted> partner_;
   std::uint64_t posts_ = 0;
+  std::vector<std::vector<Jump>> jumps_;  // per rank, with the critical path
 };
 
 }  // namespace

@@ -38,6 +38,12 @@ struct RankSegment {
   double start_s = 0, end_s = 0;
 };
 
+// The time the critical path spends on one rank.
+struct CriticalPathRank {
+  int rank = 0;
+  double s = 0;
+};
+
 // The critical path: from the start to the last rank's end, through each rank's own compute and
 // communication, jumping to the peer whose message a waiting rank was released by (at the moment that
 // message started to move). Its parts add up to the simulated time.
@@ -47,6 +53,9 @@ struct ReplayCriticalPath {
   double other_s = 0;          // the remainder: from a peer's post to its data's start (a late match)
   std::uint64_t hops = 0;      // messages the path follows from one rank to another
   int end_rank = 0;            // the rank that ends last, where the path ends
+  // The time it spends on each rank it passes through, the longest first; with the gaps between a post and
+  // its data's start (part of other_s) they add up to the simulated time.
+  std::vector<CriticalPathRank> by_rank;
 };
 
 struct RankTimes {
