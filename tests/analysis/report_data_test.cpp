@@ -19,17 +19,21 @@ std::string scenario(const std::string& network, int nodes) {
          "\nworkload:\n  model: gpt\nparallelism:\n  dp: " + std::to_string(8 * nodes) + "\n";
 }
 
+StoredRun stored(std::int64_t id, const std::string& kind, const std::string& text, const std::string& status = "ok") {
+  StoredRun r;
+  r.id = id;
+  r.kind = kind;
+  r.status = status;
+  r.scenario_text = text;
+  return r;
+}
+
 struct Runs {
   std::vector<StoredRun> runs;
   std::vector<std::vector<Metric>> metrics;
   void add(const std::string& text, double gpus, double samples_per_s, const std::string& kind = "training",
            const std::string& status = "ok") {
-    StoredRun r;
-    r.id = static_cast<std::int64_t>(runs.size()) + 1;
-    r.kind = kind;
-    r.status = status;
-    r.scenario_text = text;
-    runs.push_back(r);
+    runs.push_back(stored(static_cast<std::int64_t>(runs.size()) + 1, kind, text, status));
     metrics.push_back({{"gpus", gpus, "count"},
                        {"throughput.samples_per_s", samples_per_s, "1/s"},
                        {"throughput.tokens_per_s", samples_per_s * 2048, "1/s"}});
@@ -257,12 +261,7 @@ struct MpiRuns {
   // gflops < 0: the run reports no rate.
   void add(const std::string& text, double nodes, double time_s, double gflops, const std::string& status = "ok",
            const std::string& kind = "mpi") {
-    StoredRun r;
-    r.id = static_cast<std::int64_t>(runs.size()) + 1;
-    r.kind = kind;
-    r.status = status;
-    r.scenario_text = text;
-    runs.push_back(r);
+    runs.push_back(stored(static_cast<std::int64_t>(runs.size()) + 1, kind, text, status));
     metrics.push_back({{"time_s", time_s, "s"}, {"placement.nodes", nodes, "count"}});
     if (gflops >= 0) metrics.back().push_back({"gflops", gflops, "count"});
   }
@@ -335,15 +334,6 @@ std::string serve_scenario(double rate, int max_batch) {
   std::string text = "kind: serve\nname: ep\ncluster:\n  node: g5-2xlarge\nserving:\n  max_batch: " + std::to_string(max_batch) + "\n";
   if (rate > 0) text += "  rate_rps: " + std::to_string(static_cast<int>(rate)) + "\n";
   return text;
-}
-
-StoredRun stored(std::int64_t id, const std::string& kind, const std::string& text, const std::string& status = "ok") {
-  StoredRun r;
-  r.id = id;
-  r.kind = kind;
-  r.status = status;
-  r.scenario_text = text;
-  return r;
 }
 
 }  // namespace

@@ -8,11 +8,12 @@
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
-#include "flat_config.h"
+#include "figure_lines.h"
 
 namespace hpcsim {
 
 using report_detail::FlatConfig;
+using report_detail::metric_value;
 
 namespace {
 
@@ -32,12 +33,6 @@ std::string size_text(const ConfigNode& v) {
   std::string out = "[";
   for (std::size_t i = 0; i < v.items().size(); ++i) out += (i ? ", " : "") + size_text(v.items()[i]);
   return out + "]";
-}
-
-std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name) {
-  for (const Metric& m : metrics)
-    if (m.name == name) return m.value;
-  return std::nullopt;
 }
 
 struct Parsed {
@@ -133,10 +128,10 @@ AppScalingFigure app_scaling_figure(const std::vector<StoredRun>& runs, const st
   AppScalingFigure figure;
   std::vector<const FlatConfig*> configs;
   for (const auto& l : lines) configs.push_back(&l.first.config);
-  const std::vector<std::string> keys = report_detail::label_keys(configs, {"workload size"});
-  for (const std::string& k : keys) figure.legend_title += (figure.legend_title.empty() ? "" : ", ") + k;
-  for (const auto& [draft, by_nodes] : lines) {
-    AppScalingLine line{report_detail::label_of(draft.config, keys), "", draft.app, {}};
+  const std::vector<std::string> labels = report_detail::line_labels(configs, figure.legend_title, {"workload size"});
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    const auto& [draft, by_nodes] = lines[l];
+    AppScalingLine line{labels[l], "", draft.app, {}};
     for (const auto& [nodes, i] : by_nodes) {
       AppScalingPoint p{runs[i].id, nodes, *metric_value(metrics[i], "time_s"), metric_value(metrics[i], "gflops"), {}};
       if (p.gflops && *p.gflops <= 0) p.gflops.reset();
@@ -150,9 +145,6 @@ AppScalingFigure app_scaling_figure(const std::vector<StoredRun>& runs, const st
     line.scaling = scaling_kind(line.points);
     figure.lines.push_back(std::move(line));
   }
-  for (std::size_t i = 0; i < figure.lines.size(); ++i)
-    for (std::size_t j = i + 1; j < figure.lines.size(); ++j)
-      if (figure.lines[j].label == figure.lines[i].label) figure.lines[j].label += " (line " + std::to_string(j + 1) + ")";
   return figure;
 }
 

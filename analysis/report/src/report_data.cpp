@@ -10,13 +10,14 @@
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "report/report_csv.h"
-#include "flat_config.h"
+#include "figure_lines.h"
 
 namespace hpcsim {
 
 using report_detail::FlatConfig;
 using report_detail::find_value;
 using report_detail::flatten;
+using report_detail::metric_value;
 
 namespace {
 
@@ -27,12 +28,6 @@ constexpr std::string_view kGpuCountKeys[][2] = {
 
 // When no study holds training runs, the breakdown shows the latest this many runs.
 constexpr std::size_t kMaxLooseBars = 12;
-
-std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name) {
-  for (const Metric& m : metrics)
-    if (m.name == name) return m.value;
-  return std::nullopt;
-}
 
 bool is_ok_training(const StoredRun& run) { return run.kind == "training" && run.status == "ok"; }
 
@@ -135,10 +130,10 @@ ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vect
   ScalingFigure figure;
   std::vector<const FlatConfig*> configs;
   for (const LineDraft& d : drafts) configs.push_back(&d.config);
-  const std::vector<std::string> keys = report_detail::label_keys(configs);
-  for (const std::string& k : keys) figure.legend_title += (figure.legend_title.empty() ? "" : ", ") + k;
-  for (const LineDraft& d : drafts) {
-    ScalingLine line{report_detail::label_of(d.config, keys), {}};
+  const std::vector<std::string> labels = report_detail::line_labels(configs, figure.legend_title);
+  for (std::size_t l = 0; l < drafts.size(); ++l) {
+    const LineDraft& d = drafts[l];
+    ScalingLine line{labels[l], {}};
     for (const auto& [gpus, i] : d.by_gpus) {
       ScalingLinePoint p{runs[i].id, gpus, *metric_value(metrics[i], "throughput.samples_per_s"),
                      metric_value(metrics[i], "throughput.tokens_per_s"), 1.0};
@@ -148,10 +143,6 @@ ScalingFigure scaling_figure(const std::vector<StoredRun>& runs, const std::vect
     }
     figure.lines.push_back(std::move(line));
   }
-  // Lines that differ only beyond the keys the legend names would share a label: number them apart.
-  for (std::size_t i = 0; i < figure.lines.size(); ++i)
-    for (std::size_t j = i + 1; j < figure.lines.size(); ++j)
-      if (figure.lines[j].label == figure.lines[i].label) figure.lines[j].label += " (line " + std::to_string(j + 1) + ")";
   return figure;
 }
 

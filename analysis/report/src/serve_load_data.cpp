@@ -2,25 +2,19 @@
 
 #include <map>
 #include <optional>
-#include <string_view>
 #include <utility>
 
 #include "configs/config_error.h"
 #include "configs/loader.h"
 #include "configs/yaml_text.h"
-#include "flat_config.h"
+#include "figure_lines.h"
 
 namespace hpcsim {
 
 using report_detail::FlatConfig;
+using report_detail::metric_value;
 
 namespace {
-
-std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name) {
-  for (const Metric& m : metrics)
-    if (m.name == name) return m.value;
-  return std::nullopt;
-}
 
 struct Draft {
   FlatConfig config;                   // the scenario without serving.rate_rps
@@ -94,16 +88,12 @@ ServeLoadFigure serve_load_figure(const std::vector<StoredRun>& runs, const std:
   ServeLoadFigure figure;
   std::vector<const FlatConfig*> configs;
   for (const Draft& d : drafts) configs.push_back(&d.config);
-  const std::vector<std::string> keys = report_detail::label_keys(configs);
-  for (const std::string& k : keys) figure.legend_title += (figure.legend_title.empty() ? "" : ", ") + k;
-  for (const Draft& d : drafts) {
-    ServeLoadLine line{report_detail::label_of(d.config, keys), {}};
-    for (const auto& [rate, p] : d.by_rate) line.points.push_back(p);
+  const std::vector<std::string> labels = report_detail::line_labels(configs, figure.legend_title);
+  for (std::size_t l = 0; l < drafts.size(); ++l) {
+    ServeLoadLine line{labels[l], {}};
+    for (const auto& [rate, p] : drafts[l].by_rate) line.points.push_back(p);
     figure.lines.push_back(std::move(line));
   }
-  for (std::size_t i = 0; i < figure.lines.size(); ++i)
-    for (std::size_t j = i + 1; j < figure.lines.size(); ++j)
-      if (figure.lines[j].label == figure.lines[i].label) figure.lines[j].label += " (line " + std::to_string(j + 1) + ")";
   return figure;
 }
 

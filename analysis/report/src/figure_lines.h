@@ -1,12 +1,16 @@
 #pragma once
-// A stored scenario flattened to dotted keys, and the legend labels that tell lines of a figure apart: what
-// the report's figures that group runs into lines (training scaling, application scaling) share.
+// What the report's figures that group stored runs into lines share (training scaling, application scaling,
+// serving latency): a stored metric by name, a scenario flattened to dotted keys, and the legend labels that
+// tell the lines apart.
 #include <cstddef>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "configs/config_node.h"
+#include "store/results_store.h"
 
 namespace hpcsim::report_detail {
 
@@ -21,5 +25,13 @@ const std::string* find_value(const FlatConfig& config, const std::string& key);
 std::vector<std::string> label_keys(const std::vector<const FlatConfig*>& lines, const std::vector<std::string>& preferred = {});
 // The line's values of `keys`, ", " between them ("unset" for a key it lacks); "scenario" for no keys.
 std::string label_of(const FlatConfig& config, const std::vector<std::string>& keys);
+
+// Each line's label (label_keys' values; a label shared with an earlier line gets " (line N)"), and the keys
+// they name, ", " between them, in `legend_title`.
+std::vector<std::string> line_labels(const std::vector<const FlatConfig*>& lines, std::string& legend_title,
+                                     const std::vector<std::string>& preferred = {});
+
+// A run's metric by name.
+std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name);
 
 }  // namespace hpcsim::report_detail

@@ -1,4 +1,4 @@
-#include "flat_config.h"
+#include "figure_lines.h"
 
 #include <algorithm>
 
@@ -60,6 +60,26 @@ std::string label_of(const FlatConfig& config, const std::vector<std::string>& k
     label += (label.empty() ? "" : ", ") + (v != nullptr ? *v : std::string("unset"));
   }
   return label.empty() ? "scenario" : label;
+}
+
+std::vector<std::string> line_labels(const std::vector<const FlatConfig*>& lines, std::string& legend_title,
+                                     const std::vector<std::string>& preferred) {
+  const std::vector<std::string> keys = label_keys(lines, preferred);
+  legend_title.clear();
+  for (const std::string& k : keys) legend_title += (legend_title.empty() ? "" : ", ") + k;
+  std::vector<std::string> labels;
+  for (const FlatConfig* l : lines) labels.push_back(label_of(*l, keys));
+  // Lines that differ only beyond the keys the legend names would share a label: number them apart.
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    for (std::size_t j = i + 1; j < labels.size(); ++j)
+      if (labels[j] == labels[i]) labels[j] += " (line " + std::to_string(j + 1) + ")";
+  return labels;
+}
+
+std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name) {
+  for (const Metric& m : metrics)
+    if (m.name == name) return m.value;
+  return std::nullopt;
 }
 
 }  // namespace hpcsim::report_detail
