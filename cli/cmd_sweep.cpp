@@ -144,7 +144,8 @@ int run(const SweepOptions& o) {
 
 Action add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();
-  CLI::App* cmd = app.add_subcommand("sweep", "Run a scenario at every combination of varied keys, resumably");
+  CLI::App* cmd = app.add_subcommand(
+      "sweep", "Run a training, serve or mpi scenario at every combination of varied keys, resumably");
   cmd->add_option("scenario", o->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
   cmd->add_option("--vary", o->vary, "KEY=V1,V2,... or KEY=A..B, A..BxF, A..B+S (repeatable)")
       ->required()

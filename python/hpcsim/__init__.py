@@ -153,7 +153,8 @@ def _number(text):
 
 
 def sweep(scenario, vary, db=None):
-    """Run a scenario at every combination of the varied keys, as ``hpcsim sweep SCENARIO --vary ... --format json``.
+    """Run a training, serve or mpi scenario at every combination of the varied keys, as
+    ``hpcsim sweep SCENARIO --vary ... --format json``.
 
     vary: {key: values}; values a list (``["ib-hdr", "roce-100g"]``, ``[1, 2, 4]``) or the CLI's text
           (``"1..64x2"``, ``"8..32+8"``, ``"a,b"``); the first key varies slowest.
