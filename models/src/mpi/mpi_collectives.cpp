@@ -67,23 +67,32 @@ std::vector<double> segments(double bytes, double elements, double seg) {
 }
 
 // Open MPI's fixed decision (ompi/mca/coll/tuned/coll_tuned_decision_fixed.c before its 2020 rewrite, the
-// rules SimGrid's ompi selector and its segmented algorithms follow): the segment size each algorithm takes for
-// B bytes on n ranks. Its fitted lines (a [1/B], b) are Open MPI's.
+// rules SimGrid's ompi selector and its segmented algorithms follow), for B bytes on n ranks: the conditions
+// that both choose an algorithm (CollSelector::select) and set its segment size, each stated once. Its fitted
+// lines (a [1/B] x B + b ranks) are Open MPI's.
+constexpr double kSplitBintreeLarge = 370728;  // split binary tree bcast: 1 KiB segments below, 8 KiB above
+bool bcast_pipeline_128k(double b, int n) { return n < 1.6134e-6 * b + 2.1102; }
+bool reduce_binomial_unsegmented(double b, double elements, int n) {
+  return (n < 8 && b < 20480) || b < 2048 || elements <= 1;
+}
+bool reduce_binomial_1k(double b, int n) { return n > 0.6016 / 1024 * b + 1.3496; }
+bool reduce_pipeline_1k(double b, int n) { return n > 0.0410 / 1024 * b + 9.7128; }
+bool reduce_binary_32k(double b, int n) { return n > 0.0422 / 1024 * b + 1.1614; }
+
 double bcast_pipeline_segment(double b, int n) {
-  if (n < 1.6134e-6 * b + 2.1102) return 128 * 1024.0;
+  if (bcast_pipeline_128k(b, n)) return 128 * 1024.0;
   if (n < 2.3679e-6 * b + 1.1787) return 64 * 1024.0;
   if (n < 3.2118e-6 * b + 8.7936) return 16 * 1024.0;
   return 8 * 1024.0;
 }
-double bcast_split_bintree_segment(double b) { return b < 370728 ? 1024.0 : 8 * 1024.0; }
+double bcast_split_bintree_segment(double b) { return b < kSplitBintreeLarge ? 1024.0 : 8 * 1024.0; }
 double reduce_pipeline_segment(double b, int n) {
-  if (n > 0.0410 / 1024 * b + 9.7128) return 1024.0;
+  if (reduce_pipeline_1k(b, n)) return 1024.0;
   if (n > 0.0033 / 1024 * b + 1.6761) return 32 * 1024.0;
   return 64 * 1024.0;
 }
 double reduce_binomial_segment(double b, double elements, int n) {
-  if ((n < 8 && b < 20480) || b < 2048 || elements <= 1) return 0.0;
-  return n > 0.6016 / 1024 * b + 1.3496 ? 1024.0 : 0.0;
+  return !reduce_binomial_unsegmented(b, elements, n) && reduce_binomial_1k(b, n) ? 1024.0 : 0.0;
 }
 constexpr double kBinaryReduceSegment = 32 * 1024.0;
 constexpr double kRingSegment = 1024 * 1024.0;  // allreduce ring_segmented
@@ -723,17 +732,17 @@ CollAlgorithm CollSelector::select(const CollectiveCall& c, int n) const {
       return A::dissemination;  // bruck
     case O::bcast:
       if (b < 2048 || c.elements <= 1) return A::binomial;
-      if (b < 370728) return A::split_bintree;  // 1 KiB segments
-      if (n < 1.6134e-6 * b + 2.1102) return A::pipeline;  // 128 KiB segments
+      if (b < kSplitBintreeLarge) return A::split_bintree;  // 1 KiB segments
+      if (bcast_pipeline_128k(b, n)) return A::pipeline;
       if (n < 13) return A::split_bintree;  // 8 KiB segments
       return A::pipeline;  // 64, 16 or 8 KiB segments
     case O::reduce:
       if (n < 8 && b < 512) return A::linear;
-      if ((n < 8 && b < 20480) || b < 2048 || c.elements <= 1) return A::binomial;  // unsegmented
-      if (n > 0.6016 / 1024 * b + 1.3496) return A::binomial;  // 1 KiB segments
-      if (n > 0.0410 / 1024 * b + 9.7128) return A::pipeline;  // 1 KiB segments
-      if (n > 0.0422 / 1024 * b + 1.1614) return A::binary;    // 32 KiB segments
-      return A::pipeline;                                       // 32 or 64 KiB segments
+      if (reduce_binomial_unsegmented(b, c.elements, n)) return A::binomial;
+      if (reduce_binomial_1k(b, n)) return A::binomial;
+      if (reduce_pipeline_1k(b, n)) return A::pipeline;
+      if (reduce_binary_32k(b, n)) return A::binary;
+      return A::pipeline;  // 32 or 64 KiB segments
     case O::reducescatter: {
       const double t = total(c.counts);
       if (t <= 12 * 1024 || (t <= 256 * 1024 && pow2) || n >= 0.0012 * t + 8) return A::recursive_halving;
