@@ -5,8 +5,6 @@
 #include <string_view>
 #include <utility>
 
-#include "configs/config_error.h"
-#include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "figure_lines.h"
 
@@ -42,25 +40,21 @@ struct Parsed {
 };
 
 std::optional<Parsed> parse_run(const StoredRun& run) {
-  try {
-    ConfigNode root = parse_config_text(run.scenario_text, "run " + std::to_string(run.id));
-    if (!root.is_map()) return std::nullopt;
-    for (const auto& [section, key] : kNodeKeys)
-      if (ConfigNode* s = root.find(section); s != nullptr && s->is_map()) s->erase(key);
-    Parsed p;
-    if (ConfigNode* w = root.find("workload"); w != nullptr && w->is_map()) {
-      if (const ConfigNode* app = w->find("app"); app != nullptr && app->is_scalar()) p.app = app->text();
-      for (std::string_view key : kSizeKeys) {
-        if (const ConfigNode* v = w->find(std::string(key)))
-          p.size += (p.size.empty() ? "" : ", ") + std::string(key) + " " + size_text(*v);
-        w->erase(std::string(key));
-      }
+  std::optional<ConfigNode> root = report_detail::stored_scenario(run);
+  if (!root) return std::nullopt;
+  for (const auto& [section, key] : kNodeKeys)
+    if (ConfigNode* s = root->find(section); s != nullptr && s->is_map()) s->erase(key);
+  Parsed p;
+  if (ConfigNode* w = root->find("workload"); w != nullptr && w->is_map()) {
+    if (const ConfigNode* app = w->find("app"); app != nullptr && app->is_scalar()) p.app = app->text();
+    for (std::string_view key : kSizeKeys) {
+      if (const ConfigNode* v = w->find(std::string(key)))
+        p.size += (p.size.empty() ? "" : ", ") + std::string(key) + " " + size_text(*v);
+      w->erase(std::string(key));
     }
-    p.shared = std::move(root);
-    return p;
-  } catch (const ConfigError&) {
-    return std::nullopt;
   }
+  p.shared = std::move(*root);
+  return p;
 }
 
 struct Draft {
@@ -111,7 +105,7 @@ AppScalingFigure app_scaling_figure(const std::vector<StoredRun>& runs, const st
     if (!split) {
       std::map<double, std::size_t> points;
       for (const auto& [nodes, sizes] : d.by_nodes) points[nodes] = sizes.begin()->second;
-      lines.emplace_back(d, std::move(points));
+      lines.emplace_back(std::move(d), std::move(points));
       continue;
     }
     std::map<std::string, std::map<double, std::size_t>> by_size;

@@ -1,5 +1,8 @@
 #include "figure_lines.h"
 
+#include "configs/config_error.h"
+#include "configs/loader.h"
+
 #include <algorithm>
 
 namespace hpcsim::report_detail {
@@ -79,6 +82,22 @@ std::vector<std::string> line_labels(const std::vector<const FlatConfig*>& lines
 std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name) {
   for (const Metric& m : metrics)
     if (m.name == name) return m.value;
+  return std::nullopt;
+}
+
+std::string array_index(std::size_t k) {
+  std::string at = "[";  // appended, not "[" + ... + "]": GCC 12 warns falsely (-Wrestrict) on that form
+  at += std::to_string(k);
+  at += ']';
+  return at;
+}
+
+std::optional<ConfigNode> stored_scenario(const StoredRun& run) {
+  try {
+    ConfigNode root = parse_config_text(run.scenario_text, "run " + std::to_string(run.id));
+    if (root.is_map()) return root;
+  } catch (const ConfigError&) {
+  }
   return std::nullopt;
 }
 

@@ -33,5 +33,9 @@ std::vector<std::string> line_labels(const std::vector<const FlatConfig*>& lines
 
 // A run's metric by name.
 std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name);
+// "[k]": the index of a metric stored as a parallel array (pareto.cost_usd[k], sweep.rate_rps[k]).
+std::string array_index(std::size_t k);
+// A stored run's scenario, or nullopt when its text does not parse as a map.
+std::optional<ConfigNode> stored_scenario(const StoredRun& run);
 
 }  // namespace hpcsim::report_detail

@@ -33,15 +33,11 @@ bool is_ok_training(const StoredRun& run) { return run.kind == "training" && run
 
 // The scenario with its GPU-count keys removed, or nullopt when the stored text does not parse.
 std::optional<ConfigNode> scenario_without_gpu_count(const StoredRun& run) {
-  try {
-    ConfigNode root = parse_config_text(run.scenario_text, "run " + std::to_string(run.id));
-    if (!root.is_map()) return std::nullopt;
-    for (const auto& [section, key] : kGpuCountKeys)
-      if (ConfigNode* s = root.find(section); s != nullptr && s->is_map()) s->erase(key);
-    return root;
-  } catch (const ConfigError&) {
-    return std::nullopt;
-  }
+  std::optional<ConfigNode> root = report_detail::stored_scenario(run);
+  if (!root) return std::nullopt;
+  for (const auto& [section, key] : kGpuCountKeys)
+    if (ConfigNode* s = root->find(section); s != nullptr && s->is_map()) s->erase(key);
+  return root;
 }
 
 struct LineDraft {
@@ -165,12 +161,8 @@ std::optional<std::string> plan_hardware_name(const ConfigNode* hardware, const 
 // "128 x dgx-h100, ib-ndr, tp 8 pp 8 dp 16" (with a file system after the network when the plan searched them)
 // from front point `at`'s metrics and the plan's text.
 std::string pareto_label(const StoredRun& run, const std::vector<Metric>& metrics, const std::string& at) {
-  std::optional<ConfigNode> plan;
-  try {
-    plan = parse_config_text(run.scenario_text, "run " + std::to_string(run.id));
-  } catch (const ConfigError&) {
-  }
-  const ConfigNode* hardware = plan && plan->is_map() ? plan->find("hardware") : nullptr;
+  const std::optional<ConfigNode> plan = report_detail::stored_scenario(run);
+  const ConfigNode* hardware = plan ? plan->find("hardware") : nullptr;
   const auto count = [&](const char* name) -> std::string {
     const auto v = metric_value(metrics, std::string("pareto.") + name + at);
     return v ? csv_number(*v) : "?";
@@ -195,9 +187,7 @@ std::vector<ParetoRow> pareto_rows(const std::vector<StoredRun>& runs, const std
     std::vector<ParetoRow> rows;
     for (std::size_t k = 0;; ++k) {
       // hpcsim plan stores the front as parallel arrays: pareto.time_to_train_s[k], pareto.cost_usd[k], ...
-      std::string at = "[";  // appended, not "[" + ... + "]": GCC 12 warns falsely (-Wrestrict) on that form here
-      at += std::to_string(k);
-      at += ']';
+      const std::string at = report_detail::array_index(k);
       const auto time = metric_value(metrics[i], "pareto.time_to_train_s" + at);
       const auto cost = metric_value(metrics[i], "pareto.cost_usd" + at);
       const auto energy = metric_value(metrics[i], "pareto.energy_kwh" + at);
@@ -220,13 +210,8 @@ IntervalFigure interval_figure(const std::vector<StoredRun>& runs, const std::ve
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const auto interval = metric_value(metrics[i], "resilience.checkpoint.interval_s");
     if (!is_ok_training(runs[i]) || !interval || !metric_value(metrics[i], "resilience.time_to_train_s.mean")) continue;
-    std::optional<ConfigNode> root;
-    try {
-      root = parse_config_text(runs[i].scenario_text, "run " + std::to_string(runs[i].id));
-    } catch (const ConfigError&) {
-      continue;
-    }
-    if (!root->is_map()) continue;
+    std::optional<ConfigNode> root = report_detail::stored_scenario(runs[i]);
+    if (!root) continue;
     if (ConfigNode* r = root->find("resilience"); r != nullptr && r->is_map())
       if (ConfigNode* c = r->find("checkpoint"); c != nullptr && c->is_map()) c->erase("interval");
     const auto [it, added] = group_of.emplace(to_yaml_text(*root), groups.size());

@@ -4,8 +4,6 @@
 #include <optional>
 #include <utility>
 
-#include "configs/config_error.h"
-#include "configs/loader.h"
 #include "configs/yaml_text.h"
 #include "figure_lines.h"
 
@@ -23,23 +21,19 @@ struct Draft {
 
 // The scenario of a stored run without its rate, or nullopt when its text does not parse.
 std::optional<ConfigNode> without_rate(const StoredRun& run, std::optional<double>* rate) {
-  try {
-    ConfigNode root = parse_config_text(run.scenario_text, "run " + std::to_string(run.id));
-    if (!root.is_map()) return std::nullopt;
-    if (ConfigNode* s = root.find("serving"); s != nullptr && s->is_map()) {
-      if (const ConfigNode* r = s->find("rate_rps"); r != nullptr && r->is_scalar()) {
-        try {
-          *rate = std::stod(r->text());
-        } catch (const std::exception&) {
-          return std::nullopt;
-        }
+  std::optional<ConfigNode> root = report_detail::stored_scenario(run);
+  if (!root) return std::nullopt;
+  if (ConfigNode* s = root->find("serving"); s != nullptr && s->is_map()) {
+    if (const ConfigNode* r = s->find("rate_rps"); r != nullptr && r->is_scalar()) {
+      try {
+        *rate = std::stod(r->text());
+      } catch (const std::exception&) {
+        return std::nullopt;
       }
-      s->erase("rate_rps");
     }
-    return root;
-  } catch (const ConfigError&) {
-    return std::nullopt;
+    s->erase("rate_rps");
   }
+  return root;
 }
 
 }  // namespace
@@ -65,9 +59,7 @@ ServeLoadFigure serve_load_figure(const std::vector<StoredRun>& runs, const std:
       // A --sweep-load run is a line of its own: its rates as parallel arrays sweep.NAME[k].
       Draft& d = draft_for(*shared, "run " + std::to_string(runs[i].id) + "\n" + to_yaml_text(*shared));
       for (std::size_t k = 0;; ++k) {
-        std::string at = "[";
-        at += std::to_string(k);
-        at += ']';
+        const std::string at = report_detail::array_index(k);
         const auto r = metric_value(m, "sweep.rate_rps" + at);
         const auto p99 = metric_value(m, "sweep.latency_p99_s" + at);
         if (!r || !p99) break;
