@@ -21,19 +21,25 @@ std::optional<double> metric(const std::vector<Metric>& metrics, const std::stri
   return std::nullopt;
 }
 
-std::map<std::int64_t, std::string> run_messages(const ResultsStore& store) {
-  std::map<std::int64_t, std::string> messages;
-  for (const StoredRun& run : store.runs()) messages[run.id] = run.message;
-  return messages;
+struct RunInfo {
+  std::string kind, message;
+};
+
+// Every stored run's kind and message, by id (the store read once).
+std::map<std::int64_t, RunInfo> run_infos(const ResultsStore& store) {
+  std::map<std::int64_t, RunInfo> infos;
+  for (const StoredRun& run : store.runs()) infos[run.id] = {run.kind, run.message};
+  return infos;
 }
 
 // The kind of the study's runs (training, serve, mpi): the kind of its first stored run. Each kind's table
 // shows its own figures (a training step, an endpoint's latency and rate, an application's time and rate).
-std::string study_kind(const ResultsStore& store, const std::vector<StoredStudyPoint>& points) {
-  std::map<std::int64_t, std::string> kinds;
-  for (const StoredRun& run : store.runs()) kinds[run.id] = run.kind;
-  for (const StoredStudyPoint& p : points)
-    if (p.run_id) return kinds[*p.run_id];
+std::string study_kind(const std::map<std::int64_t, RunInfo>& infos, const std::vector<StoredStudyPoint>& points) {
+  for (const StoredStudyPoint& p : points) {
+    if (!p.run_id) continue;
+    const auto it = infos.find(*p.run_id);
+    return it != infos.end() ? it->second.kind : "training";
+  }
   return "training";
 }
 
@@ -47,7 +53,7 @@ std::size_t not_ok(const std::vector<StoredStudyPoint>& points) {
 
 std::string sweep_results_table(const ResultsStore& store, const SweepResultsView& view) {
   const std::vector<StoredStudyPoint> points = store.study_points(view.study_id);
-  const std::map<std::int64_t, std::string> messages = run_messages(store);
+  const std::map<std::int64_t, RunInfo> infos = run_infos(store);
   const Study& study = view.study;
   std::ostringstream out;
   std::vector<std::size_t> width;
@@ -55,7 +61,7 @@ std::string sweep_results_table(const ResultsStore& store, const SweepResultsVie
   std::ostringstream head;
   head << std::setw(4) << "#";
   for (std::size_t k = 0; k < width.size(); ++k) head << "  " << std::setw(static_cast<int>(width[k])) << study.parameters[k].key;
-  const std::string kind = study_kind(store, points);
+  const std::string kind = study_kind(infos, points);
   const bool mpi = kind == "mpi", serve = kind == "serve";
   head << (mpi     ? "  status        time_s       gflops  comm_share"
            : serve ? "  status        p99_ms      p50_ms   requests/s   USD/M_req  dropped"
@@ -104,7 +110,7 @@ std::string sweep_results_table(const ResultsStore& store, const SweepResultsVie
     std::string line = row.str();
     line.erase(line.find_last_not_of(' ') + 1);
     out << line << "\n";
-    if (p.status == PointStatus::error && p.run_id) out << "      " << messages.at(*p.run_id) << "\n";
+    if (p.status == PointStatus::error && p.run_id) out << "      " << infos.at(*p.run_id).message << "\n";
   }
   out << "\n" << points.size() << " points (" << view.already_stored << " stored before this run), " << not_ok(points)
       << " not ok; study " << view.study_id << " in " << view.db << "\n";
@@ -113,7 +119,7 @@ std::string sweep_results_table(const ResultsStore& store, const SweepResultsVie
 
 std::string sweep_results_json(const ResultsStore& store, const SweepResultsView& view) {
   const std::vector<StoredStudyPoint> points = store.study_points(view.study_id);
-  std::map<std::int64_t, std::string> messages = run_messages(store);
+  std::map<std::int64_t, RunInfo> infos = run_infos(store);
   std::ostringstream out;
   out << "{\n  \"study_id\": " << view.study_id << ",\n  \"points\": [";
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -128,7 +134,7 @@ std::string sweep_results_json(const ResultsStore& store, const SweepResultsView
                .field("values", p.values_json)
                .field("status", json::quote(to_string(p.status)))
                .field("run_id", p.run_id ? json::integer(*p.run_id) : "null")
-               .field("message", json::quote(p.run_id ? messages[*p.run_id] : ""))
+               .field("message", json::quote(p.run_id ? infos[*p.run_id].message : ""))
                .field("metrics", metrics.str())
                .str();
   }
