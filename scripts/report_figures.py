@@ -68,6 +68,14 @@ def log_y_axis(ax, label):
     ax.yaxis.set_minor_formatter(NullFormatter())
 
 
+def efficiency_axis(ax, values, label, ideal_label):
+    """A percent axis from 0 to above the highest value (105 % at least), with 100 % dashed as the ideal."""
+    ax.axhline(100, color="black", linestyle="--", linewidth=1, label=ideal_label)
+    ax.set_ylabel(label)
+    ax.yaxis.set_major_formatter(PercentFormatter())
+    ax.set_ylim(0, max([105] + [v + 5 for v in values]))
+
+
 def gpu_axis(ax, rows):
     count_axis(ax, rows, "gpus", "GPUs")
 
@@ -93,12 +101,9 @@ def plot_efficiency(rows, path):
     for i, (label, points) in enumerate(lines_of(rows).items()):
         ax.plot([float(p["gpus"]) for p in points], [100 * float(p["scaling_efficiency"]) for p in points],
                 label=label, color=COLOURS[i % len(COLOURS)], marker=MARKERS[i % len(MARKERS)], linewidth=2)
-    ax.axhline(100, color="black", linestyle="--", linewidth=1, label="ideal (linear scaling)")
+    efficiency_axis(ax, [100 * float(r["scaling_efficiency"]) for r in rows], "Scaling efficiency (%)",
+                    "ideal (linear scaling)")
     gpu_axis(ax, rows)
-    ax.set_ylabel("Scaling efficiency (%)")
-    ax.yaxis.set_major_formatter(PercentFormatter())
-    top = max(105, max(100 * float(r["scaling_efficiency"]) for r in rows) + 5)
-    ax.set_ylim(0, top)
     ax.set_title("Scaling efficiency: per-GPU throughput relative to the smallest GPU count", fontsize=12)
     ax.legend(title=rows[0]["line_keys"] or None)
     save(fig, path)
@@ -143,11 +148,8 @@ def plot_app_efficiency(rows, path):
         values += eff
         ax.plot([float(p["nodes"]) for p in points], eff, label=app_label(points), color=COLOURS[i % len(COLOURS)],
                 marker=MARKERS[i % len(MARKERS)], linewidth=2)
-    ax.axhline(100, color="black", linestyle="--", linewidth=1, label="ideal")
+    efficiency_axis(ax, values, "Parallel efficiency (%)", "ideal")
     node_axis(ax, rows)
-    ax.set_ylabel("Parallel efficiency (%)")
-    ax.yaxis.set_major_formatter(PercentFormatter())
-    ax.set_ylim(0, max([105] + [v + 5 for v in values]))
     ax.set_title("MPI applications: GFLOP/s per node relative to the smallest node count", fontsize=12)
     ax.legend(title=rows[0]["line_keys"] or None)
     save(fig, path)
