@@ -1,8 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "store/results_store.h"
 #include "analysis/temp_path.h"
@@ -94,4 +97,31 @@ TEST_CASE("an empty existing file becomes a store", "[analysis][store]") {
   }
   make_store(db.str());
   CHECK(ResultsStore(db.str()).runs().size() == 1);
+}
+
+// Writers that meet a new file at once: one creates the schema while the others read the header. Read one field
+// at a time, a header could show the new tables without the application id written in the same commit, and the
+// store was refused as another application's database (seen as a flaky concurrent-sweeps check).
+TEST_CASE("writers that open a new store at once all store their runs", "[analysis][store][concurrency]") {
+  constexpr int kWriters = 6;
+  for (int round = 0; round < 25; ++round) {
+    TempPath db("racing.db");
+    std::atomic<int> ready{0};
+    std::vector<std::string> errors(kWriters);
+    std::vector<std::thread> writers;
+    for (int w = 0; w < kWriters; ++w) {
+      writers.emplace_back([&, w] {
+        ++ready;
+        while (ready.load() < kWriters) std::this_thread::yield();  // start together
+        try {
+          make_store(db.str());
+        } catch (const std::exception& e) {
+          errors[w] = e.what();
+        }
+      });
+    }
+    for (std::thread& t : writers) t.join();
+    for (const std::string& e : errors) CHECK(e.empty());
+    REQUIRE(ResultsStore(db.str()).runs().size() == kWriters);
+  }
 }

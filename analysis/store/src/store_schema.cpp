@@ -1,5 +1,6 @@
 #include "store_schema.h"
 
+#include <cstdint>
 #include <iterator>
 #include <string>
 
@@ -68,20 +69,30 @@ CREATE INDEX study_points_unclaimed ON study_points(study_id, point_index)
 
 constexpr int kSchemaVersion = 1 + static_cast<int>(std::size(kUpgrades));
 
-int pragma_int(const Connection& conn, const char* sql) {
-  Statement s(conn, sql);
-  if (!s.step("reading the file header (is it an SQLite database?)")) return 0;
-  return static_cast<int>(s.int64(0));
+struct Header {
+  int application_id = 0;
+  int user_version = 0;
+  std::int64_t objects = 0;  // tables, indexes and the like in the file
+};
+
+// One statement, so one snapshot: read one by one, a store another process creates in between would show
+// its tables without its application id, and be taken for a foreign database.
+Header read_header(const Connection& conn) {
+  Statement s(conn,
+              "SELECT (SELECT application_id FROM pragma_application_id), "
+              "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)");
+  if (!s.step("reading the file header (is it an SQLite database?)")) return {};
+  return {static_cast<int>(s.int64(0)), static_cast<int>(s.int64(1)), s.int64(2)};
 }
 
 // The file's schema version: 0 for an empty file; StoreError for a file we must not touch.
 int usable_version(const Connection& conn) {
-  const int app_id = pragma_int(conn, "PRAGMA application_id");
-  const int version = pragma_int(conn, "PRAGMA user_version");
-  if (app_id != kApplicationId) {
-    if (pragma_int(conn, "SELECT count(*) FROM sqlite_master") == 0) return 0;
+  const Header h = read_header(conn);
+  if (h.application_id != kApplicationId) {
+    if (h.objects == 0) return 0;
     throw StoreError(conn.path, "is an SQLite database but not an hpcsim results store");
   }
+  const int version = h.user_version;
   if (version > kSchemaVersion)
     throw StoreError(conn.path, "results store schema version " + std::to_string(version) +
                                     " is newer than this hpcsim supports (" + std::to_string(kSchemaVersion) +
