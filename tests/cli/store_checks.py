@@ -6,6 +6,7 @@ import os
 import sqlite3
 import subprocess
 import tempfile
+import threading
 
 from cli_support import HPCSIM, SOURCE, expect, expect_bad_input, hpcsim, run_check
 
@@ -116,5 +117,27 @@ def check_store_concurrent_sweeps():
         expect(stored(db)[2] == 40, "and stores nothing")
 
 
+def check_store_waits_for_reader():
+    """A reader holding the store past SQLite's usual busy timeout (10 s): the run waits, says so, and stores."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "held.db")
+        expect(hpcsim("run", QUICKSTART, "--db", db).returncode == 0, "a first run makes the store")
+        reader = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM runs").fetchone()  # a shared lock until COMMIT
+        release = threading.Timer(12, lambda: reader.execute("COMMIT"))
+        release.start()
+        try:
+            proc = hpcsim("run", QUICKSTART, "--set", "cluster.nodes=2", "--db", db, "--format", "csv")
+        finally:
+            release.join()
+            reader.close()
+        expect(proc.returncode == 0, "the run waits for the reader and stores", proc)
+        expect(f"note: {db}: waiting for another process that holds this store (10 s so far" in proc.stderr,
+               "and says that it waits", proc)
+        expect(stored(db)[2] == 2, "both runs are stored")
+
+
 run_check({"store_unusable": check_store_unusable, "store_readers": check_store_readers,
-           "store_concurrent_sweeps": check_store_concurrent_sweeps})
+           "store_concurrent_sweeps": check_store_concurrent_sweeps,
+           "store_waits_for_reader": check_store_waits_for_reader})

@@ -97,9 +97,9 @@ struct ResultsStore::Impl {
 
 namespace {
 Connection connect(const std::string& path, StoreAccess access) {
-  Connection conn{path, open_database(path, access)};
+  Connection conn{path, nullptr, open_database(path, access)};
   sqlite3_extended_result_codes(conn.db.get(), 1);
-  sqlite3_busy_timeout(conn.db.get(), sqlite::kBusyTimeoutMs);
+  sqlite::wait_for_lock(conn);
   sqlite::ensure_schema(conn, access);
   conn.exec("PRAGMA foreign_keys = ON", "enabling foreign keys");
   return conn;

@@ -3,6 +3,7 @@
 // StoreError naming the file.
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,9 +18,17 @@ struct DbCloser {
 };
 using DbHandle = std::unique_ptr<sqlite3, DbCloser>;
 
+// How long a connection has waited for the file's lock (wait_for_lock below).
+struct LockWait {
+  std::string path;
+  std::chrono::steady_clock::time_point since;
+  int notes = 0;  // progress notes printed during this wait
+};
+
 // The open database plus the file name every error must carry.
 struct Connection {
   std::string path;
+  std::unique_ptr<LockWait> lock_wait;  // on the heap, SQLite keeps its address; declared first, freed after the close
   DbHandle db;
 
   [[noreturn]] void fail(const std::string& context) const {
@@ -27,6 +36,9 @@ struct Connection {
     if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
       throw StoreDamaged(path, context + ": " + sqlite3_errmsg(db.get()) +
                                    " (the store is damaged: restore it from a copy, or use another --db)");
+    if (code == SQLITE_BUSY)
+      throw StoreError(path, context + ": " + sqlite3_errmsg(db.get()) +
+                                 " (another process held the store past the wait; this change was not stored)");
     throw StoreError(path, context + ": " + sqlite3_errmsg(db.get()));
   }
   void exec(const char* sql, const std::string& context) const {
