@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "commands.h"
+#include "progress.h"
 #include "configs/config_error.h"
 #include "configs/units.h"
 #include "driver/replay_run.h"
@@ -53,7 +54,20 @@ int run(ReplayOptions& o) {
       if (!(v >= 0) || v > 1e15) throw ConfigError(SourceLoc{"--eager"}, "must be 0 B .. 1 PB, got " + o.eager);
       o.request.eager_bytes = v;
     }
-    const ReplayRun run = run_replay(o.request, catalog);
+    Progress progress("replay", "actions", 0, o.format);
+    if (progress.enabled()) {
+      o.request.progress = [&progress](std::uint64_t begun, std::uint64_t total) {
+        progress.set_total(total);
+        progress.show(begun);
+      };
+    }
+    const ReplayRun run = [&] {
+      struct EndLine {  // the line ends whether the replay returns or throws
+        Progress& p;
+        ~EndLine() { p.finish(); }
+      } end{progress};
+      return run_replay(o.request, catalog);
+    }();
     std::cout << (o.format == "json" ? replay_json(run.result, run.summary) : replay_table(run.result, run.summary));
     if (trace.is_open()) {
       trace << replay_trace_json(run.result, run.summary);

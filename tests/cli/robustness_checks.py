@@ -326,6 +326,19 @@ def check_progress():
         expect("left" not in err, f"no time left for ops of uneven cost: {err!r}")
         code, err = stderr_on_terminal("run", exact, "--no-db", "--exact", "--format", "json")
         expect(code == 0 and "ops of the step" not in err, f"no run progress with --format json: {err!r}")
+        # replay: a trace's actions (a trace of collectives on 1,024 ranks replays ~30,000 actions a second: the
+        # 20 M-action limit ran ten minutes silent). 256 ranks x 1,000 small allreduces take ~2 s here.
+        trace = write(tmp, "allreduces.txt", "".join(
+            f"{r} init\n" + f"{r} allreduce 1024 100\n" * 1000 + f"{r} finalize\n" for r in range(256)))
+        platform = write(tmp, "cluster.xml",
+                         "<?xml version='1.0'?>\n<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n\" "
+                         "radical=\"0-255\" speed=\"10Gf\" bw=\"12.5GBps\" lat=\"1us\" bb_bw=\"400GBps\" "
+                         "bb_lat=\"0.5us\"/></platform>\n")
+        replay = ["replay", trace, "--platform", platform, "--no-db"]
+        code, err = stderr_on_terminal(*replay)
+        expect(code == 0 and "replay: 256512/256512 actions" in err and "/s" in err, f"replay's progress line: {err!r}")
+        code, err = stderr_on_terminal(*replay, "--format", "json")
+        expect(code == 0 and "actions" not in err, f"no replay progress with --format json: {err!r}")
 
 
 run_check({

@@ -222,6 +222,7 @@ ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
   for (int h : options.rank_host) run.summary.rank_hosts.push_back(machine->host_name(h));
   options.timeline_ranks = timeline_ranks(trace.ranks, r.timeline_lanes);
   options.critical_path = r.critical_path;
+  options.progress = r.progress;
   run.result = replay_ti_trace(trace, *machine, options);
   run.record.report = replay_report(run.result, r.trace);
   run.record.scenario_text = request_text(r, run.summary, trace);

@@ -84,7 +84,9 @@ class Runner final : public MpiWorld::Listener {
 
   ReplayResult run() {
     for (int r = 0; r < t_.ranks; ++r) sim_.schedule_in(Time::zero(), [this, r] { advance(r); });
+    if (o_.progress) o_.progress(0, total_actions_);
     sim_.run();
+    if (o_.progress) o_.progress(begun_, total_actions_);
     ReplayResult res;
     for (int r = 0; r < t_.ranks; ++r) {
       const Rank& k = ranks_[r];
@@ -332,6 +334,7 @@ class Runner final : public MpiWorld::Listener {
       }
       const TiAction& a = acts[k.pc++];
       ++k.times.actions;
+      if ((++begun_ & kProgressEvery) == 0 && o_.progress) o_.progress(begun_, total_actions_);
       switch (a.kind) {
         case TiKind::init:
         case TiKind::finalize:
@@ -409,10 +412,14 @@ class Runner final : public MpiWorld::Listener {
     }
   }
 
+  static constexpr std::uint64_t kProgressEvery = (1u << 14) - 1;  // a mask: every 16,384 actions
+
   const TiTrace& t_;
   MpiMachine& m_;
   const ReplayOptions& o_;
   Simulator& sim_;
+  std::uint64_t begun_ = 0;
+  std::uint64_t total_actions_ = t_.total_actions();
   std::vector<Rank> ranks_;
   std::unique_ptr<MpiWorld> world_;
   std::vector<char> awaited_;

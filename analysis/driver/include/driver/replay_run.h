@@ -3,6 +3,8 @@
 // on its hosts in --hostfile order, round robin, SimGrid SMPI's message model and collective selector by
 // default) or an hpcsim YAML file with a cluster: section (ranks filling each node's cores in turn, a
 // real MPI's message model over the network spec and Open MPI's collective rules by default).
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,6 +30,7 @@ struct ReplayRequest {
   std::optional<double> eager_bytes;  // the mpi model's eager threshold
   int timeline_lanes = 0;             // ranks kept as timeline lanes, evenly spread (0: no timeline)
   bool critical_path = false;
+  std::function<void(std::uint64_t begun, std::uint64_t total)> progress;  // actions begun, of the trace's
 };
 
 struct ReplayRun {

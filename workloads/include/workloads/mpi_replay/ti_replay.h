@@ -8,6 +8,7 @@
 // critical path: the chain of activities and messages that ends at the last rank's end, followed as the replay
 // runs (no graph of its actions is kept, so sim-core's critical_path over an ExecutionGraph does not apply).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,9 @@ struct ReplayOptions {
   std::vector<int> timeline_ranks;  // ranks whose segments the result keeps (none: no timeline)
   std::size_t timeline_limit = 1'000'000;  // segments kept at most; the rest are counted, not kept
   bool critical_path = false;
+  // Called now and then with the actions begun so far and the trace's total (a progress line): a large
+  // trace of collectives replays for minutes.
+  std::function<void(std::uint64_t begun, std::uint64_t total)> progress;
 };
 
 enum class RankActivity : std::uint8_t { compute, communication, waiting };
