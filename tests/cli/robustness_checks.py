@@ -339,6 +339,15 @@ def check_progress():
         expect(code == 0 and "replay: 256512/256512 actions" in err and "/s" in err, f"replay's progress line: {err!r}")
         code, err = stderr_on_terminal(*replay, "--format", "json")
         expect(code == 0 and "actions" not in err, f"no replay progress with --format json: {err!r}")
+        # microbench --kernel --all-sms: every block of the kernel (3-4 us a warp instruction; a 6 M-block read ran
+        # past five minutes silent). 16,000 blocks of a strided read take ~1.4 s here.
+        with open(os.path.join(EXAMPLES, "warp-sim", "strided-read.yaml")) as f:
+            kernel = write(tmp, "read.yaml", f.read().replace("blocks: 640", "blocks: 16000").replace("loop: 16", "loop: 1"))
+        micro = ["microbench", "--gpu", "v100-sxm2-16gb", "--kernel", kernel, "--all-sms"]
+        code, err = stderr_on_terminal(*micro)
+        expect(code == 0 and "microbench: 16000/16000 blocks" in err, f"microbench's progress line: {err!r}")
+        code, err = stderr_on_terminal(*micro, "--format", "json")
+        expect(code == 0 and "blocks" not in err, f"no microbench progress with --format json: {err!r}")
 
 
 run_check({

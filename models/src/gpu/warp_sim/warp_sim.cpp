@@ -194,6 +194,7 @@ class Engine {
   std::vector<double> channel_free_;
   double intervals_[kUnits] = {};
   std::int64_t next_global_block_ = 0;
+  std::int64_t blocks_to_simulate_ = 0;
   std::int64_t age_ = 0;
   // Per instruction, decoded once: the unit it holds and for how long.
   std::vector<Unit> unit_;
@@ -239,6 +240,9 @@ void Engine::setup() {
   r_.active_sms = static_cast<int>(std::min<std::int64_t>(L.blocks, gpu_.sm_count));
   r_.kernel_blocks = L.blocks;
   const int nsm = options_.all_sms ? r_.active_sms : 1;
+  // The representative SM runs blocks 0, S, 2S, ... of S SMs.
+  blocks_to_simulate_ = options_.all_sms ? L.blocks : (L.blocks + gpu_.sm_count - 1) / gpu_.sm_count;
+  if (options_.progress) options_.progress(0, blocks_to_simulate_);
   r_.simulated_sms = nsm;
   const double share = options_.all_sms ? 1.0 : 1.0 / r_.active_sms;
 
@@ -371,6 +375,7 @@ void Engine::launch_block(Sm& sm, int sm_index, int slot, std::int64_t block, do
   b.arrived = 0;
   if (sm.live_blocks++ == 0) ++live_sms_;
   ++r_.blocks_simulated;
+  if (options_.progress) options_.progress(r_.blocks_simulated, blocks_to_simulate_);
   for (Scheduler& sc : sm.scheds) sc.wake = 0;
   const int threads = program_.launch.threads_per_block;
   for (int k = 0; k < warps_per_block_; ++k) {

@@ -9,6 +9,7 @@
 // The cycle loop jumps over cycles in which no warp can issue and allocates nothing per instruction.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "models/gpu/gpu_spec.h"
@@ -25,6 +26,9 @@ struct WarpSimOptions {
   bool trace = false;           // record per-scheduler issue spans (WarpSimResult::trace)
   int max_trace_spans = 200000;  // spans past this are dropped (trace_truncated)
   int max_clock_reads = 1 << 20;
+  // Called now and then with the blocks launched so far and the blocks it will simulate (a progress line):
+  // with all_sms a large kernel runs for minutes.
+  std::function<void(std::int64_t launched, std::int64_t to_simulate)> progress;
 };
 
 // Where a warp's resident cycles went. Every cycle of every resident warp is in exactly one bucket.
