@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "progress.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/count_limits.h"
@@ -566,7 +567,12 @@ int run_io(const IoOptions& o) {
   job.nodes = o.nodes;
   job.op = o.op == "write" ? IoOp::write : IoOp::read;
   job.stripe_count = o.stripe_count;
+  Progress progress("io", "samples", static_cast<std::size_t>(job.samples), o.format);
+  if (progress.enabled()) {
+    job.progress = [&progress](std::int64_t done, std::int64_t) { progress.show(static_cast<std::size_t>(done)); };
+  }
   const DatasetReadResult result = simulate_dataset_read(spec, job);
+  progress.finish();
   std::cout << (o.format == "json" ? to_json(spec, job, result) : to_table(spec, job, result));
   return kExitOk;
 }

@@ -348,6 +348,13 @@ def check_progress():
         expect(code == 0 and "microbench: 16000/16000 blocks" in err, f"microbench's progress line: {err!r}")
         code, err = stderr_on_terminal(*micro, "--format", "json")
         expect(code == 0 and "blocks" not in err, f"no microbench progress with --format json: {err!r}")
+        # io: a dataset's samples as they finish (10^8 samples by one reader ran 94 s silent; with 10^6 readers
+        # every sample's end re-rates the others' flows, 17 us a sample). 3 M samples take ~1.4 s here.
+        io = ["io", "--storage", "lustre-flash", "--samples", "3000000", "--sample-size", "110KiB", "--readers", "64"]
+        code, err = stderr_on_terminal(*io)
+        expect(code == 0 and "io: 3000000/3000000 samples" in err, f"io's progress line: {err!r}")
+        code, err = stderr_on_terminal(*io, "--format", "json")
+        expect(code == 0 and "samples" not in err, f"no io progress with --format json: {err!r}")
 
 
 run_check({

@@ -131,6 +131,7 @@ class Reading {
     time_.latency_s += latency_s;
     time_.transfer_s += (sim_.now() - sample_start_[reader]).to_seconds() - wait_s - latency_s;
     finished_ = sim_.now();
+    if (job_.progress) job_.progress(++done_, job_.samples);
     next_sample(reader);
   }
 
@@ -161,6 +162,7 @@ class Reading {
   std::vector<Request> requests_;
   std::vector<std::uint32_t> free_;
   std::int64_t next_ = 0;
+  std::int64_t done_ = 0;  // samples finished
   Time finished_ = Time::zero();
 };
 

@@ -2,6 +2,7 @@
 // Reading a dataset of equally sized samples (one file each) with W concurrent readers from a storage
 // system: how long it takes and what limits it.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ struct DatasetRead {
   int nodes = 1;    // client nodes; readers are spread over them round-robin
   IoOp op = IoOp::read;
   std::optional<int> stripe_count;  // pfs only: overrides the spec's default striping for the files
+  // Called as samples finish, with those done and the dataset's count (a progress line): with many readers
+  // every sample's end re-rates the others' flows, and a large read runs for minutes.
+  std::function<void(std::int64_t done, std::int64_t samples)> progress;
 };
 
 // How busy one kind of resource was, e.g. "client network" (all client ports).
