@@ -41,7 +41,8 @@ int run(const ScheduleOptions& o) {
   try {
     const SpecCatalog catalog(config_root());
     ScheduleRequest request{o.jobs, o.cluster, o.nodes, o.policy, o.max_jobs, o.cores_per_node};
-    std::optional<Progress> progress;  // while a cluster's training jobs are timed
+    std::optional<Progress> progress;  // while a cluster's training jobs are timed, then while the queue runs
+    bool queue_line = false;
     const ScheduleRun run = run_schedule(
         request, catalog,
         [&](const std::string& note) {
@@ -51,6 +52,11 @@ int run(const ScheduleOptions& o) {
         [&](std::size_t done, std::size_t total) {
           if (!progress) progress.emplace("schedule", "training jobs timed", total, o.format);
           progress->show(done);
+        },
+        [&](std::size_t ended, std::size_t total) {  // the queue itself, after any timing
+          if (progress && !queue_line) progress->finish(), progress.reset();
+          if (!progress) progress.emplace("schedule", "jobs ended", total, o.format), queue_line = true;
+          progress->show(ended);
         });
     if (progress) progress->finish();
     const std::vector<QueueRun>& runs = run.runs;

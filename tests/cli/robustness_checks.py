@@ -355,6 +355,16 @@ def check_progress():
         expect(code == 0 and "io: 3000000/3000000 samples" in err, f"io's progress line: {err!r}")
         code, err = stderr_on_terminal(*io, "--format", "json")
         expect(code == 0 and "samples" not in err, f"no io progress with --format json: {err!r}")
+        # schedule: the queue's jobs as they end (a 2 M-job trace arriving faster than 2,000 nodes run it took
+        # EASY past two minutes silent, the backfill scanning an ever longer queue). 24,000 such jobs take ~1.7 s.
+        swf = write(tmp, "overloaded.swf", "".join(
+            f"{i} {2 * i} 0 {100 + i * 7919 % 36000} {p} -1 -1 {p} {2 * (100 + i * 7919 % 36000)} -1 1 1 1 -1 1 -1 -1 -1\n"
+            for i, p in ((i, (1, 2, 4, 8, 16, 32, 64, 128, 1024)[i % 9]) for i in range(1, 24001))))
+        sched = ["schedule", swf, "--nodes", "2000", "--policy", "easy", "--no-db"]
+        code, err = stderr_on_terminal(*sched)
+        expect(code == 0 and "schedule: 24000/24000 jobs ended" in err, f"schedule's queue progress line: {err!r}")
+        code, err = stderr_on_terminal(*sched, "--format", "json")
+        expect(code == 0 and "jobs ended" not in err, f"no schedule progress with --format json: {err!r}")
 
 
 run_check({

@@ -18,7 +18,8 @@ namespace hpcsim {
 
 ScheduleRun run_schedule(const ScheduleRequest& o, const SpecCatalog& catalog,
                          const std::function<void(const std::string&)>& note,
-                         const std::function<void(std::size_t, std::size_t)>& timed) {
+                         const std::function<void(std::size_t, std::size_t)>& timed,
+                         const std::function<void(std::size_t, std::size_t)>& ended) {
   const std::optional<QueuePolicy> policy = kQueuePolicyNames.parse(o.policy);
   if (!policy) throw ScheduleInputError("--policy " + o.policy + ": give fcfs, easy, conservative or priority");
   if (!o.nodes && o.cluster.empty()) throw ScheduleInputError("give the machine with --nodes N or --cluster FILE");
@@ -99,7 +100,7 @@ ScheduleRun run_schedule(const ScheduleRequest& o, const SpecCatalog& catalog,
                                                                  : ""));
   }
   ScheduleRun out;
-  out.runs = simulate_batch_queue(jobs, setup, *policy, timer ? timer->hook() : RunTimeHook{});
+  out.runs = simulate_batch_queue(jobs, setup, *policy, timer ? timer->hook() : RunTimeHook{}, ended);
   out.summary = summarize_schedule(out.runs, skipped, nodes);
   out.nodes = nodes;
   for (const Partition& p : resolve_queue_setup(setup).partitions) out.partitions.push_back(p.name);

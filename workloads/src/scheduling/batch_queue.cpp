@@ -465,7 +465,8 @@ std::size_t BatchScheduler::submitted() const { return impl_->submitted(); }
 std::vector<QueueRun> BatchScheduler::take_runs() { return impl_->take_runs(); }
 
 std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, const QueueSetup& setup,
-                                           QueuePolicy policy, RunTimeHook run_time) {
+                                           QueuePolicy policy, RunTimeHook run_time,
+                                           const std::function<void(std::size_t ended, std::size_t jobs)>& ended) {
   for (std::size_t i = 1; i < jobs.size(); ++i) {
     if (jobs[i].submit_s < jobs[i - 1].submit_s ||
         (jobs[i].submit_s == jobs[i - 1].submit_s && jobs[i].id < jobs[i - 1].id)) {
@@ -474,6 +475,8 @@ std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, co
   }
   Simulator sim;
   BatchScheduler scheduler(sim, setup, policy, std::move(run_time));
+  std::size_t count = 0;
+  if (ended) scheduler.on_end([&](std::size_t, const QueueRun&) { ended(++count, jobs.size()); });
   for (const BatchJob& job : jobs) scheduler.submit_at(job);
   sim.run();
   return scheduler.take_runs();

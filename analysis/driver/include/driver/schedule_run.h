@@ -38,10 +38,11 @@ struct ScheduleRun {
 };
 
 // The queue simulated. `note` hears each note as it arises ("job 7 needs ...: skipped"); `timed` hears
-// (training jobs timed, of total) while a cluster's training jobs are timed. ConfigError for bad input
-// (including every job skipped).
+// (training jobs timed, of total) while a cluster's training jobs are timed, `ended` (jobs ended, of all)
+// while the queue runs. ConfigError for bad input (including every job skipped).
 ScheduleRun run_schedule(const ScheduleRequest& request, const SpecCatalog& catalog,
                          const std::function<void(const std::string&)>& note = {},
-                         const std::function<void(std::size_t, std::size_t)>& timed = {});
+                         const std::function<void(std::size_t, std::size_t)>& timed = {},
+                         const std::function<void(std::size_t, std::size_t)>& ended = {});
 
 }  // namespace hpcsim

@@ -92,8 +92,11 @@ class BatchScheduler {
 
 // Every job scheduled, in the order given. `jobs` must be in queue order (submit time, then id), each one
 // the setup can run (std::invalid_argument otherwise).
+// `ended` is called as each job ends, with the jobs ended so far and the jobs given (a progress line: a trace
+// of millions of jobs on an overloaded machine runs for minutes).
 std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, const QueueSetup& setup,
-                                           QueuePolicy policy, RunTimeHook run_time = {});
+                                           QueuePolicy policy, RunTimeHook run_time = {},
+                                           const std::function<void(std::size_t ended, std::size_t jobs)>& ended = {});
 // One partition of `nodes` nodes under one switch; one account of equal shares per account index used.
 std::vector<QueueRun> simulate_batch_queue(const std::vector<BatchJob>& jobs, int nodes, QueuePolicy policy);
 
