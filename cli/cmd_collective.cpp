@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "progress.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "driver/collective_run.h"
@@ -21,10 +22,23 @@ struct CollectiveOptions : CollectiveRunOptions {
   std::string format = "table";
 };
 
-int run(const CollectiveOptions& o) {
+int run(CollectiveOptions& o) {
   const SpecCatalog catalog(config_root());
+  Progress progress("collective", "sizes", 0, o.format);
+  if (progress.enabled()) {
+    o.progress = [&progress](std::size_t done, std::size_t sizes) {
+      progress.set_total(sizes);
+      progress.show(done);
+    };
+  }
   try {
-    const CollectiveRun r = run_collective(o, catalog);
+    const CollectiveRun r = [&] {
+      struct EndLine {  // the line ends whether the run returns or throws
+        Progress& p;
+        ~EndLine() { p.finish(); }
+      } end{progress};
+      return run_collective(o, catalog);
+    }();
     std::cout << (o.format == "json" ? collective_json(r.rows, r.op, r.ranks)
                                      : collective_table(r.rows, r.op, r.ranks, r.cluster));
     return kExitOk;

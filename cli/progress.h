@@ -1,8 +1,8 @@
 #pragma once
 // The one progress line of a long command, on stderr: "\rsweep: 12/40 points, 1 failed, 0.4/s, about 30 s left".
 // Shown only on a terminal and never with --format json (a pipe or a log gets no carriage returns); every
-// command that can run long (sweep, campaign, serve, plan, schedule, run, replay, microbench, io) shows
-// it the same way.
+// command that can run long (sweep, campaign, serve, plan, schedule, run, replay, microbench, io,
+// collective) shows it the same way.
 #include <unistd.h>
 
 #include <chrono>

@@ -365,6 +365,14 @@ def check_progress():
         expect(code == 0 and "schedule: 24000/24000 jobs ended" in err, f"schedule's queue progress line: {err!r}")
         code, err = stderr_on_terminal(*sched, "--format", "json")
         expect(code == 0 and "jobs ended" not in err, f"no schedule progress with --format json: {err!r}")
+        # collective: a sweep's sizes (a ring over 262,144 GPUs from 1 KiB to 1 GiB ran 62 s silent). Over 8,192
+        # GPUs the 21 sizes take ~1.3 s here.
+        coll = ["collective", "--node", "dgx-h100", "--nodes", "1024", "--network", "ib-ndr", "--op", "allreduce",
+                "--algo", "ring", "--min", "1KiB", "--max", "1GiB"]
+        code, err = stderr_on_terminal(*coll)
+        expect(code == 0 and "collective: 21/21 sizes" in err, f"collective's progress line: {err!r}")
+        code, err = stderr_on_terminal(*coll, "--format", "json")
+        expect(code == 0 and "sizes" not in err, f"no collective progress with --format json: {err!r}")
 
 
 run_check({

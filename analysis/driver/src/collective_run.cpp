@@ -120,6 +120,7 @@ CollectiveRun run_collective(const CollectiveRunOptions& o, const SpecCatalog& c
     throw CollectiveInputError("--op " + std::string(too_large->what()) + " (fewer GPUs: --gpus)");
   }
   for (const double bytes : sizes) {
+    if (o.progress) o.progress(run.rows.size(), sizes.size());
     request.bytes = bytes;
     CollectiveRow row;
     row.bytes = bytes;
@@ -128,6 +129,7 @@ CollectiveRun run_collective(const CollectiveRunOptions& o, const SpecCatalog& c
     platform.sim().run();
     run.rows.push_back(row);
   }
+  if (o.progress) o.progress(run.rows.size(), sizes.size());
   return run;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // `hpcsim collective` (and the Python module's collective()): one collective over a cluster, nccl-tests
 // style, size by size, each on an idle platform.
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,9 @@ struct CollectiveRunOptions {
   std::string cluster_file, node, network, op, algo;
   std::optional<int> nodes, gpus;
   std::string size, min, max;  // one --size, or --min and --max (sizes double from min up to max)
+  // Called before each size and at the end, with the sizes done and their count (a progress line: a ring
+  // over 262,144 GPUs takes seconds a size, a sweep of 21 sizes a minute).
+  std::function<void(std::size_t done, std::size_t sizes)> progress;
 };
 
 // Bad input named by its flag (the CLI prints it after "hpcsim collective: ").
