@@ -33,10 +33,7 @@ int run(CollectiveOptions& o) {
   }
   try {
     const CollectiveRun r = [&] {
-      struct EndLine {  // the line ends whether the run returns or throws
-        Progress& p;
-        ~EndLine() { p.finish(); }
-      } end{progress};
+      const FinishOnExit end(progress);
       return run_collective(o, catalog);
     }();
     std::cout << (o.format == "json" ? collective_json(r.rows, r.op, r.ranks)

@@ -571,8 +571,10 @@ int run_io(const IoOptions& o) {
   if (progress.enabled()) {
     job.progress = [&progress](std::int64_t done, std::int64_t) { progress.show(static_cast<std::size_t>(done)); };
   }
-  const DatasetReadResult result = simulate_dataset_read(spec, job);
-  progress.finish();
+  const DatasetReadResult result = [&] {
+    const FinishOnExit end(progress);
+    return simulate_dataset_read(spec, job);
+  }();
   std::cout << (o.format == "json" ? to_json(spec, job, result) : to_table(spec, job, result));
   return kExitOk;
 }

@@ -68,16 +68,13 @@ int run_kernel_file(const MicrobenchOptions& o, const GpuSpec& gpu, WarpSimOptio
     };
   }
   try {
+    const FinishOnExit end(progress);
     program = parse_kernel_program(load_config_file(o.kernel));
     r = simulate_kernel(gpu, program, options);
-    progress.show(static_cast<std::size_t>(r.blocks_simulated));
-    progress.finish();
   } catch (const ConfigError& e) {
-    progress.finish();
     std::cerr << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {  // a launch the GPU cannot run, units it lacks, a deadlock
-    progress.finish();
     std::cerr << "--kernel " << o.kernel << ": " << e.what() << "\n";
     return kExitBadInput;
   }

@@ -62,10 +62,7 @@ int run(ReplayOptions& o) {
       };
     }
     const ReplayRun run = [&] {
-      struct EndLine {  // the line ends whether the replay returns or throws
-        Progress& p;
-        ~EndLine() { p.finish(); }
-      } end{progress};
+      const FinishOnExit end(progress);
       return run_replay(o.request, catalog);
     }();
     std::cout << (o.format == "json" ? replay_json(run.result, run.summary) : replay_table(run.result, run.summary));

@@ -76,4 +76,17 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
+// Ends a progress line when the work's scope ends, returning or throwing (an error message then starts on a
+// line of its own).
+class FinishOnExit {
+ public:
+  explicit FinishOnExit(Progress& progress) : progress_(progress) {}
+  ~FinishOnExit() { progress_.finish(); }
+  FinishOnExit(const FinishOnExit&) = delete;
+  FinishOnExit& operator=(const FinishOnExit&) = delete;
+
+ private:
+  Progress& progress_;
+};
+
 }  // namespace hpcsim::cli
