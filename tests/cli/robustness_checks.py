@@ -189,6 +189,11 @@ def check_count_limits():
             limit("gpus"))
     refused(hpcsim("kernel", "--gpu", "a100-sxm4-80gb", "--explain", "copy", "--bytes", "1PiB"),
             "--explain: the WarpSim twin of copy --bytes 1PiB needs", limit("blocks"))
+    # A GEMM's twin simulates every SM: 65536^3 is 262,144 blocks (within the blocks limit) but 933 M warp
+    # instructions, an hour of WarpSim (it ran past 200 s silent before this check).
+    refused(hpcsim("kernel", "--gpu", "h100-sxm5-80gb", "--explain", "gemm", "--m", "65536", "--n", "65536", "--k", "65536"),
+            "--explain: the WarpSim twin of gemm --m 65536 --n 65536 --k 65536 needs 933,232,640 warp instructions",
+            limit("warp_instructions"))
     with tempfile.TemporaryDirectory() as tmp:
         kernel = write(tmp, "k.yaml", "kernel: k\nlaunch: {blocks: 1000000000000, threads: 256}\n"
                                       "program:\n  - fp32: {dst: 1, src: [1, 1]}\n")
