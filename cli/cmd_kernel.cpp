@@ -1,7 +1,6 @@
 // `hpcsim kernel --gpu NAME OP ARGS [--explain]`: the analytical kernel model's time for one deep-learning op, and
 // with --explain its teaching view (analysis/kernel_explain.h), with the WarpSim twin where the op has one.
 // The ops and their shapes are driver/gpu_tools.h's; this file binds them to flags.
-#include <cmath>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -9,9 +8,7 @@
 #include "commands.h"
 #include "configs/catalog.h"
 #include "configs/config_error.h"
-#include "configs/count_limits.h"
 #include "driver/gpu_tools.h"
-#include "models/gpu/warp_sim/kernel_program.h"
 #include "report/gpu_tool_report.h"
 #include "report/kernel_explain.h"
 
@@ -71,17 +68,7 @@ int run(const KernelOptions& o, const CLI::App* kernel) {
     std::vector<KernelExplanation> explained;
     if (o.explain) {
       const std::vector<KernelTwin> twins = kernel_op_twins(name, o.shape, gpu, precision, kernels);
-      for (const KernelTwin& t : twins) {  // WarpSim simulates the twin's blocks one by one
-        if (!t.available) continue;
-        const std::string what = "the WarpSim twin of " + op->get_name() + given_sizes(op);
-        check_count(CountLimit::blocks, static_cast<double>(t.program.launch.blocks), SourceLoc{"--explain"}, what);
-        // A GEMM's twin runs every SM, so each of its warp instructions is simulated (0.34 us each: 8192^3, 15 M
-        // instructions, 5 s; 65536^3 would run an hour); a streaming twin runs one SM's share.
-        if (t.options.all_sms) {
-          const double warps = static_cast<double>(t.program.launch.blocks) * std::ceil(t.program.launch.threads_per_block / 32.0);
-          check_count(CountLimit::warp_instructions, warps * issued_per_warp(t.program), SourceLoc{"--explain"}, what);
-        }
-      }
+      check_twin_limits(twins, SourceLoc{"--explain"}, "the WarpSim twin of " + op->get_name() + given_sizes(op));
       explained = explain_kernels(gpu, kernels, twins, kernel_ops_with_twins());
     }
     const OpTime t = estimate_op(gpu, kernels);

@@ -167,12 +167,7 @@ std::string kernel(const std::string& gpu_name, const std::string& op, const std
   std::vector<KernelExplanation> explained;
   if (explain) {
     const std::vector<KernelTwin> twins = kernel_op_twins(op, shape, gpu, *precision, kernels);
-    for (const KernelTwin& t : twins) {
-      if (t.available) {
-        check_count(CountLimit::blocks, static_cast<double>(t.program.launch.blocks), SourceLoc{"explain"},
-                    "the WarpSim twin of " + op);
-      }
-    }
+    check_twin_limits(twins, SourceLoc{"explain"}, "the WarpSim twin of " + op);
     explained = explain_kernels(gpu, kernels, twins, kernel_ops_with_twins());
   }
   return kernel_time_json(gpu, op, estimate_op(gpu, kernels), explain, explained);

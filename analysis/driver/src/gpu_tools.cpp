@@ -7,9 +7,11 @@
 #include <cmath>
 
 #include "configs/config_node.h"
+#include "configs/count_limits.h"
 #include "configs/units.h"
 #include "models/gpu/occupancy_limits.h"
 #include "models/gpu/ops/normalization.h"
+#include "models/gpu/warp_sim/kernel_program.h"
 
 namespace hpcsim {
 
@@ -188,5 +190,17 @@ std::vector<KernelTwin> kernel_op_twins(const std::string& op, const KernelOpSha
 }
 
 std::string kernel_ops_with_twins() { return "copy, elementwise, gemm"; }
+
+void check_twin_limits(const std::vector<KernelTwin>& twins, const SourceLoc& where, const std::string& what) {
+  for (const KernelTwin& t : twins) {
+    if (!t.available) continue;
+    const KernelLaunch& launch = t.program.launch;
+    check_count(CountLimit::blocks, static_cast<double>(launch.blocks), where, what);
+    if (t.options.all_sms) {
+      const double warps = static_cast<double>(launch.blocks) * std::ceil(launch.threads_per_block / 32.0);
+      check_count(CountLimit::warp_instructions, warps * issued_per_warp(t.program), where, what);
+    }
+  }
+}
 
 }  // namespace hpcsim

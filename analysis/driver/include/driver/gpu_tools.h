@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "configs/catalog.h"
+#include "configs/source_loc.h"
 #include "models/gpu/gpu_spec.h"
 #include "models/gpu/occupancy.h"
 #include "models/gpu/ops/attention.h"
@@ -64,5 +65,9 @@ std::vector<KernelTwin> kernel_op_twins(const std::string& op, const KernelOpSha
                                         Precision precision, const std::vector<Kernel>& kernels);
 // The ops with twins, "copy, elementwise, gemm", for the message where an op has none.
 std::string kernel_ops_with_twins();
+// Holds each available twin to the count limits before WarpSim runs it: its blocks, and for a twin of every
+// SM (a GEMM's) its warp instructions, each of which is simulated (0.34 us each: 8192^3 takes 5 s, 65536^3
+// would take an hour). ConfigError at `where`, the twin named by `what`.
+void check_twin_limits(const std::vector<KernelTwin>& twins, const SourceLoc& where, const std::string& what);
 
 }  // namespace hpcsim
