@@ -25,12 +25,7 @@ struct CollectiveOptions : CollectiveRunOptions {
 int run(CollectiveOptions& o) {
   const SpecCatalog catalog(config_root());
   Progress progress("collective", "sizes", 0, o.format);
-  if (progress.enabled()) {
-    o.progress = [&progress](std::size_t done, std::size_t sizes) {
-      progress.set_total(sizes);
-      progress.show(done);
-    };
-  }
+  if (progress.enabled()) o.progress = progress.counter();
   try {
     const CollectiveRun r = [&] {
       const FinishOnExit end(progress);

@@ -568,9 +568,7 @@ int run_io(const IoOptions& o) {
   job.op = o.op == "write" ? IoOp::write : IoOp::read;
   job.stripe_count = o.stripe_count;
   Progress progress("io", "samples", static_cast<std::size_t>(job.samples), o.format);
-  if (progress.enabled()) {
-    job.progress = [&progress](std::int64_t done, std::int64_t) { progress.show(static_cast<std::size_t>(done)); };
-  }
+  if (progress.enabled()) job.progress = progress.counter();
   const DatasetReadResult result = [&] {
     const FinishOnExit end(progress);
     return simulate_dataset_read(spec, job);

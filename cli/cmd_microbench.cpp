@@ -61,12 +61,7 @@ int run_kernel_file(const MicrobenchOptions& o, const GpuSpec& gpu, WarpSimOptio
   WarpSimResult r;
   // --all-sms simulates every block (3-4 us a warp instruction): a large kernel runs for minutes.
   Progress progress("microbench", "blocks", 0, o.format);
-  if (progress.enabled()) {
-    options.progress = [&progress](std::int64_t launched, std::int64_t total) {
-      progress.set_total(static_cast<std::size_t>(total));
-      progress.show(static_cast<std::size_t>(launched));
-    };
-  }
+  if (progress.enabled()) options.progress = progress.counter();
   try {
     const FinishOnExit end(progress);
     program = parse_kernel_program(load_config_file(o.kernel));

@@ -55,12 +55,7 @@ int run(ReplayOptions& o) {
       o.request.eager_bytes = v;
     }
     Progress progress("replay", "actions", 0, o.format);
-    if (progress.enabled()) {
-      o.request.progress = [&progress](std::uint64_t begun, std::uint64_t total) {
-        progress.set_total(total);
-        progress.show(begun);
-      };
-    }
+    if (progress.enabled()) o.request.progress = progress.counter();
     const ReplayRun run = [&] {
       const FinishOnExit end(progress);
       return run_replay(o.request, catalog);

@@ -128,10 +128,7 @@ int run_loaded_serve(const LoadedScenario& loaded, const ScenarioRequest& reques
   // many rates likewise: its runs finished.
   Progress progress(command, request.serve_rates.empty() ? "requests" : "runs", 0, format);
   ScenarioRequest with_progress = request;
-  with_progress.serve_after_each = [&](std::size_t done, std::size_t total) {
-    progress.set_total(total);
-    progress.show(done);
-  };
+  with_progress.serve_after_each = progress.counter();
   try {
     run = run_scenario(loaded, with_progress, SpecCatalog(config_root()), IntervalTable{}, HPCSIM_VERSION);
   } catch (const ConfigError& e) {

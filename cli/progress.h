@@ -58,6 +58,14 @@ class Progress {
     std::cerr << line.str() << "   " << std::flush;
   }
 
+  // A callback for work that reports (done, total) as it goes, in whatever integer type it counts in.
+  auto counter() {
+    return [this](auto done, auto total) {
+      set_total(static_cast<std::size_t>(total));
+      show(static_cast<std::size_t>(done));
+    };
+  }
+
   // Shows the last count and ends the line (once something was shown).
   void finish() {
     if (!enabled_ || !shown_) return;
