@@ -26,8 +26,8 @@ struct WarpSimOptions {
   bool trace = false;           // record per-scheduler issue spans (WarpSimResult::trace)
   int max_trace_spans = 200000;  // spans past this are dropped (trace_truncated)
   int max_clock_reads = 1 << 20;
-  // Called now and then with the blocks launched so far and the blocks it will simulate (a progress line):
-  // with all_sms a large kernel runs for minutes.
+  // Called as each block launches, with the blocks launched so far and the blocks it will simulate (a
+  // progress line): with all_sms a large kernel runs for minutes.
   std::function<void(std::int64_t launched, std::int64_t to_simulate)> progress;
 };
 
