@@ -29,7 +29,7 @@ constexpr const char* kOutputFiles[] = {"report.html",        "runs.csv",       
                                         "step_breakdown.png", "pareto.csv",     "pareto.png",
                                         "checkpoint_interval.csv", "checkpoint_interval.png", "app_scaling.csv",
                                         "app_time.png", "app_efficiency.png", "serve_load.csv",
-                                        "serve_latency.png"};
+                                        "serve_latency.png", "replay_time.csv", "replay_time.png"};
 
 struct IoError {
   std::string message;
@@ -92,7 +92,9 @@ int run(const ReportOptions& o) {
     const bool interval = !data.interval.points.empty();
     const bool app_scaling = !data.app_scaling.lines.empty();
     const bool serve_load = !data.serve_load.lines.empty();
+    const bool replay_time = !data.replay_time.bars.empty();
     write("runs.csv", runs_csv(data.runs));
+    if (replay_time) write("replay_time.csv", replay_time_csv(data.replay_time));
     if (app_scaling) write("app_scaling.csv", app_scaling_csv(data.app_scaling));
     if (serve_load) write("serve_load.csv", serve_load_csv(data.serve_load));
     if (scaling) write("scaling.csv", scaling_csv(data.scaling));
@@ -102,7 +104,7 @@ int run(const ReportOptions& o) {
 
     std::vector<ReportFigure> figures;
     std::vector<std::string> notes;
-    if (scaling || breakdown || pareto || interval || app_scaling || serve_load) {
+    if (scaling || breakdown || pareto || interval || app_scaling || serve_load || replay_time) {
       const FigureScriptResult drawn = run_figure_script(folder.string());
       if (drawn.outcome == FigureScriptOutcome::no_matplotlib) {
         std::cerr << "hpcsim report: the figures need python3 with matplotlib (tried " << drawn.detail
@@ -164,6 +166,19 @@ int run(const ReportOptions& o) {
       notes.push_back("No serving latency figure: no serve run with --sweep-load, and no two ok serve runs differ only in "
                       "serving.rate_rps (hpcsim sweep SCENARIO --vary serving.rate_rps=100,200,400 stores such runs).");
     }
+    if (replay_time) {
+      const std::string keys = data.replay_time.label_keys.empty() ? "run" : data.replay_time.label_keys;
+      figures.push_back(figure(folder, "MPI trace replays: where the time went",
+                               "For each of the latest ok trace replays (at most 12, labelled by " + keys +
+                                   "), the mean rank's compute, communication and waiting time (left bar) and, where the "
+                                   "replay followed it (--critical-path), the critical path's compute, communication and "
+                                   "other time (right bar, hatched), which sums to the replay's simulated time (the last rank's end).",
+                               "replay_time.png", "replay_time.csv"));
+      written.push_back((folder / "replay_time.png").string());
+    } else {
+      notes.push_back("No trace replay figure: the store holds no ok replay run (hpcsim replay TRACE --platform "
+                      "PLATFORM --critical-path stores one).");
+    }
     if (breakdown) {
       figures.push_back(figure(folder, "Step-time breakdown",
                                "Time per training step split into compute, exposed communication, optimizer, pipeline "
@@ -212,7 +227,7 @@ int run(const ReportOptions& o) {
 
 Action add_report_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "report", "Write an HTML report of a results database: scaling (training and MPI applications), serving latency against load, step-time breakdown, Pareto and checkpoint-interval figures "
+      "report", "Write an HTML report of a results database: scaling (training and MPI applications), serving latency against load, where trace replays spent their time, step-time breakdown, Pareto and checkpoint-interval figures "
                 "(PNG, with the CSV behind each) and the table of runs");
   auto o = std::make_shared<ReportOptions>();
   cmd->add_option("database", o->db, "SQLite results file, e.g. results.db")->required();

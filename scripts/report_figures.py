@@ -2,7 +2,7 @@
 """Draws the figures of `hpcsim report` from the CSVs it wrote: scaling.csv -> throughput.png and
 scaling_efficiency.png, step_breakdown.csv -> step_breakdown.png, pareto.csv -> pareto.png,
 checkpoint_interval.csv -> checkpoint_interval.png, app_scaling.csv -> app_time.png and app_efficiency.png,
-serve_load.csv -> serve_latency.png (each only when its CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
+serve_load.csv -> serve_latency.png, replay_time.csv -> replay_time.png (each only when its CSV is there). Usage: report_figures.py [--quiet-without-matplotlib] DIR. The same CSVs give the same PNG bytes (Agg backend, fixed
 fonts and sizes, no metadata). Exit 3 when matplotlib is missing, so hpcsim can try another python3."""
 import csv
 import os
@@ -171,6 +171,42 @@ def plot_serve_latency(rows, path):
     save(fig, path)
 
 
+# MPI TRACE REPLAYS: replay_time.csv, one row per replay run; the mean rank's parts as a stacked bar, and
+# beside it (hatched) the critical path's parts where the replay followed it.
+REPLAY_PARTS = [("compute_s", "compute"), ("communication_s", "communication"), ("waiting_s", "waiting")]
+PATH_PARTS = [("path_compute_s", "compute"), ("path_communication_s", "communication"), ("path_other_s", "other")]
+
+
+def plot_replay_time(rows, path):
+    fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(rows) + 3), 5.5))
+    with_path = any(r["path_compute_s"] != "" for r in rows)
+    width = 0.38 if with_path else 0.7
+    offset = width / 2 if with_path else 0.0
+    x = list(range(len(rows)))
+    longest = max(float(r["time_s"]) for r in rows)
+    scale, unit = (1.0, "s") if longest >= 1 else (1e3, "ms") if longest >= 1e-3 else (1e6, "us")
+    bottom = [0.0] * len(rows)
+    for i, (column, name) in enumerate(REPLAY_PARTS):
+        heights = [scale * float(r[column]) for r in rows]
+        ax.bar([v - offset for v in x], heights, bottom=bottom, width=width, color=COLOURS[i], label=f"mean rank: {name}")
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    if with_path:
+        bottom = [0.0] * len(rows)
+        for i, (column, name) in enumerate(PATH_PARTS):
+            heights = [scale * float(r[column]) if r[column] != "" else 0.0 for r in rows]
+            ax.bar([v + offset for v in x], heights, bottom=bottom, width=width, color=COLOURS[i], hatch="//",
+                   edgecolor="white", label=f"critical path: {name}")
+            bottom = [b + h for b, h in zip(bottom, heights)]
+    ax.set_xticks(x)
+    ax.set_xticklabels([r["label"] for r in rows], rotation=35, ha="right", fontsize=9)
+    ax.set_xlabel(rows[0]["label_keys"] or "Run")
+    ax.set_ylabel(f"Simulated time ({unit})")
+    ax.set_title("MPI trace replays: where the time went")
+    ax.grid(axis="x", visible=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    save(fig, path)
+
+
 BREAKDOWN_PARTS = [("compute_s", "compute"), ("communication_exposed_s", "communication (exposed)"),
                    ("optimizer_s", "optimizer"), ("pipeline_bubble_s", "pipeline bubble"), ("io_stall_s", "I/O stall"),
                    ("other_s", "other")]
@@ -265,7 +301,8 @@ FIGURES = [("scaling.csv", [(plot_throughput, "throughput.png"), (plot_efficienc
            ("pareto.csv", [(plot_pareto, "pareto.png")]),
            ("checkpoint_interval.csv", [(plot_interval, "checkpoint_interval.png")]),
            ("app_scaling.csv", [(plot_app_time, "app_time.png"), (plot_app_efficiency, "app_efficiency.png")]),
-           ("serve_load.csv", [(plot_serve_latency, "serve_latency.png")])]
+           ("serve_load.csv", [(plot_serve_latency, "serve_latency.png")]),
+           ("replay_time.csv", [(plot_replay_time, "replay_time.png")])]
 
 
 def main():

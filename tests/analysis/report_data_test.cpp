@@ -378,3 +378,78 @@ TEST_CASE("serving latency lines: runs that differ only in their rate, and --swe
   CHECK(serve_load_csv(figure).starts_with("line,line_keys,rate_rps,run_id,p50_s,p99_s,throughput_rps,dropped\n"
                                            "1,serving.max_batch,200,1,0.001,0.002,100,0\n"));
 }
+
+namespace {
+
+std::string replay_scenario(const std::string& platform, const std::string& collectives) {
+  return "kind: \"replay\"\nname: \"halo.txt\"\nreplay:\n  trace: \"halo.txt\"\n  trace_hash: \"d149\"\n  platform: \"" +
+         platform + "\"\n  platform_hash: \"" + platform + "-hash\"\n  model: \"mpi\"\n  collectives: \"" + collectives + "\"\n";
+}
+
+}  // namespace
+
+TEST_CASE("trace replay bars: the latest ok replays, labelled by what differs, the critical path where followed",
+          "[analysis][report]") {
+  std::vector<StoredRun> runs;
+  std::vector<std::vector<Metric>> metrics;
+  const auto add = [&](const std::string& text, double compute, bool path, const std::string& status = "ok",
+                       const std::string& kind = "replay") {
+    runs.push_back(stored(static_cast<std::int64_t>(runs.size()) + 1, kind, text, status));
+    std::vector<Metric> m = {{"time_s", compute + 0.3, "s"}, {"ranks", 16, "count"}, {"mean_rank.compute_s", compute, "s"},
+                             {"mean_rank.communication_s", 0.2, "s"}, {"mean_rank.waiting_s", 0.1, "s"}};
+    if (path) {
+      m.push_back({"critical_path.compute_s", compute, "s"});
+      m.push_back({"critical_path.communication_s", 0.25, "s"});
+      m.push_back({"critical_path.other_s", 0.05, "s"});
+    }
+    metrics.push_back(m);
+  };
+  SECTION("several replays") {
+    add(replay_scenario("hdr.yaml", "ompi"), 1.0, true);
+    add(replay_scenario("eth.yaml", "ompi"), 2.0, false);
+    add(replay_scenario("eth.yaml", "ompi"), 9.0, true, "error");  // not ok: left out
+    add(replay_scenario("eth.yaml", "smpi"), 3.0, true, "ok", "mpi");  // not a replay
+    add(replay_scenario("hdr.yaml", "smpi"), 4.0, true);
+    const ReplayTimeFigure figure = replay_time_figure(runs, metrics);
+    // The hashes differ with the platforms but name nothing a reader can use: the platform names them.
+    CHECK(figure.label_keys == "replay.platform, replay.collectives");
+    REQUIRE(figure.bars.size() == 3);
+    CHECK(figure.bars[0].label == "hdr.yaml, ompi");
+    CHECK(figure.bars[1].label == "eth.yaml, ompi");
+    CHECK(figure.bars[2].label == "hdr.yaml, smpi");
+    CHECK(figure.bars[2].run_id == 5);
+    CHECK(figure.bars[1].compute_s == 2.0);
+    CHECK(figure.bars[1].time_s == 2.3);
+    CHECK(!figure.bars[1].critical_path);
+    REQUIRE(figure.bars[0].critical_path);
+    CHECK(figure.bars[0].critical_path->communication_s == 0.25);
+    CHECK(replay_time_csv(figure) ==
+          "run_id,label,label_keys,time_s,ranks,compute_s,communication_s,waiting_s,path_compute_s,path_communication_s,"
+          "path_other_s\n"
+          "1,\"hdr.yaml, ompi\",\"replay.platform, replay.collectives\",1.3,16,1,0.2,0.1,1,0.25,0.05\n"
+          "2,\"eth.yaml, ompi\",\"replay.platform, replay.collectives\",2.3,16,2,0.2,0.1,,,\n"
+          "5,\"hdr.yaml, smpi\",\"replay.platform, replay.collectives\",4.3,16,4,0.2,0.1,4,0.25,0.05\n");
+  }
+  SECTION("one replay names its trace and platform; the same replay twice is told apart by run") {
+    add(replay_scenario("hdr.yaml", "ompi"), 1.0, true);
+    ReplayTimeFigure figure = replay_time_figure(runs, metrics);
+    REQUIRE(figure.bars.size() == 1);
+    CHECK(figure.bars[0].label == "halo.txt, hdr.yaml");
+    add(replay_scenario("hdr.yaml", "ompi"), 1.0, true);
+    figure = replay_time_figure(runs, metrics);
+    CHECK(figure.label_keys.empty());
+    REQUIRE(figure.bars.size() == 2);
+    CHECK(figure.bars[1].label == "run 2");
+  }
+  SECTION("at most 12 bars, the latest") {
+    for (int i = 0; i < 15; ++i) add(replay_scenario("p" + std::to_string(i) + ".yaml", "ompi"), 1.0 + i, false);
+    const ReplayTimeFigure figure = replay_time_figure(runs, metrics);
+    REQUIRE(figure.bars.size() == 12);
+    CHECK(figure.bars.front().run_id == 4);
+    CHECK(figure.bars.back().run_id == 15);
+  }
+  SECTION("no replay, no bars") {
+    add(replay_scenario("hdr.yaml", "ompi"), 1.0, true, "ok", "training");
+    CHECK(replay_time_figure(runs, metrics).bars.empty());
+  }
+}

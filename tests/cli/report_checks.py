@@ -272,8 +272,11 @@ def check_report_mpi_apps():
         expect(proc.returncode == 0, "run should succeed", proc)
         proc = report(db2, out2)
         expect(not os.path.exists(os.path.join(out2, "app_scaling.csv")), "no app_scaling.csv without mpi runs", proc)
+        expect(not os.path.exists(os.path.join(out2, "replay_time.csv")), "no replay_time.csv without replays", proc)
         with open(os.path.join(out2, "report.html")) as f:
-            expect("No MPI application scaling figures" in f.read(), "the page says why the figure is missing")
+            page = f.read()
+            expect("No MPI application scaling figures" in page, "the page says why the figure is missing")
+            expect("No trace replay figure" in page, "the page says why the replay figure is missing")
 
 
 def check_report_serve_load():
@@ -308,5 +311,37 @@ def check_report_serve_load():
             expect("Serving: latency against load" in f.read(), "the figure is on the page")
 
 
-run_check({"report_serve_load": check_report_serve_load, "report_files": check_report_files, "report_interval": check_report_interval, "report_chromium": check_report_chromium,
+def check_report_replays():
+    """Trace replays: each stored replay is a bar of its mean rank's compute, communication and waiting (the stored
+    numbers), with its critical path's parts where the replay followed it; labelled by the setting that differs."""
+    trace = os.path.join(SOURCE, "examples", "hpc", "halo-16ranks.txt")
+    platform = os.path.join(SOURCE, "examples", "hpc", "stencil-3d-epyc.yaml")
+    with tempfile.TemporaryDirectory() as tmp:
+        db, out = os.path.join(tmp, "results.db"), os.path.join(tmp, "report")
+        for rpn, path in [("4", True), ("16", False)]:
+            proc = hpcsim("replay", trace, "--platform", platform, "--ranks-per-node", rpn, *(["--critical-path"] if path else []),
+                          "--db", db)
+            expect(proc.returncode == 0, "replay should store its run", proc)
+        proc = report(db, out)
+        for name in ["replay_time.csv", "replay_time.png"]:
+            expect(os.path.join(out, name) in proc.stdout, f"{name} listed on stdout", proc)
+        runs, metrics = store_metrics(db)
+        rows = read_csv(os.path.join(out, "replay_time.csv"))
+        expect([r["label"] for r in rows] == ["4", "16"], f"labelled by ranks per node: {[r['label'] for r in rows]}")
+        expect(rows[0]["label_keys"] == "replay.ranks_per_node", f"the label's key: {rows[0]['label_keys']}")
+        for r in rows:
+            m = metrics[int(r["run_id"])]
+            for column, metric in [("time_s", "time_s"), ("compute_s", "mean_rank.compute_s"),
+                                   ("communication_s", "mean_rank.communication_s"), ("waiting_s", "mean_rank.waiting_s")]:
+                expect(float(r[column]) == m[metric], f"run {r['run_id']}: {column} is the stored {metric}")
+        expect(float(rows[0]["path_communication_s"]) == metrics[int(rows[0]["run_id"])]["critical_path.communication_s"],
+               "the critical path's stored communication")
+        expect(rows[1]["path_compute_s"] == "", "a replay without --critical-path has no path parts")
+        # On one node (16 ranks a node) nothing crosses the network: less waiting than on four.
+        expect(float(rows[1]["waiting_s"]) < float(rows[0]["waiting_s"]), f"waiting: {rows[0]['waiting_s']} vs {rows[1]['waiting_s']}")
+        with open(os.path.join(out, "report.html")) as f:
+            expect("MPI trace replays: where the time went" in f.read(), "the figure is on the page")
+
+
+run_check({"report_replays": check_report_replays, "report_serve_load": check_report_serve_load, "report_files": check_report_files, "report_interval": check_report_interval, "report_chromium": check_report_chromium,
            "report_errors": check_report_errors, "report_mpi_apps": check_report_mpi_apps})

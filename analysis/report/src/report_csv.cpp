@@ -58,6 +58,19 @@ std::string serve_load_csv(const ServeLoadFigure& figure) {
   return out;
 }
 
+std::string replay_time_csv(const ReplayTimeFigure& figure) {
+  std::string out =
+      "run_id,label,label_keys,time_s,ranks,compute_s,communication_s,waiting_s,path_compute_s,path_communication_s,"
+      "path_other_s\n";
+  for (const ReplayTimeBar& b : figure.bars) {
+    const auto& p = b.critical_path;
+    out += row({std::to_string(b.run_id), csv_field(b.label), csv_field(figure.label_keys), csv_number(b.time_s),
+                csv_number(b.ranks), csv_number(b.compute_s), csv_number(b.communication_s), csv_number(b.waiting_s),
+                p ? csv_number(p->compute_s) : "", p ? csv_number(p->communication_s) : "", p ? csv_number(p->other_s) : ""});
+  }
+  return out;
+}
+
 std::string breakdown_csv(const BreakdownFigure& figure) {
   std::string out =
       "run_id,label,step_time_s,compute_s,communication_exposed_s,optimizer_s,pipeline_bubble_s,io_stall_s,other_s\n";

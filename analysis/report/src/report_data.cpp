@@ -249,6 +249,7 @@ ReportData collect_report_data(const ResultsStore& store) {
   data.scaling = scaling_figure(runs, metrics);
   data.app_scaling = app_scaling_figure(runs, metrics);
   data.serve_load = serve_load_figure(runs, metrics);
+  data.replay_time = replay_time_figure(runs, metrics);
   data.breakdown = breakdown_figure(store, runs, metrics);
   data.pareto = pareto_rows(runs, metrics);
   data.interval = interval_figure(runs, metrics);

@@ -20,6 +20,10 @@ std::string app_scaling_csv(const AppScalingFigure& figure);
 // line,line_keys,rate_rps,run_id,p50_s,p99_s,throughput_rps,dropped: one row per rate, lines in order.
 std::string serve_load_csv(const ServeLoadFigure& figure);
 
+// run_id,label,label_keys,time_s,ranks,compute_s,communication_s,waiting_s (the mean rank's),
+// path_compute_s,path_communication_s,path_other_s (empty where the replay did not follow its critical path).
+std::string replay_time_csv(const ReplayTimeFigure& figure);
+
 // run_id,label,step_time_s,compute_s,communication_exposed_s,optimizer_s,pipeline_bubble_s,io_stall_s,other_s
 std::string breakdown_csv(const BreakdownFigure& figure);
 

@@ -1,6 +1,6 @@
 #pragma once
 // What `hpcsim report` plots, read from a results store: the scaling lines (throughput and scaling
-// efficiency against GPU count; MPI applications' time and efficiency against node count, app_scaling_data.h), the step-time breakdown bars, a plan's Pareto front, the checkpoint-interval trade-off and the table of runs.
+// efficiency against GPU count; MPI applications' time and efficiency against node count, app_scaling_data.h), where trace replays' time went (replay_time_data.h), the step-time breakdown bars, a plan's Pareto front, the checkpoint-interval trade-off and the table of runs.
 // Rendering lives elsewhere (report_csv.h for the CSV behind each figure, scripts/report_figures.py for the
 // PNGs, report_html.h for the page); this is only the choice of which runs and numbers go where.
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/app_scaling_data.h"
+#include "report/replay_time_data.h"
 #include "report/serve_load_data.h"
 #include "store/results_store.h"
 
@@ -92,6 +93,7 @@ struct ReportData {
   ScalingFigure scaling;
   AppScalingFigure app_scaling;  // MPI applications (kind: mpi) against node count
   ServeLoadFigure serve_load;    // serving endpoints' latency against the offered rate
+  ReplayTimeFigure replay_time;  // MPI trace replays: where the mean rank's (and the critical path's) time went
   BreakdownFigure breakdown;
   std::vector<ParetoRow> pareto;
   IntervalFigure interval;
