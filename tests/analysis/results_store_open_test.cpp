@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include <sqlite3.h>
+
 #include "store/results_store.h"
 #include "analysis/temp_path.h"
 
@@ -39,7 +41,43 @@ void make_store(const std::string& path) {
   store.record_run(run);
 }
 
+void exec_sql(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  char* error = nullptr;
+  const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
+  const std::string message = error ? error : "";
+  sqlite3_free(error);
+  sqlite3_close(db);
+  CHECK(message.empty());
+  REQUIRE(rc == SQLITE_OK);
+}
+
 }  // namespace
+
+TEST_CASE("a store whose tables were edited is refused on open, before a run is simulated and lost",
+          "[analysis][store][errors]") {
+  TempPath db("edited.db");
+  make_store(db.str());
+  SECTION("a CHECK that no longer admits 'ok' (fuzz seed 1207102: the run failed only when stored, exit 1)") {
+    exec_sql(db.str(),
+             "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, '''ok''', '''k''') WHERE name = "
+             "'runs'; PRAGMA writable_schema = OFF;");
+    CHECK_THROWS_WITH(ResultsStore(db.str()), Catch::StartsWith(db.str() + ": ") && Catch::Contains("table 'runs'") &&
+                                                  Catch::Contains("not as hpcsim defines it"));
+  }
+  SECTION("a dropped index") {
+    exec_sql(db.str(), "DROP INDEX runs_by_scenario_hash;");
+    CHECK_THROWS_WITH(ResultsStore(db.str()), Catch::Contains("without its index 'runs_by_scenario_hash'"));
+  }
+  SECTION("what a user adds (an index, a view) is left alone") {
+    exec_sql(db.str(), "CREATE INDEX my_index ON metrics(name); CREATE VIEW my_view AS SELECT id FROM runs;");
+    CHECK(ResultsStore(db.str()).runs().size() == 1);
+    make_store(db.str());
+    CHECK(ResultsStore(db.str()).runs().size() == 2);
+  }
+}
+
 
 TEST_CASE("a text file is not opened as a store", "[analysis][store][errors]") {
   TempPath file("notes.txt");

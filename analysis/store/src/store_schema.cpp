@@ -1,6 +1,8 @@
 #include "store_schema.h"
 
+#include <cctype>
 #include <cstdint>
+#include <map>
 #include <iterator>
 #include <string>
 
@@ -101,6 +103,58 @@ int usable_version(const Connection& conn) {
   return version;
 }
 
+// One object of a schema as SQLite records it: its kind and table, and its SQL without whitespace (a store
+// written by an older hpcsim laid the same statements out on other lines).
+struct SchemaObject {
+  std::string type, table, sql;
+  bool operator==(const SchemaObject&) const = default;
+};
+
+std::map<std::string, SchemaObject> schema_objects(const Connection& conn) {
+  Statement s(conn, "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master");
+  ResetOnExit reset(s);
+  std::map<std::string, SchemaObject> objects;
+  while (s.step("reading the schema")) {
+    std::string sql = s.text(3);
+    std::erase_if(sql, [](unsigned char c) { return std::isspace(c) != 0; });
+    objects[s.text(1)] = {s.text(0), s.text(2), std::move(sql)};
+  }
+  return objects;
+}
+
+// What this hpcsim's statements create (version 1 and every upgrade), in a private in-memory database, once.
+const std::map<std::string, SchemaObject>& expected_objects() {
+  static const std::map<std::string, SchemaObject> expected = [] {
+    Connection mem;
+    mem.path = ":memory:";
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr);
+    mem.db.reset(raw);
+    if (rc != SQLITE_OK) mem.fail("building the expected schema");
+    mem.exec(kCreateVersion1, "building the expected schema");
+    for (const char* upgrade : kUpgrades) mem.exec(upgrade, "building the expected schema");
+    return schema_objects(mem);
+  }();
+  return expected;
+}
+
+// A store whose tables were changed by hand or damaged in their definitions (a CHECK that no longer admits
+// 'ok', a dropped column) would fail a run only when it is stored, after the simulation: refuse it on open.
+// Objects the user added (an index or view of their own) are left alone.
+void check_definitions(const Connection& conn) {
+  const std::map<std::string, SchemaObject> found = schema_objects(conn);
+  for (const auto& [name, want] : expected_objects()) {
+    const auto it = found.find(name);
+    if (it == found.end())
+      throw StoreError(conn.path, "is an hpcsim results store without its " + want.type + " '" + name +
+                                      "': damaged or edited by hand; not touched (use another --db)");
+    if (!(it->second == want))
+      throw StoreError(conn.path, "is an hpcsim results store whose " + want.type + " '" + name +
+                                      "' is not as hpcsim defines it (edited by hand or damaged); not touched (use "
+                                      "another --db)");
+  }
+}
+
 // Checked after the version, so that a foreign read-only file is reported as foreign.
 void check_writable(const Connection& conn) {
   if (sqlite3_db_readonly(conn.db.get(), "main") == 1)
@@ -114,11 +168,17 @@ void ensure_schema(const Connection& conn, StoreAccess access) {
   if (found == 0 && access == StoreAccess::read)
     throw StoreError(conn.path, "is empty: not an hpcsim results store (nothing was stored in it)");
   if (access == StoreAccess::write) check_writable(conn);
-  if (found == kSchemaVersion) return;
+  if (found == kSchemaVersion) {
+    check_definitions(conn);
+    return;
+  }
   // Look again under the write lock: another process may have created or upgraded the schema meanwhile.
   Transaction tx(conn, "preparing the schema");
   int version = usable_version(conn);
-  if (version == kSchemaVersion) return;
+  if (version == kSchemaVersion) {
+    check_definitions(conn);
+    return;
+  }
   if (version == 0) {
     conn.exec(kCreateVersion1, "creating the schema");
     version = 1;
@@ -128,6 +188,7 @@ void ensure_schema(const Connection& conn, StoreAccess access) {
   const std::string stamp = "PRAGMA application_id = " + std::to_string(kApplicationId) +
                             "; PRAGMA user_version = " + std::to_string(kSchemaVersion) + ";";
   conn.exec(stamp.c_str(), "stamping the schema version");
+  check_definitions(conn);  // an older store edited by hand: rolled back, not upgraded
   tx.commit("preparing the schema");
 }
 
