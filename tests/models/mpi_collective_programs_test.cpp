@@ -155,7 +155,7 @@ TEST_CASE("the ompi selector picks Open MPI's segmented algorithms where its fix
   CHECK(pick(MpiCollective::bcast, 1e7, 8) == CollAlgorithm::pipeline);       // 8 < 1.6134e-6 x 1e7 + 2.1102
   CHECK(pick(MpiCollective::bcast, 1e6, 8) == CollAlgorithm::split_bintree);  // below 13 ranks, 8 KiB segments
   CHECK(pick(MpiCollective::bcast, 1e6, 64) == CollAlgorithm::pipeline);
-  CHECK(pick(MpiCollective::reduce, 256, 4) == CollAlgorithm::linear);
+  CHECK(pick(MpiCollective::reduce, 256, 4) == CollAlgorithm::basic_linear);
   CHECK(pick(MpiCollective::reduce, 10000, 4) == CollAlgorithm::binomial);
   CHECK(pick(MpiCollective::reduce, 1e6, 64) == CollAlgorithm::pipeline);
   CHECK(pick(MpiCollective::reduce, 1e5, 8) == CollAlgorithm::binary);
@@ -179,6 +179,90 @@ TEST_CASE("a segmented collective of more segments than the actions limit is ref
   CHECK_THROWS_WITH(expand_collective(call_of(MpiCollective::allreduce, 1e15, 1.25e14), 1, 8, CollAlgorithm::ring_segmented, steps),
                     Catch::Contains("a segmented ring allreduce of 1e+15 bytes"));
   CHECK(steps.empty());
+}
+
+TEST_CASE("Open MPI's gathers and scatters: basic linear one message at a time, linear_sync, the binomial scatter") {
+  const auto steps_of = [](MpiCollective op, double bytes, double elements, int rank, int n, CollAlgorithm a, int root = 0) {
+    std::vector<CollStep> steps;
+    expand_collective(call_of(op, bytes, elements, root), rank, n, a, steps);
+    return steps;
+  };
+  // Basic linear: the root waits for each message before the next; reduce's root from the last rank down.
+  const std::vector<CollStep> gather = steps_of(MpiCollective::gather, 100, 25, 0, 4, CollAlgorithm::basic_linear);
+  REQUIRE(gather.size() == 6);
+  CHECK((gather[0].kind == CollStep::recv && gather[0].peer == 1 && gather[1].kind == CollStep::wait_all));
+  CHECK(gather[4].peer == 3);
+  const std::vector<CollStep> reduce = steps_of(MpiCollective::reduce, 100, 25, 0, 4, CollAlgorithm::basic_linear);
+  REQUIRE(reduce.size() == 6);
+  CHECK((reduce[0].peer == 3 && reduce[2].peer == 2 && reduce[4].peer == 1));
+  const std::vector<CollStep> scatter = steps_of(MpiCollective::scatter, 100, 25, 2, 4, CollAlgorithm::basic_linear, 2);
+  REQUIRE(scatter.size() == 6);
+  CHECK((scatter[0].kind == CollStep::send && scatter[0].peer == 0 && scatter[1].kind == CollStep::wait_all));
+
+  // linear_sync, 10,000-byte blocks of doubles: a zero-byte go-ahead, then 1,024 bytes and the rest; the root
+  // defers each rest's receive to its last wait.
+  const std::vector<CollStep> leaf = steps_of(MpiCollective::gather, 10000, 1250, 2, 4, CollAlgorithm::linear_sync);
+  REQUIRE(leaf.size() == 6);
+  CHECK((leaf[0].kind == CollStep::recv && leaf[0].bytes == 0));
+  CHECK((leaf[2].kind == CollStep::send && leaf[2].bytes == 1024));
+  CHECK((leaf[4].kind == CollStep::send && leaf[4].bytes == 10000 - 1024));
+  const std::vector<CollStep> root = steps_of(MpiCollective::gather, 10000, 1250, 0, 4, CollAlgorithm::linear_sync);
+  REQUIRE(root.size() == 3 * 4 + 1);
+  CHECK((root[0].kind == CollStep::recv && root[0].bytes == 1024 && !root[0].deferred));
+  CHECK((root[1].kind == CollStep::send && root[1].bytes == 0));
+  CHECK((root[2].kind == CollStep::recv && root[2].bytes == 10000 - 1024 && root[2].deferred));
+  CHECK(root[3].kind == CollStep::wait_all);
+  CHECK(root.back().kind == CollStep::wait_deferred);
+  // Above 92,160 bytes the first segment is 32 KiB.
+  CHECK(steps_of(MpiCollective::gather, 100000, 12500, 1, 4, CollAlgorithm::linear_sync)[2].bytes == 32768);
+
+  for (int n : {2, 3, 5, 8, 11, 16, 33}) {
+    for (int root : {0, n / 2, n - 1}) {
+      INFO(n << " ranks, root " << root);
+      // Every send met by a receive of its size, in order; every rank but the root gets (or gives) its block.
+      const Traffic sync = expand_all(call_of(MpiCollective::gather, 10000, 1250, root), n, CollAlgorithm::linear_sync);
+      CHECK(sync.sent == sync.received);
+      const Traffic bin = expand_all(call_of(MpiCollective::scatter, 200, 50, root), n, CollAlgorithm::binomial);
+      CHECK(bin.sent == bin.received);
+      double from_root = 0;
+      for (int r = 0; r < n; ++r) {
+        CHECK(sync.sent_by[r] == Approx(r == root ? 0.0 : 10000.0));
+        // A rank receives its subtree's blocks once and passes all but its own on.
+        if (r != root) {
+          CHECK(bin.received_by[r] - bin.sent_by[r] == Approx(200.0));
+        } else {
+          CHECK(bin.received_by[r] == 0);
+        }
+      }
+      for (const auto& [edge, sizes] : bin.sent)
+        if (edge.first == root) for (double s : sizes) from_root += s;
+      CHECK(from_root == Approx(200.0 * (n - 1)));
+    }
+  }
+  // The binomial scatter's tree on 8 ranks, root 0: 0 -> 1 (1 block), 2 (2), 4 (4); 2 -> 3; 4 -> 5, 6 (2); 6 -> 7.
+  const Traffic tree = expand_all(call_of(MpiCollective::scatter, 100, 25), 8, CollAlgorithm::binomial);
+  CHECK(tree.sent.at({0, 1}) == std::vector<double>{100});
+  CHECK(tree.sent.at({0, 2}) == std::vector<double>{200});
+  CHECK(tree.sent.at({0, 4}) == std::vector<double>{400});
+  CHECK(tree.sent.at({4, 6}) == std::vector<double>{200});
+  CHECK(tree.sent.at({6, 7}) == std::vector<double>{100});
+  CHECK(tree.sent.size() == 7);
+}
+
+TEST_CASE("the ompi selector's gathers and scatters follow Open MPI's fixed rules") {
+  CollSelector ompi(CollSelector::Rules::ompi);
+  const auto pick = [&](MpiCollective op, double bytes, int n) { return ompi.select(call_of(op, bytes, bytes / 4), n); };
+  CHECK(pick(MpiCollective::gather, 8000, 4) == CollAlgorithm::linear_sync);     // block > 6,000 bytes
+  CHECK(pick(MpiCollective::gather, 4000, 64) == CollAlgorithm::binomial);       // more than 60 ranks
+  CHECK(pick(MpiCollective::gather, 512, 12) == CollAlgorithm::binomial);        // more than 10 ranks, under 1 KiB
+  CHECK(pick(MpiCollective::gather, 2000, 12) == CollAlgorithm::basic_linear);
+  CHECK(pick(MpiCollective::scatter, 200, 11) == CollAlgorithm::binomial);       // more than 10 ranks, under 300 bytes
+  CHECK(pick(MpiCollective::scatter, 200, 10) == CollAlgorithm::basic_linear);
+  CHECK(pick(MpiCollective::scatter, 400, 64) == CollAlgorithm::basic_linear);
+  // SimGrid's default selector keeps its all-at-once versions.
+  CollSelector smpi(CollSelector::Rules::smpi);
+  CHECK(smpi.select(call_of(MpiCollective::gather, 8000, 2000), 4) == CollAlgorithm::linear);
+  CHECK(smpi.select(call_of(MpiCollective::scatter, 200, 50), 11) == CollAlgorithm::linear);
 }
 
 }  // namespace

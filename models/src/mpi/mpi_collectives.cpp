@@ -18,12 +18,14 @@ constexpr const char* kOpNames[] = {"barrier",   "bcast",     "reduce",     "all
 constexpr const char* kAlgoNames[] = {"linear",       "binomial", "pipeline", "reduce_bcast", "recursive_doubling",
                                       "ring",         "rabenseifner", "pairwise", "bruck", "dissemination",
                                       "reduce_scatterv", "recursive_halving", "split_bintree", "binary",
-                                      "neighbor_exchange", "ring_segmented"};
+                                      "neighbor_exchange", "ring_segmented", "basic_linear", "linear_sync"};
 
 using Out = std::vector<CollStep>;
 void send(Out& o, int peer, double b) { o.push_back({CollStep::send, peer, b}); }
 void recv(Out& o, int peer, double b) { o.push_back({CollStep::recv, peer, b}); }
 void wait(Out& o) { o.push_back({CollStep::wait_all, 0, 0}); }
+void recv_deferred(Out& o, int peer, double b) { o.push_back({CollStep::recv, peer, b, true}); }
+void wait_deferred(Out& o) { o.push_back({CollStep::wait_deferred, 0, 0}); }
 void sendrecv(Out& o, int to, double sb, int from, double rb) {
   recv(o, from, rb);
   send(o, to, sb);
@@ -454,6 +456,95 @@ void gather_binomial(int rank, int n, int root, double b, Out& o) {
   }
 }
 
+// Open MPI's basic linear gather and scatter (coll_base_gather.c, coll_base_scatter.c): the root receives (sends)
+// each rank's block in rank order with blocking calls, one message at a time.
+void gather_basic_linear(int rank, int n, int root, double b, Out& o) {
+  if (rank != root) {
+    send(o, root, b);
+    wait(o);
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (i == root) continue;
+    recv(o, i, b);
+    wait(o);
+  }
+}
+
+void scatter_basic_linear(int rank, int n, int root, double b, Out& o) {
+  if (rank != root) {
+    recv(o, root, b);
+    wait(o);
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (i == root) continue;
+    send(o, i, b);
+    wait(o);
+  }
+}
+
+// Open MPI's linear_sync gather (ompi_coll_base_gather_intra_linear_sync): each non-root rank waits for a
+// zero-byte message from the root, then sends a first segment (1 KiB, 32 KiB for blocks above 92,160 bytes, as
+// the fixed rules choose it) and the rest. The root, rank by rank, posts the first segment's receive, sends the
+// zero-byte message, posts the rest's receive and waits for the first segment only; the rests are awaited at
+// the end.
+void gather_linear_sync(int rank, int n, int root, double b, double elements, Out& o) {
+  const double first = segments(b, elements, b > 92160 ? 32768 : 1024).front();
+  if (rank != root) {
+    recv(o, root, 0);
+    wait(o);
+    send(o, root, first);
+    wait(o);
+    send(o, root, b - first);
+    wait(o);
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (i == root) continue;
+    recv(o, i, first);
+    send(o, i, 0);
+    recv_deferred(o, i, b - first);
+    wait(o);
+  }
+  wait_deferred(o);
+}
+
+// Open MPI's binomial scatter (ompi_coll_base_scatter_intra_binomial, its in-order binomial tree): rank r
+// (relative to the root) receives its subtree's blocks from r minus its lowest set bit, then sends each child
+// r + m (m = 1, 2, 4, ... below that bit) the blocks of the child's subtree, smallest first, one blocking send
+// at a time.
+void scatter_binomial(int rank, int n, int root, double b, Out& o) {
+  const int rel = mod(rank - root, n);
+  int low = 1;
+  if (rel == 0) {
+    while (low < n) low <<= 1;
+  } else {
+    low = rel & -rel;
+    recv(o, mod(rank - low, n), b * std::min(low, n - rel));
+    wait(o);
+  }
+  for (int m = 1; m < low && rel + m < n; m <<= 1) {
+    send(o, mod(rank + m, n), b * std::min(m, n - (rel + m)));
+    wait(o);
+  }
+}
+
+// Open MPI's basic linear reduce (ompi_coll_base_reduce_intra_basic_linear): the root receives and reduces the
+// ranks' vectors from the last rank down to rank 0, one blocking receive at a time.
+void reduce_basic_linear(int rank, int n, int root, double b, Out& o) {
+  if (rank != root) {
+    send(o, root, b);
+    wait(o);
+    return;
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    if (i == root) continue;
+    recv(o, i, b);
+    wait(o);
+  }
+}
+
 void scatter_linear(int rank, int n, int root, double b, std::span<const double> sc, Out& o) {
   if (rank == root) {
     for (int i = 0; i < n; ++i)
@@ -572,20 +663,21 @@ bool implements(CollAlgorithm a, MpiCollective op) {
   switch (op) {
     case O::barrier: return a == A::linear || a == A::dissemination || a == A::recursive_doubling;
     case O::bcast: return a == A::linear || a == A::binomial || a == A::pipeline || a == A::split_bintree;
-    case O::reduce: return a == A::linear || a == A::binomial || a == A::pipeline || a == A::binary;
+    case O::reduce:
+      return a == A::linear || a == A::binomial || a == A::pipeline || a == A::binary || a == A::basic_linear;
     case O::allreduce:
       return a == A::reduce_bcast || a == A::recursive_doubling || a == A::ring || a == A::rabenseifner ||
              a == A::ring_segmented;
     case O::alltoall: return a == A::linear || a == A::pairwise || a == A::bruck;
     case O::alltoallv: return a == A::linear || a == A::pairwise;
-    case O::gather: return a == A::linear || a == A::binomial;
+    case O::gather: return a == A::linear || a == A::binomial || a == A::basic_linear || a == A::linear_sync;
     case O::gatherv: return a == A::linear;
     case O::allgather:
       return a == A::linear || a == A::ring || a == A::recursive_doubling || a == A::bruck || a == A::neighbor_exchange;
     case O::allgatherv: return a == A::linear || a == A::ring;
     case O::reducescatter:
       return a == A::reduce_scatterv || a == A::pairwise || a == A::ring || a == A::recursive_halving;
-    case O::scatter:
+    case O::scatter: return a == A::linear || a == A::binomial || a == A::basic_linear;
     case O::scatterv: return a == A::linear;
   }
   return false;
@@ -612,6 +704,7 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       return;
     case O::reduce:
       if (a == A::linear) reduce_linear(rank, n, c.root, b, o);
+      else if (a == A::basic_linear) reduce_basic_linear(rank, n, c.root, b, o);
       else if (a == A::pipeline) reduce_pipeline(rank, n, c.root, b, c.elements, o);
       else if (a == A::binary) reduce_binary(rank, n, c.root, b, c.elements, o);
       else reduce_binomial(rank, n, c.root, b, c.elements, o);
@@ -643,6 +736,8 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       return;
     case O::gather:
       if (a == A::linear) gather_linear(rank, n, c.root, b, {}, o);
+      else if (a == A::basic_linear) gather_basic_linear(rank, n, c.root, b, o);
+      else if (a == A::linear_sync) gather_linear_sync(rank, n, c.root, b, c.elements, o);
       else gather_binomial(rank, n, c.root, b, o);
       return;
     case O::gatherv:
@@ -650,7 +745,9 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       gather_linear(rank, n, c.root, b, c.counts, o);
       return;
     case O::scatter:
-      scatter_linear(rank, n, c.root, b, {}, o);
+      if (a == A::linear) scatter_linear(rank, n, c.root, b, {}, o);
+      else if (a == A::basic_linear) scatter_basic_linear(rank, n, c.root, b, o);
+      else scatter_binomial(rank, n, c.root, b, o);
       return;
     case O::scatterv:
       check_counts(c.counts, n, "scatterv send counts");
@@ -737,7 +834,7 @@ CollAlgorithm CollSelector::select(const CollectiveCall& c, int n) const {
       if (n < 13) return A::split_bintree;  // 8 KiB segments
       return A::pipeline;  // 64, 16 or 8 KiB segments
     case O::reduce:
-      if (n < 8 && b < 512) return A::linear;
+      if (n < 8 && b < 512) return A::basic_linear;
       if (reduce_binomial_unsegmented(b, c.elements, n)) return A::binomial;
       if (reduce_binomial_1k(b, n)) return A::binomial;
       if (reduce_pipeline_1k(b, n)) return A::pipeline;
@@ -754,11 +851,13 @@ CollAlgorithm CollSelector::select(const CollectiveCall& c, int n) const {
       return n % 2 == 1 ? A::ring : A::neighbor_exchange;
     case O::allgatherv: return A::ring;
     case O::gather:
-      if (b > 6000) return A::linear;  // linear_sync
+      if (b > 6000) return A::linear_sync;
       if (n > 60 || (n > 10 && b < 1024)) return A::binomial;
-      return A::linear;
-    case O::gatherv:
+      return A::basic_linear;
     case O::scatter:
+      if (n > 10 && b < 300) return A::binomial;
+      return A::basic_linear;
+    case O::gatherv:
     case O::scatterv: return A::linear;
   }
   return A::linear;

@@ -87,7 +87,8 @@ double FabricMpiComm::allreduce_s(double bytes, int ranks, int sharing) const {
       steps.clear();
       expand_collective(call, i, ranks, algorithm, steps);
       for (const CollStep& s : steps) {
-        if (s.kind == CollStep::wait_all) {
+        // The all-reduce programs defer no request, so a wait is a waitall of everything posted.
+        if (s.kind == CollStep::wait_all || s.kind == CollStep::wait_deferred) {
           t.actions[r].push_back(wait_all());
         } else {
           const int peer = g * ranks + s.peer;

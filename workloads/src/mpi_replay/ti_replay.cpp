@@ -62,6 +62,7 @@ struct Rank {
   int collectives = 0;
   std::vector<TraceRequest> pending;     // isend/irecv not waited for yet
   std::vector<RequestId> collective;     // a collective's requests since its last wait
+  std::vector<RequestId> deferred;       // its requests left for a wait_deferred step (CollStep::deferred)
   std::vector<RequestId> blocked;        // what the rank waits for
   int remaining = 0;
   State state = State::run;
@@ -318,11 +319,12 @@ class Runner final : public MpiWorld::Listener {
         }
         const CollStep& s = k.steps[k.step++];
         const int tag = -1 - k.collectives;
+        std::vector<RequestId>& posted = s.deferred ? k.deferred : k.collective;
         if (s.kind == CollStep::send) {
-          k.collective.push_back(post_send(r, s.peer, tag, s.bytes));
+          posted.push_back(post_send(r, s.peer, tag, s.bytes));
         } else if (s.kind == CollStep::recv) {
-          k.collective.push_back(post_recv(r, s.peer, tag, s.bytes));
-        } else if (block_on(r, k.collective)) {
+          posted.push_back(post_recv(r, s.peer, tag, s.bytes));
+        } else if (block_on(r, s.kind == CollStep::wait_deferred ? k.deferred : k.collective)) {
           return;
         }
         continue;

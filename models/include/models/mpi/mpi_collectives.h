@@ -38,6 +38,8 @@ enum class CollAlgorithm : std::uint8_t {
   binary,              // reduce: segmented, up a binary tree (Open MPI)
   neighbor_exchange,   // allgather: Chen et al.'s neighbour exchange, even rank counts (Open MPI; ring when odd)
   ring_segmented,      // allreduce: the ring in phases of 1 MiB segments (Open MPI)
+  basic_linear,        // gather, scatter, reduce: the root's messages one at a time, each awaited (Open MPI basic_linear)
+  linear_sync,         // gather: the root asks each rank in turn, which sends a first segment, then the rest (Open MPI)
 };
 
 const char* mpi_collective_name(MpiCollective op);
@@ -47,11 +49,15 @@ std::optional<CollAlgorithm> coll_algorithm_from_name(const std::string& name);
 // Whether `a` implements `op`.
 bool implements(CollAlgorithm a, MpiCollective op);
 
+// wait_all waits for the rank's sends and receives posted since its last wait, except deferred ones, which
+// stay outstanding until a wait_deferred (a receive posted early and awaited at the end, as Open MPI's
+// linear_sync gather posts each rank's second segment).
 struct CollStep {
-  enum Kind : std::uint8_t { send, recv, wait_all };
+  enum Kind : std::uint8_t { send, recv, wait_all, wait_deferred };
   Kind kind;
   int peer = 0;
   double bytes = 0;
+  bool deferred = false;
 };
 
 // One call of a collective as one rank sees it. bytes: the rank's block (bcast/reduce/allreduce: the
