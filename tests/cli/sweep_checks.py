@@ -272,6 +272,17 @@ def check_sweep_serve():
         finally:
             con.close()
         expect(kinds == {"serve"}, f"the points are stored as serve runs: {kinds}")
+        # A point whose run is refused as bad input (a max-rate search that 500 requests cannot settle) fails
+        # alone: stored as an error with the reason, the other point runs, the sweep ends normally (fuzz seed
+        # 1207103: an internal error that stopped the whole sweep).
+        db2 = os.path.join(tmp, "s2.db")
+        proc = hpcsim("sweep", serve, "--vary", "serving.max_rate_within.p99=1e9 ms,50 ms", "--vary", "serving.requests=500",
+                      "--db", db2, "--format", "json")
+        expect(proc.returncode == 0 and "internal error" not in proc.stderr, "a failed point is not a failed sweep", proc)
+        points = {p["values"]["serving.max_rate_within.p99"]: p for p in json.loads(proc.stdout)["points"]}
+        expect(points["1e9 ms"]["status"] == "error" and "too few to load the endpoint" in points["1e9 ms"]["message"],
+               f"the point says why: {points['1e9 ms']}", proc)
+        expect(points["50 ms"]["status"] == "ok", f"the other point ran: {points['50 ms']}", proc)
 
 
 run_check({"sweep_mpi_apps": check_sweep_mpi_apps, "sweep_serve": check_sweep_serve, "sweep_resume": check_sweep_resume, "sweep_jobs": check_sweep_jobs, "sweep_points": check_sweep_points,

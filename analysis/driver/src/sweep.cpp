@@ -154,6 +154,22 @@ Study sweep_study(const std::string& scenario_name, const std::string& base_scen
   return study;
 }
 
+namespace {
+
+// A point that could not run: stored with status error and the reason, so the sweep goes on.
+RunRecord failed_point(const std::string& name, ScenarioKind kind, const std::string& text,
+                       const std::string& tool_version, const std::string& why) {
+  RunRecord record;
+  record.report = Report{name, std::string(to_string(kind)), {}, std::nullopt};
+  record.scenario_text = text;
+  record.tool_version = tool_version;
+  record.status = "error";
+  record.message = why;
+  return record;
+}
+
+}  // namespace
+
 RunRecord run_sweep_point(const std::string& scenario_path, const std::string& scenario_name, const StudyPoint& point,
                           const SpecCatalog& catalog, const IntervalTable& intervals,
                           const std::string& tool_version) {
@@ -184,13 +200,12 @@ RunRecord run_sweep_point(const std::string& scenario_path, const std::string& s
     TrainingScenarioRun run = run_training_scenario(scenario, root, intervals, tool_version);
     return std::move(run.record);
   } catch (const ConfigError& e) {
-    RunRecord record;
-    record.report = Report{name, std::string(to_string(kind)), {}, std::nullopt};
-    record.scenario_text = text.empty() ? "# " + label + "\n" : text;
-    record.tool_version = tool_version;
-    record.status = "error";
-    record.message = e.what();
-    return record;
+    return failed_point(name, kind, text.empty() ? "# " + label + "\n" : text, tool_version, e.what());
+  } catch (const std::invalid_argument& e) {
+    // What `hpcsim run` and `hpcsim serve` report as bad input (exit 2) of the scenario, e.g. a max_rate_within
+    // search whose requests are too few to load the endpoint: this point fails, the sweep goes on (fuzz seed
+    // 1207103 met it as an internal error of the whole sweep).
+    return failed_point(name, kind, text.empty() ? "# " + label + "\n" : text, tool_version, e.what());
   }
 }
 
