@@ -32,9 +32,12 @@ def build_store(db, nodes="1,2,4"):
     expect(proc.returncode == 0, "plan should store its run", proc)
 
 
-def report(db, out, env=None):
+def report(db, out, env=None, listed=()):
+    """Runs hpcsim report; each file of `listed` must be among the files stdout lists."""
     proc = hpcsim("report", db, "--out", out, env=env)
     expect(proc.returncode == 0, "report should succeed", proc)
+    for name in listed:
+        expect(os.path.join(out, name) in proc.stdout, f"{name} listed on stdout", proc)
     return proc
 
 
@@ -291,9 +294,7 @@ def check_report_serve_load():
         proc = hpcsim("serve", serve, "--sweep-load", "100,300", "--set", "serving.max_batch=4", "--set", "serving.requests=4000",
                       "--db", db)
         expect(proc.returncode == 0, "serve --sweep-load should store its run", proc)
-        proc = report(db, out)
-        for name in ["serve_load.csv", "serve_latency.png"]:
-            expect(os.path.join(out, name) in proc.stdout, f"{name} listed on stdout", proc)
+        report(db, out, listed=["serve_load.csv", "serve_latency.png"])
         runs, metrics = store_metrics(db)
         rows = read_csv(os.path.join(out, "serve_load.csv"))
         lines = {}
@@ -322,9 +323,7 @@ def check_report_replays():
             proc = hpcsim("replay", trace, "--platform", platform, "--ranks-per-node", rpn, *(["--critical-path"] if path else []),
                           "--db", db)
             expect(proc.returncode == 0, "replay should store its run", proc)
-        proc = report(db, out)
-        for name in ["replay_time.csv", "replay_time.png"]:
-            expect(os.path.join(out, name) in proc.stdout, f"{name} listed on stdout", proc)
+        report(db, out, listed=["replay_time.csv", "replay_time.png"])
         runs, metrics = store_metrics(db)
         rows = read_csv(os.path.join(out, "replay_time.csv"))
         expect([r["label"] for r in rows] == ["4", "16"], f"labelled by ranks per node: {[r['label'] for r in rows]}")

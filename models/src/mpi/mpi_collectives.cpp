@@ -456,30 +456,20 @@ void gather_binomial(int rank, int n, int root, double b, Out& o) {
   }
 }
 
-// Open MPI's basic linear gather and scatter (coll_base_gather.c, coll_base_scatter.c): the root receives (sends)
-// each rank's block in rank order with blocking calls, one message at a time.
-void gather_basic_linear(int rank, int n, int root, double b, Out& o) {
+// Open MPI's basic linear gather, scatter and reduce (coll_base_gather.c, coll_base_scatter.c,
+// coll_base_reduce.c): the root receives (scatter: sends) each rank's block with blocking calls, one message
+// at a time, in rank order; reduce's root from the last rank down.
+void root_one_at_a_time(int rank, int n, int root, double b, bool to_root, bool last_first, Out& o) {
+  void (*const at_root)(Out&, int, double) = to_root ? recv : send;
   if (rank != root) {
-    send(o, root, b);
+    (to_root ? send : recv)(o, root, b);
     wait(o);
     return;
   }
-  for (int i = 0; i < n; ++i) {
+  for (int k = 0; k < n; ++k) {
+    const int i = last_first ? n - 1 - k : k;
     if (i == root) continue;
-    recv(o, i, b);
-    wait(o);
-  }
-}
-
-void scatter_basic_linear(int rank, int n, int root, double b, Out& o) {
-  if (rank != root) {
-    recv(o, root, b);
-    wait(o);
-    return;
-  }
-  for (int i = 0; i < n; ++i) {
-    if (i == root) continue;
-    send(o, i, b);
+    at_root(o, i, b);
     wait(o);
   }
 }
@@ -526,21 +516,6 @@ void scatter_binomial(int rank, int n, int root, double b, Out& o) {
   }
   for (int m = 1; m < low && rel + m < n; m <<= 1) {
     send(o, mod(rank + m, n), b * std::min(m, n - (rel + m)));
-    wait(o);
-  }
-}
-
-// Open MPI's basic linear reduce (ompi_coll_base_reduce_intra_basic_linear): the root receives and reduces the
-// ranks' vectors from the last rank down to rank 0, one blocking receive at a time.
-void reduce_basic_linear(int rank, int n, int root, double b, Out& o) {
-  if (rank != root) {
-    send(o, root, b);
-    wait(o);
-    return;
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    if (i == root) continue;
-    recv(o, i, b);
     wait(o);
   }
 }
@@ -704,7 +679,7 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       return;
     case O::reduce:
       if (a == A::linear) reduce_linear(rank, n, c.root, b, o);
-      else if (a == A::basic_linear) reduce_basic_linear(rank, n, c.root, b, o);
+      else if (a == A::basic_linear) root_one_at_a_time(rank, n, c.root, b, true, true, o);
       else if (a == A::pipeline) reduce_pipeline(rank, n, c.root, b, c.elements, o);
       else if (a == A::binary) reduce_binary(rank, n, c.root, b, c.elements, o);
       else reduce_binomial(rank, n, c.root, b, c.elements, o);
@@ -736,7 +711,7 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       return;
     case O::gather:
       if (a == A::linear) gather_linear(rank, n, c.root, b, {}, o);
-      else if (a == A::basic_linear) gather_basic_linear(rank, n, c.root, b, o);
+      else if (a == A::basic_linear) root_one_at_a_time(rank, n, c.root, b, true, false, o);
       else if (a == A::linear_sync) gather_linear_sync(rank, n, c.root, b, c.elements, o);
       else gather_binomial(rank, n, c.root, b, o);
       return;
@@ -746,7 +721,7 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       return;
     case O::scatter:
       if (a == A::linear) scatter_linear(rank, n, c.root, b, {}, o);
-      else if (a == A::basic_linear) scatter_basic_linear(rank, n, c.root, b, o);
+      else if (a == A::basic_linear) root_one_at_a_time(rank, n, c.root, b, false, false, o);
       else scatter_binomial(rank, n, c.root, b, o);
       return;
     case O::scatterv:
