@@ -32,7 +32,7 @@ InputError = _hpcsim.InputError
 StoreError = _hpcsim.StoreError
 __version__ = _hpcsim.version
 
-__all__ = ["run", "sweep", "serve", "schedule", "plan", "kernel", "occupancy", "collective", "microbench",
+__all__ = ["run", "sweep", "serve", "schedule", "plan", "replay", "kernel", "occupancy", "collective", "microbench",
            "list", "Error", "InputError", "StoreError", "SimulationWarning"]
 
 _TEXT_LABEL = "<scenario text>"
@@ -215,6 +215,35 @@ def plan(plan_file, *, screen_only=False, **set):
     """
     with _scenario_file(plan_file, "plan") as path:
         return _parsed(_hpcsim.plan(path, _sets(set), bool(screen_only)))
+
+
+def replay(trace, *, platform, np=None, ranks_per_node=None, oversubscribe=False, hostfile=None, model=None,
+           collectives=None, coll=None, eager=None, critical_path=False):
+    """Replay a SimGrid time-independent MPI trace on a platform, as ``hpcsim replay TRACE --platform P --format json
+    --no-db``.
+
+    trace: a trace file (``<rank> <action> <args>`` lines) or a description file (one trace per rank).
+    platform: a SimGrid XML platform, or an hpcsim YAML file with a cluster: section. np: the rank count (checked
+    against the trace); ranks_per_node, oversubscribe: YAML clusters' placement; hostfile: SimGrid platforms' host
+    order. model: "smpi" or "mpi"; collectives: "smpi" or "ompi" (Open MPI's rules); coll: forced algorithms,
+    {"allreduce": "ring", ...}; eager: the mpi model's eager threshold (bytes, or text: "64KiB"); critical_path:
+    follow the critical path. Returns the replay's JSON: "time_s", "ranks" (each rank's compute, communication
+    and waiting), "critical_path" where followed, ...
+
+    >>> replay("examples/hpc/halo-16ranks.txt", platform="examples/hpc/stencil-3d-epyc.yaml", ranks_per_node=4)["time_s"]
+    """
+    r = _hpcsim.ReplayRequest()
+    r.trace = os.fspath(trace)
+    r.platform = os.fspath(platform)
+    r.hostfile = os.fspath(hostfile) if hostfile else ""
+    r.ranks = np
+    r.ranks_per_node = ranks_per_node
+    r.oversubscribe = bool(oversubscribe)
+    r.model = model or ""
+    r.selector = collectives or ""
+    r.coll = [f"{op}={algorithm}" for op, algorithm in (coll or {}).items()]
+    r.critical_path = bool(critical_path)
+    return _json.loads(_hpcsim.replay(r, "" if eager is None else str(eager)))
 
 
 def kernel(gpu, op, *, dtype="bf16", explain=False, **shape):

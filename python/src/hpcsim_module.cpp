@@ -18,10 +18,12 @@
 #include "configs/catalog.h"
 #include "configs/config_error.h"
 #include "configs/count_limits.h"
+#include "configs/units.h"
 #include "driver/collective_run.h"
 #include "driver/gpu_tools.h"
 #include "driver/plan_run.h"
 #include "driver/prediction_interval.h"
+#include "driver/replay_run.h"
 #include "driver/scenario_run.h"
 #include "driver/schedule_run.h"
 #include "driver/sweep.h"
@@ -29,6 +31,7 @@
 #include "report/gpu_tool_report.h"
 #include "report/kernel_explain.h"
 #include "report/plan_report.h"
+#include "report/replay_report.h"
 #include "report/report_render.h"
 #include "report/schedule_report.h"
 #include "report/sweep_report.h"
@@ -152,6 +155,28 @@ Result schedule(const std::string& jobs, const std::string& cluster, std::option
   std::vector<std::string> notes;
   const ScheduleRun r = run_schedule(request, SpecCatalog(config_root()), [&](const std::string& n) { notes.push_back(n); });
   return {schedule_to_json(r.runs, r.summary, r.partitions), notes, {}};
+}
+
+// `hpcsim replay TRACE --platform P [--np N] [--ranks-per-node R] ... --format json --no-db`; the flags' checks
+// (model, collectives, eager) are the CLI's.
+std::string replay(ReplayRequest request, const std::string& eager) {
+  py::gil_scoped_release release;
+  if (request.model != "" && request.model != "smpi" && request.model != "mpi")
+    throw PyInputError{"model: '" + request.model + "' is not smpi or mpi", {}};
+  if (request.selector != "" && request.selector != "smpi" && request.selector != "ompi")
+    throw PyInputError{"collectives: '" + request.selector + "' is not smpi or ompi", {}};
+  if (!eager.empty()) {
+    double v = 0;
+    try {
+      v = parse_quantity(eager, Dimension::bytes, "B");
+    } catch (const UnitError& e) {
+      throw PyInputError{std::string("eager: ") + e.what(), {}};
+    }
+    if (!(v >= 0) || v > 1e15) throw PyInputError{"eager: must be 0 B .. 1 PB, got " + eager, {}};
+    request.eager_bytes = v;
+  }
+  const ReplayRun r = run_replay(request, SpecCatalog(config_root()));
+  return replay_json(r.result, r.summary);
 }
 
 std::string kernel(const std::string& gpu_name, const std::string& op, const std::string& dtype, bool explain,
@@ -311,7 +336,21 @@ PYBIND11_MODULE(_hpcsim, m) {
       .def_readwrite("min", &CollectiveRunOptions::min)
       .def_readwrite("max", &CollectiveRunOptions::max);
 
+  py::class_<ReplayRequest>(m, "ReplayRequest")
+      .def(py::init<>())
+      .def_readwrite("trace", &ReplayRequest::trace)
+      .def_readwrite("platform", &ReplayRequest::platform)
+      .def_readwrite("hostfile", &ReplayRequest::hostfile)
+      .def_readwrite("ranks", &ReplayRequest::ranks)
+      .def_readwrite("ranks_per_node", &ReplayRequest::ranks_per_node)
+      .def_readwrite("oversubscribe", &ReplayRequest::oversubscribe)
+      .def_readwrite("model", &ReplayRequest::model)
+      .def_readwrite("selector", &ReplayRequest::selector)
+      .def_readwrite("coll", &ReplayRequest::coll)
+      .def_readwrite("critical_path", &ReplayRequest::critical_path);
+
   m.def("run", &run);
+  m.def("replay", &replay);
   m.def("serve", &serve);
   m.def("sweep", &sweep);
   m.def("plan", &plan);

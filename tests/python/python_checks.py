@@ -145,7 +145,15 @@ def check_bad_scenario():
                  lambda: hpcsim.run("examples/no-such-file.yaml"),
                  lambda: hpcsim.kernel("h100-sxm5-80gb", "gemm", m=0, n=1, k=1),
                  lambda: hpcsim.occupancy("h100-sxm5-80gb", threads=4096, regs=32),
-                 lambda: hpcsim.collective("allreduce", node="no-such-node", size="1MiB")):
+                 lambda: hpcsim.collective("allreduce", node="no-such-node", size="1MiB"),
+                 lambda: hpcsim.replay("examples/hpc/halo-16ranks.txt", platform="examples/hpc/stencil-3d-epyc.yaml",
+                                       np=8),
+                 lambda: hpcsim.replay("examples/hpc/halo-16ranks.txt", platform="examples/hpc/stencil-3d-epyc.yaml",
+                                       ranks_per_node=4, coll={"allreduce": "no_such_algorithm"}),
+                 lambda: hpcsim.replay("examples/hpc/halo-16ranks.txt", platform="examples/hpc/stencil-3d-epyc.yaml",
+                                       ranks_per_node=4, eager="-1KiB"),
+                 lambda: hpcsim.replay("examples/hpc/halo-16ranks.txt", platform="examples/hpc/stencil-3d-epyc.yaml",
+                                       ranks_per_node=4, model="tcp")):
         try:
             call()
         except hpcsim.InputError:
@@ -154,7 +162,7 @@ def check_bad_scenario():
 
 
 def check_tools():
-    """kernel, occupancy, collective, microbench, list: the CLI's JSON."""
+    """kernel, occupancy, collective, replay, microbench, list: the CLI's JSON."""
     gpu = "h100-sxm5-80gb"
     expect_equal(hpcsim.kernel(gpu, "gemm", m=4096, n=4096, k=4096, dtype="fp16"),
                  cli_json("kernel", "--gpu", gpu, "--dtype", "fp16", "gemm", "--m", "4096", "--n", "4096", "--k", "4096"),
@@ -174,6 +182,14 @@ def check_tools():
     expect_equal(hpcsim.collective("allreduce", node="dgx-a100-80gb", nodes=2, network="ib-hdr", min="1MiB", max="64MiB"),
                  cli_json("collective", "--node", "dgx-a100-80gb", "--nodes", "2", "--network", "ib-hdr", "--op",
                           "allreduce", "--min", "1MiB", "--max", "64MiB"), "collective")
+    halo, epyc = "examples/hpc/halo-16ranks.txt", "examples/hpc/stencil-3d-epyc.yaml"
+    expect_equal(hpcsim.replay(halo, platform=epyc, ranks_per_node=4, critical_path=True),
+                 cli_json("replay", halo, "--platform", epyc, "--ranks-per-node", "4", "--critical-path", "--no-db"),
+                 "replay --critical-path")
+    expect_equal(hpcsim.replay(halo, platform=epyc, ranks_per_node=4, collectives="smpi", coll={"allreduce": "ring"},
+                               eager="16KiB", np=16),
+                 cli_json("replay", halo, "--platform", epyc, "--ranks-per-node", "4", "--collectives", "smpi", "--coll",
+                          "allreduce=ring", "--eager", "16KiB", "--np", "16", "--no-db"), "replay with its flags")
     expect_equal(hpcsim.microbench("v100-sxm2-16gb", "coalescing"),
                  cli_json("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "coalescing"), "microbench")
     listed = cli("list", "gpus").stdout.split()[1:]
@@ -240,7 +256,7 @@ def check_gil_released():
 
 
 def check_docstrings():
-    for name in ("run", "sweep", "serve", "schedule", "plan", "kernel", "occupancy", "collective", "list"):
+    for name in ("run", "sweep", "serve", "schedule", "plan", "replay", "kernel", "occupancy", "collective", "list"):
         doc = getattr(hpcsim, name).__doc__ or ""
         expect(len(doc) > 100 and ">>>" in doc, f"hpcsim.{name} has a docstring with an example")
 
