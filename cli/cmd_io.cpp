@@ -17,224 +17,69 @@
 #include "configs/json_writer.h"
 #include "configs/units.h"
 #include "driver/io500_validation.h"
+#include "driver/io_run.h"
 #include "driver/mlperf_storage_validation.h"
 #include "models/storage/dataset_read.h"
 #include "models/storage/dlio.h"
 #include "models/storage/io500.h"
+#include "report/io_report.h"
 
 namespace hpcsim::cli {
 
 namespace {
 
 struct IoOptions {
-  std::string storage;
-  std::int64_t samples = 0;
-  std::string sample_size;
-  int readers = 1;
-  int nodes = 1;
-  std::string op = "read";
-  std::optional<int> stripe_count;
+  IoFlags flags;
   std::string format = "table";
   bool io500 = false;
-  std::string filesystem;
-  int clients = 1;
-  std::optional<int> procs;
   bool validate = false;
   std::string cases;
   bool checkpoint = false;
-  std::string bytes_per_proc;
   bool mlperf = false;
-  std::string workload;
-  std::string accelerator = "h100";
-  std::optional<int> accelerators;
-  std::optional<int> read_threads;
-  std::optional<int> host_cores;
-  std::string host_clock;
   bool files = false;
 };
 
 std::string number(double value) { return json::number(value, 10); }
 
-std::string to_json(const StorageSpec& spec, const DatasetRead& job, const DatasetReadResult& r) {
-  std::ostringstream out;
-  out << "{\n  \"storage\": " << json::quote(spec.name) << ",\n  \"kind\": " << json::quote(to_string(spec.kind)) << ",\n"
-      << "  \"op\": " << json::quote(job.op == IoOp::read ? "read" : "write") << ",\n"
-      << "  \"samples\": " << job.samples << ",\n  \"sample_size_bytes\": " << number(job.sample_bytes) << ",\n"
-      << "  \"readers\": " << job.readers << ",\n  \"nodes\": " << job.nodes << ",\n"
-      << "  \"time_s\": " << number(r.time_s) << ",\n"
-      << "  \"throughput\": {\"samples_per_s\": " << number(r.samples_per_s)
-      << ", \"bytes_per_s\": " << number(r.bytes_per_s) << "},\n"
-      << "  \"bottleneck\": " << json::quote(r.bottleneck) << ",\n"
-      << "  \"reader_time_s\": {\"queue\": " << number(r.reader_time.queue_s) << ", \"latency\": "
-      << number(r.reader_time.latency_s) << ", \"transfer\": " << number(r.reader_time.transfer_s) << "},\n"
-      << "  \"utilisation\": {";
-  for (std::size_t i = 0; i < r.utilisation.size(); ++i)
-    out << (i ? ", " : "") << json::quote(r.utilisation[i].name) << ": " << number(r.utilisation[i].utilisation);
-  out << "},\n  \"events\": " << r.events << "\n}\n";
-  return out.str();
-}
-
-std::string to_table(const StorageSpec& spec, const DatasetRead& job, const DatasetReadResult& r) {
-  std::ostringstream out;
-  out << "storage      " << spec.name << " (" << to_string(spec.kind) << ")\n"
-      << "dataset      " << job.samples << " samples of " << format_quantity(job.sample_bytes, Dimension::bytes)
-      << ", " << job.readers << " readers on " << job.nodes << " node(s)\n"
-      << "time         " << number(r.time_s) << " s\n"
-      << "throughput   " << number(r.samples_per_s) << " samples/s, "
-      << number(r.bytes_per_s / 1e6) << " MB/s\n"
-      << "bottleneck   " << r.bottleneck << "\n"
-      << "reader time  " << number(r.reader_time.queue_s) << " s queued, " << number(r.reader_time.latency_s)
-      << " s in latency, " << number(r.reader_time.transfer_s) << " s moving data\n";
-  for (const ResourceUse& use : r.utilisation) out << "  " << use.name << ": " << number(100 * use.utilisation) << "% busy\n";
-  return out.str();
-}
-
-std::string rate_text(Io500Phase phase, double rate) {
-  return is_bandwidth_phase(phase) ? number(rate / 1073741824.0) + " GiB/s" : number(rate / 1e3) + " kIOPS";
-}
-
-// --io500 and --checkpoint: the file system and its clients, or the exit code of bad input.
-std::optional<std::pair<FileSystemSpec, Io500Clients>> load_filesystem_run(const IoOptions& o, const char* mode) {
-  if (o.filesystem.empty()) {
-    std::cerr << mode << " needs --filesystem NAME (configs/filesystems/NAME.yaml)\n";
-    return std::nullopt;
-  }
-  FileSystemSpec fs;
+// Runs one of the modes: prints what it returns, or the reason its input is refused (exit 2).
+int run_mode(const std::function<std::string()>& mode) {
   try {
-    const SpecCatalog catalog(config_root());
-    const ConfigNode name = ConfigNode::make_scalar(o.filesystem, SourceLoc{"--filesystem " + o.filesystem, 0, 0});
-    fs = parse_filesystem_spec(catalog.load("filesystems", name, "file system"), o.filesystem, catalog);
-    check_count(CountLimit::nodes, o.clients, SourceLoc{"--clients " + std::to_string(o.clients)}, "the run");
-    if (o.procs) check_count(CountLimit::readers, *o.procs, SourceLoc{"--procs " + std::to_string(*o.procs)}, "the run");
+    std::cout << mode();
+    return kExitOk;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
-    return std::nullopt;
+  } catch (const IoInputError& e) {
+    std::cerr << e.what() << "\n";
   }
-  const Io500Clients clients{o.clients, o.procs.value_or(o.clients)};
-  if (clients.procs < clients.nodes) {
-    std::cerr << "--procs " << clients.procs << ": fewer processes than the " << clients.nodes << " client nodes\n";
-    return std::nullopt;
-  }
-  return std::make_pair(fs, clients);
+  return kExitBadInput;
 }
 
-// A file's size from a flag: at least one byte and at most 1 PiB; otherwise the reason on stderr and nothing.
-std::optional<double> file_bytes_flag(const char* flag, const std::string& text, const char* what) {
-  double bytes = 0;
-  try {
-    bytes = parse_quantity(text, Dimension::bytes, "B");
-  } catch (const UnitError& e) {
-    std::cerr << flag << " " << text << ": " << e.what() << "\n";
-    return std::nullopt;
-  }
-  if (!(bytes > 0) || bytes > 1125899906842624.0) {
-    std::cerr << flag << " " << text << ": " << what << " at least one byte and at most 1 PiB\n";
-    return std::nullopt;
-  }
-  return bytes;
-}
-
-int run_checkpoint(const IoOptions& o) {
-  const auto loaded = load_filesystem_run(o, "--checkpoint");
-  if (!loaded) return kExitBadInput;
-  const auto& [fs, clients] = *loaded;
-  const std::optional<double> parsed = file_bytes_flag("--bytes-per-proc", o.bytes_per_proc, "a process writes");
-  if (!parsed) return kExitBadInput;
-  const double bytes = *parsed;
-  const IoOp op = o.op == "read" ? IoOp::read : IoOp::write;
-  const CheckpointResult r = simulate_checkpoint(fs, clients, bytes, op);
-  const double total = bytes * clients.procs;
-  if (o.format == "json") {
-    json::Line stages = json::Line::object();
-    for (const StageUse& u : r.rate.stages) stages.field(u.stage, number(u.utilisation));
-    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"op\": " << json::quote(o.op)
-              << ",\n  \"clients\": " << clients.nodes << ",\n  \"procs\": " << clients.procs
-              << ",\n  \"bytes\": " << number(total) << ",\n  \"time_s\": " << number(r.time_s)
-              << ",\n  \"bytes_per_s\": " << number(r.rate.rate) << ",\n  \"bottleneck\": "
-              << json::quote(r.rate.bottleneck) << ",\n  \"utilisation\": " << stages.str() << "\n}\n";
-    return kExitOk;
-  }
-  std::cout << "checkpoint   " << o.op << " of " << format_quantity(bytes, Dimension::bytes) << " per process, "
-            << clients.procs << " processes on " << clients.nodes << " nodes (" << format_quantity(total, Dimension::bytes)
-            << ")\n"
-            << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "): " << fs.data.count
-            << " data servers x " << fs.data.devices << " " << fs.data.device_name << ", " << fs.network.name << "\n"
-            << "time         " << number(r.time_s) << " s at " << number(r.rate.rate / 1e9) << " GB/s\n"
-            << "bottleneck   " << r.rate.bottleneck << "\n";
-  for (const StageUse& u : r.rate.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
-  return kExitOk;
+int checkpoint_mode(const IoOptions& o) {
+  return run_mode([&] {
+    const CheckpointRun run = run_checkpoint(o.flags, SpecCatalog(config_root()));
+    const auto& [fs, clients] = run.on;
+    return o.format == "json" ? checkpoint_json(fs, clients, o.flags.op, run.bytes_per_proc, run.result)
+                              : checkpoint_table(fs, clients, o.flags.op, run.bytes_per_proc, run.result);
+  });
 }
 
 // --files: --procs readers on --clients nodes each read whole files of --sample-size one after another (a
 // training data loader's workers), on --filesystem: the steady rate and what binds it.
-int run_file_reads(const IoOptions& o) {
-  const auto loaded = load_filesystem_run(o, "--files");
-  if (!loaded) return kExitBadInput;
-  const auto& [fs, clients] = *loaded;
-  if (o.sample_size.empty()) {
-    std::cerr << "--files needs --sample-size (the bytes of one file, e.g. 110KB)\n";
-    return kExitBadInput;
-  }
-  const std::optional<double> parsed = file_bytes_flag("--sample-size", o.sample_size, "a file holds");
-  if (!parsed) return kExitBadInput;
-  const double bytes = *parsed;
-  const FileReadsResult r = simulate_file_reads(fs, clients, bytes);
-  if (o.format == "json") {
-    json::Line stages = json::Line::object();
-    for (const StageUse& u : r.read.stages) stages.field(u.stage, number(u.utilisation));
-    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"clients\": " << clients.nodes
-              << ",\n  \"procs\": " << clients.procs << ",\n  \"file_bytes\": " << number(bytes)
-              << ",\n  \"bytes_per_s\": " << number(r.bytes_per_s) << ",\n  \"files_per_s\": "
-              << number(r.bytes_per_s / bytes) << ",\n  \"bottleneck\": " << json::quote(r.bottleneck)
-              << ",\n  \"open_bytes_per_s\": " << number(r.open_bytes_per_s) << ",\n  \"utilisation\": " << stages.str()
-              << "\n}\n";
-    return kExitOk;
-  }
-  std::cout << "files        " << format_quantity(bytes, Dimension::bytes) << " each, read whole by " << clients.procs
-            << " readers on " << clients.nodes << " nodes, one at a time\n"
-            << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "): " << fs.data.count
-            << " data servers x " << fs.data.devices << " " << fs.data.device_name << ", " << fs.network.name << "\n"
-            << "rate         " << number(r.bytes_per_s / 1e9) << " GB/s, " << number(r.bytes_per_s / bytes) << " files/s\n"
-            << "bottleneck   " << r.bottleneck << "\n";
-  for (const StageUse& u : r.read.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
-  if (r.open_bytes_per_s > 0) {
-    std::cout << "  metadata opens: " << number(100 * r.bytes_per_s / r.open_bytes_per_s) << "% of the open rate\n";
-  }
-  return kExitOk;
+int files_mode(const IoOptions& o) {
+  return run_mode([&] {
+    const FileReadsRun run = run_file_reads(o.flags, SpecCatalog(config_root()));
+    const auto& [fs, clients] = run.on;
+    return o.format == "json" ? file_reads_json(fs, clients, run.file_bytes, run.result)
+                              : file_reads_table(fs, clients, run.file_bytes, run.result);
+  });
 }
 
-int run_io500(const IoOptions& o) {
-  const auto loaded = load_filesystem_run(o, "--io500");
-  if (!loaded) return kExitBadInput;
-  const auto& [fs, clients] = *loaded;
-  const Io500Result r = simulate_io500(fs, clients);
-  if (o.format == "json") {
-    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"type\": "
-              << json::quote(kFileSystemTypeNames.name(fs.type)) << ",\n  \"clients\": " << clients.nodes
-              << ",\n  \"procs\": " << clients.procs << ",\n  \"phases\": [\n";
-    for (std::size_t i = 0; i < r.phases.size(); ++i) {
-      const Io500PhaseResult& p = r.phases[i];
-      json::Line stages = json::Line::object();
-      for (const StageUse& u : p.stages) stages.field(u.stage, number(u.utilisation));
-      std::cout << "    " << json::Line::object()
-                                   .field("phase", json::quote(kIo500PhaseNames.name(p.phase)))
-                                   .field(is_bandwidth_phase(p.phase) ? "bytes_per_s" : "ops_per_s", number(p.rate))
-                                   .field("bottleneck", json::quote(p.bottleneck))
-                                   .field("utilisation", stages.str())
-                                   .str()
-                << (i + 1 < r.phases.size() ? ",\n" : "\n");
-    }
-    std::cout << "  ],\n  \"events\": " << r.events << "\n}\n";
-    return kExitOk;
-  }
-  std::cout << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "): " << fs.data.count
-            << " data servers x " << fs.data.devices << " " << fs.data.device_name << ", " << fs.metadata.count
-            << " metadata servers, " << fs.network.name << "\n"
-            << "clients      " << clients.nodes << " nodes, " << clients.procs << " processes\n";
-  for (const Io500PhaseResult& p : r.phases)
-    std::cout << "  " << kIo500PhaseNames.name(p.phase) << std::string(20 - kIo500PhaseNames.name(p.phase).size(), ' ')
-              << rate_text(p.phase, p.rate) << "  (" << p.bottleneck << ")\n";
-  return kExitOk;
+int io500_mode(const IoOptions& o) {
+  return run_mode([&] {
+    const Io500Run run = run_io500(o.flags, SpecCatalog(config_root()));
+    return o.format == "json" ? io500_json(run.on.fs, run.on.clients, run.result)
+                              : io500_table(run.on.fs, run.on.clients, run.result);
+  });
 }
 
 int run_io500_validation(const IoOptions& o) {
@@ -308,113 +153,12 @@ int run_io500_validation(const IoOptions& o) {
 
 // --mlperf: one MLPerf Storage workload on --filesystem with --clients hosts: the AU and throughput at
 // --accelerators, or the largest count at the workload's AU threshold.
-int run_mlperf(const IoOptions& o) {
-  const auto loaded = load_filesystem_run(o, "--mlperf");
-  if (!loaded) return kExitBadInput;
-  const FileSystemSpec& fs = loaded->first;
-  const int hosts = o.clients;
-  if (o.procs) {
-    std::cerr << "--procs: with --mlperf the processes are the accelerators' reader threads; give --accelerators\n";
-    return kExitBadInput;
-  }
-  if (o.workload.empty()) {
-    std::cerr << "--mlperf needs --workload (unet3d, resnet50, cosmoflow)\n";
-    return kExitBadInput;
-  }
-  std::optional<DlioWorkload> w = find_dlio_workload(o.workload, o.accelerator);
-  if (!w) {
-    std::cerr << "--workload " << o.workload << " --accelerator " << o.accelerator
-              << ": no such MLPerf Storage workload (unet3d, resnet50, cosmoflow on h100, a100)\n";
-    return kExitBadInput;
-  }
-  if (o.read_threads) w->read_threads = *o.read_threads;
-  DlioHost host;
-  if (o.host_cores) host.cores = *o.host_cores;
-  if (!o.host_clock.empty()) {
-    if (!o.host_cores) {
-      std::cerr << "--host-clock needs --host-cores (the hosts' cores)\n";
-      return kExitBadInput;
-    }
-    try {
-      host.clock_hz = parse_quantity(o.host_clock, Dimension::frequency, "Hz");
-    } catch (const UnitError& e) {
-      std::cerr << "--host-clock " << o.host_clock << ": " << e.what() << "\n";
-      return kExitBadInput;
-    }
-    if (!(host.clock_hz >= 1e8 && host.clock_hz <= 1e10)) {
-      std::cerr << "--host-clock " << o.host_clock << ": a core's base clock is 0.1 to 10 GHz\n";
-      return kExitBadInput;
-    }
-  }
-  if (o.accelerators && *o.accelerators < hosts) {
-    std::cerr << "--accelerators " << *o.accelerators << ": fewer accelerators than the " << hosts << " hosts\n";
-    return kExitBadInput;
-  }
-  try {
-    if (o.accelerators) {
-      const double readers = static_cast<double>(*o.accelerators) * w->read_threads;
-      const SourceLoc flag{"--accelerators " + std::to_string(*o.accelerators)};
-      check_count(CountLimit::readers, readers, flag, "the run");
-      // Whatever --limit readers allows, the reader processes are counted in an int (2,147,483,647
-      // accelerators wrapped it into "internal error": a probe beside fuzz seed 161803).
-      if (readers > 2147483647.0) {
-        throw ConfigError(flag, "the accelerators' reader threads are more than 2,147,483,647 processes");
-      }
-    } else {  // the search's smallest run: one accelerator a host
-      check_count(CountLimit::readers, static_cast<double>(hosts) * w->read_threads,
-                  SourceLoc{"--read-threads " + std::to_string(w->read_threads)}, "one accelerator on each of the " +
-                  std::to_string(hosts) + " hosts");
-    }
-  } catch (const ConfigError& e) {
-    std::cerr << e.what() << "\n";
-    return kExitBadInput;
-  }
-  // The largest passing count, searched up to 1,024 per host and 65,536 in all (MLPerf Storage v1.0's largest
-  // published count is 2,100; 65,536 resnet50 accelerators are 524,288 readers, a fraction of a second), and
-  // within the readers limit (accelerators x read threads).
-  const auto within_readers = static_cast<std::int64_t>(count_limit(CountLimit::readers) / w->read_threads);
-  const int limit = static_cast<int>(std::max<std::int64_t>(
-      hosts, std::min({std::int64_t{1024} * hosts, std::int64_t{65536}, within_readers})));
-  const int largest = max_dlio_accelerators(fs, *w, hosts, limit, host);
-  const int n = o.accelerators.value_or(std::max(largest, hosts));
-  const DlioResult r = simulate_dlio(fs, *w, n, hosts, host);
-  const double mib = 1048576.0;
-  if (o.format == "json") {
-    json::Line stages = json::Line::object();
-    for (const StageUse& u : r.read.stages) stages.field(u.stage, number(u.utilisation));
-    std::cout << "{\n  \"filesystem\": " << json::quote(fs.name) << ",\n  \"workload\": " << json::quote(w->model)
-              << ",\n  \"accelerator\": " << json::quote(w->accelerator) << ",\n  \"hosts\": " << hosts
-              << ",\n  \"au_min\": " << number(w->au_min) << ",\n  \"max_accelerators\": " << largest
-              << ",\n  \"accelerators\": " << n << ",\n  \"au\": " << number(r.au)
-              << ",\n  \"throughput_MiBps\": " << number(r.bytes_per_s / mib)
-              << ",\n  \"samples_per_s\": " << number(r.samples_per_s)
-              << ",\n  \"delivered_MiBps\": " << number(r.delivered_bytes_per_s / mib)
-              << ",\n  \"read_threads\": " << w->read_threads << ",\n  \"host_cores\": " << host.cores
-              << ",\n  \"host_clock_GHz\": " << number(host.clock_hz / 1e9)
-              << ",\n  \"host_MiBps\": " << number(r.host_bytes_per_s / mib)
-              << ",\n  \"open_MiBps\": " << number(r.open_bytes_per_s / mib)
-              << ",\n  \"bottleneck\": " << json::quote(r.bottleneck) << ",\n  \"utilisation\": " << stages.str()
-              << "\n}\n";
-    return kExitOk;
-  }
-  std::cout << "workload     " << w->model << " on " << w->accelerator << ": " << w->batch << " x "
-            << format_quantity(w->record_bytes, Dimension::bytes) << " per " << number(w->compute_s * 1e3)
-            << " ms step, " << w->read_threads << " reader threads; asks " << number(w->asked_bytes_per_s() / mib)
-            << " MiB/s per accelerator\n"
-            << "file system  " << fs.name << " (" << kFileSystemTypeNames.name(fs.type) << "), " << hosts << " host(s)\n"
-            << "largest      " << largest << " accelerators at AU >= " << number(100 * w->au_min) << "%\n"
-            << "at " << n << " accelerators: AU " << number(100 * r.au) << "%, " << number(r.bytes_per_s / mib) << " MiB/s, "
-            << number(r.samples_per_s) << " samples/s (storage gives " << number(r.delivered_bytes_per_s / mib)
-            << " MiB/s"
-            << (r.open_bytes_per_s > 0 ? ", the metadata servers' opens " + number(r.open_bytes_per_s / mib) + " MiB/s"
-                                       : std::string())
-            << (host.cores ? ", the hosts' readers " + number(r.host_bytes_per_s / mib) + " MiB/s on " +
-                                                std::to_string(dlio_reader_cores(*w, host, n, hosts)) + " busy cores"
-                                          : std::string())
-            << ")\n"
-            << "bottleneck   " << r.bottleneck << "\n";
-  for (const StageUse& u : r.read.stages) std::cout << "  " << u.stage << ": " << number(100 * u.utilisation) << "% busy\n";
-  return kExitOk;
+int mlperf_mode(const IoOptions& o) {
+  return run_mode([&] {
+    const MlperfStorageRun run = run_mlperf_storage(o.flags, SpecCatalog(config_root()));
+    const MlperfStorageView view{run.fs, run.workload, run.host, run.hosts, run.largest, run.accelerators, run.result};
+    return o.format == "json" ? mlperf_storage_json(view) : mlperf_storage_table(view);
+  });
 }
 
 int run_mlperf_validation(const IoOptions& o) {
@@ -502,79 +246,33 @@ int run_mlperf_validation(const IoOptions& o) {
 
 int run_io(const IoOptions& o) {
   if (o.validate) return o.mlperf ? run_mlperf_validation(o) : run_io500_validation(o);
-  if (o.mlperf) return run_mlperf(o);
-  if (o.io500) return run_io500(o);
-  if (o.checkpoint) return run_checkpoint(o);
-  if (o.files) return run_file_reads(o);
-  if (!o.filesystem.empty() || o.clients != 1 || o.procs) {
+  if (o.mlperf) return mlperf_mode(o);
+  if (o.io500) return io500_mode(o);
+  if (o.checkpoint) return checkpoint_mode(o);
+  if (o.files) return files_mode(o);
+  const IoFlags& f = o.flags;
+  if (!f.filesystem.empty() || f.clients != 1 || f.procs) {
     std::cerr << "--filesystem, --clients and --procs need --io500, --checkpoint, --files or --mlperf\n";
     return kExitBadInput;
   }
   // The dataset read's flags, required in this mode (as CLI11 reports a missing one).
-  for (const auto& [flag, given] : {std::pair<const char*, bool>{"--storage", !o.storage.empty()},
-                                    {"--samples", o.samples != 0}, {"--sample-size", !o.sample_size.empty()}}) {
+  for (const auto& [flag, given] : {std::pair<const char*, bool>{"--storage", !f.storage.empty()},
+                                    {"--samples", f.samples != 0}, {"--sample-size", !f.sample_size.empty()}}) {
     if (given) continue;
     std::cerr << flag << " is required\nRun with --help for more information.\n";
     return kExitBadInput;
   }
-  StorageSpec spec;
-  DatasetRead job;
-  try {
-    const SpecCatalog catalog(config_root());
-    const ConfigNode name = ConfigNode::make_scalar(o.storage, SourceLoc{"--storage " + o.storage, 0, 0});
-    spec = parse_storage_spec(catalog.load("storage", name, "storage system"), o.storage, catalog);
-  } catch (const ConfigError& e) {
-    std::cerr << e.what() << "\n";
-    return kExitBadInput;
-  }
-  try {
-    job.sample_bytes = parse_quantity(o.sample_size, Dimension::bytes, "B");
-  } catch (const UnitError& e) {
-    std::cerr << "--sample-size " << o.sample_size << ": " << e.what() << "\n";
-    return kExitBadInput;
-  }
-  if (!(job.sample_bytes > 0)) {
-    std::cerr << "--sample-size " << o.sample_size << ": a sample must have at least one byte\n";
-    return kExitBadInput;
-  }
-  // One file of more than a pebibyte is no dataset sample; far above it (1e30 B) the storage model's
-  // rates and times leave their range and print as inf.
-  if (job.sample_bytes > 1125899906842624.0) {
-    std::cerr << "--sample-size " << o.sample_size << ": a sample may be at most 1 PiB\n";
-    return kExitBadInput;
-  }
-  if (o.stripe_count && spec.kind != StorageKind::pfs) {
-    std::cerr << "--stripe-count: '" << spec.name << "' is a " << to_string(spec.kind)
-              << " storage system; striping applies only to a parallel file system (pfs)\n";
-    return kExitBadInput;
-  }
-  if (o.stripe_count && *o.stripe_count > spec.targets) {
-    std::cerr << "--stripe-count " << *o.stripe_count << ": '" << spec.name << "' has only " << spec.targets
-              << " targets\n";
-    return kExitBadInput;
-  }
-  try {
-    check_count(CountLimit::samples, static_cast<double>(o.samples), SourceLoc{"--samples " + std::to_string(o.samples)},
-                "the dataset");
-    check_count(CountLimit::readers, o.readers, SourceLoc{"--readers " + std::to_string(o.readers)}, "the read");
-    check_count(CountLimit::nodes, o.nodes, SourceLoc{"--nodes " + std::to_string(o.nodes)}, "the read");
-  } catch (const ConfigError& e) {
-    std::cerr << e.what() << "\n";
-    return kExitBadInput;
-  }
-  job.samples = o.samples;
-  job.readers = o.readers;
-  job.nodes = o.nodes;
-  job.op = o.op == "write" ? IoOp::write : IoOp::read;
-  job.stripe_count = o.stripe_count;
-  Progress progress("io", "samples", static_cast<std::size_t>(job.samples), o.format);
-  if (progress.enabled()) job.progress = progress.counter();
-  const DatasetReadResult result = [&] {
-    const FinishOnExit end(progress);
-    return simulate_dataset_read(spec, job);
-  }();
-  std::cout << (o.format == "json" ? to_json(spec, job, result) : to_table(spec, job, result));
-  return kExitOk;
+  return run_mode([&] {
+    Progress progress("io", "samples", static_cast<std::size_t>(f.samples), o.format);
+    const DatasetReadRun run = [&] {
+      const FinishOnExit end(progress);
+      std::function<void(std::int64_t, std::int64_t)> samples_done;
+      if (progress.enabled()) samples_done = progress.counter();
+      return run_dataset_read(f, SpecCatalog(config_root()), samples_done);
+    }();
+    return o.format == "json" ? dataset_read_json(run.spec, run.job, run.result)
+                              : dataset_read_table(run.spec, run.job, run.result);
+  });
 }
 
 }  // namespace
@@ -583,33 +281,33 @@ Action add_io_command(CLI::App& app) {
   const CLI::Range kAtLeastOne(1, std::numeric_limits<int>::max());
   auto* cmd = app.add_subcommand("io", "Read a dataset of S samples of B bytes from a storage system with W readers");
   auto o = std::make_shared<IoOptions>();
-  cmd->add_option("--storage", o->storage, "Storage system (configs/storage/NAME.yaml); required without --io500 and --validate");
-  cmd->add_option("--samples", o->samples, "Number of samples (one file each); required without --io500 and --validate")->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
-  cmd->add_option("--sample-size", o->sample_size,
+  cmd->add_option("--storage", o->flags.storage, "Storage system (configs/storage/NAME.yaml); required without --io500 and --validate");
+  cmd->add_option("--samples", o->flags.samples, "Number of samples (one file each); required without --io500 and --validate")->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+  cmd->add_option("--sample-size", o->flags.sample_size,
                   "Bytes per sample, e.g. 110KiB; required with --storage and with --files (the bytes of one file)");
-  cmd->add_option("--readers", o->readers, "Concurrent readers, one request each in flight (default 1)")
+  cmd->add_option("--readers", o->flags.readers, "Concurrent readers, one request each in flight (default 1)")
       ->check(kAtLeastOne);
-  cmd->add_option("--nodes", o->nodes, "Client nodes the readers are spread over (default 1)")->check(kAtLeastOne);
-  auto* op = cmd->add_option("--op", o->op, "read or write (default read; with --checkpoint, write)")
+  cmd->add_option("--nodes", o->flags.nodes, "Client nodes the readers are spread over (default 1)")->check(kAtLeastOne);
+  auto* op = cmd->add_option("--op", o->flags.op, "read or write (default read; with --checkpoint, write)")
                  ->check(CLI::IsMember({"read", "write"}));
-  cmd->add_option("--stripe-count", o->stripe_count, "Parallel file system: targets each file is striped over")
+  cmd->add_option("--stripe-count", o->flags.stripe_count, "Parallel file system: targets each file is striped over")
       ->check(kAtLeastOne);
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   auto* io500 = cmd->add_flag("--io500", o->io500, "Run the IO500 phases on --filesystem with --clients and --procs");
   auto* checkpoint = cmd->add_flag("--checkpoint", o->checkpoint,
                                    "Write (--op read: read back) a checkpoint of --bytes-per-proc from every process");
-  cmd->add_option("--bytes-per-proc", o->bytes_per_proc, "With --checkpoint: each process's file, e.g. 5.54GB")
+  cmd->add_option("--bytes-per-proc", o->flags.bytes_per_proc, "With --checkpoint: each process's file, e.g. 5.54GB")
       ->needs(checkpoint);
   checkpoint->excludes(io500);
   auto* files = cmd->add_flag("--files", o->files,
                               "Read whole files of --sample-size one after another with --procs readers on --clients "
                               "nodes of --filesystem (a data loader's workers)");
   files->excludes(io500)->excludes(checkpoint);
-  auto* filesystem = cmd->add_option("--filesystem", o->filesystem,
+  auto* filesystem = cmd->add_option("--filesystem", o->flags.filesystem,
                                      "With --io500, --checkpoint or --files: a file system (configs/filesystems/NAME.yaml)");
-  auto* clients = cmd->add_option("--clients", o->clients, "With --io500, --checkpoint, --files or --mlperf: client nodes (hosts; default 1)")
+  auto* clients = cmd->add_option("--clients", o->flags.clients, "With --io500, --checkpoint, --files or --mlperf: client nodes (hosts; default 1)")
                       ->check(kAtLeastOne);
-  auto* procs = cmd->add_option("--procs", o->procs,
+  auto* procs = cmd->add_option("--procs", o->flags.procs,
                                 "With --io500, --checkpoint or --files: processes in all, block-placed (default one per client)")
                     ->check(kAtLeastOne);
   for (CLI::Option* opt : {filesystem, clients, procs}) opt->excludes(cmd->get_option("--storage"));
@@ -623,30 +321,30 @@ Action add_io_command(CLI::App& app) {
                                "Run an MLPerf Storage workload (DLIO's emulated accelerators) on --filesystem with --clients "
                                "hosts; with --validate, score the MLPerf Storage cases");
   mlperf->excludes(io500)->excludes(checkpoint)->excludes(files);
-  cmd->add_option("--workload", o->workload, "With --mlperf: unet3d, resnet50 or cosmoflow")
+  cmd->add_option("--workload", o->flags.workload, "With --mlperf: unet3d, resnet50 or cosmoflow")
       ->needs(mlperf)
       ->check(CLI::IsMember({"unet3d", "resnet50", "cosmoflow"}));
-  cmd->add_option("--accelerator", o->accelerator, "With --mlperf: the emulated accelerator, h100 or a100 (default h100)")
+  cmd->add_option("--accelerator", o->flags.accelerator, "With --mlperf: the emulated accelerator, h100 or a100 (default h100)")
       ->needs(mlperf)
       ->check(CLI::IsMember({"h100", "a100"}));
-  cmd->add_option("--accelerators", o->accelerators,
+  cmd->add_option("--accelerators", o->flags.accelerators,
                   "With --mlperf: emulated accelerators in all (default: the largest count at the AU threshold, searched up to 1,024 per host and 65,536)")
       ->needs(mlperf)
       ->check(kAtLeastOne);
-  cmd->add_option("--read-threads", o->read_threads,
+  cmd->add_option("--read-threads", o->flags.read_threads,
                   "With --mlperf: reader threads per accelerator (DLIO's reader.read_threads; default the workload's)")
       ->needs(mlperf)
       ->check(kAtLeastOne);
-  cmd->add_option("--host-cores", o->host_cores,
+  cmd->add_option("--host-cores", o->flags.host_cores,
                   "With --mlperf: physical cores per host running the readers (default: the hosts are not modelled)")
       ->needs(mlperf)
       ->check(kAtLeastOne);
-  cmd->add_option("--host-clock", o->host_clock,
+  cmd->add_option("--host-clock", o->flags.host_clock,
                   "With --mlperf and --host-cores: the cores' base clock, e.g. 2.1GHz (the reader rate per cycle; default: "
                   "the rate per core)")
       ->needs(mlperf);
   return [o, op] {
-    if (o->checkpoint && op->count() == 0) o->op = "write";
+    if (o->checkpoint && op->count() == 0) o->flags.op = "write";
     return run_io(*o);
   };
 }
