@@ -32,8 +32,8 @@ InputError = _hpcsim.InputError
 StoreError = _hpcsim.StoreError
 __version__ = _hpcsim.version
 
-__all__ = ["run", "sweep", "serve", "schedule", "plan", "replay", "kernel", "occupancy", "collective", "microbench",
-           "list", "Error", "InputError", "StoreError", "SimulationWarning"]
+__all__ = ["run", "sweep", "serve", "schedule", "plan", "replay", "read_dataset", "io500", "checkpoint", "file_reads",
+           "mlperf_storage", "kernel", "occupancy", "collective", "microbench", "list", "Error", "InputError", "StoreError", "SimulationWarning"]
 
 _TEXT_LABEL = "<scenario text>"
 _list = list  # `list` below is hpcsim.list
@@ -244,6 +244,98 @@ def replay(trace, *, platform, np=None, ranks_per_node=None, oversubscribe=False
     r.coll = [f"{op}={algorithm}" for op, algorithm in (coll or {}).items()]
     r.critical_path = bool(critical_path)
     return _json.loads(_hpcsim.replay(r, "" if eager is None else str(eager)))
+
+
+def _io_flags(**given):
+    """hpcsim io's flags; counts checked as the CLI checks them (at least 1), texts passed as given."""
+    f = _hpcsim.IoFlags()
+    for key, value in given.items():
+        if value is None:
+            continue
+        if key in ("samples", "readers", "nodes", "stripe_count", "clients", "procs", "accelerators", "read_threads",
+                   "host_cores"):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InputError(f"{key}: must be a whole number of at least 1, got {value!r}")
+        elif key == "op" and value not in ("read", "write"):
+            raise InputError(f"op: must be read or write, got {value!r}")
+        elif key == "workload" and value not in ("unet3d", "resnet50", "cosmoflow"):
+            raise InputError(f"workload: must be unet3d, resnet50 or cosmoflow, got {value!r}")
+        elif key == "accelerator" and value not in ("h100", "a100"):
+            raise InputError(f"accelerator: must be h100 or a100, got {value!r}")
+        else:
+            value = str(value) if key in ("sample_size", "bytes_per_proc", "host_clock") else value
+        setattr(f, key, value)
+    return f
+
+
+def read_dataset(storage, *, samples, sample_size, readers=1, nodes=1, op="read", stripe_count=None):
+    """Read (or write) a dataset of equal samples from a storage system, as ``hpcsim io --storage S --samples N
+    --sample-size B ... --format json``.
+
+    storage: a storage spec (configs/storage); sample_size: bytes, or text with a unit ("110KiB"); readers
+    concurrent readers on nodes client nodes; stripe_count: a parallel file system's targets per file.
+    Returns "time_s", "throughput" (samples and bytes per second), "bottleneck", "utilisation", ...
+
+    >>> read_dataset("lustre-flash", samples=10000, sample_size="110KiB", readers=64)["throughput"]
+    """
+    flags = _io_flags(storage=storage, samples=samples, sample_size=sample_size, readers=readers, nodes=nodes, op=op,
+                      stripe_count=stripe_count)
+    return _json.loads(_hpcsim.io(flags, "dataset"))
+
+
+def io500(filesystem, *, clients=1, procs=None):
+    """The IO500 phases (ior easy and hard, mdtest easy and hard) on a file system described as hardware, as
+    ``hpcsim io --io500 --filesystem F --clients C [--procs P] --format json``.
+
+    filesystem: a spec in configs/filesystems; procs: processes in all, block-placed (default one per client).
+    Returns "phases": [{"phase", "bytes_per_s" or "ops_per_s", "bottleneck", "utilisation"}, ...].
+
+    >>> io500("lustre-hdd-edr", clients=10)["phases"][0]
+    """
+    return _json.loads(_hpcsim.io(_io_flags(filesystem=filesystem, clients=clients, procs=procs), "io500"))
+
+
+def checkpoint(filesystem, *, bytes_per_proc, clients=1, procs=None, op="write"):
+    """A checkpoint written (op="read": read back) by every process to a file system, as ``hpcsim io --checkpoint
+    --filesystem F --bytes-per-proc B --clients C [--procs P] --format json``.
+
+    bytes_per_proc: each process's file (bytes, or text: "5.54GB"). Returns "time_s", "bytes_per_s",
+    "bottleneck" (the slowest stage sets the rate) and each stage's "utilisation".
+
+    >>> checkpoint("lustre-hdd-edr", bytes_per_proc="5.54GB", clients=64, procs=512)["time_s"]
+    """
+    flags = _io_flags(filesystem=filesystem, bytes_per_proc=bytes_per_proc, clients=clients, procs=procs, op=op)
+    return _json.loads(_hpcsim.io(flags, "checkpoint"))
+
+
+def file_reads(filesystem, *, file_size, clients=1, procs=None):
+    """Readers that each read whole files one after another (a data loader's workers), as ``hpcsim io --files
+    --filesystem F --sample-size B --clients C [--procs P] --format json``.
+
+    file_size: the bytes of one file (or text: "110KB"). Returns "bytes_per_s", "files_per_s", "bottleneck",
+    "open_bytes_per_s" (what the metadata servers' opens allow) and each stage's "utilisation".
+
+    >>> file_reads("lustre-hdd-edr", file_size="110KB", clients=8, procs=64)["files_per_s"]
+    """
+    flags = _io_flags(filesystem=filesystem, sample_size=file_size, clients=clients, procs=procs)
+    return _json.loads(_hpcsim.io(flags, "files"))
+
+
+def mlperf_storage(filesystem, *, workload, accelerator="h100", clients=1, accelerators=None, read_threads=None,
+                   host_cores=None, host_clock=None):
+    """An MLPerf Storage workload (DLIO's emulated accelerators) on a file system, as ``hpcsim io --mlperf
+    --filesystem F --workload W --clients C ... --format json``.
+
+    workload: unet3d, resnet50 or cosmoflow; accelerator: h100 or a100; clients: hosts; accelerators: the count
+    to run (default the largest at the workload's AU threshold); read_threads per accelerator; host_cores and
+    host_clock ("2.1GHz"): the hosts' reader cores. Returns "max_accelerators", "au", "throughput_MiBps",
+    "bottleneck", ...
+
+    >>> mlperf_storage("lustre-hdd-edr", workload="resnet50", clients=4)["max_accelerators"]
+    """
+    flags = _io_flags(filesystem=filesystem, workload=workload, accelerator=accelerator, clients=clients,
+                      accelerators=accelerators, read_threads=read_threads, host_cores=host_cores, host_clock=host_clock)
+    return _json.loads(_hpcsim.io(flags, "mlperf"))
 
 
 def kernel(gpu, op, *, dtype="bf16", explain=False, **shape):

@@ -21,6 +21,7 @@
 #include "configs/units.h"
 #include "driver/collective_run.h"
 #include "driver/gpu_tools.h"
+#include "driver/io_run.h"
 #include "driver/plan_run.h"
 #include "driver/prediction_interval.h"
 #include "driver/replay_run.h"
@@ -29,6 +30,7 @@
 #include "driver/sweep.h"
 #include "models/gpu/warp_sim/microbenchmarks.h"
 #include "report/gpu_tool_report.h"
+#include "report/io_report.h"
 #include "report/kernel_explain.h"
 #include "report/plan_report.h"
 #include "report/replay_report.h"
@@ -179,6 +181,31 @@ std::string replay(ReplayRequest request, const std::string& eager) {
   return replay_json(r.result, r.summary);
 }
 
+// `hpcsim io [--io500 | --checkpoint | --files | --mlperf] ... --format json`: mode "dataset" (the read of
+// --storage), "io500", "checkpoint", "files" or "mlperf".
+std::string io(const IoFlags& flags, const std::string& mode) {
+  py::gil_scoped_release release;
+  const SpecCatalog catalog(config_root());
+  if (mode == "dataset") {
+    const DatasetReadRun r = run_dataset_read(flags, catalog);
+    return dataset_read_json(r.spec, r.job, r.result);
+  }
+  if (mode == "io500") {
+    const Io500Run r = run_io500(flags, catalog);
+    return io500_json(r.on.fs, r.on.clients, r.result);
+  }
+  if (mode == "checkpoint") {
+    const CheckpointRun r = run_checkpoint(flags, catalog);
+    return checkpoint_json(r.on.fs, r.on.clients, flags.op, r.bytes_per_proc, r.result);
+  }
+  if (mode == "files") {
+    const FileReadsRun r = run_file_reads(flags, catalog);
+    return file_reads_json(r.on.fs, r.on.clients, r.file_bytes, r.result);
+  }
+  const MlperfStorageRun r = run_mlperf_storage(flags, catalog);
+  return mlperf_storage_json({r.fs, r.workload, r.host, r.hosts, r.largest, r.accelerators, r.result});
+}
+
 std::string kernel(const std::string& gpu_name, const std::string& op, const std::string& dtype, bool explain,
                    const KernelOpShape& shape) {
   py::gil_scoped_release release;
@@ -265,6 +292,8 @@ PYBIND11_MODULE(_hpcsim, m) {
       raise(input_error, e.what(), {});
     } catch (const ScheduleInputError& e) {
       raise(input_error, e.what(), {});
+    } catch (const IoInputError& e) {
+      raise(input_error, e.what(), {});
     } catch (const StoreError& e) {
       raise(store_error, e.what(), {});
     } catch (const std::invalid_argument& e) {  // a request the engine cannot run, a shape an op refuses
@@ -349,7 +378,28 @@ PYBIND11_MODULE(_hpcsim, m) {
       .def_readwrite("coll", &ReplayRequest::coll)
       .def_readwrite("critical_path", &ReplayRequest::critical_path);
 
+  py::class_<IoFlags>(m, "IoFlags")
+      .def(py::init<>())
+      .def_readwrite("storage", &IoFlags::storage)
+      .def_readwrite("samples", &IoFlags::samples)
+      .def_readwrite("sample_size", &IoFlags::sample_size)
+      .def_readwrite("readers", &IoFlags::readers)
+      .def_readwrite("nodes", &IoFlags::nodes)
+      .def_readwrite("op", &IoFlags::op)
+      .def_readwrite("stripe_count", &IoFlags::stripe_count)
+      .def_readwrite("filesystem", &IoFlags::filesystem)
+      .def_readwrite("clients", &IoFlags::clients)
+      .def_readwrite("procs", &IoFlags::procs)
+      .def_readwrite("bytes_per_proc", &IoFlags::bytes_per_proc)
+      .def_readwrite("workload", &IoFlags::workload)
+      .def_readwrite("accelerator", &IoFlags::accelerator)
+      .def_readwrite("accelerators", &IoFlags::accelerators)
+      .def_readwrite("read_threads", &IoFlags::read_threads)
+      .def_readwrite("host_cores", &IoFlags::host_cores)
+      .def_readwrite("host_clock", &IoFlags::host_clock);
+
   m.def("run", &run);
+  m.def("io", &io);
   m.def("replay", &replay);
   m.def("serve", &serve);
   m.def("sweep", &sweep);

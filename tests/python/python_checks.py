@@ -153,7 +153,13 @@ def check_bad_scenario():
                  lambda: hpcsim.replay("examples/hpc/halo-16ranks.txt", platform="examples/hpc/stencil-3d-epyc.yaml",
                                        ranks_per_node=4, eager="-1KiB"),
                  lambda: hpcsim.replay("examples/hpc/halo-16ranks.txt", platform="examples/hpc/stencil-3d-epyc.yaml",
-                                       ranks_per_node=4, model="tcp")):
+                                       ranks_per_node=4, model="tcp"),
+                 lambda: hpcsim.read_dataset("lustre-flash", samples=0, sample_size="1MiB"),
+                 lambda: hpcsim.read_dataset("nfs-2x25g", samples=10, sample_size="1MiB", stripe_count=2),
+                 lambda: hpcsim.io500("no-such-filesystem"),
+                 lambda: hpcsim.checkpoint("lustre-hdd-edr", bytes_per_proc="0B"),
+                 lambda: hpcsim.file_reads("lustre-hdd-edr", file_size="1MB", clients=4, procs=2),
+                 lambda: hpcsim.mlperf_storage("lustre-hdd-edr", workload="unet3d", clients=4, accelerators=2)):
         try:
             call()
         except hpcsim.InputError:
@@ -162,7 +168,7 @@ def check_bad_scenario():
 
 
 def check_tools():
-    """kernel, occupancy, collective, replay, microbench, list: the CLI's JSON."""
+    """kernel, occupancy, collective, replay, io's modes, microbench, list: the CLI's JSON."""
     gpu = "h100-sxm5-80gb"
     expect_equal(hpcsim.kernel(gpu, "gemm", m=4096, n=4096, k=4096, dtype="fp16"),
                  cli_json("kernel", "--gpu", gpu, "--dtype", "fp16", "gemm", "--m", "4096", "--n", "4096", "--k", "4096"),
@@ -190,6 +196,21 @@ def check_tools():
                                eager="16KiB", np=16),
                  cli_json("replay", halo, "--platform", epyc, "--ranks-per-node", "4", "--collectives", "smpi", "--coll",
                           "allreduce=ring", "--eager", "16KiB", "--np", "16", "--no-db"), "replay with its flags")
+    fs = "lustre-hdd-edr"
+    expect_equal(hpcsim.read_dataset("lustre-flash", samples=2000, sample_size="110KiB", readers=16, stripe_count=2),
+                 cli_json("io", "--storage", "lustre-flash", "--samples", "2000", "--sample-size", "110KiB", "--readers",
+                          "16", "--stripe-count", "2"), "io dataset read")
+    expect_equal(hpcsim.io500(fs, clients=10, procs=40),
+                 cli_json("io", "--io500", "--filesystem", fs, "--clients", "10", "--procs", "40"), "io --io500")
+    expect_equal(hpcsim.checkpoint(fs, bytes_per_proc="5GB", clients=4, procs=32, op="read"),
+                 cli_json("io", "--checkpoint", "--filesystem", fs, "--bytes-per-proc", "5GB", "--clients", "4", "--procs",
+                          "32", "--op", "read"), "io --checkpoint")
+    expect_equal(hpcsim.file_reads(fs, file_size="110KB", clients=4, procs=32),
+                 cli_json("io", "--files", "--filesystem", fs, "--sample-size", "110KB", "--clients", "4", "--procs", "32"),
+                 "io --files")
+    expect_equal(hpcsim.mlperf_storage(fs, workload="unet3d", clients=4, host_cores=32, host_clock="2GHz"),
+                 cli_json("io", "--mlperf", "--filesystem", fs, "--workload", "unet3d", "--clients", "4", "--host-cores",
+                          "32", "--host-clock", "2GHz"), "io --mlperf")
     expect_equal(hpcsim.microbench("v100-sxm2-16gb", "coalescing"),
                  cli_json("microbench", "--gpu", "v100-sxm2-16gb", "--bench", "coalescing"), "microbench")
     listed = cli("list", "gpus").stdout.split()[1:]
@@ -256,7 +277,8 @@ def check_gil_released():
 
 
 def check_docstrings():
-    for name in ("run", "sweep", "serve", "schedule", "plan", "replay", "kernel", "occupancy", "collective", "list"):
+    for name in ("run", "sweep", "serve", "schedule", "plan", "replay", "read_dataset", "io500", "checkpoint", "file_reads",
+                 "mlperf_storage", "kernel", "occupancy", "collective", "list"):
         doc = getattr(hpcsim, name).__doc__ or ""
         expect(len(doc) > 100 and ">>>" in doc, f"hpcsim.{name} has a docstring with an example")
 
