@@ -265,5 +265,32 @@ TEST_CASE("the ompi selector's gathers and scatters follow Open MPI's fixed rule
   CHECK(smpi.select(call_of(MpiCollective::scatter, 200, 50), 11) == CollAlgorithm::linear);
 }
 
+TEST_CASE("Open MPI's non-overlapping allreduce is its rules' reduce to rank 0, then their bcast") {
+  CollSelector ompi(CollSelector::Rules::ompi);
+  // 16 KiB of doubles on 2,048 ranks: 2,048 elements, not more than the ranks, so the rules fall through to
+  // the non-overlapping allreduce (below 10,000 bytes recursive doubling, above with more elements the rings).
+  CHECK(ompi.select(call_of(MpiCollective::allreduce, 16384, 2048), 2048) == CollAlgorithm::nonoverlapping);
+  CHECK(ompi.select(call_of(MpiCollective::allreduce, 16384, 2048), 1024) == CollAlgorithm::ring);
+  for (int n : {3, 8, 13, 64}) {
+    INFO(n << " ranks");
+    const CollectiveCall call = call_of(MpiCollective::allreduce, 40000, 40000 / 8.0, 5 % n);
+    CollectiveCall reduce = call, bcast = call;
+    reduce.op = MpiCollective::reduce;
+    reduce.root = bcast.root = 0;
+    bcast.op = MpiCollective::bcast;
+    for (int r = 0; r < n; ++r) {
+      std::vector<CollStep> whole, parts;
+      expand_collective(call, r, n, CollAlgorithm::nonoverlapping, whole);
+      expand_collective(reduce, r, n, ompi.select(reduce, n), parts);
+      expand_collective(bcast, r, n, ompi.select(bcast, n), parts);
+      REQUIRE(whole.size() == parts.size());
+      for (std::size_t i = 0; i < whole.size(); ++i)
+        CHECK((whole[i].kind == parts[i].kind && whole[i].peer == parts[i].peer && whole[i].bytes == parts[i].bytes));
+    }
+    const Traffic t = expand_all(call, n, CollAlgorithm::nonoverlapping);
+    CHECK(t.sent == t.received);
+  }
+}
+
 }  // namespace
 }  // namespace hpcsim

@@ -39,7 +39,7 @@ std::string counts(int n, double v) {
 
 TEST_CASE("every collective algorithm completes for 2 to 9 ranks") {
   for (int n = 2; n <= 9; ++n) {
-    for (int ai = 0; ai <= static_cast<int>(CollAlgorithm::linear_sync); ++ai) {
+    for (int ai = 0; ai <= static_cast<int>(CollAlgorithm::nonoverlapping); ++ai) {
       const auto a = static_cast<CollAlgorithm>(ai);
       for (int oi = 0; oi <= static_cast<int>(MpiCollective::scatterv); ++oi) {
         const auto op = static_cast<MpiCollective>(oi);

@@ -18,7 +18,8 @@ constexpr const char* kOpNames[] = {"barrier",   "bcast",     "reduce",     "all
 constexpr const char* kAlgoNames[] = {"linear",       "binomial", "pipeline", "reduce_bcast", "recursive_doubling",
                                       "ring",         "rabenseifner", "pairwise", "bruck", "dissemination",
                                       "reduce_scatterv", "recursive_halving", "split_bintree", "binary",
-                                      "neighbor_exchange", "ring_segmented", "basic_linear", "linear_sync"};
+                                      "neighbor_exchange", "ring_segmented", "basic_linear", "linear_sync",
+                                      "nonoverlapping"};
 
 using Out = std::vector<CollStep>;
 void send(Out& o, int peer, double b) { o.push_back({CollStep::send, peer, b}); }
@@ -641,7 +642,7 @@ bool implements(CollAlgorithm a, MpiCollective op) {
     case O::reduce:
       return a == A::linear || a == A::binomial || a == A::pipeline || a == A::binary || a == A::basic_linear;
     case O::allreduce:
-      return a == A::reduce_bcast || a == A::recursive_doubling || a == A::ring || a == A::rabenseifner ||
+      return a == A::reduce_bcast || a == A::nonoverlapping || a == A::recursive_doubling || a == A::ring || a == A::rabenseifner ||
              a == A::ring_segmented;
     case O::alltoall: return a == A::linear || a == A::pairwise || a == A::bruck;
     case O::alltoallv: return a == A::linear || a == A::pairwise;
@@ -688,6 +689,17 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       if (a == A::reduce_bcast) {
         reduce_linear(rank, n, 0, b, o);
         bcast_binomial(rank, n, 0, b, o);
+      } else if (a == A::nonoverlapping) {
+        // Open MPI's ompi_coll_base_allreduce_intra_nonoverlapping (SimGrid's redbcast under its ompi selector):
+        // the communicator's reduce to rank 0, then its bcast, each chosen by the fixed rules. Every reduce
+        // message is received before the root's bcast starts, so the two share the collective's tag safely.
+        const CollSelector rules(CollSelector::Rules::ompi);
+        CollectiveCall part = c;
+        part.root = 0;
+        part.op = O::reduce;
+        expand_collective(part, rank, n, rules.select(part, n), o);
+        part.op = O::bcast;
+        expand_collective(part, rank, n, rules.select(part, n), o);
       } else if (a == A::recursive_doubling) {
         allreduce_recursive_doubling(rank, n, b, o);
       } else if (a == A::ring) {
@@ -792,7 +804,7 @@ CollAlgorithm CollSelector::select(const CollectiveCall& c, int n) const {
     case O::allreduce:
       if (b < 10000) return A::recursive_doubling;
       if (c.elements > n) return n * kRingSegment >= b ? A::ring : A::ring_segmented;
-      return A::reduce_bcast;  // nonoverlapping
+      return A::nonoverlapping;
     case O::alltoall:
       if (n == 2) return A::pairwise;
       if (b < 200 && n > 12) return A::bruck;

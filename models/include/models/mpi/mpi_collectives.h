@@ -40,6 +40,7 @@ enum class CollAlgorithm : std::uint8_t {
   ring_segmented,      // allreduce: the ring in phases of 1 MiB segments (Open MPI)
   basic_linear,        // gather, scatter, reduce: the root's messages one at a time, each awaited (Open MPI basic_linear)
   linear_sync,         // gather: the root asks each rank in turn, which sends a first segment, then the rest (Open MPI)
+  nonoverlapping,      // allreduce: a reduce to rank 0, then a bcast, each as Open MPI's fixed rules choose it (Open MPI)
 };
 
 const char* mpi_collective_name(MpiCollective op);
