@@ -292,5 +292,29 @@ TEST_CASE("Open MPI's non-overlapping allreduce is its rules' reduce to rank 0, 
   }
 }
 
+TEST_CASE("the neighbour exchange allgatherv passes on each rank's own block, whatever its size") {
+  for (int n : {2, 4, 6, 10, 16}) {
+    std::vector<double> counts;
+    for (int r = 0; r < n; ++r) counts.push_back(1000.0 + 37.0 * ((r * 7) % 5));
+    CollectiveCall call = call_of(MpiCollective::allgatherv, 1000, 1000);
+    call.counts = counts;
+    const Traffic t = expand_all(call, n, CollAlgorithm::neighbor_exchange);
+    INFO(n << " ranks");
+    CHECK(t.sent == t.received);
+    double all = 0;
+    for (double c : counts) all += c;
+    for (int r = 0; r < n; ++r) CHECK(t.received_by[r] == Approx(all - counts[static_cast<std::size_t>(r)]));
+  }
+  CollSelector ompi(CollSelector::Rules::ompi);
+  CollectiveCall big = call_of(MpiCollective::allgatherv, 10000, 10000);
+  const std::vector<double> eight(8, 10000.0), seven(7, 10000.0), four(4, 10000.0);
+  big.counts = eight;
+  CHECK(ompi.select(big, 8) == CollAlgorithm::neighbor_exchange);  // 80,000 bytes in all, an even count
+  big.counts = seven;
+  CHECK(ompi.select(big, 7) == CollAlgorithm::ring);
+  big.counts = four;
+  CHECK(ompi.select(big, 4) == CollAlgorithm::ring);  // below 50,000 bytes in all
+}
+
 }  // namespace
 }  // namespace hpcsim

@@ -555,15 +555,30 @@ void allgather_recursive_doubling(int rank, int n, double b, Out& o) {
 // Chen et al.'s neighbour exchange (Open MPI's allgather_intra_neighborexchange), even rank counts: n / 2
 // exchanges with the left and right neighbours in turn, one block at the first and two after it; odd counts
 // run the ring, as Open MPI does.
-void allgather_neighbor_exchange(int rank, int n, double b, Out& o) {
+// Chen et al.'s neighbour exchange as Open MPI runs it (ompi_coll_base_allgather(v)_intra_neighborexchange):
+// a first step swaps single blocks with one neighbour, then n / 2 - 1 steps pass on the pair of blocks last
+// received, to the other neighbour in turn; pairs start at even blocks. rc: each rank's block (allgatherv).
+void allgather_neighbor_exchange(int rank, int n, double b, std::span<const double> rc, Out& o) {
   if (n % 2 == 1) {
-    allgather_ring(rank, n, b, {}, o);
+    allgather_ring(rank, n, b, rc, o);
     return;
   }
+  const auto pair = [&](int first) {
+    return rc.empty() ? 2 * b : rc[static_cast<std::size_t>(mod(first, n))] + rc[static_cast<std::size_t>(mod(first + 1, n))];
+  };
   const bool even = rank % 2 == 0;
   const int neighbor[2] = {mod(rank + (even ? 1 : -1), n), mod(rank + (even ? -1 : 1), n)};
-  sendrecv(o, neighbor[0], b, neighbor[0], b);
-  for (int i = 1; i < n / 2; ++i) sendrecv(o, neighbor[i % 2], 2 * b, neighbor[i % 2], 2 * b);
+  const int offset[2] = {even ? 2 : -2, even ? -2 : 2};
+  int recv_from[2] = {even ? rank : neighbor[0], even ? rank : neighbor[0]};
+  sendrecv(o, neighbor[0], rc.empty() ? b : rc[static_cast<std::size_t>(rank)], neighbor[0],
+           rc.empty() ? b : rc[static_cast<std::size_t>(neighbor[0])]);
+  int send_from = even ? rank : recv_from[0];
+  for (int i = 1; i < n / 2; ++i) {
+    const int p = i % 2;
+    recv_from[p] = mod(recv_from[p] + offset[p], n);
+    sendrecv(o, neighbor[p], pair(send_from), neighbor[p], pair(recv_from[p]));
+    send_from = recv_from[p];
+  }
 }
 
 void allgather_bruck(int rank, int n, double b, Out& o) {
@@ -650,7 +665,7 @@ bool implements(CollAlgorithm a, MpiCollective op) {
     case O::gatherv: return a == A::linear;
     case O::allgather:
       return a == A::linear || a == A::ring || a == A::recursive_doubling || a == A::bruck || a == A::neighbor_exchange;
-    case O::allgatherv: return a == A::linear || a == A::ring;
+    case O::allgatherv: return a == A::linear || a == A::ring || a == A::neighbor_exchange;
     case O::reducescatter:
       return a == A::reduce_scatterv || a == A::pairwise || a == A::ring || a == A::recursive_halving;
     case O::scatter: return a == A::linear || a == A::binomial || a == A::basic_linear;
@@ -744,12 +759,13 @@ void expand_collective(const CollectiveCall& c, int rank, int n, CollAlgorithm a
       if (a == A::linear) allgather_linear(rank, n, b, {}, o);
       else if (a == A::ring) allgather_ring(rank, n, b, {}, o);
       else if (a == A::recursive_doubling) allgather_recursive_doubling(rank, n, b, o);
-      else if (a == A::neighbor_exchange) allgather_neighbor_exchange(rank, n, b, o);
+      else if (a == A::neighbor_exchange) allgather_neighbor_exchange(rank, n, b, {}, o);
       else allgather_bruck(rank, n, b, o);
       return;
     case O::allgatherv:
       check_counts(c.counts, n, "allgatherv receive counts");
       if (a == A::linear) allgather_linear(rank, n, b, c.counts, o);
+      else if (a == A::neighbor_exchange) allgather_neighbor_exchange(rank, n, b, c.counts, o);
       else allgather_ring(rank, n, b, c.counts, o);
       return;
     case O::reducescatter:
@@ -836,7 +852,9 @@ CollAlgorithm CollSelector::select(const CollectiveCall& c, int n) const {
       if (n == 2) return A::recursive_doubling;
       if (b * n < 50000) return pow2 ? A::recursive_doubling : A::bruck;
       return n % 2 == 1 ? A::ring : A::neighbor_exchange;
-    case O::allgatherv: return A::ring;
+    case O::allgatherv:  // SimGrid's port: the ring below 50,000 bytes in all, and for odd rank counts
+      if (total(c.counts) < 50000 || n % 2 == 1) return A::ring;
+      return A::neighbor_exchange;
     case O::gather:
       if (b > 6000) return A::linear_sync;
       if (n > 60 || (n > 10 && b < 1024)) return A::binomial;
