@@ -316,5 +316,27 @@ TEST_CASE("the neighbour exchange allgatherv passes on each rank's own block, wh
   CHECK(ompi.select(big, 4) == CollAlgorithm::ring);  // below 50,000 bytes in all
 }
 
+TEST_CASE("recursive halving reducescatter folds a rank count that is not a power of two, as Open MPI and MPICH do") {
+  for (int n : {2, 3, 5, 6, 7, 8, 12}) {
+    std::vector<double> counts;
+    for (int r = 0; r < n; ++r) counts.push_back(100.0 * (1 + (r * 5) % 3));
+    double all = 0;
+    for (double c : counts) all += c;
+    CollectiveCall call = call_of(MpiCollective::reducescatter, 0, 0);
+    call.counts = counts;
+    const Traffic t = expand_all(call, n, CollAlgorithm::recursive_halving);
+    INFO(n << " ranks");
+    CHECK(t.sent == t.received);
+    const int p = n == 12 ? 8 : n >= 8 ? 8 : n >= 4 ? 4 : 2, remain = n - p;
+    for (int r = 0; r < 2 * remain; r += 2) {
+      CHECK(t.sent.at({r, r + 1}) == std::vector<double>{all});         // the even rank hands over its vector
+      CHECK(t.sent.at({r + 1, r}) == std::vector<double>{counts[static_cast<std::size_t>(r)]});  // and gets its block back
+      CHECK(t.sent_by[r] == all);
+    }
+    // Every rank that halves ends with its block of the sum: it sends everything it held but that block.
+    for (int r = 2 * remain; r < n; ++r) CHECK(t.sent_by[r] == Approx(all - counts[static_cast<std::size_t>(r)]));
+  }
+}
+
 }  // namespace
 }  // namespace hpcsim

@@ -606,23 +606,63 @@ void reducescatter_ring(int rank, int n, std::span<const double> c, Out& o) {
   for (int i = 1; i < n; ++i) sendrecv(o, right, c[mod(rank - i, n)], left, c[mod(rank - i - 1, n)]);
 }
 
+// Recursive halving (Open MPI's ompi_coll_base_reduce_scatter_intra_basic_recursivehalving, as MPICH's): with
+// n not a power of two, the first 2 (n - p) ranks fold in pairs (the even one hands its whole vector to the odd
+// one and waits), p ranks halve the vector log2 p times, exchanging the half the peer keeps (messages of no
+// bytes are not sent), and at the end each odd folded rank sends its even partner that partner's block.
 void reducescatter_halving(int rank, int n, std::span<const double> c, Out& o) {
-  if (pow2_floor(n) != n) {  // MPICH folds non-powers of two; the pairwise exchange is used instead here
-    reducescatter_pairwise(rank, n, c, o);
-    return;
-  }
-  int lo = 0, hi = n;  // the ranks whose blocks this rank still holds
-  for (int mask = n / 2; mask >= 1; mask >>= 1) {
-    const int peer = rank ^ mask;
-    const int mid = (lo + hi) / 2;
-    const bool lower = rank < peer;
-    double send_b = 0, recv_b = 0;
-    for (int i = lo; i < hi; ++i) (((i < mid) == lower) ? recv_b : send_b) += c[i];
-    sendrecv(o, peer, send_b, peer, recv_b);
-    if (lower) {
-      hi = mid;
+  const int p = pow2_floor(n), remain = n - p;
+  int shrunk = rank - remain;  // the rank among the p that halve; -1: folded out
+  if (rank < 2 * remain) {
+    if (rank % 2 == 0) {
+      send(o, rank + 1, total(c));
+      shrunk = -1;
     } else {
-      lo = mid;
+      recv(o, rank - 1, total(c));
+      shrunk = rank / 2;
+    }
+    wait(o);
+  }
+  if (shrunk >= 0) {
+    std::vector<double> block(static_cast<std::size_t>(p));
+    for (int i = 0; i < p; ++i)
+      block[static_cast<std::size_t>(i)] = i < remain ? c[2 * i] + c[2 * i + 1] : c[i + remain];
+    const auto sum = [&](int from, int to) {
+      double t = 0;
+      for (int i = from; i < to; ++i) t += block[static_cast<std::size_t>(i)];
+      return t;
+    };
+    int send_index = 0, recv_index = 0, last = p;
+    for (int mask = p / 2; mask > 0; mask >>= 1) {
+      const int shrunk_peer = shrunk ^ mask;
+      const int peer = shrunk_peer < remain ? shrunk_peer * 2 + 1 : shrunk_peer + remain;
+      double send_b = 0, recv_b = 0;
+      if (shrunk < shrunk_peer) {
+        send_index = recv_index + mask;
+        send_b = sum(send_index, last);
+        recv_b = sum(recv_index, send_index);
+      } else {
+        recv_index = send_index + mask;
+        send_b = sum(send_index, recv_index);
+        recv_b = sum(recv_index, last);
+      }
+      if (recv_b > 0) recv(o, peer, recv_b);
+      if (send_b > 0) send(o, peer, send_b);
+      if (recv_b > 0 || send_b > 0) wait(o);
+      send_index = recv_index;
+      last = recv_index + mask;
+    }
+  }
+  if (rank < 2 * remain) {
+    const bool even = rank % 2 == 0;
+    const double b = c[even ? rank : rank - 1];
+    if (b > 0) {
+      if (even) {
+        recv(o, rank + 1, b);
+      } else {
+        send(o, rank - 1, b);
+      }
+      wait(o);
     }
   }
 }
