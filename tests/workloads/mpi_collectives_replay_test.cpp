@@ -92,6 +92,41 @@ TEST_CASE("Open MPI's linear_sync gather leaves each rank's rest in flight while
   CHECK(sync > (n - 1) * b / bw);  // every block still crosses the root's link
 }
 
+TEST_CASE("a trace replays alike on a Floyd or Dijkstra zone and on the Full zone that spells out its routes") {
+  const std::string hosts =
+      "<host id='h0' speed='1Gf'/><host id='h1' speed='1Gf'/><host id='h2' speed='1Gf'/><host id='h3' speed='1Gf'/>"
+      "<link id='l0' bandwidth='1GBps' latency='1us'/><link id='l1' bandwidth='1GBps' latency='1us'/>"
+      "<link id='l2' bandwidth='1GBps' latency='1us'/><link id='l3' bandwidth='1GBps' latency='1us'/>"
+      "<link id='core' bandwidth='2GBps' latency='5us'/>";
+  const std::string graph = "<router id='r0'/><router id='r1'/>"
+                            "<route src='h0' dst='r0'><link_ctn id='l0'/></route><route src='h1' dst='r0'><link_ctn id='l1'/></route>"
+                            "<route src='h2' dst='r1'><link_ctn id='l2'/></route><route src='h3' dst='r1'><link_ctn id='l3'/></route>"
+                            "<route src='r0' dst='r1'><link_ctn id='core'/></route>";
+  std::string full;
+  const char* up[] = {"l0", "l1", "l2", "l3"};
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b)
+      full += "<route src='h" + std::to_string(a) + "' dst='h" + std::to_string(b) + "'><link_ctn id='" + up[a] + "'/>" +
+              (a / 2 != b / 2 ? "<link_ctn id='core'/>" : "") + "<link_ctn id='" + up[b] + "'/></route>";
+  std::string text;
+  for (int r = 0; r < 4; ++r)
+    text += std::to_string(r) + " compute 1e6\n" + std::to_string(r) + " allreduce 100000 1e5\n" + std::to_string(r) +
+            " alltoall 50000 50000\n" + std::to_string(r) + " bcast 300000\n";
+  const TiTrace t = parse_ti_trace(text, "t.txt");
+  const auto time_on = [&](const std::string& routing, const std::string& routes) {
+    SimgridMachine m(parse_simgrid_platform(
+        "<platform version='4.1'><zone id='z' routing='" + routing + "'>" + hosts + routes + "</zone></platform>", "p.xml"));
+    ReplayOptions o;
+    o.model = plain();
+    for (int r = 0; r < 4; ++r) o.rank_host.push_back(r);
+    return replay_ti_trace(t, m, o).time_s;
+  };
+  const double full_s = time_on("Full", full);
+  CHECK(full_s > 0);
+  CHECK(time_on("Floyd", graph) == full_s);
+  CHECK(time_on("Dijkstra", graph) == full_s);
+}
+
 TEST_CASE("a binomial bcast of an eager message takes ceil(log2 n) latencies") {
   const double t = run("bcast 0", 8, MpiCollective::bcast, CollAlgorithm::binomial).time_s;
   CHECK(t == Approx(3 * 2e-6).epsilon(1e-9));

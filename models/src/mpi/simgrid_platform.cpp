@@ -1,5 +1,6 @@
 #include "models/mpi/simgrid_platform.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 
 #include "configs/config_error.h"
 #include "configs/input_limits.h"
+#include "simgrid_graph_routing.h"
 #include "xml_reader.h"
 
 namespace hpcsim {
@@ -114,12 +116,21 @@ class Builder {
 
  private:
   void zone(const xml::Element& z) {
-    if (const xml::Attribute* r = z.find("routing"))
-      if (r->value != "Full" && r->value != "None")
-        throw ConfigError(r->where, "routing '" + r->value + "' is not supported (Full only)");
+    if (const xml::Attribute* r = z.find("routing")) {
+      if (r->value == "Floyd") {
+        p_.routing = SimgridRouting::floyd;
+      } else if (r->value == "Dijkstra" || r->value == "DijkstraCache") {
+        p_.routing = SimgridRouting::dijkstra;
+      } else if (r->value != "Full" && r->value != "None") {
+        throw ConfigError(r->where, "routing '" + r->value + "' is not supported (Full, Floyd, Dijkstra, DijkstraCache)");
+      }
+    }
     for (const xml::Element& c : z.children) {
       if (c.name == "zone" || c.name == "AS") throw ConfigError(c.where, "nested zones are not supported");
       if (c.name == "cluster") {
+        if (p_.routing != SimgridRouting::full)
+          throw ConfigError(c.where, "a <cluster> in a Floyd or Dijkstra zone is a zone of its own, reached by zone "
+                                     "routes, which are not supported");
         cluster(c);
       } else {
         element(c);
@@ -132,6 +143,9 @@ class Builder {
       host(c);
     } else if (c.name == "link") {
       link(c);
+    } else if (c.name == "router") {
+      only(c, {"id", "coordinates"});
+      add_point(need(c, "id").value, c.where);
     } else if (c.name == "route") {
       pending_.push_back(&c);
     } else if (c.name == "prop" || c.name == "trace" || c.name == "trace_connect") {
@@ -141,8 +155,17 @@ class Builder {
     }
   }
 
+  // A host or router: a point of a Floyd or Dijkstra zone's graph, numbered in declaration order.
+  int add_point(const std::string& name, const SourceLoc& where) {
+    if (point_ids_.count(name)) throw ConfigError(where, "'" + name + "' is declared twice (as a host or a router)");
+    const int id = static_cast<int>(point_ids_.size());
+    point_ids_[name] = id;
+    return id;
+  }
+
   int add_host(const std::string& name, double speed, int cores, const SourceLoc& where) {
     if (host_ids_.count(name)) throw ConfigError(where, "host '" + name + "' is declared twice");
+    p_.graph.host_point.push_back(add_point(name, where));
     host_ids_[name] = static_cast<int>(p_.hosts.size());
     p_.hosts.push_back({name, speed, cores, where});
     return host_ids_[name];
@@ -237,7 +260,13 @@ class Builder {
       only(*r, {"src", "dst", "symmetrical"});
       const xml::Attribute& src = need(*r, "src");
       const xml::Attribute& dst = need(*r, "dst");
-      const int a = host_of(src), b = host_of(dst);
+      const bool graph = p_.routing != SimgridRouting::full;
+      // A Full zone keeps the routes between hosts; one from or to a router (SimGrid's
+      // small_platform_with_routers.xml declares them) is checked and serves no host pair.
+      if (!graph && (!host_ids_.count(src.value) || !host_ids_.count(dst.value)) && point_ids_.count(src.value) &&
+          point_ids_.count(dst.value))
+        continue;
+      const int a = graph ? point_of(src) : host_of(src), b = graph ? point_of(dst) : host_of(dst);
       bool sym = true;
       if (const xml::Attribute* s = r->find("symmetrical")) {
         if (s->value == "YES" || s->value == "yes") {
@@ -265,15 +294,54 @@ class Builder {
         }
         uses.push_back(u);
       }
+      if (graph) {
+        add_edge(a, b, uses, *r, src.value, dst.value);
+        if (sym && a != b) add_edge(b, a, reversed(uses), *r, dst.value, src.value);
+        continue;
+      }
       if (p_.routes.count({a, b})) throw ConfigError(r->where, "a route from '" + src.value + "' to '" + dst.value + "' is declared twice");
       p_.routes[{a, b}] = std::move(uses);
       p_.symmetric[{a, b}] = sym;
+    }
+    if (p_.routing == SimgridRouting::floyd) {
+      // SimGrid's Floyd is cubic in the points: past this many it runs for minutes, here and in SimGrid.
+      constexpr std::size_t kMaxFloydPoints = 2048;
+      if (point_ids_.size() > kMaxFloydPoints)
+        throw ConfigError(SourceLoc{p_.file}, "Floyd routing over " + std::to_string(point_ids_.size()) +
+                                                  " hosts and routers (at most " + std::to_string(kMaxFloydPoints) +
+                                                  "; Dijkstra routing finds the same routes without the cubic table)");
+      simgrid_routing::floyd(static_cast<int>(point_ids_.size()), p_.graph);
+    } else if (p_.routing == SimgridRouting::dijkstra) {
+      simgrid_routing::dijkstra(static_cast<int>(point_ids_.size()), first_seen_, p_.graph.host_point, p_.graph);
     }
     // Cluster routes are computed by links_between (they take precedence over declared ones there).
     p_.cluster_of.assign(p_.hosts.size(), {-1, -1});
     for (std::size_t c = 0; c < p_.clusters.size(); ++c)
       for (std::size_t i = 0; i < p_.clusters[c].hosts.size(); ++i)
         p_.cluster_of[p_.clusters[c].hosts[i]] = {static_cast<int>(c), static_cast<int>(i)};
+  }
+
+  int point_of(const xml::Attribute& a) const {
+    auto it = point_ids_.find(a.value);
+    if (it == point_ids_.end()) throw ConfigError(a.where, "no host or router '" + a.value + "' is declared");
+    return it->second;
+  }
+
+  std::vector<SimgridLinkUse> reversed(const std::vector<SimgridLinkUse>& uses) const {
+    std::vector<SimgridLinkUse> back(uses.rbegin(), uses.rend());
+    for (SimgridLinkUse& u : back) u.down = !u.down && p_.links[u.link].sharing == LinkSharing::splitduplex;
+    return back;
+  }
+
+  void add_edge(int a, int b, std::vector<SimgridLinkUse> uses, const xml::Element& r, const std::string& from,
+                const std::string& to) {
+    if (p_.graph.edges.count({a, b}))
+      throw ConfigError(r.where, "a route from '" + from + "' to '" + to + "' is declared twice (routes are symmetrical "
+                                 "unless symmetrical=\"NO\")");
+    for (const int point : {a, b})
+      if (std::find(first_seen_.begin(), first_seen_.end(), point) == first_seen_.end()) first_seen_.push_back(point);
+    p_.graph.edges[{a, b}] = std::move(uses);
+    p_.graph.edge_order.emplace_back(a, b);
   }
 
   int host_of(const xml::Attribute& a) const {
@@ -283,7 +351,8 @@ class Builder {
   }
 
   SimgridPlatform& p_;
-  std::unordered_map<std::string, int> host_ids_, link_ids_;
+  std::unordered_map<std::string, int> host_ids_, link_ids_, point_ids_;
+  std::vector<int> first_seen_;  // points in order of first appearance in a route (Dijkstra's node order)
   std::vector<const xml::Element*> pending_;
 };
 
@@ -304,6 +373,25 @@ int SimgridPlatform::host_index(const std::string& name) const {
 }
 
 std::optional<std::vector<SimgridLinkUse>> SimgridPlatform::links_between(int a, int b) const {
+  if (routing != SimgridRouting::full) {
+    const int s = graph.host_point.at(static_cast<std::size_t>(a)), d = graph.host_point.at(static_cast<std::size_t>(b));
+    if (a == b) {
+      auto self = graph.edges.find({s, s});
+      return self == graph.edges.end() ? std::nullopt : std::optional(self->second);
+    }
+    const std::vector<int>& pred = graph.pred[static_cast<std::size_t>(s)];
+    if (pred.empty() || pred[static_cast<std::size_t>(d)] < 0) return std::nullopt;
+    std::vector<const std::vector<SimgridLinkUse>*> hops;  // from the destination back
+    for (int cur = d; cur != s;) {
+      const int before = pred[static_cast<std::size_t>(cur)];
+      if (before < 0 || hops.size() > pred.size()) return std::nullopt;  // no chain back to the source
+      hops.push_back(&graph.edges.at({before, cur}));
+      cur = before;
+    }
+    std::vector<SimgridLinkUse> uses;
+    for (auto it = hops.rbegin(); it != hops.rend(); ++it) uses.insert(uses.end(), (*it)->begin(), (*it)->end());
+    return uses;
+  }
   if (a != b && static_cast<std::size_t>(a) < cluster_of.size() && static_cast<std::size_t>(b) < cluster_of.size()) {
     const auto [ca, i] = cluster_of[a];
     const auto [cb, j] = cluster_of[b];

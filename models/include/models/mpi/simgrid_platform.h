@@ -1,9 +1,11 @@
 #pragma once
 // SimGrid's XML platform files (platform version 4.x), read well enough to replay traces on the platform
-// they were recorded for: one zone (routing Full, or none) with <host id speed core>, <link id bandwidth
-// latency sharing_policy>, <route src dst symmetrical> of <link_ctn id direction>, <cluster> (hosts with
-// a private link each and an optional backbone), and <config><prop id value/> (the SMPI network options
-// of message_model.h). Nested zones, zone routes and other routing algorithms are refused at their tag.
+// they were recorded for: one zone with <host id speed core>, <router id>, <link id bandwidth latency
+// sharing_policy>, <route src dst symmetrical> of <link_ctn id direction>, <cluster> (hosts with a private
+// link each and an optional backbone; Full routing only), and <config><prop id value/> (the SMPI network
+// options of message_model.h). Routing Full (or None): routes between hosts as declared; Floyd, Dijkstra or
+// DijkstraCache: the declared routes are edges between hosts and routers, and a route is the cheapest chain
+// of them (simgrid_graph_routing.h). Nested zones, zone routes and other routing algorithms are refused.
 // Every error is a ConfigError "file:line:column: message".
 #include <map>
 #include <memory>
@@ -49,6 +51,16 @@ struct SimgridCluster {
   bool split = false;
 };
 
+enum class SimgridRouting { full, floyd, dijkstra };
+
+// A Floyd or Dijkstra zone's routes. Points are the zone's hosts and routers in declaration order.
+struct SimgridGraphRoutes {
+  std::vector<int> host_point;  // per host
+  std::map<std::pair<int, int>, std::vector<SimgridLinkUse>> edges;  // (from point, to point): a declared route
+  std::vector<std::pair<int, int>> edge_order;  // the edges as declared (a symmetric route's reverse after it)
+  std::vector<std::vector<int>> pred;  // pred[s][d]: the point before d on the route from s (-1: none)
+};
+
 struct SimgridPlatform {
   std::string file;
   std::vector<SimgridHost> hosts;
@@ -62,6 +74,8 @@ struct SimgridPlatform {
     SourceLoc where;
   };
   std::vector<Prop> config;  // <config><prop .../></config>, in file order
+  SimgridRouting routing = SimgridRouting::full;
+  SimgridGraphRoutes graph;  // Floyd and Dijkstra zones
 
   int host_index(const std::string& name) const;  // -1 when absent
   // The links of the route from a to b: a cluster's (both hosts in it), else declared, else the reverse of
