@@ -1,5 +1,6 @@
 #include "driver/replay_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -179,15 +180,18 @@ ReplayRun run_replay(const ReplayRequest& r, const SpecCatalog& catalog) {
       for (int h = 0; h < m->hosts(); ++h) slots.push_back(h);
     }
     for (int k = 0; k < trace.ranks; ++k) options.rank_host.push_back(slots[k % slots.size()]);
-    // Every pair of ranks that may talk needs a route: check now, at the platform file.
-    for (int a : slots)
-      for (int b : slots) {
-        try {
-          m->route(a, b);
-        } catch (const std::invalid_argument& e) {
-          throw ConfigError(SourceLoc{r.platform}, e.what());
-        }
-      }
+    // Every pair of ranks that may talk needs a route: check now, at the platform file, between the hosts that
+    // hold ranks (not every host of the platform: a 2-rank trace on a 4,096-host cluster built 16 M routes,
+    // 3 GB, before it started), and without building the routes, which the replay builds as pairs talk.
+    std::vector<int> used(options.rank_host);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    const SimgridPlatform& platform = m->platform();
+    for (int a : used)
+      for (int b : used)
+        if (!platform.has_route(a, b))
+          throw ConfigError(SourceLoc{r.platform}, "the platform has no route from '" + platform.hosts[a].name + "' to '" +
+                                                       platform.hosts[b].name + "'");
     machine = std::move(m);
   } else {
     if (!r.hostfile.empty()) throw ConfigError(SourceLoc{"--hostfile"}, "only for SimGrid (.xml) platforms");

@@ -304,8 +304,8 @@ class Builder {
       p_.symmetric[{a, b}] = sym;
     }
     if (p_.routing == SimgridRouting::floyd) {
-      // SimGrid's Floyd is cubic in the points: past this many it runs for minutes, here and in SimGrid.
-      constexpr std::size_t kMaxFloydPoints = 2048;
+      // SimGrid's Floyd is cubic in the points: 1,024 take a second or two; past that it runs toward minutes.
+      constexpr std::size_t kMaxFloydPoints = 1024;
       if (point_ids_.size() > kMaxFloydPoints)
         throw ConfigError(SourceLoc{p_.file}, "Floyd routing over " + std::to_string(point_ids_.size()) +
                                                   " hosts and routers (at most " + std::to_string(kMaxFloydPoints) +
@@ -410,6 +410,20 @@ std::optional<std::vector<SimgridLinkUse>> SimgridPlatform::links_between(int a,
     return back;
   }
   return std::nullopt;
+}
+
+bool SimgridPlatform::has_route(int a, int b) const {
+  if (a == b) return true;
+  if (routing != SimgridRouting::full) {
+    const std::vector<int>& pred = graph.pred[static_cast<std::size_t>(graph.host_point.at(static_cast<std::size_t>(a)))];
+    return !pred.empty() && pred[static_cast<std::size_t>(graph.host_point.at(static_cast<std::size_t>(b)))] >= 0;
+  }
+  if (static_cast<std::size_t>(a) < cluster_of.size() && static_cast<std::size_t>(b) < cluster_of.size() &&
+      cluster_of[a].first >= 0 && cluster_of[a].first == cluster_of[b].first)
+    return true;
+  if (routes.count({a, b})) return true;
+  auto it = symmetric.find({b, a});
+  return it != symmetric.end() && it->second;
 }
 
 SimgridPlatform parse_simgrid_platform(const std::string& text, const std::string& file) {

@@ -81,6 +81,8 @@ struct SimgridPlatform {
   // The links of the route from a to b: a cluster's (both hosts in it), else declared, else the reverse of
   // a symmetric (b, a) route with SPLITDUPLEX directions swapped; nullopt when none exists.
   std::optional<std::vector<SimgridLinkUse>> links_between(int a, int b) const;
+  // Whether a route from a to b exists (a host's own is its loopback), without building it.
+  bool has_route(int a, int b) const;
 };
 
 SimgridPlatform read_simgrid_platform(const std::string& path);
