@@ -79,3 +79,43 @@ TEST_CASE("a 4,096-host cluster is read without a table of its 16.8 million rout
 
 }  // namespace
 }  // namespace hpcsim
+
+namespace hpcsim {
+namespace {
+
+TEST_CASE("a cluster's loopback and limiter links: the host's own route, and both ends of every other") {
+  const SimgridPlatform p = parse_simgrid_platform(
+      "<platform version='4.1'><cluster id='c' prefix='c' radical='0-3' speed='1Gf' bw='1GBps' lat='1us' bb_bw='10GBps'"
+      " loopback_bw='5GBps' loopback_lat='0.1us' limiter_link='2GBps'/></platform>",
+      "limited.xml");
+  const auto name = [&](const SimgridLinkUse& u) { return p.links[static_cast<std::size_t>(u.link)].name; };
+  const auto r = p.links_between(p.host_index("c1"), p.host_index("c3"));
+  REQUIRE(r);
+  REQUIRE(r->size() == 5);
+  CHECK(name((*r)[0]) == "c_link_1_limiter");
+  CHECK(name((*r)[1]) == "c_link_1");
+  CHECK(name((*r)[2]) == "c_backbone");
+  CHECK(name((*r)[3]) == "c_link_3");
+  CHECK(name((*r)[4]) == "c_link_3_limiter");
+  const SimgridLink& limiter = p.links[static_cast<std::size_t>((*r)[0].link)];
+  CHECK((limiter.bandwidth == 2e9 && limiter.latency_s == 0 && limiter.sharing == LinkSharing::shared));
+  const auto self = p.links_between(p.host_index("c2"), p.host_index("c2"));
+  REQUIRE(self);
+  REQUIRE(self->size() == 1);
+  const SimgridLink& loopback = p.links[static_cast<std::size_t>((*self)[0].link)];
+  CHECK((loopback.bandwidth == 5e9 && loopback.latency_s == Approx(1e-7) && loopback.sharing == LinkSharing::fatpipe));
+  // Without them a host's own route is the machine's default loopback (none here), and routes have three links.
+  const SimgridPlatform plain = parse_simgrid_platform(
+      "<platform version='4.1'><cluster id='c' prefix='c' radical='0-1' speed='1Gf' bw='1GBps' lat='1us' bb_bw='10GBps'/>"
+      "</platform>",
+      "plain.xml");
+  CHECK(!plain.links_between(0, 0));
+  CHECK(plain.links_between(0, 1)->size() == 3);
+  CHECK_THROWS_WITH(parse_simgrid_platform("<platform version='4.1'><cluster id='c' prefix='c' radical='0-1' speed='1Gf' "
+                                           "bw='1GBps' lat='1us' loopback_lat='1us'/></platform>",
+                                           "bad.xml"),
+                    Catch::Contains("loopback_lat needs loopback_bw"));
+}
+
+}  // namespace
+}  // namespace hpcsim

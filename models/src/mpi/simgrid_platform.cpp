@@ -236,7 +236,18 @@ class Builder {
       if (const xml::Attribute* bsp = c.find("bb_sharing_policy"); bsp && bsp->value == "FATPIPE") bs = LinkSharing::fatpipe;
       backbone = add_link(id + "_backbone", bbw, blat, bs, c.where);
     }
-    std::vector<int> ids, private_links;
+    // SimGrid's cluster (its AsCluster/ClusterZone): a loopback link per host when loopback_bw or loopback_lat is
+    // given (FATPIPE, the host's route to itself), and a limiter link per host when limiter_link is (SHARED, no
+    // latency, crossed by every route from and to the host).
+    const xml::Attribute* loop_bw = c.find("loopback_bw");
+    const xml::Attribute* loop_lat = c.find("loopback_lat");
+    const xml::Attribute* limiter = c.find("limiter_link");
+    double loopback_bw = 0, loopback_lat = 0, limiter_bw = 0;
+    if (loop_bw) loopback_bw = positive(*loop_bw, quantity(*loop_bw, bandwidth_units(), "bandwidth"), "loopback bandwidth", false);
+    if (loop_lat) loopback_lat = positive(*loop_lat, quantity(*loop_lat, time_units(), "latency"), "loopback latency", true);
+    if (loop_lat && !loop_bw) throw ConfigError(loop_lat->where, "loopback_lat needs loopback_bw (the loopback link's bandwidth)");
+    if (limiter) limiter_bw = positive(*limiter, quantity(*limiter, bandwidth_units(), "bandwidth"), "limiter bandwidth", false);
+    std::vector<int> ids, private_links, loopbacks, limiters;
     std::stringstream parts(radical.value);
     std::string part;
     while (std::getline(parts, part, ',')) {
@@ -249,10 +260,13 @@ class Builder {
       for (int i = lo; i <= hi; ++i) {
         const std::string name = prefix + std::to_string(i) + suffix;
         ids.push_back(add_host(name, speed, cores, c.where));
-        private_links.push_back(add_link(id + "_link_" + std::to_string(i), b, lat, sharing, c.where));
+        const std::string link = id + "_link_" + std::to_string(i);
+        private_links.push_back(add_link(link, b, lat, sharing, c.where));
+        if (loop_bw) loopbacks.push_back(add_link(link + "_loopback", loopback_bw, loopback_lat, LinkSharing::fatpipe, c.where));
+        if (limiter) limiters.push_back(add_link(link + "_limiter", limiter_bw, 0, LinkSharing::shared, c.where));
       }
     }
-    p_.clusters.push_back({ids, private_links, backbone, sharing == LinkSharing::splitduplex});
+    p_.clusters.push_back({ids, private_links, backbone, sharing == LinkSharing::splitduplex, loopbacks, limiters});
   }
 
   void resolve_routes() {
@@ -373,6 +387,10 @@ int SimgridPlatform::host_index(const std::string& name) const {
 }
 
 std::optional<std::vector<SimgridLinkUse>> SimgridPlatform::links_between(int a, int b) const {
+  if (a == b && static_cast<std::size_t>(a) < cluster_of.size() && cluster_of[a].first >= 0) {
+    const SimgridCluster& c = clusters[static_cast<std::size_t>(cluster_of[a].first)];
+    if (!c.loopbacks.empty()) return std::vector<SimgridLinkUse>{{c.loopbacks[static_cast<std::size_t>(cluster_of[a].second)], false}};
+  }
   if (routing != SimgridRouting::full) {
     const int s = graph.host_point.at(static_cast<std::size_t>(a)), d = graph.host_point.at(static_cast<std::size_t>(b));
     if (a == b) {
@@ -397,9 +415,12 @@ std::optional<std::vector<SimgridLinkUse>> SimgridPlatform::links_between(int a,
     const auto [cb, j] = cluster_of[b];
     if (ca >= 0 && ca == cb) {
       const SimgridCluster& c = clusters[ca];
-      std::vector<SimgridLinkUse> uses{{c.links[i], false}};
+      std::vector<SimgridLinkUse> uses;
+      if (!c.limiters.empty()) uses.push_back({c.limiters[i], false});
+      uses.push_back({c.links[i], false});
       if (c.backbone >= 0) uses.push_back({c.backbone, false});
       uses.push_back({c.links[j], c.split});
+      if (!c.limiters.empty()) uses.push_back({c.limiters[j], false});
       return uses;
     }
   }

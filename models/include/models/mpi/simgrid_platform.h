@@ -44,11 +44,14 @@ struct SimgridLinkUse {
 
 // A <cluster>'s hosts and links: the route from its i-th to its j-th host (i != j) crosses links[i], the
 // backbone (if any) and links[j] (its DOWN direction when split), computed when asked rather than stored
-// for every pair (1,024 hosts would hold a million routes).
+// for every pair (1,024 hosts would hold a million routes); with limiters, i's limiter first and j's last.
 struct SimgridCluster {
   std::vector<int> hosts, links;
   int backbone = -1;
   bool split = false;
+  // Per host, where the cluster gives them (loopback_bw/loopback_lat; limiter_link): a host's route to itself
+  // is its loopback; a route between two hosts starts and ends at their limiters, outside their private links.
+  std::vector<int> loopbacks, limiters;
 };
 
 enum class SimgridRouting { full, floyd, dijkstra };
