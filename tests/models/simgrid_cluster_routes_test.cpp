@@ -119,3 +119,38 @@ TEST_CASE("a cluster's loopback and limiter links: the host's own route, and bot
 
 }  // namespace
 }  // namespace hpcsim
+
+namespace hpcsim {
+namespace {
+
+TEST_CASE("a TORUS cluster routes dimension by dimension, the shorter way round, as SimGrid's TorusZone does") {
+  const SimgridPlatform p = parse_simgrid_platform(
+      "<platform version='4.1'><cluster id='t' prefix='n' radical='0-15' speed='1Gf' bw='1GBps' lat='1us'"
+      " topology='TORUS' topo_parameters='4,4' sharing_policy='SPLITDUPLEX'/></platform>",
+      "torus.xml");
+  const auto route = [&](int a, int b) {
+    std::string out;
+    const auto uses = p.links_between(a, b);
+    REQUIRE(uses);
+    for (const SimgridLinkUse& u : *uses)
+      out += (out.empty() ? "" : " ") + p.links[static_cast<std::size_t>(u.link)].name + (u.down ? ":down" : "");
+    return out;
+  };
+  CHECK(route(0, 1) == "t_link_from_0_to_1");
+  CHECK(route(0, 3) == "t_link_from_3_to_0:down");                       // round the ring, one hop
+  CHECK(route(0, 5) == "t_link_from_0_to_1 t_link_from_1_to_5");       // x first, then y
+  CHECK(route(2, 0) == "t_link_from_1_to_2:down t_link_from_0_to_1:down");  // two either way: SimGrid goes down
+  CHECK(route(0, 15) == "t_link_from_3_to_0:down t_link_from_15_to_3:down");
+  CHECK(p.links.size() == 32);  // two links a host, no private links or backbone
+  CHECK_THROWS_WITH(parse_simgrid_platform("<platform version='4.1'><cluster id='t' prefix='n' radical='0-14' speed='1Gf' "
+                                           "bw='1GBps' lat='1us' topology='TORUS' topo_parameters='4,4'/></platform>",
+                                           "short.xml"),
+                    Catch::Contains("holds 16 hosts but the radical names 15"));
+  CHECK_THROWS_WITH(parse_simgrid_platform("<platform version='4.1'><cluster id='t' prefix='n' radical='0-3' speed='1Gf' "
+                                           "bw='1GBps' lat='1us' topology='DRAGONFLY' topo_parameters='1,1'/></platform>",
+                                           "fly.xml"),
+                    Catch::Contains("(FLAT, TORUS)"));
+}
+
+}  // namespace
+}  // namespace hpcsim

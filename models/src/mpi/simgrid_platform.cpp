@@ -212,8 +212,25 @@ class Builder {
     only(c, {"id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "bb_bw", "bb_lat",
              "sharing_policy", "bb_sharing_policy", "router_id", "topology", "topo_parameters", "loopback_bw",
              "loopback_lat", "limiter_link"});
-    if (const xml::Attribute* t = c.find("topology"))
-      if (t->value != "FLAT") throw ConfigError(t->where, "cluster topology '" + t->value + "' is not supported (FLAT only)");
+    std::vector<int> dims;
+    if (const xml::Attribute* t = c.find("topology")) {
+      if (t->value == "TORUS") {
+        const xml::Attribute& params = need(c, "topo_parameters");
+        std::stringstream in(params.value);
+        std::string d;
+        while (std::getline(in, d, ',')) {
+          xml::Attribute one = params;
+          one.value = d;
+          dims.push_back(whole(one, 1, 1 << 20, "a torus dimension"));
+        }
+        if (dims.empty()) throw ConfigError(params.where, "a torus needs its dimensions, e.g. topo_parameters=\"4,4,4\"");
+        for (const char* unsupported : {"bb_bw", "limiter_link"})
+          if (const xml::Attribute* a = c.find(unsupported))
+            throw ConfigError(a->where, std::string(unsupported) + " with a TORUS topology is not supported");
+      } else if (t->value != "FLAT") {
+        throw ConfigError(t->where, "cluster topology '" + t->value + "' is not supported (FLAT, TORUS)");
+      }
+    }
     const std::string id = need(c, "id").value;
     const std::string prefix = c.find("prefix") ? c.find("prefix")->value : "";
     const std::string suffix = c.find("suffix") ? c.find("suffix")->value : "";
@@ -261,12 +278,30 @@ class Builder {
         const std::string name = prefix + std::to_string(i) + suffix;
         ids.push_back(add_host(name, speed, cores, c.where));
         const std::string link = id + "_link_" + std::to_string(i);
-        private_links.push_back(add_link(link, b, lat, sharing, c.where));
+        if (dims.empty()) private_links.push_back(add_link(link, b, lat, sharing, c.where));
         if (loop_bw) loopbacks.push_back(add_link(link + "_loopback", loopback_bw, loopback_lat, LinkSharing::fatpipe, c.where));
         if (limiter) limiters.push_back(add_link(link + "_limiter", limiter_bw, 0, LinkSharing::shared, c.where));
       }
     }
-    p_.clusters.push_back({ids, private_links, backbone, sharing == LinkSharing::splitduplex, loopbacks, limiters});
+    if (!dims.empty()) {
+      // SimGrid's TorusZone: host r's link in dimension j goes to the next host in that dimension.
+      long total = 1;
+      for (const int d : dims) total *= d;
+      if (total != static_cast<long>(ids.size()))
+        throw ConfigError(need(c, "topo_parameters").where, "the torus holds " + std::to_string(total) + " hosts but the radical names " +
+                                                                std::to_string(ids.size()));
+      for (std::size_t r = 0; r < ids.size(); ++r) {
+        long product = 1;
+        for (const int d : dims) {
+          const long at = (static_cast<long>(r) / product) % d;
+          const long next = at == d - 1 ? static_cast<long>(r) - (d - 1) * product : static_cast<long>(r) + product;
+          private_links.push_back(
+              add_link(id + "_link_from_" + std::to_string(r) + "_to_" + std::to_string(next), b, lat, sharing, c.where));
+          product *= d;
+        }
+      }
+    }
+    p_.clusters.push_back({ids, private_links, backbone, sharing == LinkSharing::splitduplex, loopbacks, limiters, dims});
   }
 
   void resolve_routes() {
@@ -378,6 +413,42 @@ double number_prop(const SimgridPlatform::Prop& p) {
   return v;
 }
 
+// SimGrid's TorusZone route from the cluster's host src to dst: dimension by dimension, in the direction the
+// *source's* coordinate chooses (as TorusZone decides it), over the link of the current host (going up) or of
+// the next one (coming down, its DOWN direction when split).
+std::vector<SimgridLinkUse> torus_route(const SimgridCluster& c, int src, int dst) {
+  const std::size_t dims = c.dims.size();
+  std::vector<long> mine(dims), target(dims);
+  long product = 1;
+  for (std::size_t j = 0; j < dims; ++j) {
+    mine[j] = (src / product) % c.dims[j];
+    target[j] = (dst / product) % c.dims[j];
+    product *= c.dims[j];
+  }
+  std::vector<SimgridLinkUse> uses;
+  for (long cur = src; cur != dst;) {
+    long next = cur, step = 1;
+    SimgridLinkUse use{};
+    for (std::size_t j = 0; j < dims; ++j) {
+      const long d = c.dims[j];
+      if ((cur / step) % d != (dst / step) % d) {
+        if ((target[j] > mine[j] && target[j] <= mine[j] + d / 2) || (mine[j] > d / 2 && (mine[j] + d / 2) % d >= target[j])) {
+          next = (cur / step) % d == d - 1 ? cur + step - step * d : cur + step;
+          use = {c.links[static_cast<std::size_t>(cur) * dims + j], false};
+        } else {
+          next = (cur / step) % d == 0 ? cur - step + step * d : cur - step;
+          use = {c.links[static_cast<std::size_t>(next) * dims + j], c.split};
+        }
+        break;
+      }
+      step *= d;
+    }
+    uses.push_back(use);
+    cur = next;
+  }
+  return uses;
+}
+
 }  // namespace
 
 int SimgridPlatform::host_index(const std::string& name) const {
@@ -415,6 +486,7 @@ std::optional<std::vector<SimgridLinkUse>> SimgridPlatform::links_between(int a,
     const auto [cb, j] = cluster_of[b];
     if (ca >= 0 && ca == cb) {
       const SimgridCluster& c = clusters[ca];
+      if (!c.dims.empty()) return torus_route(c, i, j);
       std::vector<SimgridLinkUse> uses;
       if (!c.limiters.empty()) uses.push_back({c.limiters[i], false});
       uses.push_back({c.links[i], false});

@@ -1,8 +1,8 @@
 #pragma once
 // SimGrid's XML platform files (platform version 4.x), read well enough to replay traces on the platform
 // they were recorded for: one zone with <host id speed core>, <router id>, <link id bandwidth latency
-// sharing_policy>, <route src dst symmetrical> of <link_ctn id direction>, <cluster> (hosts with a private
-// link each and an optional backbone; Full routing only), and <config><prop id value/> (the SMPI network
+// sharing_policy>, <route src dst symmetrical> of <link_ctn id direction>, <cluster> (FLAT: hosts with a private
+// link each and an optional backbone; TORUS; Full routing only), and <config><prop id value/> (the SMPI network
 // options of message_model.h). Routing Full (or None): routes between hosts as declared; Floyd, Dijkstra or
 // DijkstraCache: the declared routes are edges between hosts and routers, and a route is the cheapest chain
 // of them (simgrid_graph_routing.h). Nested zones, zone routes and other routing algorithms are refused.
@@ -52,6 +52,9 @@ struct SimgridCluster {
   // Per host, where the cluster gives them (loopback_bw/loopback_lat; limiter_link): a host's route to itself
   // is its loopback; a route between two hosts starts and ends at their limiters, outside their private links.
   std::vector<int> loopbacks, limiters;
+  // TORUS topology (topo_parameters d1,...,dD): links[i * D + j] joins host i to its next host in dimension j
+  // (wrapping around), and a route goes dimension by dimension the shorter way, as SimGrid's TorusZone goes.
+  std::vector<int> dims;  // empty: FLAT
 };
 
 enum class SimgridRouting { full, floyd, dijkstra };
