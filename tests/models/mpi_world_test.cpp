@@ -120,8 +120,8 @@ TEST_CASE("platform files: errors name the line and column") {
         "TiBps, bps, kbps, Kbps, Mbps, Gbps, Tbps, Kibps, Mibps, Gibps)");
   CHECK(platform_error("<host id=\"a\" speed=\"1Gf\"/><route src=\"a\" dst=\"z\"/>") == "p.xml:2:42: no host 'z' is declared");
   CHECK(platform_error("<host id=\"a\" speed=\"1Gf\">") == "p.xml:3:3: </platform> closes <host> opened at line 2");
-  CHECK(platform_error("<zone id=\"z\" routing=\"Floyd\"></zone>") ==
-        "p.xml:2:14: routing 'Floyd' is not supported (Full only)");
+  CHECK(platform_error("<zone id=\"z\" routing=\"Vivaldi\"></zone>") ==
+        "p.xml:2:14: routing 'Vivaldi' is not supported (Full, Floyd, Dijkstra, DijkstraCache)");
   CHECK(platform_error("<host id=\"a\" speed=\"1Gf\"/><host id=\"a\" speed=\"1Gf\"/>") == "p.xml:2:27: host 'a' is declared twice");
 }
 
