@@ -52,7 +52,8 @@ class Seeds:
         self.mpi = files("examples/hpc/*.yaml", "configs/validation/hpc/*.yaml", "configs/validation/p2p/*.yaml")
         self.traces = files("examples/hpc/halo-16ranks.txt", "tests/data/simgrid-ti/replay/actions*.txt",
                             "tests/data/simgrid-ti/smpi_replay.txt")
-        self.platforms = files("examples/hpc/stencil-3d-epyc.yaml", "tests/data/simgrid-ti/small_platform.xml")
+        self.platforms = files("examples/hpc/stencil-3d-epyc.yaml", "tests/data/simgrid-ti/small_platform.xml",
+                               "tests/fuzz/corpus/simgrid-floyd.xml", "tests/fuzz/corpus/simgrid-torus.xml")
         # Storage (issue 39): the IO500 and MLPerf Storage case files `io --validate --cases` reads.
         self.io_cases = files("tests/data/io500-cases.yaml")
         self.mlperf_cases = files("tests/data/mlperf-storage-cases.yaml")
@@ -425,7 +426,9 @@ def replay(seeds, rng):
     elif roll < 0.3:
         argv += ["--coll", rng.choice(["allreduce=ring", "bcast=binomial", "alltoall=bruck", "allreduce=nope", "x=y", "=", "bcast",
                                        "bcast=split_bintree", "bcast=pipeline", "reduce=binary", "reduce=pipeline",
-                                       "allgather=neighbor_exchange", "allreduce=ring_segmented", "reduce=neighbor_exchange"])]
+                                       "allgather=neighbor_exchange", "allreduce=ring_segmented", "reduce=neighbor_exchange",
+                                       "gather=linear_sync", "scatter=binomial", "reduce=basic_linear", "allreduce=nonoverlapping",
+                                       "allgatherv=neighbor_exchange", "reducescatter=recursive_halving"])]
     elif roll < 0.4:
         argv += ["--eager", hostile_flag("64KiB", rng)]
     elif roll < 0.5:
