@@ -85,6 +85,12 @@ TEST_CASE("a graph zone's refusals name their place") {
                     Catch::Contains("declared twice") && Catch::Contains("symmetrical"));
   CHECK_THROWS_WITH(parse("<zone id='z' routing='Floyd'><host id='a' speed='1Gf'/><router id='a'/></zone>"),
                     Catch::Contains("'a' is declared twice"));
+  // Floyd's table is cubic in the points: past 1,024 the file is refused (Dijkstra takes it).
+  std::string many;
+  for (int i = 0; i < 1025; ++i) many += "<host id='h" + std::to_string(i) + "' speed='1Gf'/>";
+  CHECK_THROWS_WITH(parse("<zone id='z' routing='Floyd'>" + many + "</zone>"),
+                    Catch::StartsWith("bad.xml: Floyd routing over 1025 hosts and routers (at most 1024"));
+  CHECK_NOTHROW(parse("<zone id='z' routing='Dijkstra'>" + many + "</zone>"));
   // A router in a Full zone is accepted, and a route to it serves no host pair (Full routes join hosts).
   const SimgridPlatform full = parse("<zone id='z' routing='Full'><host id='a' speed='1Gf'/><host id='b' speed='1Gf'/>"
                                      "<router id='r'/><link id='l' bandwidth='1GBps'/>"
