@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -87,6 +88,12 @@ int whole(const xml::Attribute& a, int lo, int hi, const char* what) {
     throw ConfigError(a.where, std::string(what) + " must be a whole number in [" + std::to_string(lo) + ", " +
                                    std::to_string(hi) + "], got '" + a.value + "'");
   return static_cast<int>(v);
+}
+
+std::string format_count(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v < 1e15 ? "%.0f" : "%.3g", v);
+  return buf;
 }
 
 class Builder {
@@ -285,11 +292,11 @@ class Builder {
     }
     if (!dims.empty()) {
       // SimGrid's TorusZone: host r's link in dimension j goes to the next host in that dimension.
-      long total = 1;
+      double total = 1;  // a double: dimensions of up to 2^20 each overflow a 64-bit product in four
       for (const int d : dims) total *= d;
-      if (total != static_cast<long>(ids.size()))
-        throw ConfigError(need(c, "topo_parameters").where, "the torus holds " + std::to_string(total) + " hosts but the radical names " +
-                                                                std::to_string(ids.size()));
+      if (total != static_cast<double>(ids.size()))
+        throw ConfigError(need(c, "topo_parameters").where, "the torus holds " + format_count(total) +
+                                                                " hosts but the radical names " + std::to_string(ids.size()));
       for (std::size_t r = 0; r < ids.size(); ++r) {
         long product = 1;
         for (const int d : dims) {
