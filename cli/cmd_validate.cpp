@@ -10,6 +10,7 @@
 
 #include "driver/calibration.h"
 #include "driver/prediction_interval.h"
+#include "driver/mpi_intervals.h"
 #include "driver/serve_intervals.h"
 #include "driver/device_comparison.h"
 #include "driver/device_measurements.h"
@@ -32,6 +33,7 @@ struct ValidateOptions {
   bool cv = false;       // cross-validate them, one source family left out at a time
   bool intervals = false;  // the prediction-interval table derived from the cross-validation
   bool serve_intervals = false;  // the serving one, derived from the serving rows
+  bool hpc_intervals = false;    // the HPC one, derived from the HPC and OSU rows
 };
 
 int bad(const std::string& message) {
@@ -68,6 +70,15 @@ int run_measured(const ValidateOptions& o) {
   return kExitBadInput;
 }
 
+// Each category's interval coverage, in-sample and family-out.
+void print_coverage(const std::vector<CategoryIntervalCoverage>& coverage) {
+  for (const CategoryIntervalCoverage& c : coverage) {
+    std::printf("%-10s interval coverage: in-sample %d of %d (%.0f %%), family-out %d (%.0f %%)\n",
+                c.category == "*" ? "all" : c.category.c_str(), c.in_sample, c.rows, 100.0 * c.in_sample / c.rows,
+                c.family_out, 100.0 * c.family_out / c.rows);
+  }
+}
+
 // The serving cases beside the training set (their own rows and MAPE per category): after the training
 // table, or as more CSV rows under the same header.
 void print_serve_cases(const ValidationReport& serve, const IntervalTable& intervals, ValidationFormat format) {
@@ -86,17 +97,13 @@ void print_serve_cases(const ValidationReport& serve, const IntervalTable& inter
   }
   std::cout << "Cross-validated (one source family left out): the same figures, as no parameter is fitted on "
                "serving rows.\n";
-  for (const ServeIntervalCoverage& c : serve_interval_coverage(serve, intervals)) {
-    std::printf("%-10s interval coverage: in-sample %d of %d (%.0f %%), family-out %d (%.0f %%)\n",
-                c.category == "*" ? "all" : c.category.c_str(), c.in_sample, c.rows, 100.0 * c.in_sample / c.rows,
-                c.family_out, 100.0 * c.family_out / c.rows);
-  }
+  print_coverage(serve_interval_coverage(serve, intervals));
   for (const auto& [id, why] : serve.unscored) std::cout << "not scored: " << id << " (" << why << ")\n";
 }
 
-// The HPC cases (hpc/: HPL and HPCG of TOP500 systems) after the serving cases, their own rows and MAPE
-// per category.
-void print_hpc_cases(const ValidationReport& hpc, ValidationFormat format) {
+// The HPC cases (hpc/: HPL and HPCG of TOP500 systems, NPB; p2p/: OSU rows) after the serving cases, their own
+// rows, MAPE per category and interval coverage.
+void print_hpc_cases(const ValidationReport& hpc, const IntervalTable& intervals, ValidationFormat format) {
   if (hpc.rows.empty()) return;
   std::string text = render_validation(hpc, format);
   if (format == ValidationFormat::csv) {
@@ -110,19 +117,21 @@ void print_hpc_cases(const ValidationReport& hpc, ValidationFormat format) {
     std::printf("%-10s %3d cases  MAPE %5.1f %%  worst %+6.1f %%\n", c.category.c_str(), c.rows, 100 * c.mape,
                 100 * c.worst);
   }
+  std::cout << "Cross-validated (one source family left out): the same figures, as no parameter is fitted on "
+               "HPC rows.\n";
+  print_coverage(mpi_interval_coverage(hpc, intervals));
 }
 
 int run(const ValidateOptions& o) {
   if ((o.fit || o.cv) && !o.measured.empty()) return bad("--fit and --cv work on the validation folder, not on --measured");
-  if (int(o.fit) + int(o.cv) + int(o.intervals) + int(o.serve_intervals) > 1) {
-    return bad("--fit, --cv, --intervals and --serve-intervals are separate reports: give one");
+  if (int(o.fit) + int(o.cv) + int(o.intervals) + int(o.serve_intervals) + int(o.hpc_intervals) > 1) {
+    return bad("--fit, --cv, --intervals, --serve-intervals and --hpc-intervals are separate reports: give one");
   }
-  if ((o.intervals || o.serve_intervals) && !o.measured.empty()) {
-    return bad(std::string(o.intervals ? "--intervals" : "--serve-intervals") + " works on the validation folder, not on --measured");
+  const char* table_flag = o.intervals ? "--intervals" : o.serve_intervals ? "--serve-intervals" : o.hpc_intervals ? "--hpc-intervals" : nullptr;
+  if (table_flag && !o.measured.empty()) {
+    return bad(std::string(table_flag) + " works on the validation folder, not on --measured");
   }
-  if ((o.intervals || o.serve_intervals) && o.format != "table") {
-    return bad(std::string(o.intervals ? "--intervals" : "--serve-intervals") + " prints YAML: it takes no --format");
-  }
+  if (table_flag && o.format != "table") return bad(std::string(table_flag) + " prints YAML: it takes no --format");
   if (o.format == "json" && !o.cv) return bad("--format json goes with --cv (the plain table has csv and markdown)");
   if (o.cv && (o.format == "csv" || o.format == "markdown")) return bad("--cv prints a table or --format json");
   if (!o.measured.empty()) return run_measured(o);
@@ -147,6 +156,10 @@ int run(const ValidateOptions& o) {
       std::cout << serve_intervals_yaml(derive_serve_intervals(run_serve_validation(dir, catalog)));
       return kExitOk;
     }
+    if (o.hpc_intervals) {
+      std::cout << mpi_intervals_yaml(derive_mpi_intervals(run_hpc_validation(dir, catalog)));
+      return kExitOk;
+    }
     if (o.cv) {
       std::cout << render_cross_validation(cross_validate(dir, catalog), o.format == "json" ? CrossValidationFormat::json
                                                                                            : CrossValidationFormat::table);
@@ -161,7 +174,7 @@ int run(const ValidateOptions& o) {
     }
     std::cout << render_validation(report, format_of(o.format));
     print_serve_cases(serve, load_serve_intervals(catalog.root()), format_of(o.format));
-    print_hpc_cases(hpc, format_of(o.format));
+    print_hpc_cases(hpc, load_mpi_intervals(catalog.root()), format_of(o.format));
     return kExitOk;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
@@ -191,6 +204,9 @@ Action add_validate_command(CLI::App& app) {
                 "cross-validated errors");
   cmd->add_flag("--serve-intervals", o->serve_intervals,
                 "Print the serving prediction-interval table (configs/serving-intervals.yaml) derived from the serving "
+                "cases' errors");
+  cmd->add_flag("--hpc-intervals", o->hpc_intervals,
+                "Print the HPC prediction-interval table (configs/hpc-intervals.yaml) derived from the HPC and OSU "
                 "cases' errors");
   cmd->add_option("--format", o->format, "Output format (json only with --cv)")
       ->check(CLI::IsMember({"table", "csv", "markdown", "json"}));

@@ -152,6 +152,12 @@ def check_cv_on(folder):
     with open(os.path.join(VALIDATION, "..", "serving-intervals.yaml")) as shipped:
         expect(served.returncode == 0 and served.stdout == shipped.read(),
                "--serve-intervals prints configs/serving-intervals.yaml as shipped", served)
+    hpc = hpcsim("validate", "--hpc-intervals")
+    with open(os.path.join(VALIDATION, "..", "hpc-intervals.yaml")) as shipped:
+        expect(hpc.returncode == 0 and hpc.stdout == shipped.read(),
+               "--hpc-intervals prints configs/hpc-intervals.yaml as shipped", hpc)
+    expect_bad_input(hpcsim("validate", "--hpc-intervals", "--serve-intervals"), "separate reports")
+    expect_bad_input(hpcsim("validate", "--hpc-intervals", "--format", "json"), "--hpc-intervals prints YAML")
     expect_bad_input(hpcsim("validate", "--serve-intervals", "--intervals"), "separate reports")
     expect_bad_input(hpcsim("validate", "--serve-intervals", "--format", "csv"), "--serve-intervals prints YAML")
 

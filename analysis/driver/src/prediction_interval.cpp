@@ -2,6 +2,7 @@
 #include "driver/prediction_interval.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <map>
@@ -172,11 +173,58 @@ std::string IntervalTable::to_yaml() const {
       "intervals:\n";
   char line[256];
   for (const IntervalEntry& e : entries_) {
+    // Rounded outward, so that the rows at the band's ends stay inside the shipped band.
     std::snprintf(line, sizeof line, "  - {class: \"%s\", rows: %d, families: %d, low_ratio: %.4f, high_ratio: %.4f}\n",
-                  e.cls.c_str(), e.rows, e.families, e.low_ratio, e.high_ratio);
+                  e.cls.c_str(), e.rows, e.families, std::floor(e.low_ratio * 1e4) / 1e4, std::ceil(e.high_ratio * 1e4) / 1e4);
     out += line;
   }
   return out;
+}
+
+CrossValidation unfitted_cross_validation(const ValidationReport& report) {
+  CrossValidation cv;
+  cv.in_sample = report;
+  for (const ValidationRow& row : report.rows) {
+    cv.predicted.push_back(row.predicted);
+    cv.error.push_back(row.error);
+  }
+  cv.mape = report.mape;
+  cv.worst = report.worst;
+  return cv;
+}
+
+std::vector<CategoryIntervalCoverage> unfitted_interval_coverage(const ValidationReport& report, const IntervalTable& table,
+                                                                 const std::vector<std::string>& categories) {
+  std::vector<std::string> all = categories;
+  all.push_back("*");
+  std::vector<CategoryIntervalCoverage> out;
+  for (const std::string& category : all) {
+    CategoryIntervalCoverage c{category};
+    for (const ValidationRow& row : report.rows) {
+      if (row.interval_class.empty() || (category != "*" && row.category != category)) continue;
+      ++c.rows;
+      c.in_sample += inside(table.lookup(row.interval_class), row.time_ratio()) ? 1 : 0;
+      ValidationReport others;
+      for (const ValidationRow& r : report.rows) {
+        if (r.family != row.family) others.rows.push_back(r);
+      }
+      const IntervalTable left_out = IntervalTable::derive(unfitted_cross_validation(others));
+      c.family_out += inside(left_out.lookup(row.interval_class), row.time_ratio()) ? 1 : 0;
+    }
+    if (c.rows > 0) out.push_back(c);
+  }
+  return out;
+}
+
+void add_metric_interval(Report& report, const std::string& name, const IntervalEntry& e) {
+  auto it = std::find_if(report.metrics.begin(), report.metrics.end(), [&](const Metric& m) { return m.name == name; });
+  if (it == report.metrics.end() || !it->value) return;
+  const double v = *it->value;
+  const bool time = is_time_metric(name);
+  const double low = time ? v / e.high_ratio : v * e.low_ratio;
+  const double high = time ? v / e.low_ratio : v * e.high_ratio;
+  const std::string unit = it->unit;
+  report.metrics.insert(it + 1, {{name + "_interval[0]", low, unit}, {name + "_interval[1]", high, unit}});
 }
 
 IntervalCoverage IntervalTable::coverage(const CrossValidation& cv) const {

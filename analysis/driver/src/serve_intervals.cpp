@@ -7,8 +7,6 @@ namespace hpcsim {
 
 namespace {
 
-bool inside(const std::optional<IntervalEntry>& e, double ratio) { return e && ratio >= e->low_ratio && ratio <= e->high_ratio; }
-
 // Metrics whose value the run predicts as a time (any run) or as a rate (only where the run does not read
 // back the offered rate).
 constexpr const char* kTimeHeadlines[] = {"latency_s.p99", "latency_s.mean", "ttft_s.p99", "tpot_s.mean"};
@@ -23,17 +21,7 @@ std::string serve_category(const ServeScenario& s) {
 
 std::string serve_interval_class(const ServeScenario& s) { return "serve/" + serve_category(s); }
 
-CrossValidation serve_cross_validation(const ValidationReport& serve) {
-  CrossValidation cv;
-  cv.in_sample = serve;
-  for (const ValidationRow& row : serve.rows) {
-    cv.predicted.push_back(row.predicted);
-    cv.error.push_back(row.error);
-  }
-  cv.mape = serve.mape;
-  cv.worst = serve.worst;
-  return cv;
-}
+CrossValidation serve_cross_validation(const ValidationReport& serve) { return unfitted_cross_validation(serve); }
 
 IntervalTable derive_serve_intervals(const ValidationReport& serve) {
   return IntervalTable::derive(serve_cross_validation(serve));
@@ -58,22 +46,7 @@ std::string serve_intervals_yaml(const IntervalTable& table) {
 }
 
 std::vector<ServeIntervalCoverage> serve_interval_coverage(const ValidationReport& serve, const IntervalTable& table) {
-  std::vector<ServeIntervalCoverage> out;
-  for (const char* category : {"cpu-infer", "gpu-infer", "llm-serve", "*"}) {
-    ServeIntervalCoverage c{category};
-    for (const ValidationRow& row : serve.rows) {
-      if (row.interval_class.empty() || (c.category != "*" && row.category != c.category)) continue;
-      ++c.rows;
-      c.in_sample += inside(table.lookup(row.interval_class), row.time_ratio()) ? 1 : 0;
-      ValidationReport others;
-      for (const ValidationRow& r : serve.rows) {
-        if (r.family != row.family) others.rows.push_back(r);
-      }
-      c.family_out += inside(derive_serve_intervals(others).lookup(row.interval_class), row.time_ratio()) ? 1 : 0;
-    }
-    if (c.rows > 0) out.push_back(c);
-  }
-  return out;
+  return unfitted_interval_coverage(serve, table, {"cpu-infer", "gpu-infer", "llm-serve"});
 }
 
 void add_serve_intervals(Report& report, const ServeScenario& s, const IntervalTable& table) {
@@ -81,18 +54,9 @@ void add_serve_intervals(Report& report, const ServeScenario& s, const IntervalT
   std::vector<std::string> names(std::begin(kTimeHeadlines), std::end(kTimeHeadlines));
   if (predicts_rate) names.insert(names.end(), std::begin(kRateHeadlines), std::end(kRateHeadlines));
   names.push_back("max_rate.rate_rps");  // a searched rate: the model's prediction (no value when not met)
-  for (const std::string& name : names) {
-    auto it = std::find_if(report.metrics.begin(), report.metrics.end(), [&](const Metric& m) { return m.name == name; });
-    if (it == report.metrics.end() || !it->value) continue;
-    const std::optional<IntervalEntry> e = table.lookup(serve_interval_class(s));
-    if (!e) continue;
-    const double v = *it->value;
-    const bool time = is_time_metric(name);
-    const double low = time ? v / e->high_ratio : v * e->low_ratio;
-    const double high = time ? v / e->low_ratio : v * e->high_ratio;
-    const std::string unit = it->unit;
-    report.metrics.insert(it + 1, {{name + "_interval[0]", low, unit}, {name + "_interval[1]", high, unit}});
-  }
+  const std::optional<IntervalEntry> e = table.lookup(serve_interval_class(s));
+  if (!e) return;
+  for (const std::string& name : names) add_metric_interval(report, name, *e);
 }
 
 }  // namespace hpcsim

@@ -8,6 +8,7 @@
 
 #include "configs/config_error.h"
 #include "configs/loader.h"
+#include "driver/mpi_intervals.h"
 #include "driver/validation.h"
 #include "report/hpl_report.h"
 #include "report/spmd_report.h"
@@ -42,6 +43,7 @@ ValidationRow osu_case(const std::filesystem::path& file, const SpecCatalog& cat
   validation_detail::case_measurement(root, file, c.name, true);
   ValidationRow row = measured_row(c.name, "osu", *c.measured, file);
   row.predicted = osu_result(c.cluster, c.run);
+  row.interval_class = osu_interval_class(row.metric);
   if (!std::isfinite(row.predicted) || row.predicted <= 0) {
     throw std::runtime_error(file.string() + ": the simulation predicted " + std::to_string(row.predicted) + " " + row.metric);
   }
@@ -70,6 +72,7 @@ ValidationRow hpc_case(const std::filesystem::path& file, const SpecCatalog& cat
   const std::vector<Metric> metrics = s.app == MpiApp::hpl ? hpl_metrics(s, simulate_hpl(s.cluster, s.hpl, comm))
                                                            : spmd_metrics(s, simulate_mpi_app(s, comm));
   ValidationRow row = measured_row(s.name, "mpi", *s.measured, file);
+  row.interval_class = mpi_interval_class(s);
   const auto it = std::find_if(metrics.begin(), metrics.end(), [&](const Metric& m) { return m.name == row.metric; });
   if (it == metrics.end() || !it->value) {
     throw ConfigError(measured.at("metric").loc(), "the " + std::string(kMpiAppNames.name(s.app)) +

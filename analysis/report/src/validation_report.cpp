@@ -11,7 +11,11 @@ double validation_error_band(std::string_view trust) { return trust == "high" ? 
 bool is_time_metric(const std::string& metric) {
   // Serve latencies are <name>_s.<statistic> (latency_s.p99, ttft_s.p99, tpot_s.mean, queue_s.p50); no rate's
   // name has "_s." (samples_per_s, throughput_rps, output_tokens_per_s, max_rate.rate_rps).
-  return metric == "time_ms" || metric == "step_time_s" || metric == "s_per_kimg" || metric.find("_s.") != std::string::npos;
+  // MPI reports: time_s, iteration_s, stencil.grind_ns; an OSU row's latency_us.
+  for (const char* time : {"time_ms", "time_s", "step_time_s", "s_per_kimg", "iteration_s", "stencil.grind_ns", "latency_us"}) {
+    if (metric == time) return true;
+  }
+  return metric.find("_s.") != std::string::npos;
 }
 
 double ValidationRow::time_ratio() const {

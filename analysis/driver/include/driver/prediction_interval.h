@@ -11,6 +11,7 @@
 
 #include "driver/calibration.h"
 #include "report/step_time_interval.h"
+#include "store/metric.h"
 #include "workloads/scenario/training_scenario.h"
 
 namespace hpcsim {
@@ -70,5 +71,26 @@ class IntervalTable {
  private:
   std::vector<IntervalEntry> entries_;
 };
+
+// Validation sets whose rows no calibrated parameter is fitted on (serving, HPC): a row's family-out
+// prediction is its in-sample one, so their cross-validation is the rows as they are.
+CrossValidation unfitted_cross_validation(const ValidationReport& report);
+
+// How often a measured value lies inside its row's interval, for one category of rows ("*": every row).
+struct CategoryIntervalCoverage {
+  std::string category;
+  int rows = 0;
+  int in_sample = 0;   // inside the interval of the table given (the shipped one)
+  int family_out = 0;  // inside the interval derived from the other source families' rows alone
+};
+// The same for an unfitted set's rows with an interval class, per category in `categories` (those with
+// rows) and over all of them ("*").
+std::vector<CategoryIntervalCoverage> unfitted_interval_coverage(const ValidationReport& report, const IntervalTable& table,
+                                                                 const std::vector<std::string>& categories);
+
+// Inserts "<name>_interval[0]" and "[1]" after the metric `name` of `report`: a time (is_time_metric) in
+// [v / high_ratio, v / low_ratio], a rate in [v x low_ratio, v x high_ratio]. Nothing when the metric is
+// absent or has no value.
+void add_metric_interval(Report& report, const std::string& name, const IntervalEntry& entry);
 
 }  // namespace hpcsim

@@ -37,12 +37,7 @@ IntervalTable load_serve_intervals(const std::filesystem::path& config_root);
 std::string serve_intervals_yaml(const IntervalTable& table);
 
 // How often a measured value lies inside its row's interval, per category and over all rows ("*").
-struct ServeIntervalCoverage {
-  std::string category;
-  int rows = 0;
-  int in_sample = 0;   // inside the interval of the table given (the shipped one)
-  int family_out = 0;  // inside the interval derived from the other source families' rows alone
-};
+using ServeIntervalCoverage = CategoryIntervalCoverage;
 std::vector<ServeIntervalCoverage> serve_interval_coverage(const ValidationReport& serve, const IntervalTable& table);
 
 // The band each headline metric of a serve report is expected in, as "<metric>_interval[0]" and "[1]" after

@@ -23,7 +23,8 @@ struct ValidationRow {
   std::string family;     // source family: the rows of one publication or benchmark table (left out together by --cv)
   std::string file;       // the case file (microbenchmarks: microbenchmarks.yaml)
   // Training scenarios: the prediction class their uncertainty band is drawn from (prediction_interval.h);
-  // serve cases: their serving class (serve_intervals.h); empty for microbenchmarks and HPC rows.
+  // serve cases: their serving class (serve_intervals.h); HPC and OSU rows: theirs (mpi_intervals.h); empty
+  // for microbenchmarks.
   std::string interval_class;
   // Predicted over true step time (or op time): predicted / measured for a time metric, the inverse for a
   // rate. > 1: the prediction is too slow.
@@ -31,8 +32,9 @@ struct ValidationRow {
   bool within_band() const;
 };
 
-// A metric measured as a time (a step or op time, a serve latency: latency_s.*, ttft_s.*, tpot_s.*), not a
-// rate (samples_per_s, throughput_rps, output_tokens_per_s, max_rate.rate_rps): what time_ratio turns over.
+// A metric measured as a time (a step or op time, a serve latency: latency_s.*, ttft_s.*, tpot_s.*, an MPI
+// run's time_s, iteration_s or grind time, an OSU latency), not a rate (samples_per_s, throughput_rps,
+// output_tokens_per_s, max_rate.rate_rps, rmax_tflops, bandwidth_MBps): what time_ratio turns over.
 bool is_time_metric(const std::string& metric);
 
 struct ValidationReport {
