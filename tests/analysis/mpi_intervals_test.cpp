@@ -3,7 +3,6 @@
 // mpi report carries (HPL's held under Rpeak), and the table's outward rounding.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -80,12 +79,7 @@ TEST_CASE("mpi intervals: the shipped table is the derivation, and its coverage 
   CHECK(shipped.lookup("mpi/hpl")->cls == "mpi/*");
   CHECK(shipped.lookup("mpi/stencil")->cls == "mpi/*");
   const std::vector<CategoryIntervalCoverage> coverage = mpi_interval_coverage(hpc_rows(), shipped);
-  for (const CategoryIntervalCoverage& c : coverage) {
-    std::printf("%-4s interval coverage: in-sample %d of %d, family-out %d\n", c.category.c_str(), c.in_sample, c.rows,
-                c.family_out);
-    CHECK(c.family_out <= c.rows);
-  }
-  std::fflush(stdout);
+  test::print_coverage(coverage);
   REQUIRE(coverage.back().category == "*");
   const CategoryIntervalCoverage& all = coverage.back();
   CHECK(all.rows == static_cast<int>(hpc_rows().rows.size()));

@@ -3,7 +3,6 @@
 // <metric>_interval keys.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -94,12 +93,7 @@ TEST_CASE("serve intervals: the shipped table is the derivation, and its coverag
   }
   const std::vector<ServeIntervalCoverage> coverage = serve_interval_coverage(serve_rows(), shipped);
   REQUIRE(coverage.size() == 4);  // cpu-infer, gpu-infer, llm-serve, all
-  for (const ServeIntervalCoverage& c : coverage) {
-    std::printf("%-9s interval coverage: in-sample %d of %d, family-out %d\n", c.category.c_str(), c.in_sample, c.rows,
-                c.family_out);
-    CHECK(c.family_out <= c.rows);
-  }
-  std::fflush(stdout);
+  test::print_coverage(coverage);
   const ServeIntervalCoverage& all = coverage.back();
   CHECK(all.category == "*");
   CHECK(all.rows == static_cast<int>(serve_rows().rows.size()));

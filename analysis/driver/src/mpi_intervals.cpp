@@ -11,13 +11,6 @@ namespace {
 constexpr const char* kHeadlines[] = {"time_s",      "iteration_s", "stencil.grind_ns", "rmax_tflops",
                                       "tflops",      "gflops",      "npb.mops_total"};
 
-std::optional<double> metric_value(const Report& report, const std::string& name) {
-  for (const Metric& m : report.metrics) {
-    if (m.name == name) return m.value;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::string mpi_interval_class(const MpiScenario& s) { return "mpi/" + std::string(kMpiAppNames.name(s.app)); }
@@ -35,7 +28,6 @@ IntervalTable load_mpi_intervals(const std::filesystem::path& config_root) {
 }
 
 std::string mpi_intervals_yaml(const IntervalTable& table) {
-  const std::string text = table.to_yaml();
   return "# HPC prediction intervals: for each class of the HPC validation rows (mpi/<app>: hpl, hpcg, npb; the OSU\n"
          "# rows' p2p/latency and p2p/bandwidth), each kind (\"mpi/*\", \"p2p/*\") and all rows (\"*\"), a 90 % band for\n"
          "# a new row (split conformal) of the rows' ratios of predicted to measured time (a rate's ratio turned over);\n"
@@ -44,7 +36,7 @@ std::string mpi_intervals_yaml(const IntervalTable& table) {
          "# families or more; a class without one falls back to its kind, then to \"*\"; one of 5 to 18 rows spans its\n"
          "# extreme ratios and its fallback's band. Nothing is fitted on HPC rows: these ratios are the family-out ones.\n"
          "# Derived, not edited: `hpcsim validate --hpc-intervals > configs/hpc-intervals.yaml` (a test checks it).\n" +
-         text.substr(text.find("intervals:\n"));
+         table.entries_yaml();
 }
 
 std::vector<CategoryIntervalCoverage> mpi_interval_coverage(const ValidationReport& hpc, const IntervalTable& table) {
@@ -56,7 +48,8 @@ void add_mpi_intervals(Report& report, const MpiScenario& s, const IntervalTable
   if (!e) return;
   // HPL cannot run faster than its Rpeak: predicted over true time is at most Rpeak / Rmax, so no band's rate
   // passes Rpeak (the pooled band's high end comes from other applications' rows).
-  const std::optional<double> rmax = metric_value(report, "rmax_tflops"), rpeak = metric_value(report, "rpeak_tflops");
+  const std::optional<double> rmax = metric_value(report.metrics, "rmax_tflops");
+  const std::optional<double> rpeak = metric_value(report.metrics, "rpeak_tflops");
   if (rmax && rpeak && *rmax > 0) {
     e->high_ratio = std::min(e->high_ratio, *rpeak / *rmax);
     e->low_ratio = std::min(e->low_ratio, e->high_ratio);

@@ -21,10 +21,8 @@ std::string serve_category(const ServeScenario& s) {
 
 std::string serve_interval_class(const ServeScenario& s) { return "serve/" + serve_category(s); }
 
-CrossValidation serve_cross_validation(const ValidationReport& serve) { return unfitted_cross_validation(serve); }
-
 IntervalTable derive_serve_intervals(const ValidationReport& serve) {
-  return IntervalTable::derive(serve_cross_validation(serve));
+  return IntervalTable::derive(unfitted_cross_validation(serve));
 }
 
 IntervalTable load_serve_intervals(const std::filesystem::path& config_root) {
@@ -32,8 +30,6 @@ IntervalTable load_serve_intervals(const std::filesystem::path& config_root) {
 }
 
 std::string serve_intervals_yaml(const IntervalTable& table) {
-  // The entries as the training table writes them, under this table's own header.
-  const std::string text = table.to_yaml();
   return "# Serve prediction intervals: for each serving class (serve/<category>: cpu-infer, gpu-infer, llm-serve)\n"
          "# and all serving rows (\"serve/*\", and \"*\" the same rows), a 90 % band for a new row (split conformal) of\n"
          "# the serving validation rows' ratios of predicted to measured time (a rate's ratio turned over); hpcsim serve reports a\n"
@@ -42,7 +38,7 @@ std::string serve_intervals_yaml(const IntervalTable& table) {
          "# falls back to \"serve/*\"; one of 5 to 18 rows (too few for a 90 % band of its own) spans its extreme\n"
          "# ratios and serve/*'s band. Nothing is fitted on serving rows: these ratios are the family-out ones too.\n"
          "# Derived, not edited: `hpcsim validate --serve-intervals > configs/serving-intervals.yaml` (a test checks it).\n" +
-         text.substr(text.find("intervals:\n"));
+         table.entries_yaml();
 }
 
 std::vector<ServeIntervalCoverage> serve_interval_coverage(const ValidationReport& serve, const IntervalTable& table) {

@@ -79,12 +79,6 @@ std::vector<std::string> line_labels(const std::vector<const FlatConfig*>& lines
   return labels;
 }
 
-std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name) {
-  for (const Metric& m : metrics)
-    if (m.name == name) return m.value;
-  return std::nullopt;
-}
-
 std::string array_index(std::size_t k) {
   std::string at = "[";  // appended, not "[" + ... + "]": GCC 12 warns falsely (-Wrestrict) on that form
   at += std::to_string(k);

@@ -31,8 +31,6 @@ std::string label_of(const FlatConfig& config, const std::vector<std::string>& k
 std::vector<std::string> line_labels(const std::vector<const FlatConfig*>& lines, std::string& legend_title,
                                      const std::vector<std::string>& preferred = {});
 
-// A run's metric by name.
-std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name);
 // "[k]": the index of a metric stored as a parallel array (pareto.cost_usd[k], sweep.rate_rps[k]).
 std::string array_index(std::size_t k);
 // A stored run's scenario, or nullopt when its text does not parse as a map.

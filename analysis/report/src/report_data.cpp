@@ -17,7 +17,6 @@ namespace hpcsim {
 using report_detail::FlatConfig;
 using report_detail::find_value;
 using report_detail::flatten;
-using report_detail::metric_value;
 
 namespace {
 

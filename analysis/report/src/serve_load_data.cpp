@@ -10,7 +10,6 @@
 namespace hpcsim {
 
 using report_detail::FlatConfig;
-using report_detail::metric_value;
 
 namespace {
 

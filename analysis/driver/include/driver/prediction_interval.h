@@ -62,8 +62,10 @@ class IntervalTable {
   // The entry for `cls`, else its kind's, else "*"'s; nullopt when the table is empty.
   std::optional<IntervalEntry> lookup(const std::string& cls) const;
   std::optional<PredictionInterval> interval(const std::string& cls, double predicted_step_time_s) const;
-  // The YAML text of prediction-intervals.yaml.
+  // The YAML text of prediction-intervals.yaml: its header, then entries_yaml().
   std::string to_yaml() const;
+  // The "intervals:" list alone, rounded outward (each table file puts its own header above it).
+  std::string entries_yaml() const;
   // Coverage of `cv`'s rows: in-sample against this table, and family-out (each row's interval derived
   // from the other families' rows alone, its own prediction the cross-validated one).
   IntervalCoverage coverage(const CrossValidation& cv) const;

@@ -26,9 +26,6 @@ std::string serve_category(const ServeScenario& scenario);
 // "serve/<category>": the interval class of every metric the scenario predicts.
 std::string serve_interval_class(const ServeScenario& scenario);
 
-// The serving rows (run_serve_validation) as a cross-validation whose family-out predictions are the
-// in-sample ones (nothing fitted on them).
-CrossValidation serve_cross_validation(const ValidationReport& serve);
 // The table from the rows' interval classes (IntervalTable::derive).
 IntervalTable derive_serve_intervals(const ValidationReport& serve);
 // <config_root>/serving-intervals.yaml; an empty table when the file is absent.

@@ -3,6 +3,7 @@
 // (report_render.h), the results store and `hpcsim show` need to know about a run.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "store/assumption.h"
@@ -26,5 +27,8 @@ struct Report {
   // unset for every other report. Printed, not stored.
   std::optional<std::vector<Assumption>> assumptions;
 };
+
+// A metric's value by name; nullopt when absent or undefined.
+std::optional<double> metric_value(const std::vector<Metric>& metrics, std::string_view name);
 
 }  // namespace hpcsim
