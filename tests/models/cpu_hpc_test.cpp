@@ -129,3 +129,14 @@ TEST_CASE("Fork/join and barrier costs grow with thread count", "[cpu][hpc][omp]
   CHECK(omp_barrier_s(8) < omp_barrier_s(128));
   CHECK(omp_fork_join_s(128) < 10e-6);
 }
+
+TEST_CASE("A CPU's TDP is positive and a CPU node's max_power exceeds its packages' TDP", "[cpu][power][specs]") {
+  CHECK(error_of("  tdp: 125 W\n").empty());
+  CHECK(error_of("  tdp: 125 W\nmax_power: 400 W\n").empty());
+  CHECK_THAT(error_of("  tdp: -5 W\n"), Catch::Contains("node.yaml:10:8:"));
+  CHECK_THAT(error_of("  tdp: 0 W\n"), Catch::Contains("node.yaml:10:8:"));
+  CHECK_THAT(error_of("  tdp: 125 W\nmax_power: 200 W\n"),
+             Catch::Contains("node.yaml:11:12:") && Catch::Contains("packages' total TDP (250 W)"));
+  CHECK(shipped("epyc-7763-2s").cpu.tdp_w == 280.0);  // AMD's default TDP
+  CHECK(shipped("xeon-6130-2s").cpu.tdp_w == 125.0);  // Intel ARK
+}

@@ -1,5 +1,8 @@
 #include "report/hpl_report.h"
 
+#include <algorithm>
+
+#include "models/power/node_power.h"
 #include "workloads/scenario/scenario_kind.h"
 
 namespace hpcsim {
@@ -46,6 +49,19 @@ std::vector<Metric> hpl_metrics(const MpiScenario& s, const HplResult& r) {
   if (gpu) m.push_back({"breakdown.host_copy_s", r.host_copy_s, "s"});
   m.push_back({"memory.matrix_bytes_per_node", r.matrix_bytes_per_node, "bytes"});
   if (gpu) m.push_back({"memory.matrix_bytes_per_gpu", r.gpus > 0 ? 8.0 * c.n * c.n / r.gpus : 0.0, "bytes"});
+  // The GPUs compute during the trailing updates; the rest of the run (panels, broadcasts, swaps beyond the
+  // update) they wait.
+  const double gpu_activity = r.time_s > 0 ? std::clamp(r.update_s / r.time_s, 0.0, 1.0) : 0.0;
+  if (const std::optional<NodeLoadPower> p = full_load_node_power(s.cluster.node, gpu_activity)) {
+    const double nodes_w = p->node_w() * r.nodes;
+    m.insert(m.end(), {
+        {"power.node_w", p->node_w(), "W"},
+        {"power.nodes_kw", nodes_w / 1e3, "kW"},
+        {"power.lower_bound", p->bound == PowerBound::lower ? 1.0 : 0.0, "bool"},
+        {"energy_kwh", nodes_w * r.time_s / 3.6e6, "kWh"},
+        {"gflops_per_watt", r.flop_rate / 1e9 / nodes_w, "GFLOP/s/W"},
+    });
+  }
   return m;
 }
 

@@ -1,5 +1,7 @@
 #include "models/node/node_spec.h"
 
+#include "configs/units.h"
+
 #include "configs/config_error.h"
 
 namespace hpcsim {
@@ -132,6 +134,10 @@ const Schema& node_spec_schema() {
                                    "FP64 peak of one socket"),
                           required("memory_bandwidth_per_socket", Schema::quantity(Dimension::bandwidth).positive(),
                                    "host memory bandwidth of one socket"),
+                          optional("tdp", Schema::quantity(Dimension::power).positive(),
+                                   "each socket's thermal design power: the package's sustained power limit, which "
+                                   "an all-core vector load such as HPL holds it at (datasheet)",
+                                   "none: no power figure for CPU-only runs"),
                           optional("math", cpu_math_schema(),
                                    "the cores' math units, caches and math library (for inference on the CPU)",
                                    "none: the CPU cannot run a model"),
@@ -196,6 +202,7 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   n.cpu.clock_hz = cpu.get_quantity("clock", Dimension::frequency);
   n.cpu.flops_per_socket = cpu.get_quantity("flops_per_socket", Dimension::compute_rate);
   n.cpu.memory_bandwidth_per_socket = cpu.get_quantity("memory_bandwidth_per_socket", Dimension::bandwidth);
+  n.cpu.tdp_w = cpu.get_quantity_or("tdp", Dimension::power, 0);
   if (const ConfigNode* math = cpu.find("math")) n.cpu.math = parse_cpu_math(*math);
   n.cpu.hpc = parse_cpu_hpc(cpu);
   n.cpu_sockets = n.cpu.sockets;
@@ -204,7 +211,11 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   n.max_power_w = node.get_quantity_or("max_power", Dimension::power, 0);
   if (n.max_power_w > 0 && n.max_power_w <= n.gpus * n.gpu.tdp_w) {
     throw ConfigError(node.at("max_power").loc(), "max_power must exceed the GPUs' total TDP (" +
-                                                      std::to_string(n.gpus * n.gpu.tdp_w) + " W)");
+                                                      format_quantity(n.gpus * n.gpu.tdp_w, Dimension::power) + ")");
+  }
+  if (n.gpus == 0 && n.max_power_w > 0 && n.max_power_w <= n.cpu.sockets * n.cpu.tdp_w) {
+    throw ConfigError(node.at("max_power").loc(), "max_power must exceed the CPU packages' total TDP (" +
+                                                      format_quantity(n.cpu.sockets * n.cpu.tdp_w, Dimension::power) + ")");
   }
 
   if (const ConfigNode* pcie = node.find("pcie")) read_pcie(*pcie, n, catalog);

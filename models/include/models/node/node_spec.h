@@ -45,6 +45,7 @@ struct CpuSpec {
   double clock_hz = 0;
   double flops_per_socket = 0;            // FP64 peak, FLOP/s
   double memory_bandwidth_per_socket = 0; // bytes/s
+  double tdp_w = 0;                       // each package's sustained power limit (datasheet); 0: not given
   CpuMathSpec math;                       // what inference on the CPU needs (absent: math.present() false)
   CpuHpcSpec hpc;                         // what HPC codes need (absent: hpc.present() false)
 };

@@ -1,0 +1,27 @@
+#include "models/power/node_power.h"
+
+#include "models/power/power_model.h"
+
+namespace hpcsim {
+
+std::optional<NodeLoadPower> full_load_node_power(const NodeSpec& node, double gpu_activity) {
+  NodeLoadPower p;
+  if (node.gpus > 0) {
+    if (node.max_power_w <= 0 || node.gpu.idle_power_w <= 0) return std::nullopt;
+    p.gpus_w = node.gpus * gpu_power_w(node.gpu.idle_power_w, node.gpu.tdp_w, gpu_activity);
+    p.other_w = node.max_power_w - node.gpus * node.gpu.tdp_w;
+    p.bound = PowerBound::upper;
+    return p;
+  }
+  if (node.cpu.tdp_w <= 0) return std::nullopt;
+  p.cpus_w = node.cpu.sockets * node.cpu.tdp_w;
+  if (node.max_power_w > 0) {
+    p.other_w = node.max_power_w - p.cpus_w;
+    p.bound = PowerBound::upper;
+  } else {
+    p.bound = PowerBound::lower;
+  }
+  return p;
+}
+
+}  // namespace hpcsim
