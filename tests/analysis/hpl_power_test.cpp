@@ -12,24 +12,18 @@
 #include "configs/loader.h"
 #include "models/power/node_power.h"
 #include "report/hpl_report.h"
+#include "store/metric.h"
 #include "workloads/hpc/mpi_scenario.h"
 
 using namespace hpcsim;
 
 namespace {
 
-std::optional<double> value(const std::vector<Metric>& metrics, const std::string& name) {
-  for (const Metric& m : metrics) {
-    if (m.name == name) return m.value;
-  }
-  return std::nullopt;
-}
-
 struct PowerRows {
   int lower = 0, upper = 0, none = 0;
 };
 
-PowerRows check_rows(const std::string& file, const std::string& accelerator) {
+PowerRows check_rows(const std::string& file, const std::string& workload_keys) {
   const SpecCatalog catalog(HPCSIM_SOURCE_CONFIG_DIR);
   const ConfigNode rows = load_config_file(std::string(HPCSIM_TEST_DATA_DIR) + "/hpc/" + file);
   PowerRows out;
@@ -40,19 +34,20 @@ PowerRows check_rows(const std::string& file, const std::string& accelerator) {
     const ConfigNode& map = row.at("map");
     const std::string yaml = "kind: mpi\ncluster: {node: " + map.get_string("node") + ", nodes: " +
                              std::to_string(map.get_int("nodes")) + ", network: " + map.get_string("network") +
-                             "}\nworkload: {app: hpl, " + accelerator + "n: " + std::to_string(row.get_int("nmax")) + "}\n";
+                             "}\nworkload: {app: hpl, " + workload_keys + "n: " + std::to_string(row.get_int("nmax")) +
+                             "}\n";
     const MpiScenario s = parse_mpi_scenario(parse_config_text(yaml, "row.yaml"), catalog, "row");
     const std::vector<Metric> m = hpl_metrics(s, simulate_hpl(s.cluster, s.hpl, AnalyticMpiComm(s.cluster)));
-    const std::optional<double> kw = value(m, "power.nodes_kw");
+    const std::optional<double> kw = metric_value(m, "power.nodes_kw");
     if (!kw) {
       CHECK(s.cluster.node.cpu.tdp_w == 0);  // only a spec without the figure reports no power
       ++out.none;
       continue;
     }
     const double measured = row.get_number("power_kw");
-    const bool lower = *value(m, "power.lower_bound") == 1.0;
+    const bool lower = *metric_value(m, "power.lower_bound") == 1.0;
     WARN(name << ": measured " << measured << " kW, model " << *kw << " kW (" << (lower ? "lower" : "upper")
-              << " bound), ratio " << *kw / measured << ", " << *value(m, "gflops_per_watt") << " GFLOP/s/W");
+              << " bound), ratio " << *kw / measured << ", " << *metric_value(m, "gflops_per_watt") << " GFLOP/s/W");
     if (lower) {
       CHECK(*kw <= measured);
       ++out.lower;
@@ -61,8 +56,8 @@ PowerRows check_rows(const std::string& file, const std::string& accelerator) {
       ++out.upper;
     }
     // Energy is the power over the run, and the Green500 figure Rmax over the power.
-    CHECK(*value(m, "energy_kwh") == Approx(*kw * *value(m, "time_s") / 3600));
-    CHECK(*value(m, "gflops_per_watt") == Approx(*value(m, "gflops") / (*kw * 1e3)));
+    CHECK(*metric_value(m, "energy_kwh") == Approx(*kw * *metric_value(m, "time_s") / 3600));
+    CHECK(*metric_value(m, "gflops_per_watt") == Approx(*metric_value(m, "gflops") / (*kw * 1e3)));
   }
   return out;
 }
@@ -89,25 +84,28 @@ TEST_CASE("Node power under full load from the spec's figures", "[power]") {
   };
   // Two EPYC 7763 packages at AMD's 280 W default TDP; no max_power: the packages alone, a lower bound.
   const NodeSpec cpu = node("epyc-7763-2s");
-  const std::optional<NodeLoadPower> p = full_load_node_power(cpu, 0.0);
+  const std::optional<NodeLoadPower> p = full_load_node_power(cpu, 0, 0.0);
   REQUIRE(p);
   CHECK(p->node_w() == 560.0);
   CHECK(p->bound == PowerBound::lower);
   // A DGX A100: 8 A100s between 60 W idle and 400 W TDP by activity, the rest 6.5 kW less 3.2 kW.
   const NodeSpec dgx = node("dgx-a100-80gb");
-  const std::optional<NodeLoadPower> busy = full_load_node_power(dgx, 1.0), idle = full_load_node_power(dgx, 0.0);
+  const std::optional<NodeLoadPower> busy = full_load_node_power(dgx, 8, 1.0);
+  const std::optional<NodeLoadPower> idle = full_load_node_power(dgx, 8, 0.0);
   REQUIRE(busy);
   REQUIRE(idle);
   CHECK(busy->node_w() == Approx(6500.0));
   CHECK(idle->node_w() == Approx(6500.0 - 8 * 340.0));
   CHECK(busy->bound == PowerBound::upper);
+  // Four of its GPUs busy, the other four idle.
+  CHECK(full_load_node_power(dgx, 4, 1.0)->node_w() == Approx(6500.0 - 4 * 340.0));
   // A CPU node given max_power draws it whole: its packages at TDP and the rest.
   NodeSpec rated = cpu;
   rated.max_power_w = 900;
-  CHECK(full_load_node_power(rated, 0.0)->node_w() == 900.0);
-  CHECK(full_load_node_power(rated, 0.0)->bound == PowerBound::upper);
+  CHECK(full_load_node_power(rated, 0, 0.0)->node_w() == 900.0);
+  CHECK(full_load_node_power(rated, 0, 0.0)->bound == PowerBound::upper);
   // Without the figures there is no power.
   NodeSpec bare = cpu;
   bare.cpu.tdp_w = 0;
-  CHECK_FALSE(full_load_node_power(bare, 0.0));
+  CHECK_FALSE(full_load_node_power(bare, 0, 0.0));
 }

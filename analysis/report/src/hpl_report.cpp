@@ -52,7 +52,8 @@ std::vector<Metric> hpl_metrics(const MpiScenario& s, const HplResult& r) {
   // The GPUs compute during the trailing updates; the rest of the run (panels, broadcasts, swaps beyond the
   // update) they wait.
   const double gpu_activity = r.time_s > 0 ? std::clamp(r.update_s / r.time_s, 0.0, 1.0) : 0.0;
-  if (const std::optional<NodeLoadPower> p = full_load_node_power(s.cluster.node, gpu_activity)) {
+  const int gpus_per_node = r.nodes > 0 ? r.gpus / r.nodes : 0;
+  if (const std::optional<NodeLoadPower> p = full_load_node_power(s.cluster.node, gpus_per_node, gpu_activity)) {
     const double nodes_w = p->node_w() * r.nodes;
     m.insert(m.end(), {
         {"power.node_w", p->node_w(), "W"},

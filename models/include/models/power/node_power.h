@@ -23,8 +23,9 @@ struct NodeLoadPower {
   double node_w() const { return cpus_w + gpus_w + other_w; }
 };
 
-// The node's power under a full-load run whose GPUs compute `gpu_activity` (0..1) of the time; std::nullopt
-// when the spec lacks the figures (a GPU node without max_power or GPU idle power, a CPU node without tdp).
-std::optional<NodeLoadPower> full_load_node_power(const NodeSpec& node, double gpu_activity);
+// The node's power under a full-load run whose `gpus_in_use` GPUs compute `gpu_activity` (0..1) of the time (the
+// node's other GPUs idle); std::nullopt when the spec lacks the figures (a GPU node without max_power or GPU idle
+// power, a CPU node without tdp).
+std::optional<NodeLoadPower> full_load_node_power(const NodeSpec& node, int gpus_in_use, double gpu_activity);
 
 }  // namespace hpcsim
