@@ -10,6 +10,7 @@
 
 #include "configs/catalog.h"
 #include "configs/loader.h"
+#include "top500_row.h"
 #include "workloads/hpc/mpi_scenario.h"
 
 using namespace hpcsim;
@@ -23,9 +24,8 @@ TEST_CASE("HPCG: the TOP500 CPU rows within the acceptance MAPE", "[hpcg][valida
     const std::string name = row.get_string("name");
     INFO(name);
     const ConfigNode& map = row.at("map");
-    const std::string yaml = "kind: mpi\ncluster: {node: " + map.get_string("node") + ", nodes: " +
-                             std::to_string(map.get_int("nodes")) + ", network: " + map.get_string("network") +
-                             "}\nmpi: {ranks_per_node: " + std::to_string(map.get_int("ranks_per_node")) +
+    const std::string yaml = test::top500_cluster_yaml(map) +
+                             "mpi: {ranks_per_node: " + std::to_string(map.get_int("ranks_per_node")) +
                              ", threads_per_rank: " + std::to_string(map.get_int("threads_per_rank")) +
                              "}\nworkload: {app: hpcg}\n";
     const MpiScenario s = parse_mpi_scenario(parse_config_text(yaml, name + ".yaml"), catalog, name);

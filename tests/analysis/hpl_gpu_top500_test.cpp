@@ -12,6 +12,7 @@
 #include "configs/catalog.h"
 #include "configs/loader.h"
 #include "driver/validation.h"
+#include "top500_row.h"
 #include "workloads/hpc/mpi_scenario.h"
 
 using namespace hpcsim;
@@ -30,10 +31,8 @@ TEST_CASE("GPU HPL: the TOP500's GPU rows map exactly, Rpeak bounds the list's, 
       ++refused;
       continue;
     }
-    const ConfigNode& map = row.at("map");
-    const std::string yaml = "kind: mpi\ncluster: {node: " + map.get_string("node") + ", nodes: " +
-                             std::to_string(map.get_int("nodes")) + ", network: " + map.get_string("network") +
-                             "}\nworkload: {app: hpl, accelerator: gpu, nb: 1024, n: " + std::to_string(row.get_int("nmax")) +
+    const std::string yaml = test::top500_cluster_yaml(row.at("map")) +
+                             "workload: {app: hpl, accelerator: gpu, nb: 1024, n: " + std::to_string(row.get_int("nmax")) +
                              "}\n";
     const MpiScenario s = parse_mpi_scenario(parse_config_text(yaml, "row.yaml"), catalog, "row");
     const NodeSpec& node = s.cluster.node;

@@ -13,6 +13,7 @@
 #include "models/power/node_power.h"
 #include "report/hpl_report.h"
 #include "store/metric.h"
+#include "top500_row.h"
 #include "workloads/hpc/mpi_scenario.h"
 
 using namespace hpcsim;
@@ -31,11 +32,8 @@ PowerRows check_rows(const std::string& file, const std::string& workload_keys) 
     if (row.has("expressible") || !row.has("power_kw")) continue;
     const std::string name = row.get_string("name");
     INFO(name);
-    const ConfigNode& map = row.at("map");
-    const std::string yaml = "kind: mpi\ncluster: {node: " + map.get_string("node") + ", nodes: " +
-                             std::to_string(map.get_int("nodes")) + ", network: " + map.get_string("network") +
-                             "}\nworkload: {app: hpl, " + workload_keys + "n: " + std::to_string(row.get_int("nmax")) +
-                             "}\n";
+    const std::string yaml = test::top500_cluster_yaml(row.at("map")) + "workload: {app: hpl, " + workload_keys +
+                             "n: " + std::to_string(row.get_int("nmax")) + "}\n";
     const MpiScenario s = parse_mpi_scenario(parse_config_text(yaml, "row.yaml"), catalog, "row");
     const std::vector<Metric> m = hpl_metrics(s, simulate_hpl(s.cluster, s.hpl, AnalyticMpiComm(s.cluster)));
     const std::optional<double> kw = metric_value(m, "power.nodes_kw");

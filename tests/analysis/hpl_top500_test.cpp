@@ -9,6 +9,7 @@
 
 #include "configs/catalog.h"
 #include "configs/loader.h"
+#include "top500_row.h"
 #include "workloads/hpc/mpi_scenario.h"
 
 using namespace hpcsim;
@@ -27,9 +28,8 @@ TEST_CASE("HPL: Rpeak matches the TOP500 list and Rmax is within the acceptance 
       continue;
     }
     const ConfigNode& map = row.at("map");
-    const std::string yaml = "kind: mpi\ncluster: {node: " + map.get_string("node") + ", nodes: " +
-                             std::to_string(map.get_int("nodes")) + ", network: " + map.get_string("network") +
-                             "}\nworkload: {app: hpl, nb: 256, n: " + std::to_string(row.get_int("nmax")) + "}\n";
+    const std::string yaml = test::top500_cluster_yaml(map) +
+                             "workload: {app: hpl, nb: 256, n: " + std::to_string(row.get_int("nmax")) + "}\n";
     const MpiScenario s = parse_mpi_scenario(parse_config_text(yaml, name + ".yaml"), catalog, name);
     // The mapping covers the list's cores exactly.
     CHECK(s.cluster.nodes * s.cluster.node.cpu.sockets * s.cluster.node.cpu.cores_per_socket == row.get_int("total_cores"));

@@ -1,8 +1,7 @@
 #include "models/node/node_spec.h"
 
-#include "configs/units.h"
-
 #include "configs/config_error.h"
+#include "configs/units.h"
 
 namespace hpcsim {
 
@@ -209,13 +208,13 @@ NodeSpec parse_node_spec(const ConfigNode& node, std::string name, const SpecCat
   n.cpu_cores_per_socket = n.cpu.cores_per_socket;
   n.host_memory_bytes = node.get_quantity("host_memory", Dimension::bytes);
   n.max_power_w = node.get_quantity_or("max_power", Dimension::power, 0);
-  if (n.max_power_w > 0 && n.max_power_w <= n.gpus * n.gpu.tdp_w) {
-    throw ConfigError(node.at("max_power").loc(), "max_power must exceed the GPUs' total TDP (" +
-                                                      format_quantity(n.gpus * n.gpu.tdp_w, Dimension::power) + ")");
-  }
-  if (n.gpus == 0 && n.max_power_w > 0 && n.max_power_w <= n.cpu.sockets * n.cpu.tdp_w) {
-    throw ConfigError(node.at("max_power").loc(), "max_power must exceed the CPU packages' total TDP (" +
-                                                      format_quantity(n.cpu.sockets * n.cpu.tdp_w, Dimension::power) + ")");
+  // The power model counts a node's GPUs, or a CPU node's packages, at their TDP and the rest at what max_power
+  // leaves: it must leave something.
+  const double counted_tdp_w = n.gpus > 0 ? n.gpus * n.gpu.tdp_w : n.cpu.sockets * n.cpu.tdp_w;
+  if (n.max_power_w > 0 && n.max_power_w <= counted_tdp_w) {
+    throw ConfigError(node.at("max_power").loc(), std::string("max_power must exceed the ") +
+                                                      (n.gpus > 0 ? "GPUs'" : "CPU packages'") + " total TDP (" +
+                                                      format_quantity(counted_tdp_w, Dimension::power) + ")");
   }
 
   if (const ConfigNode* pcie = node.find("pcie")) read_pcie(*pcie, n, catalog);

@@ -13,7 +13,7 @@ std::optional<NodeLoadPower> full_load_node_power(const NodeSpec& node, int gpus
     const int busy = std::clamp(gpus_in_use, 0, node.gpus);
     p.gpus_w = busy * gpu_power_w(node.gpu.idle_power_w, node.gpu.tdp_w, gpu_activity) +
                (node.gpus - busy) * node.gpu.idle_power_w;
-    p.other_w = node.max_power_w - node.gpus * node.gpu.tdp_w;
+    p.other_w = gpu_node_other_w(node);
     p.bound = PowerBound::upper;
     return p;
   }

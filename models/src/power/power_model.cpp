@@ -23,6 +23,8 @@ double gpu_power_w(double idle_w, double tdp_w, double activity) {
   return idle_w + (tdp_w - idle_w) * std::clamp(activity, 0.0, 1.0);
 }
 
+double gpu_node_other_w(const NodeSpec& node) { return node.max_power_w - node.gpus * node.gpu.tdp_w; }
+
 ClusterPower cluster_power(const ClusterPowerInputs& in, double gpu_activity) {
   ClusterPower p;
   p.gpus_w = static_cast<double>(in.nodes) * in.gpus_per_node * gpu_power_w(in.gpu_idle_w, in.gpu_tdp_w, gpu_activity);
@@ -45,7 +47,7 @@ ClusterPowerInputs power_inputs(const NodeSpec& node, int nodes, int switches, c
   in.gpus_per_node = node.gpus;
   in.gpu_idle_w = node.gpu.idle_power_w;
   in.gpu_tdp_w = node.gpu.tdp_w;
-  in.node_other_w = node.max_power_w - node.gpus * node.gpu.tdp_w;
+  in.node_other_w = gpu_node_other_w(node);
   in.switches = switches;
   in.switch_w = network_switch.power_w;
   in.pue = pue;

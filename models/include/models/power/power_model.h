@@ -44,6 +44,9 @@ struct ClusterPower {
 // idle + (tdp - idle) x activity, activity clamped to [0, 1].
 double gpu_power_w(double idle_w, double tdp_w, double activity);
 
+// Everything of a GPU node but its GPUs: the datasheet max_power less the GPUs' TDP (an upper bound).
+double gpu_node_other_w(const NodeSpec& node);
+
 // Power of the whole cluster at this GPU activity.
 ClusterPower cluster_power(const ClusterPowerInputs& in, double gpu_activity);
 
