@@ -11,12 +11,6 @@
 namespace hpcsim {
 
 namespace {
-// A flow whose remaining amount is below this fraction of its size is complete (floating-point residue).
-constexpr double kDoneFraction = 1e-9;
-// Durations within this relative distance above a whole picosecond round down to it, so exact hand
-// results (3 s, not 3 s + 1 ps) survive the division; anything larger rounds up, never finishing early.
-constexpr double kSnapFraction = 1e-14;
-
 [[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("FairShare: " + what); }
 }  // namespace
 
@@ -54,19 +48,7 @@ bool FairShare::Impl::is_done(std::uint32_t slot, Time now) const {
 
 [[gnu::always_inline]] inline Time FairShare::Impl::due_time(std::uint32_t slot) const {
   const FlowProgress& f = progress[slot];
-  const double rate = hot[slot].rate;
-  if (f.remaining <= kDoneFraction * f.amount) return f.updated_at;
-  if (!(rate > 0)) return Time::max();
-  const double ps = f.remaining / rate * 1e12;
-  const double scaled = ps * (1.0 - kSnapFraction);
-  if (scaled < 9.2e18) [[likely]] {
-    // std::ceil, exactly, without the library call (baseline x86-64 has no rounding instruction): scaled
-    // is > 0 here and below 2^63, so truncating through int64 is exact, and so is adding 1 below 2^53
-    // (at or above it every double is a whole number and nothing is added).
-    const auto whole = static_cast<std::int64_t>(scaled);
-    return f.updated_at + Time::ps(static_cast<double>(whole) < scaled ? whole + 1 : whole);
-  }
-  return far_due_time(f.updated_at, std::ceil(scaled));
+  return due_after(f.updated_at, f.remaining, f.amount, hot[slot].rate);
 }
 
 // A flow that ends 2^63 ps (106 days) or more from now: exact 128-bit arithmetic, "never" past the end of
@@ -117,7 +99,9 @@ void FairShare::Impl::detach(std::uint32_t slot) {
   const std::span<const ResourceId> f_path = path(slot);
   const double rate = hot[slot].rate;
   const Time now = sim.now();
-  if (hot[slot].solved && !f.pos.empty()) restart_level = std::min(restart_level, rate);
+  // A group's member changes only its group's rate (group_leave), never the per-flow solve's state.
+  const bool member = f.group != kNoGroup;
+  if (!member && hot[slot].solved && !f.pos.empty()) restart_level = std::min(restart_level, rate);
   for (std::size_t k = 0; k < f.pos.size(); ++k) {
     const ResourceId r = f_path[k];
     Link& l = links[r];
@@ -142,16 +126,20 @@ void FairShare::Impl::detach(std::uint32_t slot) {
       l.load = 0;  // drop accumulated rounding
       l.busy_total += now - l.busy_since;
     }
-    seeds.push_back(r);
+    if (!member) seeds.push_back(r);
   }
   const bool had_links = !f.pos.empty();
-  due.erase(slot);
+  if (member) {
+    group_leave(slot, now);
+  } else {
+    due.erase(slot);
+  }
   f.live = false;
   f.on_done.reset();
   ++f.generation;
   free_slots.push_back(slot);
   --live_count;
-  if (had_links) mark_dirty();
+  if (had_links && !member) mark_dirty();
 }
 
 void FairShare::Impl::mark_dirty() {
@@ -190,9 +178,15 @@ void FairShare::Impl::on_wake() {
   do {
     settle();
     while (!due.empty()) {
-      const std::uint32_t slot = due.top().slot;
+      std::uint32_t slot = due.top().slot;
+      const bool late = due.top().due_ps() > static_cast<DueHeap::Key>(now.picoseconds());
+      if (!flows[slot].live) {  // a group's entry: its member that finishes first
+        slot = groups[flows[slot].group].finish.top().slot;
+        if (late && member_remaining(slot, now) > kDoneFraction * progress[slot].amount) break;
+      } else if (late && !is_done(slot, now)) {
+        break;
+      }
       Flow& f = flows[slot];
-      if (due.top().due_ps() > static_cast<DueHeap::Key>(now.picoseconds()) && !is_done(slot, now)) break;
       const FlowId id = id_of(slot);
       Callback cb = std::move(f.on_done);
       detach(slot);
@@ -268,6 +262,8 @@ FlowId FairShare::Impl::start(std::span<const ResourceId> path, std::span<const 
   const Time now = s.sim.now();
   Flow& f = s.flows[slot];
   f.pos.clear();
+  f.group = Impl::kNoGroup;
+  f.joining = Impl::kNoGroup;
   f.on_done = std::move(on_done);
   FlowHot& h = s.hot[slot];
   h = Impl::FlowHot{};
@@ -326,10 +322,15 @@ void FairShare::settle() {
   impl_->request_wake();
 }
 
-double FairShare::rate(FlowId id) const { return impl_->hot[impl_->slot_of(id)].rate; }
+double FairShare::rate(FlowId id) const {
+  const std::uint32_t slot = impl_->slot_of(id);
+  const std::uint32_t group = impl_->flows[slot].group;
+  return group == Impl::kNoGroup ? impl_->hot[slot].rate : impl_->groups[group].rate;
+}
 
 double FairShare::remaining(FlowId id) const {
   const std::uint32_t slot = impl_->slot_of(id);
+  if (impl_->flows[slot].group != Impl::kNoGroup) return std::max(0.0, impl_->member_remaining(slot, impl_->sim.now()));
   const Impl::FlowProgress& f = impl_->progress[slot];
   const double left = f.remaining - impl_->hot[slot].rate * (impl_->sim.now() - f.updated_at).to_seconds();
   return std::max(0.0, left);
@@ -356,6 +357,12 @@ void FairShare::keep_resource_stats(bool keep) {
     l.load = 0;
     l.accounted_at = impl_->sim.now();
   }
+}
+
+void FairShare::group_equal_shares(bool group) {
+  if (group == impl_->grouping) return;
+  if (impl_->live_count > 0) throw std::logic_error("FairShare: equal-share grouping switched with flows active");
+  impl_->grouping = group;
 }
 
 ResourceStats FairShare::stats(ResourceId id) const {

@@ -2,6 +2,7 @@
 // Internal state of FairShare: flat arrays of resources and flow slots, indexed by integers, so a
 // re-solve walks vectors and never a map.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -16,6 +17,14 @@
 namespace hpcsim {
 
 struct FairShare::Impl {
+  static constexpr std::uint32_t kNoGroup = UINT32_MAX;
+  // A flow whose remaining amount is below this fraction of its size is complete (floating-point residue).
+  static constexpr double kDoneFraction = 1e-9;
+  // Durations within this relative distance above a whole picosecond round down to it, so exact hand
+  // results (3 s, not 3 s + 1 ps) survive the division; anything larger rounds up, never finishing early.
+  static constexpr double kSnapFraction = 1e-14;
+  // Regions smaller than this are re-solved per flow: a group pays for its forming over many changes.
+  static constexpr std::size_t kGroupMinFlows = 64;
   struct Link {
     // Fields a re-solve reads first, together at the front of the record.
     double capacity = 0;
@@ -30,6 +39,11 @@ struct FairShare::Impl {
     Time accounted_at;
     Time busy_total;
     Time busy_since;
+    // Equal-share group (fair_share_group.cpp) this link belongs to, its members' weights on it summed and
+    // their count; kNoGroup when no group owns it.
+    std::uint32_t group = kNoGroup;
+    std::uint32_t group_members = 0;
+    double group_weight = 0;
     bool finite() const { return capacity != std::numeric_limits<double>::infinity(); }
   };
 
@@ -71,6 +85,33 @@ struct FairShare::Impl {
     Callback on_done;
     Time start;
     std::uint32_t generation = 1;
+    // The equal-share group the flow belongs to (kNoGroup: solved alone); for a dead slot, the group it
+    // stands for in `due`.
+    std::uint32_t group = kNoGroup;
+    std::uint32_t joining = kNoGroup;  // settle() scratch: the group an arrival is about to join
+    bool live = false;
+  };
+
+  // Flows that share one saturated link L equally and nothing else: no other flow crosses L or the other
+  // finite links of their paths, and none of those links nor a member's cap would bind at their rate. An
+  // arrival or departure then changes only their common rate, capacity(L) / (their weights on L), so the
+  // group keeps one virtual clock (the work each member has carried since it formed) instead of a
+  // remaining amount and a due time per flow: a member finishes when the clock reaches its finish work
+  // (the clock at its arrival plus its amount). One entry in `due` (a dead slot) stands for the group.
+  struct Group {
+    ResourceId link = 0;
+    std::uint32_t pseudo = 0;  // the slot standing for the group in `due`
+    double weight = 0;         // members' weights on `link`, summed
+    double rate = 0;           // each member's rate
+    double work = 0;           // the virtual clock at `work_at`
+    Time work_at;
+    // The least rate at which another link or a member's cap would bind, kept conservatively (it only
+    // falls): at or above it the group dissolves and the per-flow solve takes over.
+    double bound = kNoCap;
+    std::size_t members = 0;
+    DueHeap finish;            // members by (finish work as bits, arrival sequence)
+    std::vector<ResourceId> owned;  // links marked with this group (some may have been released)
+    std::vector<std::uint32_t> joins;  // settle() scratch: arrivals about to join
     bool live = false;
   };
 
@@ -90,6 +131,8 @@ struct FairShare::Impl {
   void apply_rates(Time now);  // the re-solve's new rates to its region's flows, and their due times
   Time due_time(std::uint32_t slot) const;
   static Time far_due_time(Time from, double rounded_ps);
+  // When `remaining` of `amount` units at `rate` from `from` is done (the rounding of due_time()).
+  static Time due_after(Time from, double remaining, double amount, double rate);
   void set_path(std::uint32_t slot, std::span<const ResourceId> path);
   std::span<const ResourceId> path(std::uint32_t slot) const {
     const FlowHot& h = hot[slot];
@@ -104,6 +147,18 @@ struct FairShare::Impl {
   }
   FlowId start(std::span<const ResourceId> path, std::span<const double> weights, double amount, Callback on_done,
                double rate_cap);
+
+  // fair_share_group.cpp: equal-share groups.
+  static double finish_work(std::uint64_t bits);
+  double group_work(const Group& g, Time now) const { return g.work + g.rate * (now - g.work_at).to_seconds(); }
+  double member_remaining(std::uint32_t slot, Time now) const;
+  void group_arrivals(Time now);      // arrivals that join a group, or dissolve the groups they touch
+  void group_leave(std::uint32_t slot, Time now);  // a member's departure, already off its links' lists
+  void group_rerate(std::uint32_t g, Time now);  // the common rate after joins or departures
+  void dissolve(std::uint32_t g, Time now);
+  void maybe_form_group(Time now);    // after a solve whose whole region filled at one link
+  void schedule_group(std::uint32_t g);
+  std::uint32_t new_pseudo_slot();
 
   // fair_share_solver.cpp: the incremental max-min re-solve.
   void settle();
@@ -128,6 +183,15 @@ struct FairShare::Impl {
   std::uint64_t solve_count = 0;
   std::uint64_t refilled = 0;
   bool keep_stats = true;  // links' loads, carried units and busy time (FairShare::keep_resource_stats)
+  bool grouping = true;    // FairShare::group_equal_shares
+  std::vector<Group> groups;
+  std::vector<std::uint32_t> free_groups;
+  std::size_t live_groups = 0;
+  // A solve's region that filled at one link, every flow at its level, with no flow outside it on its
+  // links (collect_region and fill_region set these): the candidates for a group.
+  ResourceId filled_at = 0;
+  bool filled_alone = false;
+  bool region_closed = false;
 
   // Changes waiting for the next solve.
   bool dirty = false;
@@ -163,5 +227,20 @@ struct FairShare::Impl {
   std::vector<Level> levels;      // links' fill levels (a heap)
   std::vector<Level> cap_levels;  // region flows' rate caps (a heap once one is due)
 };
+
+[[gnu::always_inline]] inline Time FairShare::Impl::due_after(Time from, double remaining, double amount, double rate) {
+  if (remaining <= kDoneFraction * amount) return from;
+  if (!(rate > 0)) return Time::max();
+  const double ps = remaining / rate * 1e12;
+  const double scaled = ps * (1.0 - kSnapFraction);
+  if (scaled < 9.2e18) [[likely]] {
+    // std::ceil, exactly, without the library call (baseline x86-64 has no rounding instruction): scaled
+    // is > 0 here and below 2^63, so truncating through int64 is exact, and so is adding 1 below 2^53
+    // (at or above it every double is a whole number and nothing is added).
+    const auto whole = static_cast<std::int64_t>(scaled);
+    return from + Time::ps(static_cast<double>(whole) < scaled ? whole + 1 : whole);
+  }
+  return far_due_time(from, std::ceil(scaled));
+}
 
 }  // namespace hpcsim

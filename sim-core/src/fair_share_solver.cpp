@@ -88,6 +88,13 @@ void FairShare::Impl::settle() {
     arrivals[kept++] = slot;
   }
   arrivals.resize(kept);
+  if (live_groups > 0) {
+    group_arrivals(now);
+    dirty = false;  // a dissolved group's seeds are solved below
+    // Links a group owns change only through it.
+    std::erase_if(seeds, [&](ResourceId r) { return links[r].group != kNoGroup; });
+    if (arrivals.empty() && seeds.empty() && restart_level == std::numeric_limits<double>::infinity()) return;
+  }
 
   // Restart level: departures were folded into restart_level by detach(); add each arrival's links.
   double lambda = restart_level;
@@ -118,6 +125,9 @@ void FairShare::Impl::settle() {
   fill_region();
   refilled += region_flows.size();
   apply_rates(now);
+  if (grouping && !keep_stats && filled_alone && region_closed && region_flows.size() >= kGroupMinFlows) {
+    maybe_form_group(now);
+  }
   arrivals.clear();
   seeds.clear();
   restart_level = std::numeric_limits<double>::infinity();
@@ -128,6 +138,7 @@ void FairShare::Impl::collect_region(double threshold) {
   region_flows.clear();
   region_links.clear();
   least_cap = {kNoCap, ~std::uint64_t{0}};
+  region_closed = true;
   auto visit_link = [&](ResourceId r) {
     Link& l = links[r];
     // Infinite resources never fill, so they do not couple the flows crossing them.
@@ -164,6 +175,7 @@ void FairShare::Impl::collect_region(double threshold) {
       if (h.stamp != epoch) {
         if (h.solved && h.rate < threshold) {
           l.residual -= h.rate * w;
+          region_closed = false;
           continue;
         }
         join(slot);
@@ -178,6 +190,7 @@ void FairShare::Impl::fill_region() {
   // A closure, not the function's address, so that the heap algorithms inline the comparison.
   constexpr auto later = [](const Level& a, const Level& b) { return Impl::later(a, b); };
   levels.clear();
+  filled_alone = false;
   for (const ResourceId r : region_links) {
     const Link& l = links[r];
     if (l.unfrozen > 0) levels.push_back({std::max(l.residual, 0.0) / l.unfrozen_weight, r});
@@ -204,6 +217,8 @@ void FairShare::Impl::fill_region() {
     const bool cap_first = least_cap.level != kNoCap && later(*first, least_cap);
     if (!cap_first && l.unfrozen == region_flows.size()) {
       freeze_all_open(l, first->level);
+      filled_alone = true;
+      filled_at = static_cast<ResourceId>(first->key);
       return;
     }
   }

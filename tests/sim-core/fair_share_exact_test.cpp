@@ -2,9 +2,13 @@
 // before them (baseline/fair_share_baseline.h) give equal rates, remaining amounts and resource accounting
 // after every change, and equal completion picoseconds, compared as doubles and integers with ==; with the
 // resource statistics turned off (FairShare::keep_resource_stats), the same rates, amounts and picoseconds.
+// Equal-share groups (FairShare::group_equal_shares) keep a member's amount another way: the same rates,
+// amounts to rounding and completion picoseconds within rounding's picosecond.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -31,6 +35,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 struct Observed {
   std::vector<double> values;        // rates and remaining amounts after each change, accounting at the end
   std::vector<std::int64_t> events;  // completion picoseconds and flow ids
+  std::map<int, std::int64_t> finished;  // completion picoseconds by the flow's start order
   std::uint64_t solves = 0;
   bool operator==(const Observed&) const = default;
 };
@@ -43,10 +48,11 @@ enum class Shape {
 // One random run; every draw depends only on the seed and on what the solver reported, so two solvers
 // that agree see the same run.
 template <class Solver>
-Observed run(std::uint64_t seed, Shape shape, bool stats = true) {
+Observed run(std::uint64_t seed, Shape shape, bool stats = true, bool group = false, int min_hosts = 4) {
   Simulator sim;
   Solver fs(sim);
   if constexpr (requires { fs.keep_resource_stats(false); }) fs.keep_resource_stats(stats);
+  if constexpr (requires { fs.group_equal_shares(false); }) fs.group_equal_shares(group);
   std::mt19937_64 rng(seed);
   auto pick = [&](std::uint64_t n) { return rng() % n; };
   std::vector<ResourceId> up, down;
@@ -56,7 +62,7 @@ Observed run(std::uint64_t seed, Shape shape, bool stats = true) {
     for (int r = 0; r < 12; ++r) fs.add_resource(r == 11 ? kInf : kGB * static_cast<double>(1 + pick(8)));
     resources = 12;
   } else {
-    const int hosts = 4 + static_cast<int>(pick(29));
+    const int hosts = min_hosts + static_cast<int>(pick(29));
     for (int h = 0; h < hosts; ++h) {
       up.push_back(fs.add_resource(12.5 * kGB));
       down.push_back(fs.add_resource(12.5 * kGB));
@@ -65,11 +71,12 @@ Observed run(std::uint64_t seed, Shape shape, bool stats = true) {
     backbone = fs.add_resource(kGB * static_cast<double>(10 + pick(400)));
     resources = up.size() + down.size() + 1;
   }
-  std::map<FlowId, bool> live;
+  std::map<int, FlowId> live;  // by start order, so that a run's draws never depend on the ids handed out
   Observed out;
+  int started = 0;
   auto observe = [&] {
     fs.settle();
-    for (const auto& [id, unused] : live) {
+    for (const auto& [index, id] : live) {
       out.values.push_back(fs.rate(id));
       out.values.push_back(fs.remaining(id));
     }
@@ -91,10 +98,12 @@ Observed run(std::uint64_t seed, Shape shape, bool stats = true) {
     // or different per resource.
     const double cap = pick(3) == 0 ? kInf : kGB * (0.5 + 0.5 * static_cast<double>(pick(24)));
     const double amount = pick(12) == 0 ? 0.0 : 65536.0 * static_cast<double>(1 + pick(200));
-    auto done = [&out, &live, &sim](FlowId id) {
+    const int index = started++;
+    auto done = [&out, &live, &sim, index](FlowId id) {
+      out.finished[index] = static_cast<std::int64_t>(sim.now().picoseconds());
       out.events.push_back(static_cast<std::int64_t>(sim.now().picoseconds()));
       out.events.push_back(static_cast<std::int64_t>(id));
-      live.erase(id);
+      live.erase(index);
     };
     std::vector<double> weights;
     switch (pick(3)) {
@@ -105,7 +114,7 @@ Observed run(std::uint64_t seed, Shape shape, bool stats = true) {
     }
     const FlowId id = weights.empty() ? fs.start_flow(path, amount, done, cap)
                                       : fs.start_flow_class(path, weights, amount, done, cap);
-    live[id] = true;
+    live[index] = id;
   };
   std::function<void()> arrive = [&] {
     const int burst = 1 + static_cast<int>(pick(shape == Shape::kCluster ? 12 : 4));
@@ -119,7 +128,7 @@ Observed run(std::uint64_t seed, Shape shape, bool stats = true) {
     if (!live.empty() && pick(5) == 0) {
       auto it = live.begin();
       std::advance(it, static_cast<long>(pick(live.size())));
-      fs.cancel_flow(it->first);
+      fs.cancel_flow(it->second);
       live.erase(it);
     }
     observe();
@@ -175,6 +184,43 @@ TEST_CASE("FairShare: the same rates and picoseconds with resource statistics of
       REQUIRE(off == before);
     }
   }
+}
+
+TEST_CASE("FairShare: equal-share groups give the per-flow solve's rates, and its completions within a picosecond",
+          "[fair_share]") {
+  // Clusters of 40-68 hosts whose backbone fills: groups form, take arrivals and departures, and dissolve.
+  int compared = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const Observed grouped = run<hpcsim::FairShare>(seed, Shape::kCluster, false, true, 40);
+    const Observed alone = run<hpcsim::FairShare>(seed, Shape::kCluster, false, false, 40);
+    INFO("seed " << seed);
+    REQUIRE(grouped.events.size() > 20);
+    REQUIRE(grouped.events.size() == alone.events.size());
+    REQUIRE(grouped.values.size() == alone.values.size());
+    // Each flow completes within a picosecond of the per-flow solve's time; flows that complete at one
+    // picosecond may do so in another order (a group's by finish work, the per-flow solve's by arrival).
+    REQUIRE(grouped.finished.size() == alone.finished.size());
+    for (const auto& [index, ps] : alone.finished) {
+      INFO("flow " << index);
+      REQUIRE(grouped.finished.count(index) == 1);
+      REQUIRE(std::llabs(grouped.finished.at(index) - ps) <= 1);
+    }
+    for (std::size_t i = 0; i < grouped.values.size(); ++i) {
+      // Rates and remaining amounts (of up to 13 MB): equal to rounding.
+      REQUIRE(std::abs(grouped.values[i] - alone.values[i]) <= 1e-9 * std::abs(alone.values[i]) + 1e-4);
+    }
+    compared += grouped.solves < alone.solves || grouped.values != alone.values ? 1 : 0;
+  }
+  CHECK(compared > 30);  // the groups were used: most runs' figures differ in their last bits
+}
+
+TEST_CASE("FairShare: equal-share grouping cannot be switched with flows active", "[fair_share]") {
+  Simulator sim;
+  hpcsim::FairShare fs(sim);
+  const ResourceId link = fs.add_resource(kGB);
+  CHECK_NOTHROW(fs.group_equal_shares(false));
+  fs.start_flow(std::vector<ResourceId>{link}, kGB, [](FlowId) {});
+  CHECK_THROWS_AS(fs.group_equal_shares(true), std::logic_error);
 }
 
 TEST_CASE("FairShare: statistics that are off cannot be read, nor switched with flows active", "[fair_share]") {

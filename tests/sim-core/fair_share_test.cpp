@@ -556,3 +556,84 @@ TEST_CASE("FairShare: a newcomer on a link crowded with flows at many distinct r
   CHECK(fs.rate(ids.back()) == Approx((capacity - used) / (uncapped + 1)).epsilon(1e-12));
   CHECK(fs.rate(ids[ids.size() - 2]) == Approx((capacity - used) / (uncapped + 1)).epsilon(1e-12));
 }
+
+TEST_CASE("FairShare: flows sharing one saturated link move as a group: joins and departures re-fill nothing",
+          "[fair_share]") {
+  // 100 hosts on 10 GB/s links and a 100 GB/s backbone: 200 flows of 1 GB fill the backbone (0.5 GB/s each)
+  // long before a host link (2 flows x 0.5 GB/s of 10); the group forms at the first solve.
+  Simulator sim;
+  FairShare fs(sim);
+  fs.keep_resource_stats(false);
+  Finishes done{{}, &sim};
+  std::vector<ResourceId> host;
+  for (int h = 0; h < 100; ++h) host.push_back(fs.add_resource(10 * kGB));
+  const ResourceId backbone = fs.add_resource(100 * kGB);
+  std::vector<FlowId> flows;
+  for (int i = 0; i < 200; ++i) {
+    flows.push_back(fs.start_flow(std::vector<ResourceId>{host[i % 100], backbone, host[(i + 1) % 100]},
+                                  kGB * (1 + i % 2), done.record()));
+  }
+  fs.settle();
+  CHECK(fs.rate(flows[0]) == Approx(0.5 * kGB));
+  const auto refilled = fs.refilled_flows();
+  // An arrival at 1 s joins the group: every member slows to 100/201 GB/s, and nothing is re-filled.
+  sim.run_until(Time::seconds(1));
+  CHECK(fs.remaining(flows[0]) == Approx(0.5 * kGB));
+  const FlowId late = fs.start_flow(std::vector<ResourceId>{host[3], backbone, host[7]}, kGB, done.record());
+  fs.settle();
+  CHECK(fs.refilled_flows() == refilled);
+  CHECK(fs.rate(late) == Approx(100.0 / 201 * kGB));
+  CHECK(fs.rate(flows[0]) == Approx(100.0 / 201 * kGB));
+  // A cancellation speeds the others up, again without a re-fill.
+  CHECK(fs.cancel_flow(flows[5]));
+  fs.settle();
+  CHECK(fs.refilled_flows() == refilled);
+  CHECK(fs.rate(late) == Approx(0.5 * kGB));
+  // The 1 GB flows (even i) end at 1 s + 0.5 GB / 0.5 GB/s = 2 s, all at once.
+  sim.run_until(Time::seconds(2.25));
+  CHECK(done.at_ps.at(flows[0]) == seconds_ps(2));
+  CHECK(done.at_ps.at(flows[198]) == seconds_ps(2));
+  // 100 flows left (99 odd ones with 1 GB to go, the late one with 0.5 GB), 1 GB/s each: below a host link's
+  // 10 GB/s over two flows, so the group is still the solution. The late one ends at 2.5 s; the 99 then move
+  // at 100/99 GB/s and end at 2.5 s + 0.5 GB / (100/99 GB/s) = 2.995 s.
+  CHECK(fs.rate(flows[1]) == Approx(kGB));
+  sim.run();
+  CHECK(done.at_ps.at(late) == seconds_ps(2.5));
+  CHECK(done.at_ps.at(flows[1]) == seconds_ps(2.995));
+  CHECK(done.at_ps.count(flows[5]) == 0);
+  CHECK(fs.active_flows() == 0);
+}
+
+TEST_CASE("FairShare: a group dissolves when another link would bind or another flow crosses its links",
+          "[fair_share]") {
+  Simulator sim;
+  FairShare fs(sim);
+  fs.keep_resource_stats(false);
+  Finishes done{{}, &sim};
+  std::vector<ResourceId> host;
+  for (int h = 0; h < 100; ++h) host.push_back(fs.add_resource(10 * kGB));
+  const ResourceId backbone = fs.add_resource(100 * kGB);
+  std::vector<FlowId> flows;
+  for (int i = 0; i < 100; ++i) {
+    flows.push_back(fs.start_flow(std::vector<ResourceId>{host[i], backbone}, kGB, done.record()));
+  }
+  fs.settle();
+  CHECK(fs.rate(flows[0]) == Approx(kGB));
+  // A flow on host 0's link alone, not on the backbone: host 0's flow now shares 10 GB/s with it, but the
+  // backbone still binds it at 100/100; the newcomer takes the rest, 9 GB/s. The group must have let the
+  // per-flow solve see this.
+  const FlowId local = fs.start_flow(std::vector<ResourceId>{host[0]}, kGB, done.record());
+  fs.settle();
+  CHECK(fs.rate(local) == Approx(9 * kGB));
+  CHECK(fs.rate(flows[0]) == Approx(kGB));
+  CHECK(fs.rate(flows[50]) == Approx(kGB));
+  // Cancel 95 backbone flows: the 5 left would get 20 GB/s of the backbone, but their host links cap them at
+  // 10 (host 0's at 10 - 9... re-solved: flows[0] and `local` share host 0 at 5 GB/s each).
+  for (int i = 5; i < 100; ++i) CHECK(fs.cancel_flow(flows[i]));
+  fs.settle();
+  CHECK(fs.rate(flows[1]) == Approx(10 * kGB));
+  CHECK(fs.rate(flows[0]) == Approx(5 * kGB));
+  CHECK(fs.rate(local) == Approx(5 * kGB));
+  sim.run();
+  CHECK(fs.active_flows() == 0);
+}

@@ -77,6 +77,12 @@ class FairShare {
   // rates and completion times are the same either way, and each rate change no longer updates the loads
   // of its flow's resources. stats() then throws std::logic_error; so does turning it off with flows active.
   void keep_resource_stats(bool keep);
+  // Whether flows that share one saturated resource equally, and no other resource with any other flow, move
+  // as one group on a common clock (the default; only while resource statistics are off): an arrival or a
+  // departure then costs a few heap operations instead of a re-fill of every such flow. The rates are the
+  // same; a member's remaining amount is computed another way, so completion times can differ from the
+  // per-flow solve's by a picosecond's rounding. Switching it with flows active throws std::logic_error.
+  void group_equal_shares(bool group);
   double capacity(ResourceId id) const;  // stats(id).capacity without the accounting
   const std::string& name(ResourceId id) const;
   // Number of re-solves so far (coalesced changes count once), and the flows they re-filled in total:
