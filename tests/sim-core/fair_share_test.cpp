@@ -637,3 +637,34 @@ TEST_CASE("FairShare: a group dissolves when another link would bind or another 
   sim.run();
   CHECK(fs.active_flows() == 0);
 }
+
+TEST_CASE("FairShare: a group whose departures would raise its rate past a host link's dissolves",
+          "[fair_share]") {
+  // 100 flows of 1 GB, each on its own 10 GB/s host link and a 100 GB/s backbone: 1 GB/s each, one group.
+  Simulator sim;
+  FairShare fs(sim);
+  fs.keep_resource_stats(false);
+  Finishes done{{}, &sim};
+  const ResourceId backbone = fs.add_resource(100 * kGB);
+  std::vector<FlowId> flows;
+  for (int i = 0; i < 100; ++i) {
+    const ResourceId host = fs.add_resource(10 * kGB);
+    flows.push_back(fs.start_flow(std::vector<ResourceId>{host, backbone}, kGB, done.record()));
+  }
+  fs.settle();
+  const auto refilled = fs.refilled_flows();
+  // 20 leave: 80 at 1.25 GB/s, still the backbone's: the group takes it.
+  for (int i = 80; i < 100; ++i) CHECK(fs.cancel_flow(flows[i]));
+  fs.settle();
+  CHECK(fs.refilled_flows() == refilled);
+  CHECK(fs.rate(flows[0]) == Approx(1.25 * kGB));
+  // 75 more leave: 5 would get 20 GB/s of the backbone, past their host links' 10: the group dissolves and
+  // the per-flow solve gives each its host link's 10 GB/s.
+  for (int i = 5; i < 80; ++i) CHECK(fs.cancel_flow(flows[i]));
+  fs.settle();
+  CHECK(fs.refilled_flows() == refilled + 5);
+  CHECK(fs.rate(flows[0]) == Approx(10 * kGB));
+  CHECK(fs.remaining(flows[0]) == Approx(kGB));
+  sim.run();
+  CHECK(done.at_ps.at(flows[4]) == seconds_ps(0.1));
+}

@@ -79,9 +79,9 @@ class FairShare {
   void keep_resource_stats(bool keep);
   // Whether flows that share one saturated resource equally, and no other resource with any other flow, move
   // as one group on a common clock (the default; only while resource statistics are off): an arrival or a
-  // departure then costs a few heap operations instead of a re-fill of every such flow. The rates are the
-  // same; a member's remaining amount is computed another way, so completion times can differ from the
-  // per-flow solve's by a picosecond's rounding. Switching it with flows active throws std::logic_error.
+  // departure then costs a few heap operations instead of a re-fill of every such flow. Rates and amounts
+  // are the same to rounding, so completion times can differ from the per-flow solve's by a picosecond,
+  // and flows that complete at one picosecond may do so in another order. Switching it with flows active throws std::logic_error.
   void group_equal_shares(bool group);
   double capacity(ResourceId id) const;  // stats(id).capacity without the accounting
   const std::string& name(ResourceId id) const;
