@@ -359,10 +359,11 @@ void FairShare::keep_resource_stats(bool keep) {
   }
 }
 
-void FairShare::group_equal_shares(bool group) {
-  if (group == impl_->grouping) return;
+void FairShare::group_equal_shares(bool group, std::size_t min_flows) {
+  if (group == impl_->grouping && min_flows == impl_->group_min_flows) return;
   if (impl_->live_count > 0) throw std::logic_error("FairShare: equal-share grouping switched with flows active");
   impl_->grouping = group;
+  impl_->group_min_flows = std::max<std::size_t>(min_flows, 1);
 }
 
 ResourceStats FairShare::stats(ResourceId id) const {

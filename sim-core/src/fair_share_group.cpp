@@ -156,8 +156,10 @@ void FairShare::Impl::group_arrivals(Time now) {
   // Which group each arrival would join: the one whose shared link it crosses, if every other finite
   // link it crosses is that group's or carries only arrivals joining it. Any other touch of a group's
   // link dissolves that group.
-  std::vector<std::uint32_t> doomed;
-  std::vector<std::uint32_t> touched;
+  std::vector<std::uint32_t>& doomed = doomed_scratch;
+  std::vector<std::uint32_t>& touched = touched_scratch;
+  doomed.clear();
+  touched.clear();
   auto doom = [&](std::uint32_t gi) {
     if (std::find(doomed.begin(), doomed.end(), gi) == doomed.end()) doomed.push_back(gi);
   };
@@ -286,6 +288,7 @@ void FairShare::Impl::maybe_form_group(Time now) {
   g.members = region_flows.size();
   for (const ResourceId r : region_links) {
     Link& l = links[r];
+    if (l.unfrozen == 0) continue;  // a changed link the region's flows no longer cross
     l.group = gi;
     l.group_members = l.unfrozen;
     l.group_weight = l.unfrozen_weight;

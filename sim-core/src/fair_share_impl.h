@@ -23,8 +23,6 @@ struct FairShare::Impl {
   // Durations within this relative distance above a whole picosecond round down to it, so exact hand
   // results (3 s, not 3 s + 1 ps) survive the division; anything larger rounds up, never finishing early.
   static constexpr double kSnapFraction = 1e-14;
-  // Regions smaller than this are re-solved per flow: a group pays for its forming over many changes.
-  static constexpr std::size_t kGroupMinFlows = 64;
   struct Link {
     // Fields a re-solve reads first, together at the front of the record.
     double capacity = 0;
@@ -184,6 +182,7 @@ struct FairShare::Impl {
   std::uint64_t refilled = 0;
   bool keep_stats = true;  // links' loads, carried units and busy time (FairShare::keep_resource_stats)
   bool grouping = true;    // FairShare::group_equal_shares
+  std::size_t group_min_flows = kGroupMinFlows;
   std::vector<Group> groups;
   std::vector<std::uint32_t> free_groups;
   std::size_t live_groups = 0;
@@ -192,6 +191,7 @@ struct FairShare::Impl {
   ResourceId filled_at = 0;
   bool filled_alone = false;
   bool region_closed = false;
+  std::vector<std::uint32_t> doomed_scratch, touched_scratch;  // group_arrivals()
 
   // Changes waiting for the next solve.
   bool dirty = false;

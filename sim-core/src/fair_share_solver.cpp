@@ -125,7 +125,7 @@ void FairShare::Impl::settle() {
   fill_region();
   refilled += region_flows.size();
   apply_rates(now);
-  if (grouping && !keep_stats && filled_alone && region_closed && region_flows.size() >= kGroupMinFlows) {
+  if (grouping && !keep_stats && filled_alone && region_closed && region_flows.size() >= group_min_flows) {
     maybe_form_group(now);
   }
   arrivals.clear();

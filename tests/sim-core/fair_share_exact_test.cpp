@@ -48,11 +48,12 @@ enum class Shape {
 // One random run; every draw depends only on the seed and on what the solver reported, so two solvers
 // that agree see the same run.
 template <class Solver>
-Observed run(std::uint64_t seed, Shape shape, bool stats = true, bool group = false, int min_hosts = 4) {
+Observed run(std::uint64_t seed, Shape shape, bool stats = true, bool group = false, int min_hosts = 4,
+             std::size_t group_min_flows = hpcsim::FairShare::kGroupMinFlows) {
   Simulator sim;
   Solver fs(sim);
   if constexpr (requires { fs.keep_resource_stats(false); }) fs.keep_resource_stats(stats);
-  if constexpr (requires { fs.group_equal_shares(false); }) fs.group_equal_shares(group);
+  if constexpr (requires { fs.group_equal_shares(false); }) fs.group_equal_shares(group, group_min_flows);
   std::mt19937_64 rng(seed);
   auto pick = [&](std::uint64_t n) { return rng() % n; };
   std::vector<ResourceId> up, down;
@@ -189,10 +190,16 @@ TEST_CASE("FairShare: the same rates and picoseconds with resource statistics of
 TEST_CASE("FairShare: equal-share groups give the per-flow solve's rates, and its completions within a picosecond",
           "[fair_share]") {
   // Clusters of 40-68 hosts whose backbone fills: groups form, take arrivals and departures, and dissolve.
+  // Then groups of any size (from 2 flows) on every shape: random graphs with an infinite resource, small
+  // and large clusters, so that every way of joining and dissolving is taken many times.
   int compared = 0;
-  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-    const Observed grouped = run<hpcsim::FairShare>(seed, Shape::kCluster, false, true, 40);
-    const Observed alone = run<hpcsim::FairShare>(seed, Shape::kCluster, false, false, 40);
+  for (std::uint64_t seed = 1; seed <= 240; ++seed) {
+    const bool any_size = seed > 60;
+    const Shape shape = any_size && seed % 3 == 0 ? Shape::kRandomGraph : Shape::kCluster;
+    const int hosts = any_size && seed % 3 == 1 ? 4 : 40;
+    const std::size_t min_flows = any_size ? 2 : hpcsim::FairShare::kGroupMinFlows;
+    const Observed grouped = run<hpcsim::FairShare>(seed, shape, false, true, hosts, min_flows);
+    const Observed alone = run<hpcsim::FairShare>(seed, shape, false, false, hosts);
     INFO("seed " << seed);
     REQUIRE(grouped.events.size() > 20);
     REQUIRE(grouped.events.size() == alone.events.size());
@@ -211,7 +218,7 @@ TEST_CASE("FairShare: equal-share groups give the per-flow solve's rates, and it
     }
     compared += grouped.solves < alone.solves || grouped.values != alone.values ? 1 : 0;
   }
-  CHECK(compared > 30);  // the groups were used: most runs' figures differ in their last bits
+  CHECK(compared > 120);  // the groups were used: most runs' figures differ in their last bits
 }
 
 TEST_CASE("FairShare: equal-share grouping cannot be switched with flows active", "[fair_share]") {

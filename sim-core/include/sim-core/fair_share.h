@@ -81,8 +81,11 @@ class FairShare {
   // as one group on a common clock (the default; only while resource statistics are off): an arrival or a
   // departure then costs a few heap operations instead of a re-fill of every such flow. Rates and amounts
   // are the same to rounding, so completion times can differ from the per-flow solve's by a picosecond,
-  // and flows that complete at one picosecond may do so in another order. Switching it with flows active throws std::logic_error.
-  void group_equal_shares(bool group);
+  // and flows that complete at one picosecond may do so in another order. A group forms from a re-solve of at
+  // least `min_flows` flows: it pays for its forming over many changes, and small re-solves cost little.
+  // Switching either with flows active throws std::logic_error.
+  static constexpr std::size_t kGroupMinFlows = 64;
+  void group_equal_shares(bool group, std::size_t min_flows = kGroupMinFlows);
   double capacity(ResourceId id) const;  // stats(id).capacity without the accounting
   const std::string& name(ResourceId id) const;
   // Number of re-solves so far (coalesced changes count once), and the flows they re-filled in total:
