@@ -18,8 +18,6 @@ constexpr double kBoundSlack = 1e-9;
 std::uint64_t finish_bits(double work) { return std::bit_cast<std::uint64_t>(std::max(work, 0.0)); }
 }  // namespace
 
-double FairShare::Impl::finish_work(std::uint64_t bits) { return std::bit_cast<double>(bits); }
-
 // A member keeps its finish work (the group's clock when it arrived plus its amount) in progress.remaining.
 double FairShare::Impl::member_remaining(std::uint32_t slot, Time now) const {
   return progress[slot].remaining - group_work(groups[flows[slot].group], now);

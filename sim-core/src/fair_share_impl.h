@@ -147,7 +147,6 @@ struct FairShare::Impl {
                double rate_cap);
 
   // fair_share_group.cpp: equal-share groups.
-  static double finish_work(std::uint64_t bits);
   double group_work(const Group& g, Time now) const { return g.work + g.rate * (now - g.work_at).to_seconds(); }
   double member_remaining(std::uint32_t slot, Time now) const;
   void group_arrivals(Time now);      // arrivals that join a group, or dissolve the groups they touch
