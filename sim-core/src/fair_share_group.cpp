@@ -88,7 +88,11 @@ void FairShare::Impl::group_leave(std::uint32_t slot, Time now) {
     group_rerate(gi, now);
     return;
   }
-  // The last member left: nothing to hand back to the per-flow solve.
+  free_group(gi);  // the last member left: nothing to hand back to the per-flow solve
+}
+
+void FairShare::Impl::free_group(std::uint32_t gi) {
+  Group& g = groups[gi];
   for (const ResourceId r : g.owned) {
     Link& l = links[r];
     if (l.group != gi) continue;
@@ -120,7 +124,7 @@ void FairShare::Impl::dissolve(std::uint32_t gi, Time now) {
   }
   g.joins.clear();
   // The members leave at the rate they had until now, as a solve would have left them.
-  due.erase(g.pseudo);
+  due.erase(g.pseudo);  // before the batch below (free_group's erase then finds nothing)
   for (const std::uint32_t s : links[g.link].flows) {
     if (flows[s].group != gi) continue;
     flows[s].group = kNoGroup;
@@ -132,21 +136,9 @@ void FairShare::Impl::dissolve(std::uint32_t gi, Time now) {
     due.stage(s, static_cast<DueHeap::Key>(due_after(now, p.remaining, p.amount, g.rate).picoseconds()), p.seq);
   }
   due.commit();
-  for (const ResourceId r : g.owned) {
-    Link& l = links[r];
-    if (l.group != gi) continue;
-    l.group = kNoGroup;
-    l.group_members = 0;
-    l.group_weight = 0;
-  }
   seeds.push_back(g.link);
   restart_level = std::min(restart_level, g.rate);
-  flows[g.pseudo].group = kNoGroup;
-  ++flows[g.pseudo].generation;
-  free_slots.push_back(g.pseudo);
-  g = Group{};
-  free_groups.push_back(gi);
-  --live_groups;
+  free_group(gi);
   mark_dirty();
 }
 

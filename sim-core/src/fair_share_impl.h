@@ -153,6 +153,7 @@ struct FairShare::Impl {
   void group_leave(std::uint32_t slot, Time now);  // a member's departure, already off its links' lists
   void group_rerate(std::uint32_t g, Time now);  // the common rate after joins or departures
   void dissolve(std::uint32_t g, Time now);
+  void free_group(std::uint32_t g);   // releases its links, its due entry and its slot
   void maybe_form_group(Time now);    // after a solve whose whole region filled at one link
   void schedule_group(std::uint32_t g);
   std::uint32_t new_pseudo_slot();

@@ -557,17 +557,26 @@ TEST_CASE("FairShare: a newcomer on a link crowded with flows at many distinct r
   CHECK(fs.rate(ids[ids.size() - 2]) == Approx((capacity - used) / (uncapped + 1)).epsilon(1e-12));
 }
 
+// 100 hosts on 10 GB/s links and a 100 GB/s backbone, statistics off (so that equal-share groups form).
+struct HostsOnBackbone {
+  Simulator sim;
+  FairShare fs{sim};
+  Finishes done{{}, &sim};
+  std::vector<ResourceId> host;
+  ResourceId backbone = 0;
+  HostsOnBackbone() {
+    fs.keep_resource_stats(false);
+    for (int h = 0; h < 100; ++h) host.push_back(fs.add_resource(10 * kGB));
+    backbone = fs.add_resource(100 * kGB);
+  }
+};
+
 TEST_CASE("FairShare: flows sharing one saturated link move as a group: joins and departures re-fill nothing",
           "[fair_share]") {
   // 100 hosts on 10 GB/s links and a 100 GB/s backbone: 200 flows of 1 GB fill the backbone (0.5 GB/s each)
   // long before a host link (2 flows x 0.5 GB/s of 10); the group forms at the first solve.
-  Simulator sim;
-  FairShare fs(sim);
-  fs.keep_resource_stats(false);
-  Finishes done{{}, &sim};
-  std::vector<ResourceId> host;
-  for (int h = 0; h < 100; ++h) host.push_back(fs.add_resource(10 * kGB));
-  const ResourceId backbone = fs.add_resource(100 * kGB);
+  HostsOnBackbone c;
+  auto& [sim, fs, done, host, backbone] = c;
   std::vector<FlowId> flows;
   for (int i = 0; i < 200; ++i) {
     flows.push_back(fs.start_flow(std::vector<ResourceId>{host[i % 100], backbone, host[(i + 1) % 100]},
@@ -606,13 +615,8 @@ TEST_CASE("FairShare: flows sharing one saturated link move as a group: joins an
 
 TEST_CASE("FairShare: a group dissolves when another link would bind or another flow crosses its links",
           "[fair_share]") {
-  Simulator sim;
-  FairShare fs(sim);
-  fs.keep_resource_stats(false);
-  Finishes done{{}, &sim};
-  std::vector<ResourceId> host;
-  for (int h = 0; h < 100; ++h) host.push_back(fs.add_resource(10 * kGB));
-  const ResourceId backbone = fs.add_resource(100 * kGB);
+  HostsOnBackbone c;
+  auto& [sim, fs, done, host, backbone] = c;
   std::vector<FlowId> flows;
   for (int i = 0; i < 100; ++i) {
     flows.push_back(fs.start_flow(std::vector<ResourceId>{host[i], backbone}, kGB, done.record()));
@@ -641,15 +645,11 @@ TEST_CASE("FairShare: a group dissolves when another link would bind or another 
 TEST_CASE("FairShare: a group whose departures would raise its rate past a host link's dissolves",
           "[fair_share]") {
   // 100 flows of 1 GB, each on its own 10 GB/s host link and a 100 GB/s backbone: 1 GB/s each, one group.
-  Simulator sim;
-  FairShare fs(sim);
-  fs.keep_resource_stats(false);
-  Finishes done{{}, &sim};
-  const ResourceId backbone = fs.add_resource(100 * kGB);
+  HostsOnBackbone c;
+  auto& [sim, fs, done, host, backbone] = c;
   std::vector<FlowId> flows;
   for (int i = 0; i < 100; ++i) {
-    const ResourceId host = fs.add_resource(10 * kGB);
-    flows.push_back(fs.start_flow(std::vector<ResourceId>{host, backbone}, kGB, done.record()));
+    flows.push_back(fs.start_flow(std::vector<ResourceId>{host[i], backbone}, kGB, done.record()));
   }
   fs.settle();
   const auto refilled = fs.refilled_flows();
