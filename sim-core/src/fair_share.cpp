@@ -249,16 +249,7 @@ FlowId FairShare::Impl::start(std::span<const ResourceId> path, std::span<const 
   if (!limited) fail("flow crosses only infinite resources and has no rate cap");
   if (path.size() > Impl::kMaxPath) fail("a path of more than " + std::to_string(Impl::kMaxPath) + " resources");
 
-  std::uint32_t slot;
-  if (!s.free_slots.empty()) {
-    slot = s.free_slots.back();
-    s.free_slots.pop_back();
-  } else {
-    s.flows.emplace_back();
-    s.hot.emplace_back();
-    s.progress.emplace_back();
-    slot = static_cast<std::uint32_t>(s.flows.size() - 1);
-  }
+  const std::uint32_t slot = s.new_slot();
   const Time now = s.sim.now();
   Flow& f = s.flows[slot];
   f.pos.clear();

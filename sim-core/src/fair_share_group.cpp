@@ -23,23 +23,6 @@ double FairShare::Impl::member_remaining(std::uint32_t slot, Time now) const {
   return progress[slot].remaining - group_work(groups[flows[slot].group], now);
 }
 
-std::uint32_t FairShare::Impl::new_pseudo_slot() {
-  std::uint32_t slot;
-  if (!free_slots.empty()) {
-    slot = free_slots.back();
-    free_slots.pop_back();
-  } else {
-    flows.emplace_back();
-    hot.emplace_back();
-    progress.emplace_back();
-    slot = static_cast<std::uint32_t>(flows.size() - 1);
-  }
-  flows[slot].pos.clear();
-  flows[slot].live = false;
-  hot[slot] = FlowHot{};
-  return slot;
-}
-
 void FairShare::Impl::schedule_group(std::uint32_t gi) {
   Group& g = groups[gi];
   const std::uint32_t head = g.finish.top().slot;
@@ -253,7 +236,9 @@ void FairShare::Impl::maybe_form_group(Time now) {
     groups.emplace_back();
     gi = static_cast<std::uint32_t>(groups.size() - 1);
   }
-  const std::uint32_t pseudo = new_pseudo_slot();
+  const std::uint32_t pseudo = new_slot();  // a dead slot: never live, so no FlowId finds it
+  flows[pseudo].pos.clear();
+  hot[pseudo] = FlowHot{};
   Group& g = groups[gi];
   g = Group{};
   g.live = true;

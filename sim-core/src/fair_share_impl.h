@@ -116,6 +116,17 @@ struct FairShare::Impl {
   explicit Impl(Simulator& s) : sim(s) {}
 
   // fair_share.cpp: bookkeeping, events.
+  std::uint32_t new_slot() {  // a free flow slot, or a new one
+    if (free_slots.empty()) {
+      flows.emplace_back();
+      hot.emplace_back();
+      progress.emplace_back();
+      return static_cast<std::uint32_t>(flows.size() - 1);
+    }
+    const std::uint32_t slot = free_slots.back();
+    free_slots.pop_back();
+    return slot;
+  }
   std::uint32_t slot_of(FlowId id) const;  // throws for unknown ids
   std::uint32_t find_slot(FlowId id) const;  // UINT32_MAX for unknown ids
   FlowId id_of(std::uint32_t slot) const;
@@ -156,7 +167,6 @@ struct FairShare::Impl {
   void free_group(std::uint32_t g);   // releases its links, its due entry and its slot
   void maybe_form_group(Time now);    // after a solve whose whole region filled at one link
   void schedule_group(std::uint32_t g);
-  std::uint32_t new_pseudo_slot();
 
   // fair_share_solver.cpp: the incremental max-min re-solve.
   void settle();

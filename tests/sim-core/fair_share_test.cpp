@@ -569,6 +569,13 @@ struct HostsOnBackbone {
     for (int h = 0; h < 100; ++h) host.push_back(fs.add_resource(10 * kGB));
     backbone = fs.add_resource(100 * kGB);
   }
+  // A 1 GB flow from each host over the backbone, solved: 1 GB/s each, one group.
+  std::vector<FlowId> one_per_host() {
+    std::vector<FlowId> flows;
+    for (const ResourceId h : host) flows.push_back(fs.start_flow(std::vector<ResourceId>{h, backbone}, kGB, done.record()));
+    fs.settle();
+    return flows;
+  }
 };
 
 TEST_CASE("FairShare: flows sharing one saturated link move as a group: joins and departures re-fill nothing",
@@ -617,11 +624,7 @@ TEST_CASE("FairShare: a group dissolves when another link would bind or another 
           "[fair_share]") {
   HostsOnBackbone c;
   auto& [sim, fs, done, host, backbone] = c;
-  std::vector<FlowId> flows;
-  for (int i = 0; i < 100; ++i) {
-    flows.push_back(fs.start_flow(std::vector<ResourceId>{host[i], backbone}, kGB, done.record()));
-  }
-  fs.settle();
+  const std::vector<FlowId> flows = c.one_per_host();
   CHECK(fs.rate(flows[0]) == Approx(kGB));
   // A flow on host 0's link alone, not on the backbone: host 0's flow now shares 10 GB/s with it, but the
   // backbone still binds it at 100/100; the newcomer takes the rest, 9 GB/s. The group must have let the
@@ -632,7 +635,7 @@ TEST_CASE("FairShare: a group dissolves when another link would bind or another 
   CHECK(fs.rate(flows[0]) == Approx(kGB));
   CHECK(fs.rate(flows[50]) == Approx(kGB));
   // Cancel 95 backbone flows: the 5 left would get 20 GB/s of the backbone, but their host links cap them at
-  // 10 (host 0's at 10 - 9... re-solved: flows[0] and `local` share host 0 at 5 GB/s each).
+  // 10 GB/s, and on host 0's link flows[0] and `local` share it at 5 GB/s each.
   for (int i = 5; i < 100; ++i) CHECK(fs.cancel_flow(flows[i]));
   fs.settle();
   CHECK(fs.rate(flows[1]) == Approx(10 * kGB));
@@ -644,14 +647,9 @@ TEST_CASE("FairShare: a group dissolves when another link would bind or another 
 
 TEST_CASE("FairShare: a group whose departures would raise its rate past a host link's dissolves",
           "[fair_share]") {
-  // 100 flows of 1 GB, each on its own 10 GB/s host link and a 100 GB/s backbone: 1 GB/s each, one group.
   HostsOnBackbone c;
   auto& [sim, fs, done, host, backbone] = c;
-  std::vector<FlowId> flows;
-  for (int i = 0; i < 100; ++i) {
-    flows.push_back(fs.start_flow(std::vector<ResourceId>{host[i], backbone}, kGB, done.record()));
-  }
-  fs.settle();
+  const std::vector<FlowId> flows = c.one_per_host();
   const auto refilled = fs.refilled_flows();
   // 20 leave: 80 at 1.25 GB/s, still the backbone's: the group takes it.
   for (int i = 80; i < 100; ++i) CHECK(fs.cancel_flow(flows[i]));
