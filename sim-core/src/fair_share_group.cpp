@@ -78,6 +78,7 @@ void FairShare::Impl::free_group(std::uint32_t gi) {
   Group& g = groups[gi];
   for (const ResourceId r : g.owned) {
     Link& l = links[r];
+    if (l.listed_by == gi) l.listed_by = kNoGroup;  // (another group may list it since its release)
     if (l.group != gi) continue;
     l.group = kNoGroup;
     l.group_members = 0;
@@ -196,7 +197,9 @@ void FairShare::Impl::group_arrivals(Time now) {
         }
         if (l.group == kNoGroup) {
           l.group = gi;
-          g.owned.push_back(p[k]);
+          // A link released and taken again is listed once, so a long-lived group's list stays bounded.
+          if (l.listed_by != gi) g.owned.push_back(p[k]);
+          l.listed_by = gi;
         }
         l.group_weight += w;
         g.bound = std::min(g.bound, l.capacity / l.group_weight);
@@ -267,6 +270,7 @@ void FairShare::Impl::maybe_form_group(Time now) {
     l.group = gi;
     l.group_members = l.unfrozen;
     l.group_weight = l.unfrozen_weight;
+    l.listed_by = gi;
     g.owned.push_back(r);
   }
   schedule_group(gi);

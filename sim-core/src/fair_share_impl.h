@@ -42,6 +42,7 @@ struct FairShare::Impl {
     std::uint32_t group = kNoGroup;
     std::uint32_t group_members = 0;
     double group_weight = 0;
+    std::uint32_t listed_by = kNoGroup;  // the group whose `owned` list holds it (owned or since released)
     bool finite() const { return capacity != std::numeric_limits<double>::infinity(); }
   };
 
@@ -108,7 +109,7 @@ struct FairShare::Impl {
     double bound = kNoCap;
     std::size_t members = 0;
     DueHeap finish;            // members by (finish work as bits, arrival sequence)
-    std::vector<ResourceId> owned;  // links marked with this group (some may have been released)
+    std::vector<ResourceId> owned;  // links marked with this group (some may have been released), once each
     std::vector<std::uint32_t> joins;  // settle() scratch: arrivals about to join
     bool live = false;
   };
