@@ -41,9 +41,7 @@ void FairShare::Impl::account(Link& l, Time now) {
 }
 
 bool FairShare::Impl::is_done(std::uint32_t slot, Time now) const {
-  const FlowProgress& f = progress[slot];
-  const double left = f.remaining - hot[slot].rate * (now - f.updated_at).to_seconds();
-  return left <= kDoneFraction * f.amount;
+  return remaining_at(slot, now) <= kDoneFraction * progress[slot].amount;
 }
 
 [[gnu::always_inline]] inline Time FairShare::Impl::due_time(std::uint32_t slot) const {
@@ -61,7 +59,7 @@ bool FairShare::Impl::is_done(std::uint32_t slot, Time now) const {
 [[gnu::always_inline]] inline void FairShare::Impl::set_rate(std::uint32_t slot, double new_rate, Time now) {
   FlowProgress& f = progress[slot];
   FlowHot& h = hot[slot];
-  f.remaining -= h.rate * (now - f.updated_at).to_seconds();
+  f.remaining = remaining_at(slot, now);
   f.updated_at = now;
   if (keep_stats) {
     const std::span<const ResourceId> p = path(slot);
@@ -322,9 +320,7 @@ double FairShare::rate(FlowId id) const {
 double FairShare::remaining(FlowId id) const {
   const std::uint32_t slot = impl_->slot_of(id);
   if (impl_->flows[slot].group != Impl::kNoGroup) return std::max(0.0, impl_->member_remaining(slot, impl_->sim.now()));
-  const Impl::FlowProgress& f = impl_->progress[slot];
-  const double left = f.remaining - impl_->hot[slot].rate * (impl_->sim.now() - f.updated_at).to_seconds();
-  return std::max(0.0, left);
+  return std::max(0.0, impl_->remaining_at(slot, impl_->sim.now()));
 }
 
 Time FairShare::start_time(FlowId id) const { return impl_->flows[impl_->slot_of(id)].start; }

@@ -33,8 +33,7 @@ void FairShare::Impl::schedule_group(std::uint32_t gi) {
 
 void FairShare::Impl::group_rerate(std::uint32_t gi, Time now) {
   Group& g = groups[gi];
-  g.work = group_work(g, now);
-  g.work_at = now;
+  advance_clock(g, now);
   const double rate = links[g.link].capacity / g.weight;
   if (!(g.weight > 0) || !(rate < g.bound * (1.0 - kBoundSlack))) {
     dissolve(gi, now);
@@ -47,8 +46,6 @@ void FairShare::Impl::group_rerate(std::uint32_t gi, Time now) {
 void FairShare::Impl::group_leave(std::uint32_t slot, Time now) {
   const std::uint32_t gi = flows[slot].group;
   Group& g = groups[gi];
-  g.work = group_work(g, now);
-  g.work_at = now;
   g.finish.erase(slot);
   --g.members;
   const std::span<const ResourceId> p = path(slot);
@@ -182,8 +179,7 @@ void FairShare::Impl::group_arrivals(Time now) {
   for (const std::uint32_t gi : touched) {
     Group& g = groups[gi];
     if (!g.live) continue;  // dissolved above
-    g.work = group_work(g, now);
-    g.work_at = now;
+    advance_clock(g, now);  // the joiners' finish work starts from the clock now
     for (const std::uint32_t a : g.joins) {
       const std::span<const ResourceId> p = path(a);
       for (std::size_t k = 0; k < p.size(); ++k) {
@@ -240,8 +236,6 @@ void FairShare::Impl::maybe_form_group(Time now) {
     gi = static_cast<std::uint32_t>(groups.size() - 1);
   }
   const std::uint32_t pseudo = new_slot();  // a dead slot: never live, so no FlowId finds it
-  flows[pseudo].pos.clear();
-  hot[pseudo] = FlowHot{};
   Group& g = groups[gi];
   g = Group{};
   g.live = true;
@@ -256,7 +250,7 @@ void FairShare::Impl::maybe_form_group(Time now) {
   flows[pseudo].group = gi;
   for (const std::uint32_t s : region_flows) {
     FlowProgress& p = progress[s];
-    p.remaining = std::max(0.0, p.remaining - hot[s].rate * (now - p.updated_at).to_seconds());
+    p.remaining = std::max(0.0, remaining_at(s, now));
     p.updated_at = now;
     flows[s].group = gi;
     due.erase(s);

@@ -137,6 +137,11 @@ struct FairShare::Impl {
   void request_wake();
   void on_wake();
   bool is_done(std::uint32_t slot, Time now) const;
+  // A flow's remaining amount at `now` at its current rate (not a group member's: member_remaining).
+  double remaining_at(std::uint32_t slot, Time now) const {
+    const FlowProgress& f = progress[slot];
+    return f.remaining - hot[slot].rate * (now - f.updated_at).to_seconds();
+  }
   void set_rate(std::uint32_t slot, double rate, Time now);  // stages the due time: due.commit() after
   void apply_rates(Time now);  // the re-solve's new rates to its region's flows, and their due times
   Time due_time(std::uint32_t slot) const;
@@ -160,6 +165,10 @@ struct FairShare::Impl {
 
   // fair_share_group.cpp: equal-share groups.
   double group_work(const Group& g, Time now) const { return g.work + g.rate * (now - g.work_at).to_seconds(); }
+  void advance_clock(Group& g, Time now) const {
+    g.work = group_work(g, now);
+    g.work_at = now;
+  }
   double member_remaining(std::uint32_t slot, Time now) const;
   void group_arrivals(Time now);      // arrivals that join a group, or dissolve the groups they touch
   void group_leave(std::uint32_t slot, Time now);  // a member's departure, already off its links' lists
